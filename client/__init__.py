@@ -1,0 +1,1 @@
+"""Leekha: client package."""

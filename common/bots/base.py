@@ -1,0 +1,127 @@
+"""The strategy interface: every bot decides from a SeatView alone.
+
+Strategies never receive the Game object, so whatever they compute is, by construction,
+something that seat was allowed to know. The server's seat-filling bots, the headless bot
+client and the match arena all drive strategies through this one interface.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from leekha.common.game import OVER, PASS, Game, legal_passes
+from leekha.common.view import SeatView, seat_view
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    name: str
+
+    def choose_doubles(self, view: SeatView) -> list[int]:
+        """Leekha cards to reveal (double) before passing; usually empty."""
+        ...
+
+    def choose_pass(self, view: SeatView) -> list[int]:
+        """Exactly three cards that form a legal pass."""
+        ...
+
+    def choose_play(self, view: SeatView) -> int:
+        """One card from `view.legal`."""
+        ...
+
+
+StrategyFactory = Callable[[int], Strategy]
+
+_REGISTRY: dict[str, StrategyFactory] = {}
+
+
+def register(name: str) -> Callable[[StrategyFactory], StrategyFactory]:
+    def wrap(factory: StrategyFactory) -> StrategyFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return wrap
+
+
+def strategy_names() -> list[str]:
+    _load_builtins()
+    return sorted(_REGISTRY)
+
+
+def make_strategy(spec: str, seed: int = 0) -> Strategy:
+    """Build a strategy by tier name (`random`, `heuristic`, `search`) or `module:Class`.
+
+    A user class is called with the seed as its only argument.
+    """
+    _load_builtins()
+    if spec in _REGISTRY:
+        return _REGISTRY[spec](seed)
+    if ":" not in spec:
+        names = ", ".join(strategy_names())
+        raise ValueError(f"unknown strategy {spec!r}: use one of {names}, or module:Class")
+    module_name, _, attr = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load strategy {spec!r}: {exc}") from exc
+    strategy = factory(seed)
+    if not isinstance(strategy, Strategy):
+        raise ValueError(f"{spec!r} does not provide choose_doubles/choose_pass/choose_play")
+    return strategy
+
+
+def _load_builtins() -> None:
+    # Tier modules register themselves on import; importing here avoids import cycles.
+    for module in ("random_bot", "heuristic", "search"):
+        try:
+            importlib.import_module(f"leekha.common.bots.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"leekha.common.bots.{module}":
+                raise
+
+
+def random_pass(view: SeatView, rng: random.Random) -> list[int]:
+    """A uniformly random legal pass."""
+    options = list(legal_passes(view.config, view.hand_mask))
+    return list(rng.choice(options))
+
+
+def decide(strategy: Strategy, view: SeatView) -> list[dict[str, object]]:
+    """The actions a strategy takes for its seat in this view (empty when not its move).
+
+    Suggestions outside the rules (a bad double) are dropped rather than sent, so a buggy
+    strategy cannot make its seat look like a misbehaving client.
+    """
+    seat = view.seat
+    if seat is None or view.phase == OVER:
+        return []
+    if view.phase == PASS:
+        if view.passes_done[seat]:
+            return []
+        actions: list[dict[str, object]] = [
+            {"kind": "double", "seat": seat, "card": c}
+            for c in strategy.choose_doubles(view)
+            if c in view.can_double
+        ]
+        actions.append({"kind": "pass", "seat": seat, "cards": list(strategy.choose_pass(view))})
+        return actions
+    if view.turn != seat:
+        return []
+    return [{"kind": "play", "seat": seat, "card": strategy.choose_play(view)}]
+
+
+def play_out(game: Game, strategies: list[Strategy], *, rounds: int | None = None) -> Game:
+    """Let four strategies play `game` to its end (or for `rounds` more rounds)."""
+    stop_round = game.round_no + rounds if rounds is not None else None
+    while game.phase != OVER and (stop_round is None or game.round_no < stop_round):
+        if game.phase == PASS:
+            movers = [s for s in range(4) if game.passed[s] is None]
+        else:
+            movers = [game.turn] if game.turn is not None else []
+        for seat in movers:
+            for action in decide(strategies[seat], seat_view(game, seat)):
+                game.apply(action)
+    return game

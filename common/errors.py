@@ -1,0 +1,74 @@
+"""One exception type for every rule violation, with codes that never change.
+
+Stable codes let the server forward an engine refusal to a client verbatim and let clients
+in any language branch on the code rather than parse English.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+NOT_YOUR_TURN: Final = "not_your_turn"
+NOT_IN_HAND: Final = "not_in_hand"
+MUST_FOLLOW_SUIT: Final = "must_follow_suit"
+MUST_PLAY_LEEKHA: Final = "must_play_leekha"
+MUST_PLAY_FORCED: Final = "must_play_forced"
+BAD_PASS: Final = "bad_pass"
+PASS_LAST_OF_SUIT: Final = "pass_last_of_suit"
+ALREADY_PASSED: Final = "already_passed"
+CANNOT_DOUBLE: Final = "cannot_double"
+WRONG_PHASE: Final = "wrong_phase"
+GAME_OVER: Final = "game_over"
+BAD_SEAT: Final = "bad_seat"
+BAD_CARD: Final = "bad_card"
+BAD_ACTION: Final = "bad_action"
+BAD_RECORD: Final = "bad_record"
+
+CODES: Final = frozenset(
+    {
+        NOT_YOUR_TURN,
+        NOT_IN_HAND,
+        MUST_FOLLOW_SUIT,
+        MUST_PLAY_LEEKHA,
+        MUST_PLAY_FORCED,
+        BAD_PASS,
+        PASS_LAST_OF_SUIT,
+        ALREADY_PASSED,
+        CANNOT_DOUBLE,
+        WRONG_PHASE,
+        GAME_OVER,
+        BAD_SEAT,
+        BAD_CARD,
+        BAD_ACTION,
+        BAD_RECORD,
+    }
+)
+
+
+class LeekhaError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class RuleError(LeekhaError):
+    """An action the rules forbid; the game state is left untouched."""
+
+
+class CardError(LeekhaError, ValueError):
+    """Card text that does not name a card."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(BAD_CARD, message)
+
+
+class ConfigError(LeekhaError, ValueError):
+    """A rules option with a value outside what that option allows."""
+
+    def __init__(self, option: str, allowed: str, got: object) -> None:
+        super().__init__("bad_rules", f"rules option {option!r} must be {allowed}; got {got!r}")
+        self.option = option
+        self.allowed = allowed

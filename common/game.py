@@ -1,0 +1,497 @@
+"""The authoritative game state machine.
+
+A game is fully determined by (rules config, seed, action log): each round's deal comes from
+an RNG seeded by (seed, round number) alone, so replaying the log rebuilds every state.
+Hot paths (legal-move masks, playing a card) work on int bitmasks with precomputed tables
+and allocate nothing per move beyond the trick record.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
+from typing import Any, Final
+
+from leekha.common import cards as C
+from leekha.common import errors as E
+from leekha.common.config import RulesConfig
+from leekha.common.errors import RuleError
+
+PASS: Final = "pass"
+PLAY: Final = "play"
+OVER: Final = "game_over"
+
+PASS_COUNT: Final = 3
+SEATS: Final = 4
+
+_BIT = C.BIT
+_SUIT_OF = C.SUIT_OF
+_SUIT_MASK = C.SUIT_MASK
+_BELOW = C.BELOW
+
+
+def exempt_mask(config: RulesConfig) -> int:
+    """Cards the pass ban never applies to: each Leekha and everything above it in its suit."""
+    out = 0
+    for c in config.leekha_cards:
+        out |= _BIT[c] | C.ABOVE[c]
+    return out
+
+
+def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleError | None:
+    """Why passing `cards` from `hand` is illegal, or None when it is legal."""
+    if not isinstance(cards, (list, tuple)) or len(cards) != PASS_COUNT:
+        return RuleError(E.BAD_PASS, f"a pass is exactly {PASS_COUNT} cards")
+    mask = 0
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 52:
+            return RuleError(E.BAD_CARD, f"not a card number: {c!r} (expected an int 0..51)")
+        mask |= _BIT[c]
+    if mask.bit_count() != PASS_COUNT:
+        return RuleError(E.BAD_PASS, "the three passed cards must be different")
+    if mask & ~hand:
+        missing = C.format_cards(C.cards_of(mask & ~hand))
+        return RuleError(E.NOT_IN_HAND, f"not in your hand: {missing}")
+    if config.pass_ban:
+        rest = hand & ~mask
+        for c in C.cards_of(mask & ~exempt_mask(config)):
+            if not rest & _SUIT_MASK[_SUIT_OF[c]]:
+                return RuleError(
+                    E.PASS_LAST_OF_SUIT,
+                    f"cannot pass {C.format_card(c)}: it would empty your "
+                    f"{C.SUIT_NAMES[_SUIT_OF[c]]} (only a Leekha and higher may go)",
+                )
+    return None
+
+
+def passable_mask(config: RulesConfig, hand: int) -> int:
+    """Cards that can be part of some legal pass from `hand`."""
+    if not config.pass_ban:
+        return hand
+    out = hand & exempt_mask(config)
+    for s in range(4):
+        suit = hand & _SUIT_MASK[s]
+        if suit.bit_count() >= 2:
+            out |= suit
+    return out
+
+
+def legal_passes(config: RulesConfig, hand: int) -> Iterator[tuple[int, int, int]]:
+    """Every legal pass from `hand`, in card order."""
+    for combo in combinations(C.cards_of(hand), PASS_COUNT):
+        if pass_error(config, hand, combo) is None:
+            yield combo
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+def deal(seed: int, round_no: int) -> list[int]:
+    """Four 13-card hands for one round; depends on nothing but (seed, round)."""
+    deck = list(range(52))
+    random.Random(seed * 1_000_003 + round_no).shuffle(deck)
+    return [C.mask_of(deck[i * 13 : (i + 1) * 13]) for i in range(SEATS)]
+
+
+class Game:
+    """One game of Leekha from the first deal to game over."""
+
+    __slots__ = (
+        "_exempt",
+        "_leekha_mask",
+        "_leekha_of_suit",
+        "_points",
+        "_queen_only",
+        "actions",
+        "config",
+        "dealer",
+        "doubled",
+        "doubled_mask",
+        "hands",
+        "history",
+        "leader",
+        "passed",
+        "phase",
+        "received",
+        "result",
+        "round_no",
+        "round_points",
+        "seed",
+        "taken",
+        "totals",
+        "trick",
+        "trick_has_leekha",
+        "trick_high",
+        "tricks",
+        "turn",
+    )
+
+    def __init__(self, config: RulesConfig, seed: int, *, first_dealer: int = 0) -> None:
+        self.config = config
+        self.seed = seed
+        pts = config.card_points()
+        self._points = list(pts)
+        self._leekha_mask = C.mask_of(config.leekha_cards)
+        # The Leekha that talbees forces in each suit (-1: the suit has none).
+        lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
+        if config.club_leekha:
+            lk[C.CLUBS] = C.KING_CLUBS
+        self._leekha_of_suit = lk
+        self._exempt = exempt_mask(config)
+        self._queen_only = config.void_rule == "queen_only"
+        self.actions: list[dict[str, Any]] = []
+        self.totals = [0] * SEATS
+        self.history: list[list[int]] = []
+        self.result: dict[str, Any] | None = None
+        self.round_no = 0
+        self.dealer = first_dealer % SEATS
+        self._start_round()
+
+    # ---- round setup ---------------------------------------------------------------
+    @classmethod
+    def position(
+        cls,
+        config: RulesConfig,
+        hands: Sequence[int],
+        *,
+        dealer: int,
+        leader: int,
+        trick: Sequence[tuple[int, int]] = (),
+        tricks_done: int = 0,
+        doubled: Mapping[int, int] | None = None,
+        totals: Sequence[int] = (0, 0, 0, 0),
+        round_points: Sequence[int] = (0, 0, 0, 0),
+        round_no: int = 0,
+        seed: int = 0,
+    ) -> Game:
+        """A play-phase position built from explicit hands, for search bots and tests.
+
+        Earlier tricks of the round are represented only by their count (`tricks_done`),
+        so the round still ends after the 13th trick.
+        """
+        game = cls(config, seed, first_dealer=dealer)
+        game.round_no = round_no
+        game.hands = list(hands)
+        game.totals = list(totals)
+        game.round_points = list(round_points)
+        game.doubled = dict(doubled or {})
+        game.doubled_mask = C.mask_of(game.doubled)
+        game.passed = [0] * SEATS
+        game.phase = PLAY
+        game.tricks = [{"leader": -1, "cards": [], "winner": -1, "points": 0}] * tricks_done
+        game.leader = leader
+        game.trick = []
+        game.turn = leader
+        for seat, c in trick:
+            game.hands[seat] |= _BIT[c]
+            game.play(seat, c)
+        game.actions = []
+        return game
+
+    def _start_round(self) -> None:
+        self.hands = deal(self.seed, self.round_no)
+        self.passed: list[int | None] = [None] * SEATS
+        self.received: list[int | None] = [None] * SEATS
+        self.doubled: dict[int, int] = {}
+        self.doubled_mask = 0
+        self.taken = [0] * SEATS
+        self.round_points = [0] * SEATS
+        self.tricks: list[dict[str, Any]] = []
+        self.trick: list[tuple[int, int]] = []
+        self.trick_high = -1
+        self.trick_has_leekha = False
+        self.leader: int | None = None
+        self.turn: int | None = None
+        self.phase = PASS
+
+    def pass_target(self, seat: int) -> int:
+        """Who receives `seat`'s pass this round: right is the next seat to play."""
+        if self.config.pass_direction == "alternate" and self.round_no % 2 == 1:
+            return (seat + 3) % SEATS
+        return (seat + 1) % SEATS
+
+    # ---- queries -------------------------------------------------------------------
+    def legal_mask(self, seat: int) -> int:
+        """Mask of the cards `seat` may play now (0 when it is not their turn)."""
+        if self.phase != PLAY or seat != self.turn:
+            return 0
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        led = _SUIT_OF[self.trick[0][1]]
+        follow = hand & _SUIT_MASK[led]
+        cfg = self.config
+        if follow:
+            if cfg.talbees:
+                lk = self._leekha_of_suit[led]
+                if lk >= 0 and hand & _BIT[lk] and self.trick_high > lk:
+                    return _BIT[lk]
+            if cfg.undercut and self.trick_has_leekha:
+                lower = follow & _BELOW[self.trick_high]
+                if lower:
+                    return lower
+            return follow
+        if self._queen_only:
+            q = hand & _BIT[C.QUEEN_SPADES]
+            return q or hand
+        if cfg.void_rule == "any_leekha":
+            return (hand & self._leekha_mask) or hand
+        return hand
+
+    def legal_moves(self, seat: int) -> list[int]:
+        return C.cards_of(self.legal_mask(seat))
+
+    def passable_mask(self, seat: int) -> int:
+        """Cards that can be part of some legal pass for `seat` (for hints and prompts)."""
+        if self.phase != PASS or self.passed[seat] is not None:
+            return 0
+        return passable_mask(self.config, self.hands[seat])
+
+    def check_pass(self, seat: int, cards: Sequence[int]) -> int:
+        """Validate a pass for `seat` and return its mask; raises RuleError if illegal."""
+        self._check_seat(seat)
+        if self.phase != PASS:
+            raise self._phase_error("pass cards")
+        if self.passed[seat] is not None:
+            raise RuleError(E.ALREADY_PASSED, f"seat {seat} has already passed this round")
+        err = pass_error(self.config, self.hands[seat], cards)
+        if err is not None:
+            raise err
+        return C.mask_of(cards)
+
+    def legal_passes(self, seat: int) -> Iterator[tuple[int, int, int]]:
+        """Every legal pass, in card order; for tests and exhaustive search."""
+        return legal_passes(self.config, self.hands[seat])
+
+    def can_double(self, seat: int) -> list[int]:
+        """The cards `seat` may still reveal to double them."""
+        if self.phase != PASS or not self.config.doubling or self.passed[seat] is not None:
+            return []
+        return [
+            c
+            for c in self.config.leekha_cards
+            if self.hands[seat] & _BIT[c] and c not in self.doubled
+        ]
+
+    def total_of(self, seat: int) -> int:
+        return self.totals[seat] + self.round_points[seat]
+
+    # ---- actions -------------------------------------------------------------------
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Apply a wire/record action dict; the single entry point for replay."""
+        if not isinstance(action, Mapping):
+            raise RuleError(E.BAD_ACTION, "an action is a map with a 'kind'")
+        kind = action.get("kind")
+        seat = action.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise RuleError(E.BAD_SEAT, f"action seat must be 0..3, got {seat!r}")
+        if kind == "play":
+            self.play(seat, action.get("card"))  # type: ignore[arg-type]
+        elif kind == "pass":
+            self.pass_cards(seat, action.get("cards"))  # type: ignore[arg-type]
+        elif kind == "double":
+            self.double(seat, action.get("card"))  # type: ignore[arg-type]
+        else:
+            raise RuleError(E.BAD_ACTION, f"unknown action kind {kind!r} (pass, double, play)")
+
+    def double(self, seat: int, card: int) -> None:
+        self._check_seat(seat)
+        C.check_card(card)
+        if self.phase != PASS:
+            raise self._phase_error("double")
+        if not self.config.doubling:
+            raise RuleError(E.CANNOT_DOUBLE, "doubling is not played at this table")
+        if card not in self.config.leekha_cards:
+            raise RuleError(E.CANNOT_DOUBLE, f"{C.format_card(card)} is not a Leekha card")
+        if not self.hands[seat] & _BIT[card]:
+            raise RuleError(E.NOT_IN_HAND, f"{C.format_card(card)} is not in your hand")
+        if self.passed[seat] is not None:
+            raise RuleError(E.CANNOT_DOUBLE, "a double must be revealed before you pass")
+        if card in self.doubled:
+            raise RuleError(E.CANNOT_DOUBLE, f"{C.format_card(card)} is already doubled")
+        self.doubled[card] = seat
+        self.doubled_mask |= _BIT[card]
+        self.actions.append({"kind": "double", "seat": seat, "card": card})
+
+    def pass_cards(self, seat: int, cards: Sequence[int]) -> None:
+        mask = self.check_pass(seat, cards)
+        self.passed[seat] = mask
+        self.actions.append({"kind": "pass", "seat": seat, "cards": sorted(cards)})
+        if all(p is not None for p in self.passed):
+            self._exchange()
+
+    def _exchange(self) -> None:
+        hands = self.hands
+        for seat in range(SEATS):
+            hands[seat] &= ~self.passed[seat]  # type: ignore[operator]
+        for seat in range(SEATS):
+            to = self.pass_target(seat)
+            got = self.passed[seat]
+            assert got is not None
+            hands[to] |= got
+            self.received[to] = got
+        self.phase = PLAY
+        self.leader = (self.dealer + 1) % SEATS
+        self.turn = self.leader
+
+    def play(self, seat: int, card: int) -> None:
+        """Play one card, validated against `legal_mask`."""
+        bit = _BIT[card] if type(card) is int and 0 <= card < 52 else self._bad_card(card)
+        if self.phase != PLAY or seat != self.turn:
+            raise self._turn_error(seat)
+        legal = self.legal_mask(seat)
+        if not legal & bit:
+            raise self._illegal_play(seat, card)
+        self.hands[seat] ^= bit
+        self.actions.append({"kind": "play", "seat": seat, "card": card})
+        trick = self.trick
+        if not trick or (_SUIT_OF[card] == _SUIT_OF[trick[0][1]] and card > self.trick_high):
+            self.trick_high = card
+        if self._leekha_mask & bit:
+            self.trick_has_leekha = True
+        trick.append((seat, card))
+        if len(trick) < SEATS:
+            self.turn = (seat + 1) % SEATS
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        high = self.trick_high
+        winner = next(s for s, c in self.trick if c == high)
+        pts = 0
+        won = 0
+        points = self._points
+        doubled = self.doubled_mask
+        for _, c in self.trick:
+            won |= _BIT[c]
+            p = points[c]
+            pts += p * 2 if doubled & _BIT[c] else p
+        self.taken[winner] |= won
+        self.round_points[winner] += pts
+        self.tricks.append(
+            {"leader": self.leader, "cards": list(self.trick), "winner": winner, "points": pts}
+        )
+        self.trick = []
+        self.trick_high = -1
+        self.trick_has_leekha = False
+        self.leader = winner
+        self.turn = winner
+        if len(self.tricks) == 13:
+            self._finish_round()
+        elif self.config.game_end == "golden_goal" and pts:
+            live = [self.totals[s] + self.round_points[s] for s in range(SEATS)]
+            if self._decide(live) is not None:
+                self._close_round(self.round_points)
+
+    def _finish_round(self) -> None:
+        scored = list(self.round_points)
+        moon = self.config.moon_penalty
+        if moon:
+            penalty = C.mask_of(c for c in range(52) if self._points[c])
+            for seat in range(SEATS):
+                if self.taken[seat] & penalty == penalty:
+                    scored[seat] = max(moon, scored[seat])
+        self.round_points = scored
+        self._close_round(scored)
+
+    def _close_round(self, scored: list[int]) -> None:
+        for seat in range(SEATS):
+            self.totals[seat] += scored[seat]
+        self.history.append(list(scored))
+        decided = self._decide(self.totals)
+        if decided is not None:
+            self.result = decided
+            self.phase = OVER
+            self.turn = None
+            return
+        self.dealer = self._next_dealer(scored)
+        self.round_no += 1
+        self._start_round()
+
+    def _next_dealer(self, scored: list[int]) -> int:
+        if self.config.dealer_rule == "biggest_eater":
+            best = max(scored)
+            for i in range(1, SEATS + 1):
+                seat = (self.dealer + i) % SEATS
+                if scored[seat] == best:
+                    return seat
+        return (self.dealer + 1) % SEATS
+
+    def _decide(self, totals: list[int]) -> dict[str, Any] | None:
+        """Winners and losers if `totals` end the game, else None (ties play on)."""
+        target = self.config.target
+        mode = self.config.partnership
+        if mode == "off":
+            if max(totals) < target:
+                return None
+            low = min(totals)
+            winners = [s for s in range(SEATS) if totals[s] == low]
+            if len(winners) > 1:
+                return None
+            high = max(totals)
+            losers = [s for s in range(SEATS) if totals[s] == high]
+            return {"winners": winners, "losers": losers, "totals": list(totals)}
+        teams = [totals[0] + totals[2], totals[1] + totals[3]]
+        if mode == "combined":
+            if max(teams) < target or teams[0] == teams[1]:
+                return None
+            loser = 0 if teams[0] > teams[1] else 1
+        else:  # individual_bust
+            crossed = [s for s in range(SEATS) if totals[s] >= target]
+            if not crossed:
+                return None
+            top = max(totals[s] for s in crossed)
+            losing_teams = {team_of(s) for s in crossed if totals[s] == top}
+            if len(losing_teams) > 1:
+                return None
+            loser = losing_teams.pop()
+        losers = [s for s in range(SEATS) if team_of(s) == loser]
+        winners = [s for s in range(SEATS) if team_of(s) != loser]
+        return {"winners": winners, "losers": losers, "totals": list(totals)}
+
+    # ---- errors --------------------------------------------------------------------
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+            raise RuleError(E.BAD_SEAT, f"seat must be 0..3, got {seat!r}")
+
+    def _bad_card(self, card: object) -> int:
+        C.check_card(card)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _phase_error(self, what: str) -> RuleError:
+        if self.phase == OVER:
+            return RuleError(E.GAME_OVER, "the game is over")
+        return RuleError(E.WRONG_PHASE, f"cannot {what} during the {self.phase} phase")
+
+    def _turn_error(self, seat: int) -> RuleError:
+        self._check_seat(seat)
+        if self.phase != PLAY:
+            return self._phase_error("play a card")
+        return RuleError(E.NOT_YOUR_TURN, f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _illegal_play(self, seat: int, card: int) -> RuleError:
+        hand = self.hands[seat]
+        name = C.format_card(card)
+        if not hand & _BIT[card]:
+            return RuleError(E.NOT_IN_HAND, f"{name} is not in your hand")
+        led = _SUIT_OF[self.trick[0][1]]
+        legal = C.format_cards(self.legal_moves(seat))
+        if hand & _SUIT_MASK[led]:
+            if _SUIT_OF[card] != led:
+                return RuleError(
+                    E.MUST_FOLLOW_SUIT, f"you must follow {C.SUIT_NAMES[led]}; legal: {legal}"
+                )
+            return RuleError(
+                E.MUST_PLAY_FORCED, f"talbees/undercut forces your card here; legal: {legal}"
+            )
+        return RuleError(E.MUST_PLAY_LEEKHA, f"void in {C.SUIT_NAMES[led]}: play {legal}")
+
+
+def replay(config: RulesConfig, seed: int, actions: Sequence[Mapping[str, Any]]) -> Game:
+    """Rebuild a game from its record; raises RuleError if any action is illegal."""
+    game = Game(config, seed)
+    for action in actions:
+        game.apply(action)
+    return game

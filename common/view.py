@@ -1,0 +1,119 @@
+"""What one seat (or a spectator) may know, and nothing more.
+
+The server sends only these views to clients and bots decide only from them, so hidden
+cards cannot leak through either path by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from leekha.common import cards as C
+from leekha.common.config import RulesConfig
+from leekha.common.game import OVER, PASS, SEATS, Game
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int | None
+    phase: str
+    round: int
+    dealer: int
+    pass_to: int | None
+    turn: int | None
+    hand: list[int]
+    passed: list[int] | None
+    received: list[int] | None
+    passes_done: list[bool]
+    doubled: list[list[int]]
+    trick: list[list[int]]
+    leader: int | None
+    tricks: list[dict[str, Any]]
+    taken: list[list[int]]
+    round_points: list[int]
+    totals: list[int]
+    legal: list[int]
+    history: list[list[int]]
+    result: dict[str, Any] | None
+    can_double: list[int] = field(default_factory=list)
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatView:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+    @property
+    def config(self) -> RulesConfig:
+        return RulesConfig.from_dict(self.rules)
+
+    @property
+    def hand_mask(self) -> int:
+        return C.mask_of(self.hand)
+
+    @property
+    def legal_mask(self) -> int:
+        return C.mask_of(self.legal)
+
+    @property
+    def my_turn(self) -> bool:
+        if self.seat is None:
+            return False
+        if self.phase == PASS:
+            return not self.passes_done[self.seat]
+        return self.turn == self.seat
+
+
+def _penalty(game: Game) -> int:
+    pts = game.config.card_points()
+    return C.mask_of(c for c in range(52) if pts[c])
+
+
+def seat_view(game: Game, seat: int | None) -> SeatView:
+    """The redacted view for `seat`, or the public view when `seat` is None."""
+    own = seat is not None
+    hand = C.cards_of(game.hands[seat]) if seat is not None else []
+    passed_mask = game.passed[seat] if seat is not None else None
+    received_mask = game.received[seat] if seat is not None else None
+    if game.phase == PASS:
+        legal = C.cards_of(game.passable_mask(seat)) if seat is not None else []
+    elif game.phase == OVER or seat is None:
+        legal = []
+    else:
+        legal = game.legal_moves(seat)
+    penalty = _penalty(game)
+    return SeatView(
+        seat=seat,
+        phase=game.phase,
+        round=game.round_no,
+        dealer=game.dealer,
+        pass_to=game.pass_target(seat) if own and seat is not None else None,
+        turn=game.turn,
+        hand=hand,
+        passed=C.cards_of(passed_mask) if passed_mask is not None else None,
+        received=C.cards_of(received_mask) if received_mask is not None else None,
+        passes_done=[p is not None for p in game.passed],
+        doubled=[[c, s] for c, s in sorted(game.doubled.items())],
+        trick=[[s, c] for s, c in game.trick],
+        leader=game.leader,
+        tricks=[
+            {
+                "leader": t["leader"],
+                "cards": [[s, c] for s, c in t["cards"]],
+                "winner": t["winner"],
+                "points": t["points"],
+            }
+            for t in game.tricks
+        ],
+        taken=[C.cards_of(game.taken[s] & penalty) for s in range(SEATS)],
+        round_points=list(game.round_points),
+        totals=list(game.totals),
+        legal=legal,
+        history=[list(h) for h in game.history],
+        result=dict(game.result) if game.result else None,
+        can_double=game.can_double(seat) if seat is not None else [],
+        rules=game.config.to_dict(),
+    )
