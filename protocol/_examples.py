@@ -1,0 +1,336 @@
+"""Example messages and a whole-game transcript, used by the docs generator.
+
+Building them through the real classes means every example in docs/protocol.md is valid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .catalogue import (
+    AddBot,
+    CardPlayed,
+    Chat,
+    ChatMessage,
+    CreateTable,
+    Dealt,
+    DeclareDouble,
+    DoubleRevealed,
+    Error,
+    GameOver,
+    Hello,
+    JoinSeat,
+    Leave,
+    ListTables,
+    Ok,
+    PassCards,
+    PassDone,
+    PassedReceived,
+    Ping,
+    PlayCard,
+    Pong,
+    Rematch,
+    RemoveBot,
+    Resume,
+    RoundScored,
+    SeatUpdate,
+    Snapshot,
+    Spectate,
+    Start,
+    TableList,
+    TableUpdate,
+    TrickTaken,
+    Welcome,
+    YourTurn,
+)
+from .message import Message
+
+__all__ = ["EXAMPLES", "TRANSCRIPT", "Step"]
+
+CLASSIC = {
+    "club_leekha": False,
+    "dealer_rule": "rotate",
+    "doubling": False,
+    "game_end": "round_end",
+    "moon_penalty": 0,
+    "partnership": "off",
+    "pass_ban": True,
+    "pass_direction": "right",
+    "talbees": False,
+    "target": 101,
+    "undercut": False,
+    "void_rule": "any_leekha",
+}
+TOKEN = "q3W0vY2kZp8sLx1N"
+
+
+def _seat(name: str | None, bot: bool = False, connected: bool = True) -> dict[str, Any]:
+    return {"name": name, "is_bot": bot, "connected": connected if name else False}
+
+
+def _player(name: str | None, strategy: str | None = None, host: bool = False) -> dict[str, Any]:
+    return {
+        "name": name,
+        "is_bot": strategy is not None,
+        "connected": name is not None,
+        "strategy": strategy,
+        "is_host": host,
+    }
+
+
+def _table(status: str, seats: list[dict[str, Any]], connected0: bool = True) -> dict[str, Any]:
+    seats = [dict(s) for s in seats]
+    seats[0]["connected"] = connected0
+    return {
+        "id": 7,
+        "name": "Friday night",
+        "host": "alice",
+        "preset": "classic",
+        "rules": CLASSIC,
+        "seats": seats,
+        "spectators": 0,
+        "status": status,
+        "has_password": False,
+        "timers": {"pass_s": 60, "turn_s": 30},
+    }
+
+
+EMPTY = [_seat("alice"), _seat(None), _seat(None), _seat(None)]
+FULL = [_seat("alice"), _seat("Bot 1", True), _seat("Bot 2", True), _seat("Bot 3", True)]
+PLAYERS = [
+    _player("alice", host=True),
+    _player("Bot 1", "basic"),
+    _player("Bot 2", "basic"),
+    _player("Bot 3", "basic"),
+]
+HAND = [0, 5, 11, 14, 21, 24, 27, 33, 37, 41, 49, 50, 51]
+
+
+def _view(**changes: Any) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "seat": 0,
+        "phase": "pass",
+        "round": 0,
+        "dealer": 3,
+        "pass_to": 1,
+        "turn": None,
+        "hand": [],
+        "passed": None,
+        "received": None,
+        "passes_done": [False, False, False, False],
+        "doubled": [],
+        "trick": [],
+        "leader": None,
+        "tricks": [],
+        "taken": [[], [], [], []],
+        "round_points": [0, 0, 0, 0],
+        "totals": [0, 0, 0, 0],
+        "legal": [],
+        "history": [],
+        "result": None,
+    }
+    view.update(changes)
+    return view
+
+
+TRICK_1 = [[0, 0], [1, 7], [2, 12], [3, 3]]
+TRICK_2 = [[2, 44], [3, 46], [0, 41], [1, 50]]
+AFTER_PASS = [0, 2, 5, 11, 13, 14, 21, 27, 30, 33, 37, 41, 49]
+AFTER_TWO = [2, 5, 11, 13, 14, 21, 27, 30, 33, 37, 49]
+
+SNAP_NEW = Snapshot(
+    re=3,
+    table=_table("waiting", EMPTY),
+    view=_view(phase="pass", seat=0, pass_to=None, dealer=0),
+    your_seat=0,
+    players=[_player("alice", host=True), _player(None), _player(None), _player(None)],
+)
+SNAP_RESUME = Snapshot(
+    re=1,
+    table=_table("playing", FULL),
+    view=_view(
+        phase="play",
+        turn=1,
+        leader=None,
+        hand=AFTER_TWO,
+        passed=[24, 50, 51],
+        received=[2, 13, 30],
+        passes_done=[True, True, True, True],
+        tricks=[
+            {"leader": 0, "cards": TRICK_1, "winner": 2, "points": 0},
+            {"leader": 2, "cards": TRICK_2, "winner": 1, "points": 0},
+        ],
+    ),
+    your_seat=0,
+    players=PLAYERS,
+)
+
+#: One example per message type, keyed by type tag.
+EXAMPLES: dict[str, Message] = {
+    m.TYPE: m
+    for m in [
+        Hello(id=1, versions=[[1, 0]], name="alice", client="leekha-tui 0.1"),
+        Resume(id=1, versions=[[1, 0]], token=TOKEN),
+        Welcome(re=1, version=[1, 0], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        Error(code="not_your_turn", message="it is seat 2's turn", re=12),
+        Ok(re=5),
+        Ping(id=40),
+        Pong(re=40),
+        ListTables(id=2),
+        TableList(re=2, tables=[_table("waiting", EMPTY)]),
+        TableUpdate(table_id=7, table=None),
+        CreateTable(
+            id=3,
+            name="Friday night",
+            preset="classic",
+            overrides={"doubling": True, "target": 151},
+            password=None,
+            pass_timer_s=60,
+            turn_timer_s=30,
+        ),
+        JoinSeat(id=4, table_id=7, seat=2, password="sesame"),
+        Spectate(id=4, table_id=7),
+        Leave(id=20),
+        AddBot(id=5, seat=1, strategy="basic"),
+        RemoveBot(id=6, seat=1),
+        Start(id=8),
+        Rematch(id=30),
+        PassCards(id=9, cards=[51, 50, 24]),
+        DeclareDouble(id=9, card=49),
+        PlayCard(id=10, card=0),
+        Chat(id=11, text="good luck ☺"),
+        SNAP_RESUME,
+        Dealt(round=0, dealer=3, hand=HAND, pass_to=1),
+        PassDone(seat=2),
+        PassedReceived(cards=[2, 13, 30], from_seat=3),
+        DoubleRevealed(seat=3, card=21),
+        CardPlayed(seat=1, card=7),
+        TrickTaken(winner=2, cards=TRICK_1, points=0),
+        RoundScored(
+            round=0,
+            round_points=[14, 3, 6, 13],
+            totals=[14, 3, 6, 13],
+            taken=[[21, 27, 30, 33], [26, 28, 29], [31, 32, 34, 35, 36, 38], [49]],
+        ),
+        GameOver(winners=[3], losers=[1], totals=[58, 104, 71, 40]),
+        SeatUpdate(table_id=7, seat=1, player=_player("Bot 1", "basic")),
+        YourTurn(phase="play", legal=[2, 5, 11], deadline=29.5),
+        ChatMessage(sender="alice", text="good luck ☺", table_id=7),
+    ]
+}
+
+#: (arrow, message or None, note). Arrow "C→S" or "S→C"; None with "…" marks a cut.
+Step = tuple[str, Message | None, str]
+
+TRANSCRIPT: list[Step] = [
+    ("", None, "TCP connection opened."),
+    ("C→S", Hello(id=1, versions=[[1, 0]], name="alice", client="leekha-tui 0.1"), ""),
+    (
+        "S→C",
+        Welcome(re=1, version=[1, 0], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        "keep the token",
+    ),
+    ("C→S", ListTables(id=2), ""),
+    ("S→C", TableList(re=2, tables=[]), "no tables yet"),
+    ("C→S", CreateTable(id=3, name="Friday night", pass_timer_s=60, turn_timer_s=30), ""),
+    ("S→C", SNAP_NEW, "reply to create_table: alice is host at seat 0"),
+    ("C→S", AddBot(id=4, seat=1), ""),
+    ("S→C", SeatUpdate(table_id=7, seat=1, player=_player("Bot 1", "basic")), ""),
+    ("S→C", Ok(re=4), ""),
+    ("", None, "… add_bot for seats 2 and 3 likewise (ids 5, 6) …"),
+    ("C→S", Start(id=7), ""),
+    ("S→C", Ok(re=7), ""),
+    ("S→C", Dealt(round=0, dealer=3, hand=HAND, pass_to=1), "alice passes to seat 1"),
+    ("S→C", YourTurn(phase="pass", legal=HAND, deadline=60.0), ""),
+    ("S→C", PassDone(seat=1), "bots pass at once"),
+    ("S→C", PassDone(seat=2), ""),
+    ("S→C", PassDone(seat=3), ""),
+    ("C→S", PassCards(id=8, cards=[24, 50, 51]), "K♦ K♠ A♠"),
+    ("S→C", Ok(re=8), ""),
+    ("S→C", PassDone(seat=0), ""),
+    ("S→C", PassedReceived(cards=[2, 13, 30], from_seat=3), "4♣ 2♦ 6♥ from seat 3"),
+    (
+        "S→C",
+        YourTurn(phase="play", legal=AFTER_PASS, deadline=30.0),
+        "seat 0 leads the first trick ((dealer + 1) % 4) with any card",
+    ),
+    ("C→S", PlayCard(id=9, card=0), "2♣"),
+    ("S→C", Ok(re=9), ""),
+    ("S→C", CardPlayed(seat=0, card=0), ""),
+    ("S→C", CardPlayed(seat=1, card=7), ""),
+    ("S→C", CardPlayed(seat=2, card=12), ""),
+    ("S→C", CardPlayed(seat=3, card=3), ""),
+    ("S→C", TrickTaken(winner=2, cards=TRICK_1, points=0), "A♣ takes it"),
+    ("S→C", CardPlayed(seat=2, card=44), ""),
+    ("S→C", CardPlayed(seat=3, card=46), ""),
+    ("S→C", YourTurn(phase="play", legal=[41, 49], deadline=30.0), "must follow spades"),
+    ("C→S", PlayCard(id=10, card=41), "4♠, keeping the Q♠ back"),
+    ("S→C", Ok(re=10), ""),
+    ("S→C", CardPlayed(seat=0, card=41), ""),
+    ("S→C", CardPlayed(seat=1, card=50), ""),
+    ("S→C", TrickTaken(winner=1, cards=TRICK_2, points=0), "K♠ (seat 1) takes it"),
+    (
+        "",
+        None,
+        "The connection drops. The server keeps seat 0 for the session and marks it "
+        "disconnected; the bots wait (or a timer plays for alice).",
+    ),
+    (
+        "S→C",
+        SeatUpdate(table_id=7, seat=0, player={**_player("alice", host=True), "connected": False}),
+        "sent to the other connections at the table",
+    ),
+    ("", None, "New TCP connection."),
+    ("C→S", Resume(id=1, versions=[[1, 0]], token=TOKEN), "request ids restart per connection"),
+    (
+        "S→C",
+        Welcome(
+            re=1,
+            version=[1, 0],
+            server="leekha-server 0.1",
+            token=TOKEN,
+            name="alice",
+            resumed=True,
+        ),
+        "",
+    ),
+    ("S→C", SNAP_RESUME, "the full state: seat 1 is to lead trick 3"),
+    ("C→S", PlayCard(id=2, card=2), "out of turn"),
+    (
+        "S→C",
+        Error(code="not_your_turn", message="it is seat 1's turn", re=2),
+        "no effect; the connection stays open",
+    ),
+    ("C→S", Chat(id=3, text="sorry, lag"), ""),
+    ("S→C", ChatMessage(sender="alice", text="sorry, lag", table_id=7), "echoed to all"),
+    ("S→C", Ok(re=3), ""),
+    ("", None, "… tricks 3 to 13 …"),
+    (
+        "S→C",
+        RoundScored(
+            round=0,
+            round_points=[14, 3, 6, 13],
+            totals=[14, 3, 6, 13],
+            taken=[[21, 27, 30, 33], [26, 28, 29], [31, 32, 34, 35, 36, 38], [49]],
+        ),
+        "",
+    ),
+    ("", None, "… rounds 1 to 5: dealt, passing, 13 tricks, round_scored …"),
+    (
+        "S→C",
+        RoundScored(
+            round=5,
+            round_points=[6, 26, 4, 0],
+            totals=[58, 104, 71, 40],
+            taken=[[26, 27, 28, 29, 30, 31], [21, 32, 33, 34, 35, 36, 37, 38, 49], [], []],
+        ),
+        "seat 1 passes 101",
+    ),
+    ("S→C", GameOver(winners=[3], losers=[1], totals=[58, 104, 71, 40]), "lowest total wins"),
+    ("C→S", Rematch(id=60), ""),
+    ("S→C", Ok(re=60), "a new game starts with dealt once all humans voted"),
+    ("C→S", Ping(id=61), ""),
+    ("S→C", Pong(re=61), ""),
+    ("C→S", Leave(id=62), ""),
+    ("S→C", Ok(re=62), "back in the lobby"),
+]

@@ -1,0 +1,87 @@
+"""The one exception type of the wire layer, and the catalogue of error codes.
+
+Codes are stable strings that travel in `error` messages, so a client written in any
+language can branch on them. Descriptions here feed docs/protocol.md, which keeps the
+document and the code from drifting apart.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "APPLICATION_ERRORS",
+    "ENGINE_ERRORS",
+    "PROTOCOL_ERRORS",
+    "ProtocolError",
+]
+
+
+class ProtocolError(Exception):
+    """Anything wrong with bytes or messages on the wire.
+
+    `re` is the offending request's `id` when it could be read, so the server can echo it in
+    its `error` reply before closing.
+    """
+
+    def __init__(self, code: str, message: str, re: int | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.re = re
+
+
+#: Raised by this package. After any of them the connection is unusable: the receiver sends
+#: `error` (if it still can) and closes.
+PROTOCOL_ERRORS: dict[str, str] = {
+    "bad_frame": "The frame is malformed: zero length, the body is not exactly one msgpack "
+    "value, or the value is not a map.",
+    "frame_too_large": "The length header exceeds the receiver's frame limit (default 65536).",
+    "bad_msgpack": "The body is not valid msgpack, uses a forbidden type (bin, ext), exceeds a "
+    "container/string limit, nests too deeply, has a non-string or duplicate map key, or "
+    "holds invalid UTF-8.",
+    "unknown_type": "The `type` is not a known message type, or is not allowed in this "
+    "direction (e.g. a client sending `welcome`).",
+    "missing_field": "A required field is absent.",
+    "bad_field": "A field has the wrong type or is out of range; the message names the field.",
+    "version_mismatch": "`hello`/`resume` offered no protocol version the server speaks.",
+    "not_hello_first": "The first message on a connection was not `hello` or `resume`.",
+}
+
+#: Rule violations reported by the engine (leekha.common.errors.RuleError), forwarded
+#: verbatim by the server in reply to pass_cards / declare_double / play_card.
+ENGINE_ERRORS: dict[str, str] = {
+    "not_your_turn": "It is another seat's turn.",
+    "not_in_hand": "The card is not in your hand.",
+    "must_follow_suit": "You hold the led suit and must follow it.",
+    "must_play_leekha": "The void rule forces you to play a Leekha card.",
+    "must_play_forced": "Talbees/undercut forces a particular card.",
+    "bad_pass": "A pass must be exactly 3 distinct cards from your hand.",
+    "pass_last_of_suit": "The pass ban forbids passing the last card of a suit.",
+    "already_passed": "You already committed your pass this round.",
+    "cannot_double": "Doubling is off, the card is not doublable, or you already passed.",
+    "wrong_phase": "The action does not fit the current phase.",
+    "game_over": "The game has ended.",
+    "bad_seat": "No such seat.",
+    "bad_card": "No such card.",
+}
+
+#: Lobby and session failures the server reports. The connection stays open after these.
+APPLICATION_ERRORS: dict[str, str] = {
+    "bad_token": "`resume` named an unknown or expired session token. The connection stays "
+    "in the handshake state; send `hello` to start a fresh session.",
+    "no_such_table": "No table has that id.",
+    "seat_taken": "The requested seat is occupied.",
+    "table_full": "All four seats are taken (join as a spectator instead).",
+    "bad_password": "The table's password does not match.",
+    "not_host": "Only the table's host may do this (add_bot, remove_bot, start).",
+    "not_seated": "The request needs you to be seated at a table.",
+    "already_seated": "You are already at a table; `leave` first.",
+    "not_ready": "`start` needs four occupied seats; `rematch` needs a finished game.",
+    "rate_limited": "Too many requests; slow down.",
+    "too_many_tables": "The server's table limit is reached.",
+    "chat_too_long": "Chat text exceeds the server's limit.",
+    "name_too_long": "Name exceeds the server's limit.",
+    "bad_name": "Name is empty, already in use, or has forbidden characters.",
+    "bad_rules": "Unknown preset or an invalid override (message names the option).",
+    "no_such_bot": "Unknown bot strategy, or no bot in that seat.",
+    "internal": "The server failed unexpectedly; the request had no effect.",
+}

@@ -1,0 +1,134 @@
+"""The message base class, the type registry and dict conversion.
+
+A message is a frozen dataclass whose fields each carry a `Spec`. Construction validates
+and normalises, so an instance that exists is always encodable, whether it came off the
+wire or was built by the server.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Literal, TypeVar
+
+from .errors import ProtocolError
+from .schema import Spec
+
+__all__ = [
+    "CLIENT_TYPES",
+    "MESSAGE_TYPES",
+    "SERVER_TYPES",
+    "Message",
+    "Sender",
+    "from_dict",
+    "meta",
+    "register",
+    "to_dict",
+    "wire_fields",
+]
+
+Sender = Literal["client", "server", "both"]
+
+
+def meta(spec: Spec, *, wire: str | None = None, doc: str = "") -> dict[str, Any]:
+    """Field metadata: the spec, the wire key when it differs from the attribute name
+    (`from` is a Python keyword), and a one-line meaning for the docs."""
+    return {"spec": spec, "wire": wire, "doc": doc}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Message:
+    """Base of every wire message. `TYPE` is the wire tag, `SENDER` who may send it."""
+
+    TYPE: ClassVar[str] = ""
+    SENDER: ClassVar[Sender] = "both"
+    DOC: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            key = f.metadata.get("wire") or f.name
+            spec: Spec = f.metadata["spec"]
+            value = spec.check(getattr(self, f.name), f"{self.TYPE}.{key}")
+            object.__setattr__(self, f.name, value)
+
+
+M = TypeVar("M", bound=type[Message])
+
+MESSAGE_TYPES: dict[str, type[Message]] = {}
+CLIENT_TYPES: frozenset[str] = frozenset()
+SERVER_TYPES: frozenset[str] = frozenset()
+
+
+def register(cls: M) -> M:
+    """Add a message class to MESSAGE_TYPES under its TYPE tag."""
+    global CLIENT_TYPES, SERVER_TYPES
+    if not cls.TYPE or cls.TYPE in MESSAGE_TYPES:
+        raise ValueError(f"bad or duplicate message type {cls.TYPE!r}")
+    MESSAGE_TYPES[cls.TYPE] = cls
+    if cls.SENDER in ("client", "both"):
+        CLIENT_TYPES = CLIENT_TYPES | {cls.TYPE}
+    if cls.SENDER in ("server", "both"):
+        SERVER_TYPES = SERVER_TYPES | {cls.TYPE}
+    return cls
+
+
+def wire_fields(cls: type[Message]) -> list[tuple[str, str, Spec, object]]:
+    """(attribute, wire key, spec, default or MISSING) per field, in wire order."""
+    out: list[tuple[str, str, Spec, object]] = []
+    for f in fields(cls):
+        default: object = f.default
+        if f.default_factory is not MISSING:
+            default = f.default_factory()
+        out.append((f.name, f.metadata.get("wire") or f.name, f.metadata["spec"], default))
+    return out
+
+
+def _wire_dict(msg: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": msg.TYPE}
+    for name, key, _spec, _default in wire_fields(type(msg)):
+        out[key] = getattr(msg, name)
+    return out
+
+
+def to_dict(msg: Message) -> dict[str, Any]:
+    """The wire map of a message (a fresh copy: mutating it never touches the message)."""
+    if not isinstance(msg, Message) or type(msg).TYPE not in MESSAGE_TYPES:
+        raise ProtocolError("unknown_type", f"not a registered message: {type(msg).__name__}")
+    return copy.deepcopy(_wire_dict(msg))
+
+
+def _request_id(data: Mapping[Any, Any]) -> int | None:
+    rid = data.get("id")
+    return rid if type(rid) is int and 0 <= rid < 2**31 else None
+
+
+def from_dict(data: object, sender: Literal["client", "server"] | None = None) -> Message:
+    """Validate a decoded wire map and build its message.
+
+    `sender` is who sent it: a server passes "client" so a client cannot send `welcome`.
+    Unknown keys are ignored (the evolution rules rely on it).
+    """
+    if not isinstance(data, Mapping):
+        raise ProtocolError("bad_frame", "a message must be a map")
+    re = _request_id(data)
+    if "type" not in data:
+        raise ProtocolError("missing_field", "type: required", re)
+    tag = data["type"]
+    if type(tag) is not str:
+        raise ProtocolError("bad_field", "type: expected str", re)
+    cls = MESSAGE_TYPES.get(tag)
+    if cls is None:
+        raise ProtocolError("unknown_type", f"unknown message type {tag[:64]!r}", re)
+    if sender is not None and cls.SENDER not in (sender, "both"):
+        raise ProtocolError("unknown_type", f"{tag!r} may not be sent by a {sender}", re)
+    kwargs: dict[str, Any] = {}
+    for name, key, _spec, default in wire_fields(cls):
+        if key in data:
+            kwargs[name] = data[key]
+        elif default is MISSING:
+            raise ProtocolError("missing_field", f"{tag}.{key}: required", re)
+    try:
+        return cls(**kwargs)
+    except ProtocolError as exc:
+        raise ProtocolError(exc.code, exc.message, re) from None

@@ -1,0 +1,130 @@
+"""Specs of the nested structures shared by several messages.
+
+They stay plain dicts in Python (so they pass straight through to JSON, the engine and
+logs) but are validated field by field like messages are.
+"""
+
+from __future__ import annotations
+
+from .schema import (
+    CARD,
+    INT32,
+    NON_NEG,
+    PER_SEAT_INT,
+    SEAT,
+    SEAT_CARD,
+    BoolSpec,
+    CardSetSpec,
+    EnumSpec,
+    IntSpec,
+    ListSpec,
+    MapSpec,
+    NullableSpec,
+    RecordSpec,
+    ScalarSpec,
+    StrSpec,
+    TupleSpec,
+)
+
+__all__ = [
+    "NAME",
+    "PLAYER_INFO",
+    "RECORDS",
+    "RESULT",
+    "RULES",
+    "SEAT_INFO",
+    "SEAT_VIEW",
+    "TABLE_SUMMARY",
+    "TIMER",
+    "TIMERS",
+    "TRICK_RECORD",
+]
+
+#: Hard protocol cap on names; the server may enforce a shorter one (name_too_long).
+NAME = StrSpec(1, 64)
+TIMER = NullableSpec(IntSpec(1, 3600, "int 1..3600 (seconds)"))
+RULES = MapSpec(ScalarSpec(), 32)
+SEATS_SORTED = ListSpec(SEAT, 0, 4)
+
+SEAT_INFO = RecordSpec.of(
+    "SeatInfo",
+    name=NullableSpec(NAME),
+    is_bot=BoolSpec(),
+    connected=BoolSpec(),
+)
+
+TIMERS = RecordSpec.of("Timers", pass_s=(TIMER, None), turn_s=(TIMER, None))
+
+TABLE_SUMMARY = RecordSpec.of(
+    "TableSummary",
+    id=NON_NEG,
+    name=NAME,
+    host=(NullableSpec(NAME), None),
+    preset=StrSpec(1, 32),
+    rules=RULES,
+    seats=ListSpec(SEAT_INFO, 4, 4),
+    spectators=NON_NEG,
+    status=EnumSpec(("waiting", "playing", "finished")),
+    has_password=BoolSpec(),
+    timers=TIMERS,
+)
+
+PLAYER_INFO = RecordSpec.of(
+    "PlayerInfo",
+    name=NullableSpec(NAME),
+    is_bot=BoolSpec(),
+    connected=BoolSpec(),
+    strategy=(NullableSpec(StrSpec(1, 32)), None),
+    is_host=(BoolSpec(), False),
+)
+
+TRICK_RECORD = RecordSpec.of(
+    "TrickRecord",
+    leader=SEAT,
+    cards=ListSpec(SEAT_CARD, 4, 4),
+    winner=SEAT,
+    points=NON_NEG,
+)
+
+RESULT = RecordSpec.of(
+    "Result",
+    winners=SEATS_SORTED,
+    losers=SEATS_SORTED,
+    totals=PER_SEAT_INT,
+)
+
+#: The seat-view dict of docs/ARCHITECTURE.md, validated key by key.
+SEAT_VIEW = RecordSpec.of(
+    "SeatView",
+    seat=NullableSpec(SEAT),
+    phase=EnumSpec(("pass", "play", "game_over")),
+    round=NON_NEG,
+    dealer=SEAT,
+    pass_to=NullableSpec(SEAT),
+    turn=NullableSpec(SEAT),
+    hand=CardSetSpec(0, 13),
+    passed=NullableSpec(CardSetSpec(3, 3)),
+    received=NullableSpec(CardSetSpec(3, 3)),
+    passes_done=ListSpec(BoolSpec(), 4, 4),
+    doubled=ListSpec(TupleSpec((CARD, SEAT), "[card, seat]"), 0, 4),
+    trick=ListSpec(SEAT_CARD, 0, 4),
+    leader=NullableSpec(SEAT),
+    tricks=ListSpec(TRICK_RECORD, 0, 13),
+    taken=ListSpec(CardSetSpec(0, 52), 4, 4),
+    round_points=PER_SEAT_INT,
+    totals=PER_SEAT_INT,
+    legal=CardSetSpec(0, 13),
+    history=ListSpec(ListSpec(INT32, 4, 4), 0, 1000),
+    result=NullableSpec(RESULT),
+)
+
+#: Every record, for the documentation generator.
+RECORDS: tuple[RecordSpec, ...] = (
+    TABLE_SUMMARY,
+    SEAT_INFO,
+    TIMERS,
+    PLAYER_INFO,
+    SEAT_VIEW,
+    TRICK_RECORD,
+    RESULT,
+)

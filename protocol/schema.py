@@ -1,0 +1,306 @@
+"""Declarative field specs: one object both validates a wire value and describes it.
+
+Every message field carries a spec. `check` turns a decoded msgpack value into the
+normalised Python value (tuples become lists, card sets are sorted) or raises
+`ProtocolError("bad_field", ...)` naming the path; `describe` renders the type for the
+generated tables in docs/protocol.md, so the doc states exactly what the code enforces.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ProtocolError
+
+__all__ = [
+    "CARD",
+    "INT32",
+    "NON_NEG",
+    "PER_SEAT_INT",
+    "REQ_ID",
+    "SEAT",
+    "SEAT_CARD",
+    "BoolSpec",
+    "CardSetSpec",
+    "EnumSpec",
+    "FloatSpec",
+    "IntSpec",
+    "ListSpec",
+    "MapSpec",
+    "NullableSpec",
+    "RecordSpec",
+    "ScalarSpec",
+    "Spec",
+    "StrSpec",
+    "TupleSpec",
+]
+
+
+def _bad(path: str, why: str) -> ProtocolError:
+    return ProtocolError("bad_field", f"{path}: {why}")
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "bool",
+        int: "int",
+        float: "float",
+        str: "str",
+        list: "array",
+        tuple: "array",
+        dict: "map",
+    }.get(type(value), type(value).__name__)
+
+
+class Spec:
+    """Base of all specs; subclasses implement `check` and `describe`."""
+
+    def check(self, value: object, path: str) -> Any:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class IntSpec(Spec):
+    lo: int
+    hi: int
+    label: str = ""
+
+    def check(self, value: object, path: str) -> int:
+        # bool is an int subclass in Python but a distinct msgpack type: reject it.
+        if type(value) is not int:
+            raise _bad(path, f"expected int, got {_type_name(value)}")
+        if not self.lo <= value <= self.hi:
+            raise _bad(path, f"{value} out of range {self.lo}..{self.hi}")
+        return value
+
+    def describe(self) -> str:
+        return self.label or f"int {self.lo}..{self.hi}"
+
+
+@dataclass(frozen=True)
+class FloatSpec(Spec):
+    lo: float
+    hi: float
+
+    def check(self, value: object, path: str) -> float:
+        if type(value) not in (int, float):
+            raise _bad(path, f"expected number, got {_type_name(value)}")
+        number = float(value)  # type: ignore[arg-type]
+        if not math.isfinite(number) or not self.lo <= number <= self.hi:
+            raise _bad(path, f"{value} out of range {self.lo:g}..{self.hi:g}")
+        return number
+
+    def describe(self) -> str:
+        return f"float {self.lo:g}..{self.hi:g} (ints accepted)"
+
+
+@dataclass(frozen=True)
+class StrSpec(Spec):
+    min_len: int
+    max_len: int
+
+    def check(self, value: object, path: str) -> str:
+        if type(value) is not str:
+            raise _bad(path, f"expected str, got {_type_name(value)}")
+        if not self.min_len <= len(value) <= self.max_len:
+            raise _bad(path, f"length {len(value)} not in {self.min_len}..{self.max_len}")
+        return value
+
+    def describe(self) -> str:
+        return f"str, {self.min_len}..{self.max_len} chars"
+
+
+@dataclass(frozen=True)
+class BoolSpec(Spec):
+    def check(self, value: object, path: str) -> bool:
+        if type(value) is not bool:
+            raise _bad(path, f"expected bool, got {_type_name(value)}")
+        return value
+
+    def describe(self) -> str:
+        return "bool"
+
+
+@dataclass(frozen=True)
+class EnumSpec(Spec):
+    values: tuple[str, ...]
+
+    def check(self, value: object, path: str) -> str:
+        if type(value) is not str or value not in self.values:
+            raise _bad(path, f"expected one of {list(self.values)}, got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        return " \\| ".join(f'"{v}"' for v in self.values)
+
+
+@dataclass(frozen=True)
+class ScalarSpec(Spec):
+    """A loosely typed option value (int, bool or short str); semantic checks are the
+    server's job (RulesConfig.from_dict -> bad_rules)."""
+
+    max_str: int = 64
+    int_bound: int = 2**31 - 1
+
+    def check(self, value: object, path: str) -> int | bool | str:
+        if type(value) is bool:
+            return value
+        if type(value) is int:
+            return IntSpec(-self.int_bound, self.int_bound).check(value, path)
+        if type(value) is str:
+            return StrSpec(0, self.max_str).check(value, path)
+        raise _bad(path, f"expected int, bool or str, got {_type_name(value)}")
+
+    def describe(self) -> str:
+        return "int \\| bool \\| str"
+
+
+@dataclass(frozen=True)
+class NullableSpec(Spec):
+    inner: Spec
+
+    def check(self, value: object, path: str) -> Any:
+        return None if value is None else self.inner.check(value, path)
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()} \\| null"
+
+
+def _as_list(value: object, path: str) -> Sequence[object]:
+    if not isinstance(value, list | tuple):
+        raise _bad(path, f"expected array, got {_type_name(value)}")
+    return value
+
+
+@dataclass(frozen=True)
+class ListSpec(Spec):
+    item: Spec
+    min_len: int
+    max_len: int
+
+    def check(self, value: object, path: str) -> list[Any]:
+        items = _as_list(value, path)
+        if not self.min_len <= len(items) <= self.max_len:
+            raise _bad(path, f"length {len(items)} not in {self.min_len}..{self.max_len}")
+        return [self.item.check(v, f"{path}[{i}]") for i, v in enumerate(items)]
+
+    def describe(self) -> str:
+        n = f"{self.min_len}" if self.min_len == self.max_len else f"{self.min_len}..{self.max_len}"
+        return f"[{self.item.describe()}] × {n}"
+
+
+@dataclass(frozen=True)
+class CardSetSpec(Spec):
+    """A set of cards: distinct ints 0..51, normalised to ascending order."""
+
+    min_len: int
+    max_len: int
+
+    def check(self, value: object, path: str) -> list[int]:
+        cards = ListSpec(CARD, self.min_len, self.max_len).check(value, path)
+        if len(set(cards)) != len(cards):
+            raise _bad(path, "duplicate card")
+        return sorted(cards)
+
+    def describe(self) -> str:
+        n = f"{self.min_len}" if self.min_len == self.max_len else f"{self.min_len}..{self.max_len}"
+        return f"card set ({n} distinct cards, sorted)"
+
+
+@dataclass(frozen=True)
+class TupleSpec(Spec):
+    """A fixed-length heterogeneous array such as [seat, card]."""
+
+    items: tuple[Spec, ...]
+    label: str = ""
+
+    def check(self, value: object, path: str) -> list[Any]:
+        items = _as_list(value, path)
+        if len(items) != len(self.items):
+            raise _bad(path, f"expected {len(self.items)} items, got {len(items)}")
+        return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, items))]
+
+    def describe(self) -> str:
+        return self.label or "[" + ", ".join(s.describe() for s in self.items) + "]"
+
+
+@dataclass(frozen=True)
+class MapSpec(Spec):
+    """A string-keyed map with free keys (e.g. a rules dict)."""
+
+    value: Spec
+    max_items: int
+    max_key: int = 32
+
+    def check(self, value: object, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise _bad(path, f"expected map, got {_type_name(value)}")
+        if len(value) > self.max_items:
+            raise _bad(path, f"{len(value)} entries, at most {self.max_items}")
+        out: dict[str, Any] = {}
+        for key in sorted(value, key=str):
+            if type(key) is not str or not 1 <= len(key) <= self.max_key:
+                raise _bad(path, f"bad key {key!r}")
+            out[key] = self.value.check(value[key], f"{path}.{key}")
+        return out
+
+    def describe(self) -> str:
+        return f"map str → {self.value.describe()} (≤ {self.max_items} keys, sorted on encode)"
+
+
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class RecordSpec(Spec):
+    """A nested structure with known keys. Unknown keys are dropped (forward compatible);
+    optional keys get their defaults, so the normalised value always has every key."""
+
+    name: str
+    fields: tuple[tuple[str, Spec, object], ...]
+
+    @staticmethod
+    def of(record_name: str, /, **fields: Spec | tuple[Spec, object]) -> RecordSpec:
+        spec_fields: list[tuple[str, Spec, object]] = []
+        for key, entry in fields.items():
+            if isinstance(entry, tuple):
+                spec_fields.append((key, entry[0], entry[1]))
+            else:
+                spec_fields.append((key, entry, _REQUIRED))
+        return RecordSpec(record_name, tuple(spec_fields))
+
+    def check(self, value: object, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise _bad(path, f"expected map ({self.name}), got {_type_name(value)}")
+        out: dict[str, Any] = {}
+        for key, spec, default in self.fields:
+            if key in value:
+                out[key] = spec.check(value[key], f"{path}.{key}")
+            elif default is _REQUIRED:
+                raise ProtocolError("missing_field", f"{path}.{key}: required")
+            else:
+                out[key] = default
+        return out
+
+    def describe(self) -> str:
+        return self.name
+
+    def is_required(self, key: str) -> bool:
+        return any(k == key and d is _REQUIRED for k, _, d in self.fields)
+
+
+INT32 = IntSpec(-(2**31), 2**31 - 1, "int (32-bit signed)")
+NON_NEG = IntSpec(0, 2**31 - 1, "int ≥ 0")
+REQ_ID = IntSpec(0, 2**31 - 1, "request id, int 0..2³¹−1")
+CARD = IntSpec(0, 51, "card (int 0..51)")
+SEAT = IntSpec(0, 3, "seat (int 0..3)")
+SEAT_CARD = TupleSpec((SEAT, CARD), "[seat, card]")
+PER_SEAT_INT = ListSpec(INT32, 4, 4)
