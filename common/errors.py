@@ -58,7 +58,7 @@ class RuleError(LeekhaError):
     """An action the rules forbid; the game state is left untouched."""
 
 
-class CardError(LeekhaError, ValueError):
+class CardError(RuleError, ValueError):
     """Card text that does not name a card."""
 
     def __init__(self, message: str) -> None:

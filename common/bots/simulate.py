@@ -1,0 +1,199 @@
+"""A lean, mask-only simulator of the rest of one round, for search rollouts.
+
+`Game` records actions and trick dicts for replay and the wire; a rollout needs none of
+that and runs tens of thousands of times per decision, so this keeps only the four hands,
+the trick in progress and the points taken. Its legality rules mirror `Game.legal_mask`
+(a test checks the two agree on random positions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from leekha.common import cards as C
+from leekha.common.config import RulesConfig
+
+_BIT: Final = C.BIT
+_SUIT_OF: Final = C.SUIT_OF
+_SUIT_MASK: Final = C.SUIT_MASK
+_BELOW: Final = C.BELOW
+_QS_BIT: Final = C.BIT[C.QUEEN_SPADES]
+
+
+class Rules:
+    """The rule options a rollout consults, flattened to plain attributes for speed."""
+
+    __slots__ = (
+        "leekha_mask",
+        "leekha_of_suit",
+        "moon",
+        "penalty_mask",
+        "points",
+        "talbees",
+        "undercut",
+        "void_rule",
+    )
+
+    def __init__(self, config: RulesConfig, doubled_mask: int = 0) -> None:
+        base = config.card_points()
+        self.points: tuple[int, ...] = tuple(
+            p * 2 if doubled_mask & _BIT[c] else p for c, p in enumerate(base)
+        )
+        self.penalty_mask = C.mask_of(c for c in range(52) if base[c])
+        self.leekha_mask = C.mask_of(config.leekha_cards)
+        lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
+        if config.club_leekha:
+            lk[C.CLUBS] = C.KING_CLUBS
+        self.leekha_of_suit: tuple[int, ...] = tuple(lk)
+        self.talbees = config.talbees
+        self.undercut = config.undercut
+        self.void_rule = config.void_rule
+        self.moon = config.moon_penalty
+
+    def legal(self, hand: int, trick: Sequence[tuple[int, int]], high: int, lk_on: bool) -> int:
+        """The playable cards of `hand` on `trick` (same rules as `Game.legal_mask`)."""
+        if not trick:
+            return hand
+        led = _SUIT_OF[trick[0][1]]
+        follow = hand & _SUIT_MASK[led]
+        if follow:
+            if self.talbees:
+                lk = self.leekha_of_suit[led]
+                if lk >= 0 and hand & _BIT[lk] and high > lk:
+                    return _BIT[lk]
+            if self.undercut and lk_on:
+                lower = follow & _BELOW[high]
+                if lower:
+                    return lower
+            return follow
+        if self.void_rule == "queen_only":
+            return (hand & _QS_BIT) or hand
+        if self.void_rule == "any_leekha":
+            return (hand & self.leekha_mask) or hand
+        return hand
+
+
+# (seat, hand, legal, trick, high, played) -> card; `played` holds every card gone this round.
+Policy = Callable[[int, int, int, list[tuple[int, int]], int, int], int]
+
+
+class Round:
+    """The remainder of a round from a play-phase position."""
+
+    __slots__ = (
+        "hands",
+        "high",
+        "leader",
+        "lk_on",
+        "played",
+        "points",
+        "rules",
+        "taken",
+        "trick",
+        "tricks_left",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[int],
+        *,
+        leader: int,
+        trick: Sequence[tuple[int, int]] = (),
+        played: int = 0,
+        points: Sequence[int] = (0, 0, 0, 0),
+        taken: Sequence[int] = (0, 0, 0, 0),
+    ) -> None:
+        self.rules = rules
+        self.hands = list(hands)
+        self.leader = leader
+        self.trick: list[tuple[int, int]] = []
+        self.high = -1
+        self.lk_on = False
+        self.played = played
+        self.points = list(points)
+        self.taken = list(taken)
+        self.turn = leader
+        for seat, c in trick:
+            self.hands[seat] |= _BIT[c]
+            self.played &= ~_BIT[c]
+        self.tricks_left = max(hand.bit_count() for hand in self.hands)
+        for seat, c in trick:
+            self.play(seat, c)
+
+    def copy(self) -> Round:
+        other = Round.__new__(Round)
+        other.rules = self.rules
+        other.hands = list(self.hands)
+        other.leader = self.leader
+        other.trick = list(self.trick)
+        other.high = self.high
+        other.lk_on = self.lk_on
+        other.played = self.played
+        other.points = list(self.points)
+        other.taken = list(self.taken)
+        other.turn = self.turn
+        other.tricks_left = self.tricks_left
+        return other
+
+    def legal(self, seat: int) -> int:
+        return self.rules.legal(self.hands[seat], self.trick, self.high, self.lk_on)
+
+    def play(self, seat: int, c: int) -> None:
+        bit = _BIT[c]
+        self.hands[seat] ^= bit
+        self.played |= bit
+        trick = self.trick
+        if not trick or (_SUIT_OF[c] == _SUIT_OF[trick[0][1]] and c > self.high):
+            self.high = c
+        if self.rules.leekha_mask & bit:
+            self.lk_on = True
+        trick.append((seat, c))
+        if len(trick) < 4:
+            self.turn = (seat + 1) & 3
+            return
+        high = self.high
+        points = self.rules.points
+        winner = seat
+        won = 0
+        pts = 0
+        for s, card in trick:
+            if card == high:
+                winner = s
+            won |= _BIT[card]
+            pts += points[card]
+        self.taken[winner] |= won
+        self.points[winner] += pts
+        self.trick = []
+        self.high = -1
+        self.lk_on = False
+        self.leader = winner
+        self.turn = winner
+        self.tricks_left -= 1
+
+    def finish(self, policy: Policy) -> list[int]:
+        """Play to the end of the round with `policy` at every seat; the round's scores."""
+        legal_of = self.rules.legal
+        hands = self.hands
+        while self.tricks_left > 0 and hands[self.turn]:
+            seat = self.turn
+            hand = hands[seat]
+            legal = legal_of(hand, self.trick, self.high, self.lk_on)
+            if legal & (legal - 1):
+                c = policy(seat, hand, legal, self.trick, self.high, self.played)
+            else:
+                c = legal.bit_length() - 1
+            self.play(seat, c)
+        return self.scores()
+
+    def scores(self) -> list[int]:
+        out = list(self.points)
+        moon = self.rules.moon
+        if moon:
+            penalty = self.rules.penalty_mask
+            for seat in range(4):
+                if self.taken[seat] & penalty == penalty:
+                    out[seat] = max(moon, out[seat])
+        return out

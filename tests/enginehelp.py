@@ -1,0 +1,53 @@
+"""Helpers shared by the engine tests: build positions from card text."""
+
+from __future__ import annotations
+
+import random
+
+from leekha.common.cards import mask_of, parse_cards
+from leekha.common.config import RulesConfig
+from leekha.common.game import OVER, PASS, Game
+
+
+def hand(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def cards(text: str) -> list[int]:
+    return parse_cards(text)
+
+
+def position(
+    config: RulesConfig,
+    hands: list[str],
+    *,
+    leader: int = 0,
+    trick: str = "",
+    dealer: int = 3,
+) -> Game:
+    """A play-phase game: `trick` is the cards already played this trick, from `leader` on."""
+    played = cards(trick)
+    return Game.position(
+        config,
+        [hand(h) for h in hands],
+        dealer=dealer,
+        leader=leader,
+        trick=[((leader + i) % 4, c) for i, c in enumerate(played)],
+    )
+
+
+def random_game(config: RulesConfig, seed: int, rng: random.Random, max_rounds: int = 50) -> Game:
+    """A whole game with random legal actions, doubles included."""
+    game = Game(config, seed)
+    while game.phase != OVER and game.round_no < max_rounds:
+        if game.phase == PASS:
+            for seat in rng.sample(range(4), 4):
+                for c in game.can_double(seat):
+                    if rng.random() < 0.5:
+                        game.double(seat, c)
+                game.pass_cards(seat, list(rng.choice(list(game.legal_passes(seat)))))
+        else:
+            seat = game.turn
+            assert seat is not None
+            game.play(seat, rng.choice(game.legal_moves(seat)))
+    return game

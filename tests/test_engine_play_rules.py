@@ -1,0 +1,133 @@
+"""Each play rule on hand-built positions."""
+
+from __future__ import annotations
+
+import pytest
+from enginehelp import cards, hand, position
+from leekha.common.config import CLASSIC, IDLIB, LEVANT, RulesConfig
+from leekha.common.errors import RuleError
+from leekha.common.game import PLAY
+
+FREE = RulesConfig(void_rule="free")
+
+
+def legal(game, seat: int) -> list[int]:  # type: ignore[no-untyped-def]
+    return sorted(game.legal_moves(seat))
+
+
+def test_lead_is_free_and_must_follow_suit() -> None:
+    g = position(CLASSIC, ["2C QS 5H", "3C 4C AH", "", ""], leader=0)
+    assert legal(g, 0) == sorted(cards("2C QS 5H"))
+    g.play(0, cards("2C")[0])
+    assert legal(g, 1) == sorted(cards("3C 4C"))
+    with pytest.raises(RuleError) as info:
+        g.play(1, cards("AH")[0])
+    assert info.value.code == "must_follow_suit"
+
+
+def test_void_any_leekha_forces_either_leekha() -> None:
+    g = position(CLASSIC, ["2C", "10D 5H QS", "", ""], trick="2C")
+    assert legal(g, 1) == sorted(cards("10D QS"))
+    with pytest.raises(RuleError) as info:
+        g.play(1, cards("5H")[0])
+    assert info.value.code == "must_play_leekha"
+    g2 = position(CLASSIC, ["2C", "5H 9D", "", ""], trick="2C")
+    assert legal(g2, 1) == sorted(cards("5H 9D"))
+
+
+def test_void_queen_only() -> None:
+    g = position(LEVANT, ["2C", "10D 5H", "", ""], trick="2C")
+    assert legal(g, 1) == sorted(cards("10D 5H"))
+    g2 = position(LEVANT, ["2C", "10D QS 5H", "", ""], trick="2C")
+    assert legal(g2, 1) == cards("QS")
+
+
+def test_void_free_discard() -> None:
+    g = position(FREE, ["2C", "10D QS 5H", "", ""], trick="2C")
+    assert legal(g, 1) == sorted(cards("10D QS 5H"))
+
+
+def test_talbees_spades() -> None:
+    talbees = RulesConfig(talbees=True)
+    g = position(talbees, ["KS", "QS 2S 3H", "", ""], trick="KS")
+    assert legal(g, 1) == cards("QS")
+    with pytest.raises(RuleError) as info:
+        g.play(1, cards("2S")[0])
+    assert info.value.code == "must_play_forced"
+    # A higher spade from a later player also forces it.
+    g2 = position(talbees, ["3S", "AS", "QS 4S", ""], trick="3S AS")
+    assert legal(g2, 2) == cards("QS")
+    # No higher spade yet: free among spades.
+    g3 = position(talbees, ["3S", "QS 2S", "", ""], trick="3S")
+    assert legal(g3, 1) == sorted(cards("QS 2S"))
+    # Off: no forcing.
+    g4 = position(CLASSIC, ["KS", "QS 2S", "", ""], trick="KS")
+    assert legal(g4, 1) == sorted(cards("QS 2S"))
+
+
+def test_talbees_diamonds_and_clubs() -> None:
+    talbees = RulesConfig(talbees=True, club_leekha=True)
+    g = position(talbees, ["JD", "10D 2D", "", ""], trick="JD")
+    assert legal(g, 1) == cards("10D")
+    g2 = position(talbees, ["AC", "KC 2C", "", ""], trick="AC")
+    assert legal(g2, 1) == cards("KC")
+    g3 = position(RulesConfig(talbees=True), ["AC", "KC 2C", "", ""], trick="AC")
+    assert legal(g3, 1) == sorted(cards("KC 2C"))
+
+
+def test_undercut() -> None:
+    g = position(IDLIB, ["5D", "10D", "JD 3D 9D", ""], trick="5D 10D")
+    assert legal(g, 2) == sorted(cards("3D 9D"))
+    with pytest.raises(RuleError) as info:
+        g.play(2, cards("JD")[0])
+    assert info.value.code == "must_play_forced"
+    # Only higher cards left: any of them.
+    g2 = position(IDLIB, ["5D", "10D", "JD QD", ""], trick="5D 10D")
+    assert legal(g2, 2) == sorted(cards("JD QD"))
+    # A Leekha discarded off-suit also arms the rule.
+    g3 = position(IDLIB, ["5H", "QS", "2H AH", ""], trick="5H QS")
+    assert legal(g3, 2) == cards("2H")
+    # No Leekha on the trick: free.
+    g4 = position(IDLIB, ["5D", "6D", "JD 3D", ""], trick="5D 6D")
+    assert legal(g4, 2) == sorted(cards("JD 3D"))
+
+
+def test_turn_and_hand_errors() -> None:
+    g = position(CLASSIC, ["2C 3C", "4C", "5C", "6C"], leader=0)
+    with pytest.raises(RuleError) as info:
+        g.play(1, cards("4C")[0])
+    assert info.value.code == "not_your_turn"
+    with pytest.raises(RuleError) as info:
+        g.play(0, cards("AS")[0])
+    assert info.value.code == "not_in_hand"
+    with pytest.raises(RuleError) as info:
+        g.play(0, 99)
+    assert info.value.code == "bad_card"
+    with pytest.raises(RuleError) as info:
+        g.play(7, 0)
+    assert info.value.code == "bad_seat"
+    with pytest.raises(RuleError) as info:
+        g.pass_cards(0, [0, 1, 2])
+    assert info.value.code == "wrong_phase"
+    before = (list(g.hands), list(g.trick), g.turn)
+    with pytest.raises(RuleError):
+        g.play(0, cards("KH")[0])
+    assert (list(g.hands), list(g.trick), g.turn) == before
+
+
+def test_trick_winner_points_and_next_lead() -> None:
+    g = position(CLASSIC, ["5S 2C", "QS 3C", "KS 4C", "AH 5C"], leader=0)
+    for seat, c in [(0, "5S"), (1, "QS"), (2, "KS"), (3, "AH")]:
+        g.play(seat, cards(c)[0])
+    assert g.tricks[-1]["winner"] == 2
+    assert g.round_points == [0, 0, 14, 0]
+    assert g.turn == 2 and g.leader == 2 and g.phase == PLAY
+
+
+def test_doubled_card_scores_twice() -> None:
+    g = position(CLASSIC, ["5D 2C", "10D 3C", "KD 4C", "6D 5C"], leader=0)
+    g.doubled = {cards("10D")[0]: 1}
+    g.doubled_mask = hand("10D")
+    for seat, c in [(0, "5D"), (1, "10D"), (2, "KD"), (3, "6D")]:
+        g.play(seat, cards(c)[0])
+    assert g.round_points[2] == 20
