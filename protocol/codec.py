@@ -146,7 +146,7 @@ class Decoder:
         except ProtocolError:
             raise
         except msgpack.OutOfData:
-            raise ProtocolError("bad_frame", "frame body ends inside a msgpack value") from None
+            raise ProtocolError("bad_msgpack", "msgpack value truncated by the frame end") from None
         except msgpack.StackError:
             raise ProtocolError("bad_msgpack", "msgpack nested too deeply") from None
         except Exception as exc:  # msgpack reports limits and bad bytes as ValueError & co.

@@ -32,12 +32,12 @@ class ProtocolError(Exception):
 #: Raised by this package. After any of them the connection is unusable: the receiver sends
 #: `error` (if it still can) and closes.
 PROTOCOL_ERRORS: dict[str, str] = {
-    "bad_frame": "The frame is malformed: zero length, the body is not exactly one msgpack "
+    "bad_frame": "The frame is malformed: zero length, bytes left over after the msgpack "
     "value, or the value is not a map.",
     "frame_too_large": "The length header exceeds the receiver's frame limit (default 65536).",
-    "bad_msgpack": "The body is not valid msgpack, uses a forbidden type (bin, ext), exceeds a "
-    "container/string limit, nests too deeply, has a non-string or duplicate map key, or "
-    "holds invalid UTF-8.",
+    "bad_msgpack": "The body is not valid msgpack (or is cut short by the frame end), uses "
+    "a forbidden type (bin, ext), exceeds a container/string limit, nests too deeply, "
+    "has a non-string or duplicate map key, or holds invalid UTF-8.",
     "unknown_type": "The `type` is not a known message type, or is not allowed in this "
     "direction (e.g. a client sending `welcome`).",
     "missing_field": "A required field is absent.",

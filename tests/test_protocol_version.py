@@ -1,0 +1,59 @@
+"""Version negotiation and the first-message rule."""
+
+from __future__ import annotations
+
+import pytest
+from leekha.protocol import (
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    Hello,
+    Ping,
+    PlayCard,
+    ProtocolError,
+    Resume,
+    negotiate,
+    require_handshake,
+)
+
+
+def test_current_version() -> None:
+    assert PROTOCOL_VERSION == (1, 0)
+    assert PROTOCOL_VERSION in SUPPORTED_VERSIONS
+
+
+@pytest.mark.parametrize(
+    ("client", "server", "expected"),
+    [
+        ([[1, 0]], [(1, 0)], (1, 0)),
+        ([[1, 5]], [(1, 0)], (1, 0)),  # newer client minor: ours
+        ([[1, 0]], [(1, 3)], (1, 0)),  # older client minor: theirs
+        ([[2, 0], [1, 2]], [(1, 1)], (1, 1)),  # only common major
+        ([[2, 1], [1, 2]], [(2, 0), (1, 1)], (2, 0)),  # highest common major
+        ([[2, 0]], [(1, 0)], None),
+        ([], [(1, 0)], None),
+        ([[1]], [(1, 0)], None),  # malformed entries ignored
+        ([[1, 0], [1, 4]], [(1, 9)], (1, 4)),  # repeated major: its highest minor
+    ],
+)
+def test_negotiate(
+    client: list[list[int]], server: list[tuple[int, int]], expected: tuple[int, int] | None
+) -> None:
+    assert negotiate(client, server) == expected
+
+
+def test_negotiate_defaults_to_what_this_package_speaks() -> None:
+    assert negotiate([[1, 0]]) == (1, 0)
+    assert negotiate([[0, 9]]) is None
+
+
+def test_first_message_must_be_hello_or_resume() -> None:
+    hello = Hello(id=1, versions=[[1, 0]], name="a")
+    resume = Resume(id=2, versions=[[1, 0]], token="t")
+    assert require_handshake(hello) is hello
+    assert require_handshake(resume) is resume
+    with pytest.raises(ProtocolError) as info:
+        require_handshake(PlayCard(id=5, card=1))
+    assert info.value.code == "not_hello_first"
+    assert info.value.re == 5
+    with pytest.raises(ProtocolError):
+        require_handshake(Ping(id=1))
