@@ -115,7 +115,7 @@ class PlayPolicy:
             and (len(trick) == 3 or not (_ABOVE[high] & ~played & ~hand))
         )
         best = -1
-        best_score = -1
+        best_score = -(1 << 30)
         m = legal
         while m:
             low = m & -m

@@ -1,0 +1,132 @@
+"""The `heuristic` tier: card-counting rules of thumb, no lookahead.
+
+It passes away the cards that catch Leekhas, reveals a Leekha only when its suit is long
+and low enough that it can always be ducked, and plays by ducking and dumping, reading
+who is void from the tracker. It is also the opponent model inside the search tier.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from leekha.common import cards as C
+from leekha.common.bots.base import register
+from leekha.common.bots.policy import PlayPolicy
+from leekha.common.bots.simulate import Rules
+from leekha.common.bots.tracker import Tracker
+from leekha.common.config import RulesConfig
+from leekha.common.game import legal_passes
+from leekha.common.view import SeatView
+
+_BIT: Final = C.BIT
+_SUIT_MASK: Final = C.SUIT_MASK
+_BELOW: Final = C.BELOW
+
+# A Leekha is kept (and may be revealed) only with this many lower cards of its suit.
+COVER: Final = 4
+SAFE_DOUBLE_COVER: Final = 6
+
+
+def leekha_of_suit(config: RulesConfig) -> list[int]:
+    lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
+    if config.club_leekha:
+        lk[C.CLUBS] = C.KING_CLUBS
+    return lk
+
+
+def card_danger(c: int, hand: int, config: RulesConfig, keep: int = 0) -> int:
+    """How much keeping `c` is likely to cost; the pass sends the three worst away."""
+    suit, rank = divmod(c, 13)
+    lk = leekha_of_suit(config)[suit]
+    in_suit = hand & _SUIT_MASK[suit]
+    if keep & _BIT[c]:
+        return -1000
+    if lk >= 0:
+        cover = (in_suit & _BELOW[lk]).bit_count()
+        if c == lk:
+            return 100 + config.card_points()[c] if cover < COVER else 5
+        if c > lk:
+            if hand & _BIT[lk]:
+                # Our own Leekha's guards: with cover we keep them, without we pass the
+                # Leekha itself and these follow it.
+                return 30 + rank if cover < COVER else 10 + rank
+            return 55 + rank
+    if suit == C.HEARTS:
+        return 8 + 3 * rank
+    return rank + (6 if in_suit.bit_count() <= 2 else 0)
+
+
+def choose_pass_cards(config: RulesConfig, hand: int, keep: int = 0) -> list[int]:
+    """The legal pass with the most danger removed, with a bonus for emptying a suit."""
+    danger = {c: card_danger(c, hand, config, keep) for c in C.cards_of(hand)}
+    best: tuple[int, int, int] | None = None
+    best_score = -(1 << 30)
+    for combo in legal_passes(config, hand):
+        score = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
+        rest = hand & ~C.mask_of(combo)
+        for s in range(4):
+            if hand & _SUIT_MASK[s] and not rest & _SUIT_MASK[s]:
+                score += 25  # a void lets us dump Leekhas and high cards later
+        if score > best_score:
+            best_score = score
+            best = combo
+    assert best is not None, "every 13-card hand has a legal pass"
+    return list(best)
+
+
+def safe_doubles(config: RulesConfig, hand: int, candidates: list[int]) -> list[int]:
+    """Leekhas so well covered by low cards of their suit that revealing them is cheap."""
+    out = []
+    lk = leekha_of_suit(config)
+    for c in candidates:
+        suit = C.SUIT_OF[c]
+        if lk[suit] != c:
+            continue
+        cover = (hand & _SUIT_MASK[suit] & _BELOW[c]).bit_count()
+        if cover >= SAFE_DOUBLE_COVER:
+            out.append(c)
+    return out
+
+
+def play_policy(view: SeatView, tracker: Tracker | None = None) -> PlayPolicy:
+    config = view.config
+    doubled = C.mask_of(c for c, _ in view.doubled)
+    voids = [tracker.void_suits(s) for s in range(4)] if tracker else [0, 0, 0, 0]
+    return PlayPolicy(Rules(config, doubled), partners=config.partnership != "off", voids=voids)
+
+
+class HeuristicStrategy:
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, *, doubling: bool = True) -> None:
+        self.rng = random.Random(seed)
+        self.doubling = doubling
+
+    def choose_doubles(self, view: SeatView) -> list[int]:
+        if not self.doubling or not view.can_double:
+            return []
+        return safe_doubles(view.config, view.hand_mask, list(view.can_double))
+
+    def choose_pass(self, view: SeatView) -> list[int]:
+        hand = view.hand_mask
+        keep = C.mask_of(self.choose_doubles(view))
+        keep |= C.mask_of(c for c, s in view.doubled if s == view.seat)
+        return choose_pass_cards(view.config, hand, keep)
+
+    def choose_play(self, view: SeatView) -> int:
+        legal = view.legal_mask
+        if legal & (legal - 1) == 0:
+            return view.legal[0]
+        tracker = Tracker(view)
+        policy = play_policy(view, tracker)
+        trick = [(s, c) for s, c in view.trick]
+        high = -1
+        if trick:
+            led = C.SUIT_OF[trick[0][1]]
+            high = max(c for _, c in trick if C.SUIT_OF[c] == led)
+        assert view.seat is not None
+        return policy(view.seat, tracker.hand, legal, trick, high, tracker.played)
+
+
+register("heuristic")(HeuristicStrategy)

@@ -1,0 +1,198 @@
+"""What one seat can deduce about the hidden hands from its own view of the round.
+
+Everything here is rebuilt from a SeatView (the tricks of this round, the trick in
+progress, the own pass and the reveals), so it can never know more than the seat does.
+The deductions respect the table's rules: under "any_leekha" a void player holding a
+Leekha must play it, so a plain discard proves the player holds none; talbees and undercut
+likewise turn some plays into proofs of absence.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from leekha.common import cards as C
+from leekha.common.config import RulesConfig
+from leekha.common.view import SeatView
+
+_BIT: Final = C.BIT
+_SUIT_OF: Final = C.SUIT_OF
+_SUIT_MASK: Final = C.SUIT_MASK
+_BELOW: Final = C.BELOW
+
+
+class SampleError(RuntimeError):
+    """No deal fits the deductions (only possible if the view itself is inconsistent)."""
+
+
+class Tracker:
+    """Cards seen, cards known to be in a hand, and cards proven absent from each hand."""
+
+    __slots__ = ("absent", "config", "hand", "hand_sizes", "known", "played", "seat")
+
+    def __init__(self, view: SeatView) -> None:
+        if view.seat is None:
+            raise ValueError("a tracker needs a seat's view, not a spectator's")
+        me = view.seat
+        self.seat = me
+        self.config: RulesConfig = view.config
+        self.hand = C.mask_of(view.hand)
+        cfg = self.config
+        leekhas = C.mask_of(cfg.leekha_cards)
+        lk_of_suit = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
+        if cfg.club_leekha:
+            lk_of_suit[C.CLUBS] = C.KING_CLUBS
+        absent = [0, 0, 0, 0]
+        absent[me] = C.FULL_DECK & ~self.hand
+        played = 0
+        in_trick = [False] * 4
+        tricks = [t["cards"] for t in view.tricks]
+        if view.trick:
+            tricks.append(view.trick)
+        for cards in tricks:
+            high = -1
+            lk_on = False
+            led = -1
+            for i, (seat, c) in enumerate(cards):
+                played |= _BIT[c]
+                if i == 0:
+                    led = _SUIT_OF[c]
+                elif seat != me:
+                    if _SUIT_OF[c] != led:
+                        absent[seat] |= _SUIT_MASK[led]
+                        if cfg.void_rule == "any_leekha" and not leekhas & _BIT[c]:
+                            absent[seat] |= leekhas
+                        elif cfg.void_rule == "queen_only" and c != C.QUEEN_SPADES:
+                            absent[seat] |= _BIT[C.QUEEN_SPADES]
+                    else:
+                        lk = lk_of_suit[led]
+                        if cfg.talbees and lk >= 0 and high > lk and c != lk:
+                            absent[seat] |= _BIT[lk]
+                        if cfg.undercut and lk_on and c > high:
+                            absent[seat] |= _BELOW[high]
+                if led == _SUIT_OF[c] and c > high:
+                    high = c
+                if leekhas & _BIT[c]:
+                    lk_on = True
+        for seat, _ in view.trick:
+            in_trick[seat] = True
+        self.played = played
+        done = len(view.tricks)
+        self.hand_sizes = [13 - done - (1 if in_trick[s] else 0) for s in range(4)]
+        self.hand_sizes[me] = self.hand.bit_count()
+
+        # Cards whose holder we know: our own pass (until played) and revealed doubles.
+        known = [0, 0, 0, 0]
+        known[me] = self.hand
+        offset = ((view.pass_to if view.pass_to is not None else me + 1) - me) % 4
+        if view.passed is not None and view.received is not None:
+            to = (me + offset) % 4
+            known[to] |= C.mask_of(view.passed) & ~played
+        giver = (me - offset) % 4
+        for c, doubler in view.doubled:
+            bit = _BIT[c]
+            if (played | self.hand) & bit or doubler == me:
+                continue
+            if view.received is None:
+                known[doubler] |= bit  # before the exchange it is still in their hand
+                continue
+            if doubler == giver:
+                known[doubler] |= bit  # they would have passed it to us
+                continue
+            target = (doubler + offset) % 4
+            for s in range(4):
+                if s not in (doubler, target):
+                    absent[s] |= bit
+        for s in range(4):
+            absent[s] &= ~known[s]
+            for o in range(4):
+                if o != s:
+                    absent[s] |= known[o]
+        self.known = known
+        self.absent = absent
+
+    # ---- queries --------------------------------------------------------------------
+    @property
+    def unseen(self) -> int:
+        """Cards held by the other seats, wherever they are."""
+        return C.FULL_DECK & ~self.played & ~self.hand
+
+    def void_suits(self, seat: int) -> int:
+        """Bit s set when `seat` certainly holds no card of suit s."""
+        out = 0
+        for s in range(4):
+            live = self.unseen & _SUIT_MASK[s]
+            if seat == self.seat:
+                live = self.hand & _SUIT_MASK[s]
+                if not live:
+                    out |= 1 << s
+            elif not live & ~self.absent[seat]:
+                out |= 1 << s
+        return out
+
+    def lacks(self, seat: int, c: int) -> bool:
+        """Whether `seat` is proven not to hold card `c` now."""
+        return bool(self.absent[seat] & _BIT[c]) or bool(self.played & _BIT[c])
+
+    # ---- sampling -------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> list[int]:
+        """Four hands consistent with everything this seat knows (own hand exact).
+
+        Cards go most-constrained first to a random seat with room; when the greedy pass
+        gets stuck an augmenting path moves cards between seats, so a consistent deal is
+        always found when one exists.
+        """
+        me = self.seat
+        hands = list(self.known)
+        room = [self.hand_sizes[s] - hands[s].bit_count() for s in range(4)]
+        room[me] = 0
+        free = self.unseen & ~(hands[0] | hands[1] | hands[2] | hands[3])
+        todo = []
+        for c in C.cards_of(free):
+            seats = [s for s in range(4) if s != me and not self.absent[s] & _BIT[c]]
+            todo.append((len(seats), rng.random(), c, seats))
+        todo.sort(key=lambda item: (item[0], item[1]))
+        for _, _, c, seats in todo:
+            open_seats = [s for s in seats if room[s] > 0]
+            if open_seats:
+                s = rng.choices(open_seats, [room[s] for s in open_seats])[0]
+            else:
+                s = self._make_room(hands, room, seats)
+            hands[s] |= _BIT[c]
+            room[s] -= 1
+        if any(r != 0 for r in room):
+            raise SampleError("hand sizes do not add up to the unseen cards")
+        return hands
+
+    def _make_room(self, hands: list[int], room: list[int], seats: list[int]) -> int:
+        """Free a slot in one of `seats` by shifting cards along an augmenting path."""
+        prev: dict[int, tuple[int, int]] = {}
+        starts = set(seats)
+        frontier = list(seats)
+        seen = set(seats)
+        while frontier:
+            nxt: list[int] = []
+            for s in frontier:
+                movable = hands[s] & ~self.known[s]
+                for t in range(4):
+                    if t == self.seat or t in seen:
+                        continue
+                    can = movable & ~self.absent[t]
+                    if not can:
+                        continue
+                    prev[t] = (s, can & -can)
+                    if room[t] > 0:
+                        # Walk back: each card moves one step towards the seat with room.
+                        while t not in starts:
+                            src, bit = prev[t]
+                            hands[src] ^= bit
+                            hands[t] |= bit
+                            room[t] -= 1
+                            room[src] += 1
+                            t = src
+                        return t
+                    seen.add(t)
+                    nxt.append(t)
+            frontier = nxt
+        raise SampleError("no deal fits what this seat knows")
