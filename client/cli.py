@@ -18,6 +18,7 @@ from leekha.common import __version__
 # function takes the parsed namespace and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
     "servers": ("leekha.client.discovery", "list Leekha servers on the local network"),
+    "match": ("leekha.client.match", "run an in-process bot arena"),
 }
 
 
