@@ -141,7 +141,7 @@ AFTER_TWO = [2, 5, 11, 13, 14, 21, 27, 30, 33, 37, 49]
 SNAP_NEW = Snapshot(
     re=3,
     table=_table("waiting", EMPTY),
-    view=_view(phase="pass", seat=0, pass_to=None, dealer=0),
+    view=None,
     your_seat=0,
     players=[_player("alice", host=True), _player(None), _player(None), _player(None)],
 )

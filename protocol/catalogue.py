@@ -398,7 +398,9 @@ class Snapshot(Message):
     )
     re: int | None = field(default=None, metadata=meta(NullableSpec(REQ_ID), doc=_RE_OR_NULL_DOC))
     table: dict[str, Any] = field(metadata=meta(TABLE_SUMMARY, doc="the table summary"))
-    view: dict[str, Any] = field(metadata=meta(SEAT_VIEW, doc="your seat view"))
+    view: dict[str, Any] | None = field(
+        metadata=meta(NullableSpec(SEAT_VIEW), doc="your seat view; null before the first deal")
+    )
     your_seat: int | None = field(
         metadata=meta(NullableSpec(SEAT), doc="your seat, null when spectating")
     )
