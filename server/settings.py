@@ -1,0 +1,360 @@
+"""Every server option in one place, from three sources: defaults, a TOML file, the command line.
+
+One frozen dataclass is the single source of truth: its field metadata drives validation of
+the config file, the argparse options and the documentation, so a new option cannot be
+reachable from one source and not another. Precedence is command line > file > default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import math
+import socket
+import tomllib
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+#: The TCP port a Leekha server listens on unless told otherwise (unassigned by IANA).
+DEFAULT_PORT = 7241
+
+#: Names accepted for `log_level`; they match `twisted.logger.LogLevel` names.
+LOG_LEVELS = ("debug", "info", "warn", "error", "critical")
+
+
+class SettingsError(ValueError):
+    """A setting is unknown, of the wrong type or out of range; the message says which."""
+
+    def __init__(self, key: str, message: str, source: str = "") -> None:
+        self.key = key
+        self.source = source
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}{key}: {message}")
+
+
+def default_config_path() -> Path:
+    """Where `leekha serve` looks for its config file when --config is not given."""
+    return platformdirs.user_config_path("leekha") / "server.toml"
+
+
+def _default_data_dir() -> Path:
+    return platformdirs.user_data_path("leekha")
+
+
+def _default_name() -> str:
+    return f"Leekha on {socket.gethostname()}"
+
+
+def _opt(
+    help: str,
+    *,
+    kind: str,
+    lo: float | None = None,
+    hi: float | None = None,
+    flag: str | None = None,
+    choices: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """Field metadata: `kind` is one of str, int, float, bool, path, optional_path."""
+    return {"help": help, "kind": kind, "lo": lo, "hi": hi, "flag": flag, "choices": choices}
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Options of one server process; build it with `load_settings`, not by hand."""
+
+    host: str = field(
+        default="0.0.0.0", metadata=_opt("address to listen on", kind="str", lo=1, hi=255)
+    )
+    port: int = field(
+        default=DEFAULT_PORT,
+        metadata=_opt("TCP port to listen on (0 = any free port)", kind="int", lo=0, hi=65535),
+    )
+    data_dir: Path = field(
+        default_factory=_default_data_dir,
+        metadata=_opt("directory for leekha.sqlite3", kind="path", flag="--data"),
+    )
+    name: str = field(
+        default_factory=_default_name,
+        metadata=_opt("server name shown on the LAN", kind="str", lo=1, hi=63),
+    )
+    announce: bool = field(
+        default=True, metadata=_opt("announce the server over mDNS/DNS-SD", kind="bool")
+    )
+    max_connections: int = field(
+        default=20000, metadata=_opt("total open connections", kind="int", lo=1, hi=1_000_000)
+    )
+    max_connections_per_ip: int = field(
+        default=64,
+        metadata=_opt("open connections per client address", kind="int", lo=1, hi=1_000_000),
+    )
+    hello_timeout_s: float = field(
+        default=10.0,
+        metadata=_opt("seconds a new connection has to say hello", kind="float", lo=0.1, hi=3600),
+    )
+    ping_interval_s: float = field(
+        default=20.0,
+        metadata=_opt("seconds between keepalive pings", kind="float", lo=0.1, hi=3600),
+    )
+    dead_peer_timeout_s: float = field(
+        default=60.0,
+        metadata=_opt(
+            "seconds of silence before a peer is dropped", kind="float", lo=0.1, hi=86400
+        ),
+    )
+    rate_limit_msgs_per_s: float = field(
+        default=20.0,
+        metadata=_opt("sustained messages per second per connection", kind="float", lo=0.1, hi=1e6),
+    )
+    rate_burst: int = field(
+        default=40,
+        metadata=_opt("message burst allowed above the rate", kind="int", lo=1, hi=1_000_000),
+    )
+    max_tables_per_connection: int = field(
+        default=3,
+        metadata=_opt("tables one connection may sit at or create", kind="int", lo=1, hi=1000),
+    )
+    max_name_len: int = field(
+        default=24, metadata=_opt("longest player or table name", kind="int", lo=1, hi=256)
+    )
+    max_chat_len: int = field(
+        default=300, metadata=_opt("longest chat message", kind="int", lo=1, hi=10_000)
+    )
+    chat_rate_per_min: int = field(
+        default=20,
+        metadata=_opt("chat messages per minute per player", kind="int", lo=1, hi=10_000),
+    )
+    seat_grace_s: float = field(
+        default=30.0,
+        metadata=_opt("seconds a dropped player's seat is held", kind="float", lo=0, hi=86400),
+    )
+    default_pass_timer_s: float = field(
+        default=60.0,
+        metadata=_opt(
+            "default seconds to choose a pass (0 = no timer)", kind="float", lo=0, hi=86400
+        ),
+    )
+    default_turn_timer_s: float = field(
+        default=30.0,
+        metadata=_opt(
+            "default seconds to play a card (0 = no timer)", kind="float", lo=0, hi=86400
+        ),
+    )
+    afk_timeouts_before_bot: int = field(
+        default=2,
+        metadata=_opt("timeouts in a row before a bot takes the seat", kind="int", lo=1, hi=1000),
+    )
+    log_level: str = field(
+        default="info", metadata=_opt("lowest level logged", kind="str", choices=LOG_LEVELS)
+    )
+    log_file: Path | None = field(
+        default=None, metadata=_opt("log to this file instead of stderr", kind="optional_path")
+    )
+    bot_think_ms: int = field(
+        default=50,
+        metadata=_opt("milliseconds a bot waits before it acts", kind="int", lo=0, hi=60_000),
+    )
+
+
+_FIELDS = {f.name: f for f in fields(ServerSettings)}
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _allowed(meta: Mapping[str, Any]) -> str:
+    kind, lo, hi = meta["kind"], meta["lo"], meta["hi"]
+    if meta["choices"]:
+        return "one of " + ", ".join(repr(c) for c in meta["choices"])
+    if kind == "bool":
+        return "true or false"
+    if kind in ("path", "optional_path"):
+        return "a path string"
+    noun = {"int": "an integer", "float": "a number", "str": "a string"}[kind]
+    if kind == "str" and lo is not None:
+        return f"{noun} of {int(lo)} to {int(hi)} characters"
+    if lo is not None and hi is not None:
+        return f"{noun} from {_num(lo)} to {_num(hi)}"
+    return noun
+
+
+def _check(key: str, value: object, source: str) -> object:
+    """Return `value` converted to the field's type, or raise SettingsError."""
+    meta = _FIELDS[key].metadata
+    kind = meta["kind"]
+
+    def bad(got: str = "") -> SettingsError:
+        suffix = f" (got {got})" if got else f" (got {value!r})"
+        return SettingsError(key, f"must be {_allowed(meta)}{suffix}", source)
+
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise bad()
+        return value
+    if kind in ("path", "optional_path"):
+        if isinstance(value, Path):
+            value = str(value)
+        if not isinstance(value, str) or not value.strip():
+            raise bad()
+        return Path(value).expanduser()
+    if kind == "str":
+        if not isinstance(value, str):
+            raise bad()
+        if meta["choices"] and value.lower() not in meta["choices"]:
+            raise bad()
+        if meta["choices"]:
+            return value.lower()
+        if meta["lo"] is not None and not meta["lo"] <= len(value.strip()) <= meta["hi"]:
+            raise bad(f"{len(value.strip())} characters")
+        return value.strip() if meta["lo"] is not None else value
+    # numbers; bool is an int subclass in Python but never a sensible number here
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise bad()
+    if kind == "int":
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise bad()
+            value = int(value)
+    else:
+        value = float(value)
+        if not math.isfinite(value):
+            raise bad()
+    if not meta["lo"] <= value <= meta["hi"]:
+        raise bad()
+    return value
+
+
+def _unknown(key: str, source: str) -> SettingsError:
+    close = difflib.get_close_matches(key, _FIELDS, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(_FIELDS)}"
+    return SettingsError(key, f"unknown setting{hint}", source)
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    source = str(path)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise SettingsError("config", "file not found", source) from None
+    except IsADirectoryError:
+        raise SettingsError("config", "is a directory, expected a TOML file", source) from None
+    except OSError as exc:
+        raise SettingsError("config", f"cannot read: {exc.strerror}", source) from None
+    except UnicodeDecodeError:
+        raise SettingsError("config", "not UTF-8 text", source) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError("config", f"invalid TOML: {exc}", source) from None
+    return data
+
+
+def load_settings(
+    config_path: Path | None, overrides: Mapping[str, object] | None = None
+) -> ServerSettings:
+    """Merge defaults, the TOML file and command-line overrides (None = not given).
+
+    With `config_path` None the per-user default file is read if it exists; an explicit
+    path must exist. Override keys are field names of `ServerSettings`.
+    """
+    if config_path is None:
+        path = default_config_path()
+        file_values = _read_file(path) if path.is_file() else {}
+    else:
+        path = Path(config_path).expanduser()
+        file_values = _read_file(path)
+    values: dict[str, object] = {}
+    for key, value in file_values.items():
+        if key not in _FIELDS:
+            raise _unknown(key, str(path))
+        values[key] = _check(key, value, str(path))
+    for key, value in (overrides or {}).items():
+        if key not in _FIELDS:
+            raise _unknown(key, "command line")
+        if value is not None:
+            values[key] = _check(key, value, "command line")
+    return ServerSettings(**values)  # type: ignore[arg-type]
+
+
+def _flag(name: str) -> str:
+    meta = _FIELDS[name].metadata
+    return str(meta["flag"] or "--" + name.replace("_", "-"))
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add --config and one option per setting, all defaulting to None (= file or default)."""
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"TOML config file (default: {default_config_path()} if it exists)",
+    )
+    group = parser.add_argument_group("server settings (override the config file)")
+    for f in fields(ServerSettings):
+        meta = f.metadata
+        default = f.default if f.default is not MISSING else None
+        shown = f" (default: {default})" if default is not None else ""
+        help_text = f"{meta['help']}{shown}"
+        kind = meta["kind"]
+        flag = _flag(f.name)
+        if kind == "bool":
+            group.add_argument(
+                flag,
+                dest=f.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=help_text,
+            )
+            continue
+        kwargs: dict[str, Any] = {"dest": f.name, "default": None, "help": help_text}
+        if kind == "int":
+            kwargs.update(type=int, metavar="N")
+        elif kind == "float":
+            seconds = f.name.endswith("_s") and not f.name.endswith("per_s")
+            kwargs.update(type=float, metavar="SECONDS" if seconds else "X")
+        elif kind in ("path", "optional_path"):
+            kwargs.update(type=str, metavar="PATH")
+        elif meta["choices"]:
+            kwargs.update(type=str.lower, choices=meta["choices"])
+        else:
+            kwargs.update(type=str, metavar=f.name.split("_")[0].upper())
+        group.add_argument(flag, **kwargs)
+
+
+def settings_from_args(args: argparse.Namespace) -> ServerSettings:
+    """Settings for a namespace parsed by a parser set up with `add_server_arguments`."""
+    overrides = {name: getattr(args, name, None) for name in _FIELDS}
+    return load_settings(getattr(args, "config", None), overrides)
+
+
+def example_config() -> str:
+    """A TOML file listing every key, commented out at its default value."""
+    lines = [
+        "# Leekha server configuration. Every key is optional; the values shown are the",
+        "# defaults. Command-line options override this file.",
+        "",
+    ]
+    for f in fields(ServerSettings):
+        meta = f.metadata
+        lines.append(f"# {meta['help']}; {_allowed(meta)}")
+        if f.name == "data_dir":
+            lines.append('# data_dir = "~/.local/share/leekha"   # platformdirs user data dir')
+        elif f.name == "name":
+            lines.append('# name = "Leekha on <hostname>"')
+        elif f.name == "log_file":
+            lines.append('# log_file = "/var/log/leekha/server.log"   # unset = stderr')
+        else:
+            value = f.default
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, str):
+                text = f'"{value}"'
+            else:
+                text = repr(value)
+            lines.append(f"# {f.name} = {text}")
+        lines.append("")
+    return "\n".join(lines)
