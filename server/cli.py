@@ -1,0 +1,88 @@
+"""`leekha serve`: run a table server in the foreground until SIGINT or SIGTERM.
+
+The asyncio reactor is installed before anything imports the global reactor, because the
+LAN announcer (zeroconf) and the embedded server of `leekha play` share asyncio's loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from leekha.server.settings import SettingsError, add_server_arguments, settings_from_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_server_arguments(parser)
+
+
+def install_asyncio_reactor() -> Any:
+    """Install (or reuse) Twisted's asyncio reactor and return it."""
+    import asyncio
+
+    from twisted.internet import asyncioreactor
+
+    if "twisted.internet.reactor" not in sys.modules:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
+    from twisted.internet import reactor
+
+    return reactor
+
+
+def _begin_logging(level: str, stream: TextIO) -> None:
+    from twisted.logger import (
+        FilteringLogObserver,
+        LogLevel,
+        LogLevelFilterPredicate,
+        globalLogBeginner,
+        textFileLogObserver,
+    )
+
+    predicate: Any = LogLevelFilterPredicate(defaultLogLevel=LogLevel.levelWithName(level))
+    text: Any = textFileLogObserver(stream)
+    observer: Any = FilteringLogObserver(text, [predicate])
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from_args(args)
+    except SettingsError as exc:
+        print(f"leekha serve: {exc}", file=sys.stderr)
+        return 2
+    reactor = install_asyncio_reactor()
+    stream: TextIO = sys.stderr
+    if settings.log_file is not None:
+        settings.log_file.parent.mkdir(parents=True, exist_ok=True)
+        stream = settings.log_file.open("a", encoding="utf-8")
+    _begin_logging(settings.log_level, stream)
+
+    from twisted.internet.defer import Deferred, ensureDeferred
+    from twisted.logger import Logger
+
+    from leekha.server.app import RunningServer, start_server
+
+    log = Logger(namespace="leekha.serve")
+    outcome = {"code": 0}
+
+    def started(server: RunningServer) -> None:
+        # One parseable line on stdout for scripts and test harnesses.
+        print(f"listening on {server.host}:{server.port}", flush=True)
+        reactor.addSystemEventTrigger("before", "shutdown", lambda: ensureDeferred(server.stop()))
+
+    def failed(failure: Any) -> None:
+        log.failure("the server could not start", failure)
+        print(f"leekha serve: cannot start: {failure.getErrorMessage()}", file=sys.stderr)
+        outcome["code"] = 1
+        reactor.stop()
+
+    def go() -> None:
+        d: Deferred[RunningServer] = ensureDeferred(start_server(reactor, settings))
+        d.addCallbacks(started, failed)
+
+    reactor.callWhenRunning(go)
+    reactor.run()
+    return outcome["code"]

@@ -1,0 +1,359 @@
+"""One client connection: framing, handshake, limits, and a `handle_<type>` per request.
+
+Everything a client can get wrong ends here as an `error` reply: a refused request keeps
+the connection, a protocol violation closes it, and an unexpected exception is logged and
+answered with `internal` without touching any other connection or table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from twisted.internet.interfaces import IAddress
+from twisted.internet.protocol import Factory, Protocol, connectionDone
+from twisted.internet.task import LoopingCall
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from leekha.common import __version__
+from leekha.protocol import catalogue as M
+from leekha.protocol.codec import Decoder, encode
+from leekha.protocol.errors import ProtocolError
+from leekha.protocol.message import Message
+from leekha.protocol.version import negotiate, require_handshake
+from leekha.server.clock import Clock, Timer
+from leekha.server.errors import Refused
+from leekha.server.limits import AddressCounter, TokenBucket
+from leekha.server.lobby import Lobby
+from leekha.server.session import Session
+from leekha.server.settings import ServerSettings
+
+log = Logger()
+
+SERVER_NAME = f"leekha-server {__version__}"
+#: Requests dropped for rate limiting in a row before the connection is closed.
+MAX_STRIKES_FACTOR = 2
+
+
+class ServerFactory(Factory):
+    """Builds one LeekhaConnection per accepted TCP connection and counts them."""
+
+    def __init__(self, lobby: Lobby, settings: ServerSettings, clock: Clock) -> None:
+        self.lobby = lobby
+        self.settings = settings
+        self.clock = clock
+        self.counter = AddressCounter(settings.max_connections, settings.max_connections_per_ip)
+        self.connections: set[LeekhaConnection] = set()
+
+    def buildProtocol(self, addr: IAddress | None) -> LeekhaConnection:
+        return LeekhaConnection(self, str(getattr(addr, "host", "?")))
+
+
+class LeekhaConnection(Protocol):
+    def __init__(self, factory: ServerFactory, ip: str) -> None:
+        self.server = factory
+        self.lobby = factory.lobby
+        self.settings = factory.settings
+        self.clock = factory.clock
+        self.ip = ip
+        self.decoder = Decoder(peer="client")
+        self.session: Session | None = None
+        self.counted = False
+        self.closing = False
+        self.bucket = TokenBucket(
+            self.clock, self.settings.rate_limit_msgs_per_s, self.settings.rate_burst
+        )
+        self.strikes = 0
+        self.last_rx = self.clock.seconds()
+        self._ping_id = 0
+        self._cork: list[Message] | None = None
+        self._hello_timer: Timer | None = None
+        self._keepalive: LoopingCall | None = None
+
+    # ---- lifecycle ---------------------------------------------------------------------
+    def connectionMade(self) -> None:
+        refusal = self.server.counter.acquire(self.ip)
+        if refusal is not None:
+            log.info("refusing connection from {ip}: {why}", ip=self.ip, why=refusal)
+            self.kick("server_full", refusal)
+            return
+        self.counted = True
+        self.server.connections.add(self)
+        self._hello_timer = self.clock.callLater(self.settings.hello_timeout_s, self._no_hello)
+        keepalive = LoopingCall(self._tick)
+        keepalive.clock = cast(Any, self.clock)
+        keepalive.start(self.settings.ping_interval_s, now=False)
+        self._keepalive = keepalive
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self.closing = True
+        self._stop_timers()
+        if self.counted:
+            self.counted = False
+            self.server.counter.release(self.ip)
+        self.server.connections.discard(self)
+        if self.session is not None:
+            session, self.session = self.session, None
+            try:
+                self.lobby.gone(session, self)
+            except Exception:
+                log.failure("cleanup after {ip} failed", ip=self.ip)
+
+    def _stop_timers(self) -> None:
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
+        if self._keepalive is not None and self._keepalive.running:
+            self._keepalive.stop()
+        self._keepalive = None
+
+    def _no_hello(self) -> None:
+        self._hello_timer = None
+        if self.session is None:
+            self.kick("hello_timeout", f"no hello within {self.settings.hello_timeout_s:g} s")
+
+    def _tick(self) -> None:
+        silent = self.clock.seconds() - self.last_rx
+        if silent > self.settings.dead_peer_timeout_s:
+            log.info("dropping silent peer {ip} after {s:.0f} s", ip=self.ip, s=silent)
+            self.closing = True
+            self._stop_timers()
+            if self.transport is not None:
+                self._transport.abortConnection()
+            return
+        self._ping_id = (self._ping_id + 1) % 2**31
+        self.send(M.Ping(id=self._ping_id))
+
+    @property
+    def _transport(self) -> Any:
+        return self.transport
+
+    # ---- output ------------------------------------------------------------------------
+    def send(self, msg: Message) -> None:
+        if self.closing or self.transport is None:
+            return
+        if self._cork is not None:
+            self._cork.append(msg)
+            return
+        self._write([msg])
+
+    def _write(self, msgs: list[Message]) -> None:
+        chunks = []
+        for msg in msgs:
+            try:
+                chunks.append(encode(msg))
+            except ProtocolError as exc:
+                log.error(
+                    "cannot encode {type} for {ip}: {err}",
+                    type=msg.TYPE,
+                    ip=self.ip,
+                    err=exc.message,
+                )
+        if chunks and self.transport is not None:
+            self._transport.write(b"".join(chunks))
+
+    def kick(self, code: str, message: str) -> None:
+        """Send a last error and close (protocol violation, replaced session, shutdown)."""
+        if self.closing:
+            return
+        self._cork = None
+        self.send(M.Error(code=code, message=message[:1000]))
+        self.closing = True
+        self._stop_timers()
+        if self.transport is not None:
+            self._transport.loseConnection()
+
+    # ---- input -------------------------------------------------------------------------
+    def dataReceived(self, data: bytes) -> None:
+        if self.closing:
+            return
+        self.last_rx = self.clock.seconds()
+        try:
+            messages = self.decoder.feed(data)
+        except ProtocolError as exc:
+            self._violation(exc)
+            return
+        for msg in messages:
+            if self.closing:
+                return
+            self._receive(msg)
+
+    def _violation(self, exc: ProtocolError) -> None:
+        log.info(
+            "protocol violation from {ip}: {code} {msg}", ip=self.ip, code=exc.code, msg=exc.message
+        )
+        self._cork = None
+        self.send(M.Error(code=exc.code, message=exc.message[:1000], re=exc.re))
+        self.closing = True
+        self._stop_timers()
+        if self.transport is not None:
+            self._transport.loseConnection()
+
+    def _receive(self, msg: Message) -> None:
+        rid = getattr(msg, "id", None)
+        re = rid if isinstance(rid, int) and msg.TYPE != "ping" else None
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes > self.settings.rate_burst * MAX_STRIKES_FACTOR:
+                self.kick("rate_limited", "too many messages; closing")
+            elif self.strikes == 1 or self.strikes % 10 == 0:
+                self.send(M.Error(code="rate_limited", message="too many messages", re=re))
+            return
+        self.strikes = 0
+        if self.session is None and msg.TYPE not in ("ping", "pong"):
+            try:
+                require_handshake(msg)
+            except ProtocolError as exc:
+                self._violation(exc)
+                return
+        handler: Callable[[Any], Message | None] | None = getattr(self, f"handle_{msg.TYPE}", None)
+        if handler is None:
+            self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
+            return
+        self._cork = []
+        reply: Message | None = None
+        try:
+            if self.session is not None and msg.TYPE not in ("ping", "pong"):
+                self._active(self.session)
+            reply = handler(msg)
+        except Refused as exc:
+            reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
+        except ProtocolError as exc:
+            queued, self._cork = self._cork, None
+            self._violation(exc)
+            return
+        except Exception:
+            log.failure("handling {type} from {ip} failed", type=msg.TYPE, ip=self.ip)
+            reply = M.Error(code="internal", message="the server failed; no effect", re=re)
+        queued, self._cork = self._cork or [], None
+        if not self.closing:
+            self._write(([reply] if reply is not None else []) + queued)
+
+    def _active(self, session: Session) -> None:
+        table = self.lobby.tables.get(session.table_id) if session.table_id is not None else None
+        if table is not None:
+            table.human_active(session.token)
+
+    def _need_session(self) -> Session:
+        if self.session is None:
+            raise Refused("not_hello_first", "say hello first")
+        return self.session
+
+    # ---- handshake ---------------------------------------------------------------------
+    def _welcome(self, rid: int, versions: list[list[int]], name: str | None) -> tuple[int, int]:
+        if self.session is not None:
+            raise Refused("already_welcomed", "this connection already has a session")
+        version = negotiate(versions)
+        if version is None:
+            raise ProtocolError("version_mismatch", "no common protocol version", rid)
+        return version
+
+    def handle_hello(self, msg: M.Hello) -> Message:
+        version = self._welcome(msg.id, msg.versions, msg.name)
+        session = self.lobby.hello(self, msg.name)
+        self._bind(session)
+        log.info("{name} joined from {ip}", name=session.name, ip=self.ip)
+        return M.Welcome(
+            re=msg.id,
+            version=list(version),
+            server=SERVER_NAME,
+            token=session.token,
+            name=session.name,
+        )
+
+    def handle_resume(self, msg: M.Resume) -> Message | None:
+        version = self._welcome(msg.id, msg.versions, None)
+        session = self.lobby.resume(self, msg.token)
+        self._bind(session)
+        log.info("{name} resumed from {ip}", name=session.name, ip=self.ip)
+        welcome = M.Welcome(
+            re=msg.id,
+            version=list(version),
+            server=SERVER_NAME,
+            token=session.token,
+            name=session.name,
+            resumed=True,
+        )
+        self._cork = [welcome]  # the welcome goes out before the snapshot
+        self.lobby.resumed(session)
+        return None
+
+    def _bind(self, session: Session) -> None:
+        self.session = session
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
+
+    def handle_ping(self, msg: M.Ping) -> Message:
+        return M.Pong(re=msg.id)
+
+    def handle_pong(self, msg: M.Pong) -> None:
+        return None
+
+    # ---- lobby -------------------------------------------------------------------------
+    def handle_list_tables(self, msg: M.ListTables) -> Message:
+        reply = self.lobby.list_tables(self._need_session(), msg.id)
+        tables = reply.tables
+        while tables:
+            try:
+                encode(M.TableList(re=msg.id, tables=tables))
+                break
+            except ProtocolError:
+                tables = tables[: len(tables) // 2]  # too many to fit one frame
+        return M.TableList(re=msg.id, tables=tables)
+
+    def handle_create_table(self, msg: M.CreateTable) -> Message:
+        return self.lobby.create_table(self._need_session(), msg)
+
+    def handle_join_seat(self, msg: M.JoinSeat) -> Message:
+        return self.lobby.join_seat(self._need_session(), msg)
+
+    def handle_spectate(self, msg: M.Spectate) -> Message:
+        return self.lobby.spectate(self._need_session(), msg)
+
+    def handle_leave(self, msg: M.Leave) -> Message:
+        self.lobby.leave(self._need_session())
+        return M.Ok(re=msg.id)
+
+    def handle_chat(self, msg: M.Chat) -> Message:
+        self.lobby.chat(self._need_session(), msg.text)
+        return M.Ok(re=msg.id)
+
+    # ---- table (host) ------------------------------------------------------------------
+    def handle_add_bot(self, msg: M.AddBot) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).add_bot(session.token, msg.seat, msg.strategy)
+        return M.Ok(re=msg.id)
+
+    def handle_remove_bot(self, msg: M.RemoveBot) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).remove_bot(session.token, msg.seat)
+        return M.Ok(re=msg.id)
+
+    def handle_start(self, msg: M.Start) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).start(session.token)
+        return M.Ok(re=msg.id)
+
+    def handle_rematch(self, msg: M.Rematch) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).rematch(session.token)
+        return M.Ok(re=msg.id)
+
+    # ---- game actions ------------------------------------------------------------------
+    def _act(self, action: dict[str, Any]) -> None:
+        session = self._need_session()
+        self.lobby.table_of(session).act(session.token, action)
+
+    def handle_pass_cards(self, msg: M.PassCards) -> Message:
+        self._act({"kind": "pass", "cards": list(msg.cards)})
+        return M.Ok(re=msg.id)
+
+    def handle_declare_double(self, msg: M.DeclareDouble) -> Message:
+        self._act({"kind": "double", "card": msg.card})
+        return M.Ok(re=msg.id)
+
+    def handle_play_card(self, msg: M.PlayCard) -> Message:
+        self._act({"kind": "play", "card": msg.card})
+        return M.Ok(re=msg.id)

@@ -1,0 +1,89 @@
+"""Limits that keep one hostile or buggy client from hurting anybody else.
+
+Everything here runs on an injected clock so tests can drive time exactly.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+
+from leekha.server.clock import Clock
+from leekha.server.errors import Refused
+
+
+class TokenBucket:
+    """Allows `rate` events per second on average with bursts of up to `burst`."""
+
+    def __init__(self, clock: Clock, rate: float, burst: float) -> None:
+        self._clock = clock
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self._last = clock.seconds()
+
+    def _refill(self) -> None:
+        now = self._clock.seconds()
+        self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
+        self._last = now
+
+    def take(self, cost: float = 1.0) -> bool:
+        """Spend `cost` tokens if there are enough; False means the caller is over the limit."""
+        self._refill()
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+
+class AddressCounter:
+    """Counts open connections in total and per client address."""
+
+    def __init__(self, max_total: int, max_per_ip: int) -> None:
+        self.max_total = max_total
+        self.max_per_ip = max_per_ip
+        self.total = 0
+        self.per_ip: Counter[str] = Counter()
+
+    def acquire(self, ip: str) -> str | None:
+        """Count a new connection; returns why it is refused, or None when admitted."""
+        if self.total >= self.max_total:
+            return f"the server is full ({self.max_total} connections)"
+        if self.per_ip[ip] >= self.max_per_ip:
+            return f"too many connections from {ip} (limit {self.max_per_ip})"
+        self.total += 1
+        self.per_ip[ip] += 1
+        return None
+
+    def release(self, ip: str) -> None:
+        self.total = max(0, self.total - 1)
+        self.per_ip[ip] -= 1
+        if self.per_ip[ip] <= 0:
+            del self.per_ip[ip]
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
+
+
+def clean_name(text: str, max_len: int) -> str:
+    """A display name (player or table): trimmed, printable, within the server's limit."""
+    name = " ".join(text.split())
+    if not name:
+        raise Refused("bad_name", "a name needs at least one visible character")
+    if len(name) > max_len:
+        raise Refused("name_too_long", f"names are at most {max_len} characters")
+    if _has_control(name):
+        raise Refused("bad_name", "names may not contain control or format characters")
+    return name
+
+
+def clean_chat(text: str, max_len: int) -> str:
+    """Chat text: trimmed, no control characters except newlines, within the limit."""
+    body = text.strip()
+    if len(body) > max_len:
+        raise Refused("chat_too_long", f"chat messages are at most {max_len} characters")
+    body = "".join(ch for ch in body if ch == "\n" or not _has_control(ch))
+    if not body.strip():
+        raise Refused("bad_field", "chat text is empty")
+    return body

@@ -1,0 +1,313 @@
+"""The lobby: sessions, the table registry, the live table list and lobby chat.
+
+It owns every Table and is each table's hub: tables hand it messages for a session token
+and it routes them to whatever connection holds that session now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.logger import Logger
+
+from leekha.common.config import preset
+from leekha.common.errors import ConfigError
+from leekha.protocol import catalogue as M
+from leekha.protocol.message import Message
+from leekha.server.clock import Clock
+from leekha.server.errors import Refused
+from leekha.server.limits import TokenBucket, clean_chat, clean_name
+from leekha.server.persistence import Store, TableRow
+from leekha.server.session import Peer, Session, new_token
+from leekha.server.settings import ServerSettings
+from leekha.server.table import WAITING, Table, TableOptions, hash_password
+
+log = Logger()
+
+
+class Lobby:
+    def __init__(self, clock: Clock, settings: ServerSettings, store: Store) -> None:
+        self.clock = clock
+        self.settings = settings
+        self.store = store
+        self.sessions: dict[str, Session] = {}
+        self.tables: dict[int, Table] = {}
+        self._summaries: dict[int, dict[str, Any]] = {}
+        self._next_id = store.next_table_id()
+        self.options = TableOptions(
+            bot_think_s=settings.bot_think_ms / 1000,
+            seat_grace_s=settings.seat_grace_s,
+            afk_limit=settings.afk_timeouts_before_bot,
+        )
+        #: Called with (tables, players) whenever the counts may have changed (LAN announce).
+        self.on_counts: Callable[[int, int], None] | None = None
+
+    # ---- startup and shutdown ----------------------------------------------------------
+    def restore(self) -> int:
+        """Bring back every stored table with its seats and tokens; returns how many."""
+        names = self.store.load_sessions()
+        rows = self.store.load_tables()
+        keep: list[str] = []
+        for row in rows:
+            table = Table(self, self.clock, self.options, row)
+            try:
+                for seat in row.seats:
+                    if seat is not None and seat.token and seat.token not in self.sessions:
+                        session = self._session(seat.token, names.get(seat.token, seat.name))
+                        session.table_id = row.id
+                        session.stored = True
+                if row.host_token and row.host_token not in self.sessions:
+                    host = self._session(row.host_token, names.get(row.host_token, "host"))
+                    host.stored = True
+                self.tables[row.id] = table
+                table.restore(row)
+            except Exception:
+                log.failure("cannot restore table {table}; dropping it", table=row.id)
+                self.tables.pop(row.id, None)
+                table.shutdown()
+                continue
+            keep.extend(table.tokens())
+            self._summaries[row.id] = table.summary()
+            self._next_id = max(self._next_id, row.id + 1)
+        self.store.forget_sessions(keep)
+        self._counts()
+        return len(self.tables)
+
+    def shutdown(self, code: str = "server_shutdown", message: str = "") -> None:
+        """Tell every client, stop every clock; stored state is already complete."""
+        for table in self.tables.values():
+            table.shutdown()
+        for session in list(self.sessions.values()):
+            if session.peer is not None:
+                session.peer.kick(code, message or "the server is shutting down")
+            self._cancel_expiry(session)
+
+    # ---- sessions ----------------------------------------------------------------------
+    def _session(self, token: str, name: str) -> Session:
+        rate = self.settings.chat_rate_per_min
+        session = Session(token, name, TokenBucket(self.clock, rate / 60.0, rate))
+        self.sessions[token] = session
+        return session
+
+    def hello(self, peer: Peer, wanted: str) -> Session:
+        name = clean_name(wanted, self.settings.max_name_len)
+        taken = {s.name.casefold() for s in self.sessions.values() if s.peer is not None}
+        if name.casefold() in taken:
+            raise Refused("bad_name", f"the name {name!r} is in use; pick another")
+        session = self._session(new_token(), name)
+        session.peer = peer
+        self._counts()
+        return session
+
+    def resume(self, peer: Peer, token: str) -> Session:
+        session = self.sessions.get(token)
+        if session is None:
+            raise Refused("bad_token", "unknown or expired session token; send hello")
+        self._cancel_expiry(session)
+        old, session.peer = session.peer, peer
+        if old is not None and old is not peer:
+            old.kick("session_replaced", "this session was resumed on another connection")
+        return session
+
+    def resumed(self, session: Session) -> None:
+        """After `welcome`: give a seated player their snapshot and seat back."""
+        table = self._table_of(session)
+        if table is None:
+            return
+        session.send(table.snapshot(session.token))
+        table.reconnected(session.token)
+
+    def gone(self, session: Session, peer: Peer) -> None:
+        """The session's connection closed (unless a resume already replaced it)."""
+        if session.peer is not peer:
+            return
+        session.peer = None
+        session.watching_lobby = False
+        table = self._table_of(session)
+        if table is not None:
+            table.disconnected(session.token)
+            if table.seat_of(session.token) is None:
+                session.table_id = None
+        if session.table_id is None and not self._hosts(session):
+            # Nothing to come back to: forget the session after the grace period.
+            session.expiry = self.clock.callLater(
+                max(self.settings.seat_grace_s, 1.0), self._expire, session
+            )
+        self._counts()
+
+    def _expire(self, session: Session) -> None:
+        session.expiry = None
+        if session.peer is None and session.table_id is None and not self._hosts(session):
+            self.sessions.pop(session.token, None)
+
+    def _cancel_expiry(self, session: Session) -> None:
+        if session.expiry is not None and session.expiry.active():
+            session.expiry.cancel()
+        session.expiry = None
+
+    def _hosts(self, session: Session) -> list[Table]:
+        return [t for t in self.tables.values() if t.host_token == session.token]
+
+    def _persist(self, session: Session) -> None:
+        if not session.stored:
+            self.store.save_session(session.token, session.name)
+            session.stored = True
+
+    # ---- tables ------------------------------------------------------------------------
+    def _table_of(self, session: Session) -> Table | None:
+        if session.table_id is None:
+            return None
+        table = self.tables.get(session.table_id)
+        if table is None:
+            session.table_id = None
+        return table
+
+    def table_of(self, session: Session) -> Table:
+        table = self._table_of(session)
+        if table is None:
+            raise Refused("not_seated", "you are not at a table")
+        return table
+
+    def _get(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refused("no_such_table", f"no table {table_id}")
+        return table
+
+    def _not_at_table(self, session: Session) -> None:
+        if self._table_of(session) is not None:
+            raise Refused("already_seated", "you are already at a table; leave first")
+
+    def list_tables(self, session: Session, re: int) -> M.TableList:
+        session.watching_lobby = True
+        return M.TableList(re=re, tables=[t.summary() for t in self.tables.values()])
+
+    def create_table(self, session: Session, msg: M.CreateTable) -> M.Snapshot:
+        self._not_at_table(session)
+        limit = self.settings.max_tables_per_connection
+        if len(self._hosts(session)) >= limit:
+            raise Refused("too_many_tables", f"you may host at most {limit} tables")
+        name = clean_name(msg.name, self.settings.max_name_len)
+        try:
+            rules = preset(msg.preset, msg.overrides)
+        except ConfigError as exc:
+            raise Refused("bad_rules", exc.message) from None
+        pass_s = (
+            msg.pass_timer_s
+            if msg.pass_timer_s is not None
+            else (self.settings.default_pass_timer_s or None)
+        )
+        turn_s = (
+            msg.turn_timer_s
+            if msg.turn_timer_s is not None
+            else (self.settings.default_turn_timer_s or None)
+        )
+        row = TableRow(
+            id=self._next_id,
+            name=name,
+            host_token=session.token,
+            host_name=session.name,
+            preset=msg.preset,
+            rules=rules.to_dict(),
+            password=hash_password(msg.password) if msg.password is not None else None,
+            pass_s=pass_s,
+            turn_s=turn_s,
+            status=WAITING,
+        )
+        self._next_id += 1
+        self._persist(session)
+        self.store.save_table(row)
+        table = Table(self, self.clock, self.options, row)
+        self.tables[table.id] = table
+        log.info(
+            "{player} created table {table} {name!r}",
+            player=session.name,
+            table=table.id,
+            name=name,
+        )
+        self._seat(session, table, 0)
+        return table.snapshot(session.token, msg.id)
+
+    def _seat(self, session: Session, table: Table, seat: int | None) -> None:
+        self._persist(session)
+        session.watching_lobby = False
+        table.sit(session.token, session.name, seat)
+        session.table_id = table.id
+        self._cancel_expiry(session)
+
+    def join_seat(self, session: Session, msg: M.JoinSeat) -> M.Snapshot:
+        self._not_at_table(session)
+        table = self._get(msg.table_id)
+        table.check_password(msg.password)
+        self._seat(session, table, msg.seat)
+        return table.snapshot(session.token, msg.id)
+
+    def spectate(self, session: Session, msg: M.Spectate) -> M.Snapshot:
+        self._not_at_table(session)
+        table = self._get(msg.table_id)
+        table.check_password(msg.password)
+        session.watching_lobby = False
+        session.table_id = table.id
+        table.spectate(session.token)
+        return table.snapshot(session.token, msg.id)
+
+    def leave(self, session: Session) -> None:
+        table = self.table_of(session)
+        session.table_id = None
+        table.leave(session.token)
+
+    def chat(self, session: Session, text: str) -> None:
+        body = clean_chat(text, self.settings.max_chat_len)
+        if not session.chat.take():
+            raise Refused("rate_limited", "too many chat messages; wait a little")
+        table = self._table_of(session)
+        if table is not None:
+            out = M.ChatMessage(sender=session.name, text=body, table_id=table.id)
+            for token, _seat in table.members():
+                self.deliver(token, out)
+            return
+        lobby_msg = M.ChatMessage(sender=session.name, text=body, table_id=None)
+        for other in self.sessions.values():
+            if other.peer is not None and other.table_id is None:
+                other.send(lobby_msg)
+
+    # ---- the TableHub interface --------------------------------------------------------
+    def deliver(self, token: str, msg: Message) -> None:
+        session = self.sessions.get(token)
+        if session is not None:
+            session.send(msg)
+
+    def table_changed(self, table: Table) -> None:
+        summary = table.summary()
+        if self._summaries.get(table.id) == summary:
+            return
+        self._summaries[table.id] = summary
+        self._push(M.TableUpdate(table_id=table.id, table=summary))
+        self._counts()
+
+    def table_closed(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        self._summaries.pop(table.id, None)
+        for token in table.tokens():
+            session = self.sessions.get(token)
+            if session is not None and session.table_id == table.id:
+                session.table_id = None
+        self._push(M.TableUpdate(table_id=table.id, table=None))
+        log.info("table {table} closed", table=table.id)
+        self._counts()
+
+    def release(self, token: str, table: Table) -> None:
+        session = self.sessions.get(token)
+        if session is not None and session.table_id == table.id:
+            session.table_id = None
+
+    def _push(self, msg: Message) -> None:
+        for session in self.sessions.values():
+            if session.watching_lobby and session.peer is not None:
+                session.send(msg)
+
+    def _counts(self) -> None:
+        if self.on_counts is not None:
+            players = sum(1 for s in self.sessions.values() if s.peer is not None)
+            self.on_counts(len(self.tables), players)

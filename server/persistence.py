@@ -1,0 +1,339 @@
+"""SQLite storage: live tables action by action, finished games, sessions and statistics.
+
+Each committed action is one row appended in its own transaction before anyone is told about
+it, so a crash (even kill -9) never loses an action a client has seen. WAL mode with
+synchronous=NORMAL keeps that cheap: a commit appends to the log without an fsync, which
+is durable against a process crash (bench/db_latency.py measures the cost).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DB_NAME = "leekha.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    token TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    host_token TEXT,
+    host_name TEXT,
+    preset TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    password TEXT,
+    pass_s REAL,
+    turn_s REAL,
+    status TEXT NOT NULL,
+    game_no INTEGER NOT NULL DEFAULT 0,
+    seed INTEGER,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT,
+    strategy TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id INTEGER NOT NULL,
+    game_no INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, game_no, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER,
+    table_name TEXT,
+    finished REAL NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    is_bot INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS game_players_name ON game_players (name);
+"""
+
+
+@dataclass
+class SeatRow:
+    name: str
+    token: str | None
+    strategy: str | None
+
+
+@dataclass
+class TableRow:
+    id: int
+    name: str
+    host_token: str | None
+    host_name: str | None
+    preset: str
+    rules: dict[str, Any]
+    password: str | None
+    pass_s: float | None
+    turn_s: float | None
+    status: str
+    game_no: int = 0
+    seed: int | None = None
+    seats: list[SeatRow | None] = field(default_factory=lambda: [None] * 4)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    games: int
+    wins: int
+    rounds: int
+    points: int
+
+    @property
+    def avg_points_per_round(self) -> float:
+        return self.points / self.rounds if self.rounds else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "rounds": self.rounds,
+            "avg_points_per_round": round(self.avg_points_per_round, 3),
+        }
+
+
+def db_path(data_dir: Path) -> Path:
+    return Path(data_dir) / DB_NAME
+
+
+class Store:
+    """One SQLite database; `":memory:"` gives a throwaway store for tests and benches."""
+
+    def __init__(self, path: Path | str) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(_SCHEMA)
+
+    @classmethod
+    def in_dir(cls, data_dir: Path) -> Store:
+        return cls(db_path(data_dir))
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # ---- sessions ---------------------------------------------------------------------
+    def save_session(self, token: str, name: str) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO sessions (token, name, created) VALUES (?, ?, ?)",
+                (token, name, time.time()),
+            )
+
+    def load_sessions(self) -> dict[str, str]:
+        rows = self._db.execute("SELECT token, name FROM sessions").fetchall()
+        return {token: name for token, name in rows}
+
+    def forget_sessions(self, keep: Sequence[str]) -> None:
+        """Drop sessions that hold no seat and host no table (called at startup)."""
+        with self._tx() as db:
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS keep_tokens (token TEXT PRIMARY KEY)")
+            db.execute("DELETE FROM keep_tokens")
+            db.executemany("INSERT OR IGNORE INTO keep_tokens VALUES (?)", [(t,) for t in keep])
+            db.execute("DELETE FROM sessions WHERE token NOT IN (SELECT token FROM keep_tokens)")
+
+    # ---- live tables ------------------------------------------------------------------
+    def save_table(self, row: TableRow) -> None:
+        """Insert or update a table's settings and status (not its seats or actions)."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO tables (id, name, host_token, host_name, preset, rules,"
+                " password, pass_s, turn_s, status, game_no, seed, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.name,
+                    row.host_token,
+                    row.host_name,
+                    row.preset,
+                    json.dumps(row.rules),
+                    row.password,
+                    row.pass_s,
+                    row.turn_s,
+                    row.status,
+                    row.game_no,
+                    row.seed,
+                    time.time(),
+                ),
+            )
+
+    def set_status(self, table_id: int, status: str) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+    def start_game(self, table_id: int, game_no: int, seed: int) -> None:
+        with self._tx() as db:
+            db.execute(
+                "UPDATE tables SET game_no = ?, seed = ?, status = 'playing' WHERE id = ?",
+                (game_no, seed, table_id),
+            )
+            db.execute(
+                "DELETE FROM actions WHERE table_id = ? AND game_no < ?", (table_id, game_no)
+            )
+
+    def save_seat(self, table_id: int, seat: int, row: SeatRow | None) -> None:
+        with self._tx() as db:
+            if row is None:
+                db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO seats (table_id, seat, name, token, strategy)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (table_id, seat, row.name, row.token, row.strategy),
+                )
+
+    def append_action(
+        self, table_id: int, game_no: int, idx: int, action: Mapping[str, Any]
+    ) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO actions (table_id, game_no, idx, action) VALUES (?, ?, ?, ?)",
+                (table_id, game_no, idx, json.dumps(dict(action))),
+            )
+
+    def delete_table(self, table_id: int) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+
+    def next_table_id(self) -> int:
+        row = self._db.execute(
+            "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM tables"
+            " UNION ALL SELECT MAX(table_id) FROM games)"
+        ).fetchone()
+        return int(row[0] or 0) + 1
+
+    def load_tables(self) -> list[TableRow]:
+        out: list[TableRow] = []
+        for r in self._db.execute(
+            "SELECT id, name, host_token, host_name, preset, rules, password, pass_s, turn_s,"
+            " status, game_no, seed FROM tables ORDER BY id"
+        ).fetchall():
+            row = TableRow(
+                id=r[0],
+                name=r[1],
+                host_token=r[2],
+                host_name=r[3],
+                preset=r[4],
+                rules=json.loads(r[5]),
+                password=r[6],
+                pass_s=r[7],
+                turn_s=r[8],
+                status=r[9],
+                game_no=r[10],
+                seed=r[11],
+            )
+            for seat, name, token, strategy in self._db.execute(
+                "SELECT seat, name, token, strategy FROM seats WHERE table_id = ?", (row.id,)
+            ):
+                if 0 <= seat < 4:
+                    row.seats[seat] = SeatRow(name, token, strategy)
+            row.actions = [
+                json.loads(a)
+                for (a,) in self._db.execute(
+                    "SELECT action FROM actions WHERE table_id = ? AND game_no = ? ORDER BY idx",
+                    (row.id, row.game_no),
+                )
+            ]
+            out.append(row)
+        return out
+
+    # ---- finished games ---------------------------------------------------------------
+    def finish_game(
+        self,
+        table_id: int,
+        table_name: str,
+        record: Mapping[str, Any],
+        players: Sequence[tuple[str, bool, bool, int, int]],
+    ) -> int:
+        """Store a finished game; players are (name, is_bot, won, points, rounds) per seat."""
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO games (table_id, table_name, finished, record) VALUES (?, ?, ?, ?)",
+                (table_id, table_name, time.time(), json.dumps(dict(record))),
+            )
+            game_id = int(cur.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO game_players (game_id, seat, name, is_bot, won, points, rounds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, seat, name, int(bot), int(won), points, rounds)
+                    for seat, (name, bot, won, points, rounds) in enumerate(players)
+                ],
+            )
+            db.execute("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,))
+        return game_id
+
+    def game_ids(self) -> list[int]:
+        return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY id")]
+
+    def game_record(self, game_id: int) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        record.setdefault("meta", {})["game_id"] = game_id
+        return record
+
+    def stats(self, name: str | None = None, *, include_bots: bool = False) -> list[PlayerStats]:
+        """Games, wins and points per round for each player name, most games first."""
+        where = []
+        args: list[Any] = []
+        if name is not None:
+            where.append("name = ?")
+            args.append(name)
+        if not include_bots:
+            where.append("is_bot = 0")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._db.execute(
+            "SELECT name, COUNT(*), SUM(won), SUM(rounds), SUM(points) FROM game_players"
+            f" {clause} GROUP BY name ORDER BY COUNT(*) DESC, name",
+            args,
+        ).fetchall()
+        return [PlayerStats(r[0], r[1], r[2] or 0, r[3] or 0, r[4] or 0) for r in rows]

@@ -1,0 +1,83 @@
+"""`leekha records`: export stored games and show player statistics from a data folder.
+
+It opens the database read-mostly next to a running server, which WAL mode allows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import platformdirs
+
+from leekha.server.persistence import Store, db_path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="records_command", metavar="ACTION", required=True)
+    data_help = "data folder of the server (default: the XDG data home)"
+    export = sub.add_parser("export", help="export game records as JSON (replay format)")
+    export.add_argument("--data", type=Path, default=None, help=data_help)
+    export.add_argument("--game", type=int, default=None, help="one game id (default: all)")
+    export.add_argument("--format", choices=("json",), default="json")
+    export.add_argument("--output", "-o", type=Path, default=None, help="file (default: stdout)")
+    stats = sub.add_parser("stats", help="games, wins and average points per round per player")
+    stats.add_argument("--data", type=Path, default=None, help=data_help)
+    stats.add_argument("--name", default=None, help="only this player")
+    stats.add_argument("--bots", action="store_true", help="include server bots")
+    stats.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _open(data: Path | None) -> Store | None:
+    folder = data if data is not None else platformdirs.user_data_path("leekha")
+    path = db_path(folder.expanduser())
+    if not path.is_file():
+        print(f"leekha records: no database at {path}", file=sys.stderr)
+        return None
+    return Store(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = _open(args.data)
+    if store is None:
+        return 1
+    try:
+        if args.records_command == "export":
+            return _export(store, args)
+        return _stats(store, args)
+    finally:
+        store.close()
+
+
+def _export(store: Store, args: argparse.Namespace) -> int:
+    if args.game is not None:
+        record = store.game_record(args.game)
+        if record is None:
+            print(f"leekha records: no game {args.game}", file=sys.stderr)
+            return 1
+        payload: object = record
+    else:
+        payload = [store.game_record(i) for i in store.game_ids()]
+    text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    if args.output is not None:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _stats(store: Store, args: argparse.Namespace) -> int:
+    rows = store.stats(args.name, include_bots=args.bots)
+    if args.format == "json":
+        print(json.dumps([r.to_dict() for r in rows], indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("no finished games")
+        return 0
+    width = max(len(r.name) for r in rows)
+    print(f"{'player':<{width}}  games  wins  pts/round")
+    for r in rows:
+        print(f"{r.name:<{width}}  {r.games:>5}  {r.wins:>4}  {r.avg_points_per_round:>9.2f}")
+    return 0

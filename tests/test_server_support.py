@@ -1,0 +1,203 @@
+"""Shared helpers for the server tests: an in-memory server on a fake clock, and clients.
+
+Unit tests drive `Harness` (MemoryReactorClock + StringTransport, so every timer is under
+the test's control); end-to-end tests use `LoopbackClient` over real TCP on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from twisted.internet.address import IPv4Address
+from twisted.internet.defer import Deferred
+from twisted.internet.error import ConnectionDone
+from twisted.internet.protocol import Protocol
+from twisted.internet.testing import MemoryReactorClock, StringTransport
+from twisted.python.failure import Failure
+
+from leekha.protocol import catalogue as M
+from leekha.protocol.codec import Decoder, encode
+from leekha.protocol.message import Message
+from leekha.server.connection import LeekhaConnection, ServerFactory
+from leekha.server.lobby import Lobby
+from leekha.server.persistence import Store
+from leekha.server.settings import ServerSettings
+
+VERSIONS = [[1, 0]]
+
+
+def settings(tmp: Path | None = None, **over: Any) -> ServerSettings:
+    base: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "port": 0,
+        "data_dir": tmp or Path("/nonexistent-leekha-test"),
+        "name": "test",
+        "announce": False,
+        "bot_think_ms": 10,
+        "default_pass_timer_s": 0.0,
+        "default_turn_timer_s": 0.0,
+    }
+    base.update(over)
+    return ServerSettings(**base)
+
+
+class FakeClient:
+    """One client on a StringTransport: send messages, read what the server wrote."""
+
+    def __init__(self, proto: LeekhaConnection, transport: StringTransport) -> None:
+        self.proto = proto
+        self.transport = transport
+        self.decoder = Decoder(peer="server")
+        self.inbox: list[Message] = []
+        self.next_id = 1
+        self.token: str | None = None
+
+    def send(self, msg: Message) -> None:
+        self.proto.dataReceived(encode(msg))
+
+    def raw(self, data: bytes) -> None:
+        self.proto.dataReceived(data)
+
+    def rid(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def read(self) -> list[Message]:
+        data = self.transport.value()
+        self.transport.clear()
+        got = self.decoder.feed(data) if data else []
+        self.inbox.extend(got)
+        return got
+
+    def drain(self) -> list[Message]:
+        self.read()
+        out, self.inbox = self.inbox, []
+        return out
+
+    def request(self, msg: Message) -> Message:
+        """Send a request and return the reply (`re` == its id); other messages stay queued."""
+        self.send(msg)
+        self.read()
+        rid = getattr(msg, "id", None)
+        for i, m in enumerate(self.inbox):
+            if getattr(m, "re", None) == rid:
+                return self.inbox.pop(i)
+        raise AssertionError(f"no reply to {msg}: {self.inbox}")
+
+    def of(self, cls: type[Message]) -> list[Any]:
+        self.read()
+        return [m for m in self.inbox if isinstance(m, cls)]
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.transport.disconnecting)
+
+    def drop(self) -> None:
+        self.proto.connectionLost(Failure(ConnectionDone()))
+
+    def hello(self, name: str) -> M.Welcome:
+        reply = self.request(M.Hello(id=self.rid(), versions=VERSIONS, name=name))
+        assert isinstance(reply, M.Welcome), reply
+        self.token = reply.token
+        return reply
+
+
+class Harness:
+    """A server without sockets: the lobby, the factory and a fake clock."""
+
+    def __init__(self, store: Store | None = None, **over: Any) -> None:
+        self.clock = MemoryReactorClock()
+        self.store = store if store is not None else Store(":memory:")
+        self.settings = settings(**over)
+        self.lobby = Lobby(self.clock, self.settings, self.store)
+        self.lobby.restore()
+        self.factory = ServerFactory(self.lobby, self.settings, self.clock)
+        self._port = 40000
+
+    def connect(self, ip: str = "10.0.0.1") -> FakeClient:
+        self._port += 1
+        addr = IPv4Address("TCP", ip, self._port)
+        proto = self.factory.buildProtocol(addr)
+        transport = StringTransport(peerAddress=addr)
+        proto.makeConnection(transport)
+        return FakeClient(proto, transport)
+
+    def player(self, name: str, ip: str = "10.0.0.1") -> FakeClient:
+        client = self.connect(ip)
+        client.hello(name)
+        return client
+
+    def advance(self, seconds: float, step: float = 0.01) -> None:
+        """Move the fake clock forward in small steps so chained timers all run."""
+        remaining = seconds
+        while remaining > 1e-9:
+            dt = min(step, remaining)
+            self.clock.advance(dt)
+            remaining -= dt
+
+    def table_with_bots(
+        self, host: FakeClient, *, strategy: str = "random", preset: str = "classic", **kw: Any
+    ) -> int:
+        snap = host.request(M.CreateTable(id=host.rid(), name="t", preset=preset, **kw))
+        assert isinstance(snap, M.Snapshot), snap
+        table_id = int(snap.table["id"])
+        for seat in (1, 2, 3):
+            reply = host.request(M.AddBot(id=host.rid(), seat=seat, strategy=strategy))
+            assert isinstance(reply, M.Ok), reply
+        return table_id
+
+
+class LoopbackClient(Protocol):
+    """A real TCP client speaking the protocol; `wait_for` resolves on a matching message."""
+
+    def __init__(self) -> None:
+        self.decoder = Decoder(peer="server")
+        self.inbox: list[Message] = []
+        self.waiters: list[tuple[Any, Deferred[Message]]] = []
+        self.lost: Deferred[None] = Deferred()
+        self.next_id = 0
+
+    def dataReceived(self, data: bytes) -> None:
+        for msg in self.decoder.feed(data):
+            self.inbox.append(msg)
+            for pair in list(self.waiters):
+                pred, d = pair
+                if pred(msg):
+                    self.waiters.remove(pair)
+                    self.inbox.remove(msg)
+                    d.callback(msg)
+                    break
+            self.on_message(msg)
+
+    def on_message(self, msg: Message) -> None:
+        """Hook for scripted players."""
+
+    def connectionLost(self, reason: Failure = Failure(ConnectionDone())) -> None:  # noqa: B008
+        if not self.lost.called:
+            self.lost.callback(None)
+
+    def rid(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def send(self, msg: Message) -> None:
+        assert self.transport is not None
+        self.transport.write(encode(msg))
+
+    def wait_for(self, pred: Any) -> Deferred[Message]:
+        for msg in self.inbox:
+            if pred(msg):
+                self.inbox.remove(msg)
+                d: Deferred[Message] = Deferred()
+                d.callback(msg)
+                return d
+        d = Deferred()
+        self.waiters.append((pred, d))
+        return d
+
+    def request(self, msg: Message) -> Deferred[Message]:
+        rid = msg.id  # type: ignore[attr-defined]
+        d = self.wait_for(lambda m: getattr(m, "re", None) == rid)
+        self.send(msg)
+        return d
