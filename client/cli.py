@@ -19,6 +19,8 @@ from leekha.common import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "servers": ("leekha.client.discovery", "list Leekha servers on the local network"),
     "match": ("leekha.client.match", "run an in-process bot arena"),
+    "serve": ("leekha.server.cli", "run a table server"),
+    "records": ("leekha.server.records_cli", "export stored games and player statistics"),
 }
 
 
