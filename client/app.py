@@ -1,0 +1,170 @@
+"""Wires the model, the network session, the layout and the keys into one running app.
+
+One event loop for everything: Twisted runs on its asyncio reactor and prompt_toolkit's
+`Application.run_async()` runs on the same asyncio loop. So network callbacks and key
+handlers never race (they run on one thread, one at a time), a network event simply folds
+into the model and calls `app.invalidate()` to redraw, and `leekha play` can host its
+server in the same process without threads. The alternative, two loops with a thread hop
+for every message, buys nothing and costs locking and shutdown ordering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
+
+from leekha import protocol as P
+from leekha.client import model as M
+from leekha.client.keys import Actions, build_keys
+from leekha.client.layout import STYLE, Options, build_layout
+from leekha.client.net import Backoff, Session
+
+log = Logger()
+
+
+class ClientApp:
+    """A full-screen client for one server session."""
+
+    def __init__(
+        self,
+        model: M.ClientModel,
+        reactor: Any,
+        host: str,
+        port: int,
+        *,
+        opts: Options | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        bot_strategy: str = "random",
+        backoff: Backoff | None = None,
+        refresh_interval: float | None = 0.5,
+    ) -> None:
+        self.model = model
+        self.reactor = reactor
+        self.session = Session(
+            reactor,
+            host,
+            port,
+            model.name,
+            on_message=self._message,
+            on_lost=self._lost,
+            on_retry=self._retry,
+            backoff=backoff,
+        )
+        model.on_send = self._send
+        self.chat_buffer = Buffer(multiline=False)
+        layout, self.frame = build_layout(
+            model, opts or Options(ascii=model.ascii), self.chat_buffer
+        )
+        self.frame.on_frame = self._frame
+        keys = build_keys(
+            model,
+            Actions(
+                quit=self.quit,
+                open_chat=self._open_chat,
+                close_chat=self._close_chat,
+                send_chat=self._send_chat,
+                bot_strategy=bot_strategy,
+            ),
+        )
+        self.app: Application[int] = Application(
+            layout=layout,
+            key_bindings=keys,
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+            refresh_interval=refresh_interval,
+            mouse_support=False,
+        )
+        self.app.ttimeoutlen = 0.05
+        self.table_drawn_at: float | None = None
+        self._watchers: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
+
+    # ---- hooks -------------------------------------------------------------------------
+    def _message(self, msg: P.Message) -> None:
+        self.model.apply(msg)
+        self._changed()
+
+    def _lost(self, why: str) -> None:
+        self.model.connection_lost(why)
+        self._changed()
+
+    def _retry(self, attempt: int, delay: float) -> None:
+        self.model.reconnect_scheduled(attempt, delay)
+        self._changed()
+
+    def _send(self, msg: P.Message) -> None:
+        if not self.session.send(msg):
+            self.model.pending.pop(getattr(msg, "id", -1), None)
+            self.model.say("not connected: that did not reach the server, try again", error=True)
+
+    def _frame(self, _n: int) -> None:
+        if self.table_drawn_at is None and self.model.screen == M.TABLE and self.model.hand:
+            self.table_drawn_at = time.perf_counter()
+        self._check_watchers()
+
+    def _changed(self) -> None:
+        self.app.invalidate()
+        self._check_watchers()
+
+    def _check_watchers(self) -> None:
+        keep = []
+        for pred, fut in self._watchers:
+            if fut.done():
+                continue
+            if pred():
+                fut.set_result(None)
+            else:
+                keep.append((pred, fut))
+        self._watchers = keep
+
+    def when(self, predicate: Callable[[], bool]) -> asyncio.Future[None]:
+        """A future that resolves once `predicate()` holds after a message or a frame."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if predicate():
+            fut.set_result(None)
+        else:
+            self._watchers.append((predicate, fut))
+        return fut
+
+    # ---- actions -----------------------------------------------------------------------
+    def quit(self) -> None:
+        if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+            self.app.exit(result=0)
+
+    def _open_chat(self) -> None:
+        self.model.chat_open = True
+        self.chat_buffer.reset()
+        self.app.layout.focus(self.chat_buffer)
+
+    def _close_chat(self) -> None:
+        self.model.chat_open = False
+        self.app.layout.focus_last()
+
+    def _send_chat(self) -> None:
+        text = self.chat_buffer.text
+        self.model.send_chat(text)
+        self._close_chat()
+
+    # ---- running -----------------------------------------------------------------------
+    async def connect(self) -> P.Welcome:
+        """Connect and handshake; raises net.ConnectFailed with a message for the player."""
+        return await Deferred.asFuture(self.session.connect(), asyncio.get_running_loop())
+
+    async def run(self) -> int:
+        """Run the screen until the player quits; then hang up cleanly."""
+        try:
+            result = await self.app.run_async()
+        finally:
+            await Deferred.asFuture(self.session.close(), asyncio.get_running_loop())
+        return int(result or 0)

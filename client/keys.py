@@ -1,0 +1,139 @@
+"""Key bindings: each key maps to one model intent, guarded by what is on screen.
+
+Which keys are live is decided by filters over the model (help open, a form open, the
+phase, the host's waiting table…), so the same letter can mean "card b" in a hand and "add
+a bot" at an empty table without the two ever both being active.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from leekha.client import model as M
+
+CARD_KEYS = "abcdefghijklm"
+
+
+@dataclass
+class Actions:
+    """What the keys can do beyond the model: app-level effects supplied by app.py."""
+
+    quit: Callable[[], None]
+    open_chat: Callable[[], None]
+    close_chat: Callable[[], None]
+    send_chat: Callable[[], None]
+    bot_strategy: str = "random"
+
+
+def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
+    kb = KeyBindings()
+
+    chat = Condition(lambda: m.chat_open)
+    help_open = Condition(lambda: m.show_help)
+    form = Condition(lambda: m.form is not None and not m.show_help)
+    password = Condition(lambda: m.password_prompt is not None and not m.show_help)
+    modal = chat | help_open | form | password
+    free = ~modal
+    lobby = free & Condition(lambda: m.screen == M.LOBBY)
+    table = free & Condition(lambda: m.screen == M.TABLE)
+    summary = table & Condition(lambda: m.summary is not None)
+    doubling = table & ~summary & Condition(lambda: bool(m.double_offer))
+    in_hand = (
+        table
+        & ~summary
+        & ~doubling
+        & Condition(lambda: m.phase in ("pass", "play") and bool(m.hand))
+    )
+    waiting = table & Condition(lambda: m.status_word == "waiting")
+    over = table & ~summary & Condition(lambda: m.phase == "game_over")
+
+    def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
+        def wrap(fn: Callable[[], None]) -> None:
+            @kb.add(*keys, filter=filter)
+            def _(event: KeyPressEvent) -> None:
+                fn()
+
+        return wrap
+
+    # always
+    on("c-c", filter=Condition(lambda: True))(act.quit)
+
+    # chat input line
+    on("enter", filter=chat)(act.send_chat)
+    on("escape", filter=chat)(act.close_chat)
+
+    # help
+    on("escape", filter=help_open)(m.toggle_help)
+    on("?", filter=help_open)(m.toggle_help)
+    on("enter", filter=help_open)(m.toggle_help)
+
+    # create-table form
+    on("up", filter=form)(lambda: m.form_move(-1))
+    on("down", filter=form)(lambda: m.form_move(1))
+    on("tab", filter=form)(lambda: m.form_move(1))
+    on("left", filter=form)(lambda: m.form_change(-1))
+    on("right", filter=form)(lambda: m.form_change(1))
+    on("backspace", filter=form)(m.form_backspace)
+    on("enter", filter=form)(m.form_submit)
+    on("escape", filter=form)(m.escape)
+
+    @kb.add("<any>", filter=form)
+    def _(event: KeyPressEvent) -> None:
+        data = event.data
+        if data.isprintable() and len(data) == 1:
+            m.form_type(data)
+
+    # password prompt
+    on("backspace", filter=password)(m.password_backspace)
+    on("enter", filter=password)(m.password_submit)
+    on("escape", filter=password)(m.escape)
+
+    @kb.add("<any>", filter=password)
+    def _(event: KeyPressEvent) -> None:
+        data = event.data
+        if data.isprintable() and len(data) == 1:
+            m.password_type(data)
+
+    # anywhere outside modals
+    on("?", filter=free)(m.toggle_help)
+    on("t", filter=free & Condition(lambda: m.screen != M.CONNECTING))(act.open_chat)
+
+    def quit_key() -> None:
+        if m.ask_quit():
+            act.quit()
+
+    on("q", filter=free)(quit_key)
+    on("escape", filter=free)(m.escape)
+
+    # lobby
+    on("up", filter=lobby)(lambda: m.lobby_move(-1))
+    on("down", filter=lobby)(lambda: m.lobby_move(1))
+    on("k", filter=lobby)(lambda: m.lobby_move(-1))
+    on("j", filter=lobby)(lambda: m.lobby_move(1))
+    on("enter", filter=lobby)(m.lobby_join)
+    on("w", filter=lobby)(lambda: m.lobby_join(spectate=True))
+    on("n", filter=lobby)(m.open_form)
+    on("g", filter=lobby)(m.refresh)
+
+    # table
+    on("enter", filter=summary)(m.enter)
+    on("space", filter=summary)(m.enter)
+    on("y", filter=doubling)(lambda: m.answer_double(True))
+    on("n", filter=doubling)(lambda: m.answer_double(False))
+    on("left", filter=in_hand)(lambda: m.move(-1))
+    on("right", filter=in_hand)(lambda: m.move(1))
+    on("enter", filter=in_hand)(m.enter)
+    on("space", filter=in_hand)(m.toggle)
+    for i, letter in enumerate(CARD_KEYS):
+        on(letter, filter=in_hand)(lambda i=i: m.choose(i))  # type: ignore[misc]
+    on("v", filter=table & ~summary)(m.toggle_last_trick)
+    on("r", filter=over)(m.rematch)
+    on("enter", filter=over)(m.rematch)
+    on("b", filter=waiting)(lambda: m.add_bot(act.bot_strategy))
+    on("s", filter=waiting)(m.start)
+    on("L", filter=table)(m.leave)
+    return kb

@@ -1,0 +1,983 @@
+"""The client's state: a pure state machine fed server messages and player intents.
+
+Nothing here knows about terminals or sockets. Server messages go in through `apply`, key
+presses arrive as intent methods (`move`, `enter`, `toggle`, ...), and requests to send come
+out of `outbox` (and through `on_send` when the app wires one). Keeping it pure lets every
+screen and state be tested by feeding messages, without a terminal or a server.
+
+The server is the authority: legality shown here (highlighting, the pass ban) is computed
+with the engine from common/ only as a hint, and anything the server refuses is reported on
+the status line and the local state is left as the server last described it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from leekha import protocol as P
+from leekha.common import cards as C
+from leekha.common.config import PRESETS, RulesConfig
+from leekha.common.errors import ConfigError
+from leekha.common.game import legal_passes, pass_error, passable_mask
+from leekha.common.view import SeatView
+
+CLIENT_NAME = "leekha-tui"
+CHAT_KEEP = 200
+
+# Screens
+CONNECTING = "connecting"
+LOBBY = "lobby"
+TABLE = "table"
+
+# Connection states
+OFFLINE = "offline"
+ONLINE = "online"
+RECONNECTING = "reconnecting"
+FAILED = "failed"
+
+#: What a failed request was trying to do, for "… failed: …" status lines.
+_WHAT = {
+    "create_table": "Creating the table",
+    "join_seat": "Joining",
+    "spectate": "Spectating",
+    "leave": "Leaving",
+    "add_bot": "Adding a bot",
+    "remove_bot": "Removing the bot",
+    "start": "Starting",
+    "rematch": "Rematch",
+    "pass_cards": "Pass",
+    "declare_double": "Doubling",
+    "play_card": "Play",
+    "chat": "Chat",
+    "list_tables": "Listing tables",
+}
+
+#: Plain words for error codes whose server text may be terse.
+_PLAIN = {
+    "not_your_turn": "it is not your turn",
+    "seat_taken": "that seat is taken",
+    "table_full": "the table is full (you can spectate)",
+    "bad_password": "wrong password",
+    "not_host": "only the table's host can do that",
+    "not_ready": "all four seats must be filled first",
+    "rate_limited": "too fast, slow down",
+    "no_such_table": "that table is gone",
+    "already_seated": "you are already at a table",
+    "not_seated": "you are not at a table",
+    "internal": "the server hit a problem; try again",
+}
+
+PASS_TIMERS = (None, 30, 60, 120)
+TURN_TIMERS = (None, 15, 30, 60)
+TARGETS = (None, 11, 31, 51, 101, 151, 201)
+
+
+@dataclass
+class CreateForm:
+    """The create-table dialog; fields are edited in place by intents."""
+
+    name: str = "Table"
+    preset: str = "classic"
+    target: int | None = None  # None = the preset's
+    password: str = ""
+    pass_timer: int | None = 60
+    turn_timer: int | None = 30
+    row: int = 0
+
+    ROWS = ("name", "preset", "target", "password", "pass_timer", "turn_timer", "create")
+
+    @property
+    def field(self) -> str:
+        return self.ROWS[self.row]
+
+    @property
+    def text_field(self) -> bool:
+        return self.field in ("name", "password")
+
+
+@dataclass
+class AutoSetup:
+    """`leekha play`: create a table, fill it with bots and start, with no questions."""
+
+    name: str
+    preset: str
+    overrides: dict[str, Any]
+    bot: str
+    stage: str = "create"
+    bots_pending: set[int] = field(default_factory=set)
+
+
+@dataclass
+class RoundSummary:
+    round: int
+    round_points: list[int]
+    totals: list[int]
+    taken: list[list[int]]
+
+
+def _cycle(options: tuple[Any, ...], value: Any, step: int) -> Any:
+    i = options.index(value) if value in options else 0
+    return options[(i + step) % len(options)]
+
+
+class ClientModel:
+    """Everything the screens show, and every rule about what a key does."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        auto: AutoSetup | None = None,
+        ascii: bool = False,
+    ) -> None:
+        self.name = name
+        self.ascii = ascii  # a display preference the screens read
+        self.clock = clock
+        self.auto = auto
+        self.outbox: list[P.Message] = []
+        self.on_send: Callable[[P.Message], None] | None = None
+        self.on_quit: Callable[[], None] | None = None
+        self._next_id = 1
+        self.pending: dict[int, P.Message] = {}
+        # connection
+        self.conn = OFFLINE
+        self.conn_detail = ""
+        self.server = ""
+        self.welcomed = False
+        # lobby
+        self.tables: dict[int, dict[str, Any]] = {}
+        self.lobby_cursor = 0
+        self.form: CreateForm | None = None
+        self.password_prompt: tuple[int, str] | None = None  # (table_id, typed)
+        # table
+        self.table: dict[str, Any] | None = None
+        self.players: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.your_seat: int | None = None
+        self.cursor = 0
+        self.lifted: int | None = None
+        self.pass_sel: set[int] = set()
+        self.pass_confirm = False
+        self.pass_sent = False
+        self.double_offer: list[int] = []
+        self.double_declined: set[int] = set()
+        self.last_trick: dict[str, Any] | None = None
+        self.trick_done = False  # showing a finished trick until the next card
+        self.show_last = False
+        self.show_help = False
+        self.summary: RoundSummary | None = None
+        self.rematch_voted = False
+        self.quit_confirm = False
+        self.deadline_at: float | None = None
+        self._passes: list[tuple[int, ...]] = []
+        self._passes_hand = -1
+        # common
+        self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEEP)
+        self.chat_open = False
+        self.status = ""
+        self.status_error = False
+        self.drawn_table = False  # set by the layout on the first table frame
+
+    # ---- outgoing ----------------------------------------------------------------------
+    def request(self, cls: type[P.Message], **fields: Any) -> P.Message:
+        """Build a request with a fresh id, remember it and hand it to the sender."""
+        rid = self._next_id
+        self._next_id += 1
+        msg: P.Message = cast(Any, cls)(id=rid, **fields)
+        self.pending[rid] = msg
+        self.outbox.append(msg)
+        if self.on_send is not None:
+            self.on_send(msg)
+        return msg
+
+    def take_outbox(self) -> list[P.Message]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        self.status = text
+        self.status_error = error
+
+    # ---- derived state -----------------------------------------------------------------
+    @property
+    def screen(self) -> str:
+        if self.table is not None:
+            return TABLE
+        if self.welcomed:
+            return LOBBY
+        return CONNECTING
+
+    @property
+    def rules(self) -> RulesConfig:
+        table = self.table or {}
+        try:
+            return RulesConfig.from_dict(table.get("rules") or {})
+        except ConfigError:
+            return PRESETS.get(str(table.get("preset")), PRESETS["classic"])
+
+    @property
+    def seat_view(self) -> SeatView | None:
+        if self.view is None:
+            return None
+        return SeatView.from_dict(self.view | {"rules": self.rules.to_dict()})
+
+    @property
+    def phase(self) -> str:
+        return str(self.view["phase"]) if self.view else ""
+
+    @property
+    def hand(self) -> list[int]:
+        """The own hand in display order (what the cursor indexes)."""
+        if self.view is None:
+            return []
+        return C.display_order(self.view["hand"])
+
+    @property
+    def seated(self) -> bool:
+        return self.your_seat is not None
+
+    @property
+    def my_turn(self) -> bool:
+        v = self.view
+        if v is None or self.your_seat is None:
+            return False
+        if v["phase"] == "pass":
+            return not v["passes_done"][self.your_seat] and not self.pass_sent
+        return bool(v["phase"] == "play" and v["turn"] == self.your_seat)
+
+    @property
+    def is_host(self) -> bool:
+        if self.your_seat is None or not self.players:
+            return False
+        return bool(self.players[self.your_seat].get("is_host"))
+
+    @property
+    def status_word(self) -> str:
+        return str((self.table or {}).get("status", ""))
+
+    def legal_plays(self) -> set[int]:
+        if self.view is None or self.phase != "play" or not self.my_turn:
+            return set()
+        return set(self.view["legal"])
+
+    def _legal_passes(self) -> list[tuple[int, ...]]:
+        hand = C.mask_of(self.view["hand"]) if self.view else 0
+        if hand != self._passes_hand:
+            self._passes = list(legal_passes(self.rules, hand)) if hand.bit_count() >= 3 else []
+            self._passes_hand = hand
+        return self._passes
+
+    def pass_choosable(self) -> set[int]:
+        """Cards that can still join the current selection in some legal pass.
+
+        This is how the pass ban shows: a card that would empty a suit dims as soon as it
+        can no longer be part of a legal pass with what is already chosen.
+        """
+        if self.view is None or self.phase != "pass" or not self.my_turn:
+            return set()
+        sel = self.pass_sel
+        out: set[int] = set()
+        for combo in self._legal_passes():
+            if sel.issubset(combo):
+                out.update(combo)
+        return out
+
+    def pass_problem(self) -> str | None:
+        """Why the current selection is not a legal pass (None when it is)."""
+        if len(self.pass_sel) != 3:
+            return f"choose 3 cards to pass ({len(self.pass_sel)} chosen)"
+        hand = C.mask_of(self.view["hand"]) if self.view else 0
+        err = pass_error(self.rules, hand, sorted(self.pass_sel))
+        return err.message if err else None
+
+    def can_double(self) -> list[int]:
+        """Leekha cards this seat may still reveal; the engine's rule, from our view."""
+        v = self.view
+        if v is None or self.your_seat is None or v["phase"] != "pass":
+            return []
+        if not self.rules.doubling or v["passes_done"][self.your_seat] or self.pass_sent:
+            return []
+        doubled = {c for c, _s in v["doubled"]}
+        return [c for c in self.rules.leekha_cards if c in v["hand"] and c not in doubled]
+
+    def seconds_left(self) -> int | None:
+        if self.deadline_at is None:
+            return None
+        return max(0, int(self.deadline_at - self.clock() + 0.999))
+
+    def display_trick(self) -> list[list[int]]:
+        if self.view is None:
+            return []
+        if self.view["trick"]:
+            return list(self.view["trick"])
+        if self.trick_done and self.last_trick is not None:
+            return list(self.last_trick["cards"])
+        return []
+
+    def player_name(self, seat: int) -> str:
+        if 0 <= seat < len(self.players):
+            name = self.players[seat].get("name")
+            if name:
+                return str(name)
+        return f"seat {seat + 1}"
+
+    # ---- connection events (from net.py) -----------------------------------------------
+    def connection_lost(self, detail: str = "") -> None:
+        self.conn = RECONNECTING
+        self.conn_detail = detail
+        self.pending.clear()
+        self.pass_sent = False
+
+    def reconnect_scheduled(self, attempt: int, delay: float) -> None:
+        self.conn = RECONNECTING
+        self.conn_detail = f"attempt {attempt}, next try in {delay:.1f}s"
+
+    def connection_failed(self, detail: str) -> None:
+        self.conn = FAILED
+        self.conn_detail = detail
+        self.say(detail, error=True)
+
+    # ---- server messages ---------------------------------------------------------------
+    def apply(self, msg: P.Message) -> None:
+        """Fold one server message into the state."""
+        match msg:
+            case P.Welcome():
+                self._on_welcome(msg)
+            case P.Error():
+                self._on_error(msg)
+            case P.Ok():
+                self._on_ok(msg)
+            case P.TableList():
+                self.tables = {t["id"]: t for t in msg.tables}
+                self._clamp_lobby()
+            case P.TableUpdate():
+                self._on_table_update(msg)
+            case P.Snapshot():
+                self._on_snapshot(msg)
+            case P.Dealt():
+                self._on_dealt(msg)
+            case P.PassDone():
+                self._on_pass_done(msg)
+            case P.PassedReceived():
+                self._on_passed_received(msg)
+            case P.DoubleRevealed():
+                self._on_double(msg)
+            case P.CardPlayed():
+                self._on_card_played(msg)
+            case P.TrickTaken():
+                self._on_trick_taken(msg)
+            case P.RoundScored():
+                self._on_round_scored(msg)
+            case P.GameOver():
+                self._on_game_over(msg)
+            case P.SeatUpdate():
+                self._on_seat_update(msg)
+            case P.YourTurn():
+                self._on_your_turn(msg)
+            case P.ChatMessage():
+                self.chat.append((msg.sender, msg.text))
+            case _:
+                pass
+
+    def _on_welcome(self, msg: P.Welcome) -> None:
+        was = self.welcomed
+        self.welcomed = True
+        self.conn = ONLINE
+        self.conn_detail = ""
+        self.server = msg.server
+        self.name = msg.name
+        if msg.resumed:
+            self.say("reconnected")
+        elif was:
+            # A fresh session after the old one expired: the seat is gone.
+            self._leave_table()
+            self.say("reconnected, but the old session had expired", error=True)
+        if self.auto is not None and self.auto.stage == "create" and not msg.resumed:
+            a = self.auto
+            a.stage = "creating"
+            self.request(P.CreateTable, name=a.name, preset=a.preset, overrides=a.overrides)
+        elif not msg.resumed or self.table is None:
+            self.request(P.ListTables)
+
+    def _on_error(self, msg: P.Error) -> None:
+        req = self.pending.pop(msg.re, None) if msg.re is not None else None
+        words = _PLAIN.get(msg.code) or msg.message or msg.code.replace("_", " ")
+        if req is not None:
+            what = _WHAT.get(req.TYPE, req.TYPE)
+            self.say(f"{what} refused: {words}", error=True)
+            if isinstance(req, P.PassCards):
+                self.pass_sent = False
+                self.pass_confirm = False
+            if isinstance(req, P.PlayCard):
+                self.lifted = None
+            if self.auto is not None and self.auto.stage != "done":
+                self.auto.stage = "failed"
+        else:
+            self.say(f"Server: {words}", error=True)
+
+    def _on_ok(self, msg: P.Ok) -> None:
+        req = self.pending.pop(msg.re, None)
+        if req is None:
+            return
+        if isinstance(req, P.PassCards) and self.view is not None:
+            hand = [c for c in self.view["hand"] if c not in req.cards]
+            self.view = self.view | {"hand": hand, "passed": list(req.cards)}
+            if self.your_seat is not None:
+                done = list(self.view["passes_done"])
+                done[self.your_seat] = True
+                self.view["passes_done"] = done
+            self.pass_sel.clear()
+            self.pass_confirm = False
+            self.deadline_at = None
+            self._clamp_cursor()
+        elif isinstance(req, P.Leave):
+            self._leave_table()
+            self.request(P.ListTables)
+        elif isinstance(req, P.AddBot) and self.auto is not None:
+            self.auto.bots_pending.discard(req.seat)
+            if not self.auto.bots_pending and self.auto.stage == "bots":
+                self.auto.stage = "starting"
+                self.request(P.Start)
+        elif isinstance(req, P.Start) and self.auto is not None:
+            self.auto.stage = "done"
+        elif isinstance(req, P.Rematch):
+            self.say("rematch vote sent; waiting for the others")
+
+    def _on_table_update(self, msg: P.TableUpdate) -> None:
+        if msg.table is None:
+            self.tables.pop(msg.table_id, None)
+        else:
+            self.tables[msg.table_id] = msg.table
+        if self.table is not None and msg.table is not None and self.table["id"] == msg.table_id:
+            self.table = msg.table
+        self._clamp_lobby()
+
+    def _on_snapshot(self, msg: P.Snapshot) -> None:
+        req = self.pending.pop(msg.re, None) if msg.re is not None else None
+        self.table = msg.table
+        self.view = dict(msg.view) if msg.view is not None else None
+        self.players = [dict(p) for p in msg.players]
+        self.your_seat = msg.your_seat
+        self.lifted = None
+        self.pass_confirm = False
+        self.pass_sent = False
+        self.trick_done = False
+        if self.view is not None:
+            self.pass_sel &= set(self.view["hand"])
+            if self.view["tricks"]:
+                self.last_trick = self.view["tricks"][-1]
+            if self.view["phase"] != "game_over":
+                self.rematch_voted = False
+        else:
+            self.pass_sel.clear()
+        if not self.my_turn:
+            self.deadline_at = None
+        self._offer_doubles()
+        self._clamp_cursor()
+        if isinstance(req, P.CreateTable) and self.auto is not None:
+            self._auto_fill()
+
+    def _auto_fill(self) -> None:
+        a = self.auto
+        assert a is not None
+        empty = [s for s, p in enumerate(self.players) if not p.get("name") and s != self.your_seat]
+        a.bots_pending = set(empty)
+        if empty:
+            a.stage = "bots"
+            for seat in empty:
+                self.request(P.AddBot, seat=seat, strategy=a.bot)
+        else:
+            a.stage = "starting"
+            self.request(P.Start)
+
+    def _blank_view(self) -> dict[str, Any]:
+        return {
+            "seat": self.your_seat,
+            "totals": [0] * 4,
+            "history": [],
+        }
+
+    def _on_dealt(self, msg: P.Dealt) -> None:
+        if self.table is None:
+            return
+        base = self.view if self.view is not None else self._blank_view()
+        self.view = base | {
+            "phase": "pass",
+            "round": msg.round,
+            "dealer": msg.dealer,
+            "pass_to": msg.pass_to,
+            "turn": None,
+            "hand": list(msg.hand),
+            "passed": None,
+            "received": None,
+            "passes_done": [False] * 4,
+            "doubled": [],
+            "trick": [],
+            "leader": None,
+            "tricks": [],
+            "taken": [[] for _ in range(4)],
+            "round_points": [0] * 4,
+            "legal": [],
+            "result": None,
+        }
+        if self.table is not None:
+            self.table = self.table | {"status": "playing"}
+        self.pass_sel.clear()
+        self.pass_confirm = False
+        self.pass_sent = False
+        self.lifted = None
+        self.trick_done = False
+        self.double_declined.clear()
+        self.rematch_voted = False
+        self.cursor = 0
+        self._offer_doubles()
+
+    def _on_pass_done(self, msg: P.PassDone) -> None:
+        if self.view is None:
+            return
+        done = list(self.view["passes_done"])
+        done[msg.seat] = True
+        self.view["passes_done"] = done
+        if msg.seat == self.your_seat:
+            self.double_offer = []
+
+    def _on_passed_received(self, msg: P.PassedReceived) -> None:
+        v = self.view
+        if v is None:
+            return
+        lead = (v["dealer"] + 1) % 4
+        hand = sorted(set(v["hand"]) | set(msg.cards))
+        self.view = v | {
+            "phase": "play",
+            "hand": hand,
+            "received": list(msg.cards),
+            "passes_done": [True] * 4,
+            "turn": lead,
+            "leader": lead,
+            "legal": [],
+        }
+        self.double_offer = []
+        self.say(
+            f"received {C.format_cards(C.display_order(msg.cards))} "
+            f"from {self.player_name(msg.from_seat)}"
+        )
+        self._clamp_cursor()
+
+    def _on_double(self, msg: P.DoubleRevealed) -> None:
+        if self.view is None:
+            return
+        doubled = [d for d in self.view["doubled"] if d[0] != msg.card] + [[msg.card, msg.seat]]
+        self.view["doubled"] = sorted(doubled)
+        who = "You" if msg.seat == self.your_seat else self.player_name(msg.seat)
+        self.say(f"{who} doubled {C.format_card(msg.card)}: it now scores double")
+        self._offer_doubles()
+
+    def _on_card_played(self, msg: P.CardPlayed) -> None:
+        v = self.view
+        if v is None:
+            return
+        trick = [*v["trick"], [msg.seat, msg.card]]
+        changes: dict[str, Any] = {"trick": trick}
+        if not v["trick"]:
+            changes["leader"] = msg.seat
+        if msg.seat == self.your_seat:
+            changes["hand"] = [c for c in v["hand"] if c != msg.card]
+            changes["legal"] = []
+            self.lifted = None
+            self.deadline_at = None
+        changes["turn"] = (msg.seat + 1) % 4 if len(trick) < 4 else None
+        self.view = v | changes
+        self.trick_done = False
+        self.show_last = False
+        self._clamp_cursor()
+
+    def _on_trick_taken(self, msg: P.TrickTaken) -> None:
+        v = self.view
+        if v is None:
+            return
+        leader = msg.cards[0][0]
+        record = {"leader": leader, "cards": msg.cards, "winner": msg.winner, "points": msg.points}
+        pts = self.rules.card_points()
+        taken = [list(t) for t in v["taken"]]
+        taken[msg.winner] = sorted(set(taken[msg.winner]) | {c for _s, c in msg.cards if pts[c]})
+        rp = list(v["round_points"])
+        rp[msg.winner] += msg.points
+        self.view = v | {
+            "trick": [],
+            "tricks": [*v["tricks"], record],
+            "taken": taken,
+            "round_points": rp,
+            "turn": msg.winner,
+            "leader": msg.winner,
+        }
+        self.last_trick = record
+        self.trick_done = True
+
+    def _on_round_scored(self, msg: P.RoundScored) -> None:
+        self.summary = RoundSummary(msg.round, msg.round_points, msg.totals, msg.taken)
+        if self.view is not None:
+            history = [*self.view["history"], list(msg.round_points)]
+            self.view = self.view | {
+                "totals": list(msg.totals),
+                "round_points": [0] * 4,
+                "history": history,
+                "taken": [list(t) for t in msg.taken],
+            }
+        self.deadline_at = None
+
+    def _on_game_over(self, msg: P.GameOver) -> None:
+        result = {"winners": msg.winners, "losers": msg.losers, "totals": msg.totals}
+        if self.view is not None:
+            self.view = self.view | {
+                "phase": "game_over",
+                "result": result,
+                "turn": None,
+                "legal": [],
+            }
+        if self.table is not None:
+            self.table = self.table | {"status": "finished"}
+        self.deadline_at = None
+        self.rematch_voted = False
+
+    def _on_seat_update(self, msg: P.SeatUpdate) -> None:
+        if self.table is None or msg.table_id != self.table.get("id"):
+            return
+        while len(self.players) < 4:
+            self.players.append({"name": None, "is_bot": False, "connected": False})
+        self.players[msg.seat] = dict(msg.player)
+        if self.auto is not None and self.auto.stage == "bots" and msg.player.get("name"):
+            self.auto.bots_pending.discard(msg.seat)
+
+    def _on_your_turn(self, msg: P.YourTurn) -> None:
+        if self.view is None:
+            return
+        self.view["legal"] = list(msg.legal)
+        if msg.phase == "play" and self.your_seat is not None:
+            self.view["turn"] = self.your_seat
+        self.deadline_at = self.clock() + msg.deadline if msg.deadline is not None else None
+
+    def _leave_table(self) -> None:
+        self.table = None
+        self.view = None
+        self.players = []
+        self.your_seat = None
+        self.summary = None
+        self.lifted = None
+        self.pass_sel.clear()
+        self.deadline_at = None
+        self.show_last = False
+
+    def _offer_doubles(self) -> None:
+        self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
+
+    def _clamp_cursor(self) -> None:
+        n = len(self.view["hand"]) if self.view else 0
+        self.cursor = max(0, min(self.cursor, n - 1))
+
+    def _clamp_lobby(self) -> None:
+        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
+
+    # ---- intents: lobby ----------------------------------------------------------------
+    def lobby_tables(self) -> list[dict[str, Any]]:
+        return [self.tables[k] for k in sorted(self.tables)]
+
+    def lobby_selected(self) -> dict[str, Any] | None:
+        tables = self.lobby_tables()
+        return tables[self.lobby_cursor] if tables else None
+
+    def lobby_move(self, step: int) -> None:
+        self.lobby_cursor = max(0, min(self.lobby_cursor + step, len(self.tables) - 1))
+
+    def lobby_join(self, *, spectate: bool = False) -> None:
+        table = self.lobby_selected()
+        if table is None:
+            self.say("no table to join: press n to create one")
+            return
+        if table.get("has_password"):
+            self.password_prompt = (int(table["id"]), "")
+            self._prompt_spectate = spectate
+            return
+        self._join(int(table["id"]), None, spectate)
+
+    _prompt_spectate = False
+
+    def _join(self, table_id: int, password: str | None, spectate: bool) -> None:
+        if spectate:
+            self.request(P.Spectate, table_id=table_id, password=password)
+        else:
+            self.request(P.JoinSeat, table_id=table_id, password=password)
+
+    def password_type(self, text: str) -> None:
+        if self.password_prompt is not None:
+            tid, typed = self.password_prompt
+            self.password_prompt = (tid, typed + text)
+
+    def password_backspace(self) -> None:
+        if self.password_prompt is not None:
+            tid, typed = self.password_prompt
+            self.password_prompt = (tid, typed[:-1])
+
+    def password_submit(self) -> None:
+        if self.password_prompt is None:
+            return
+        tid, typed = self.password_prompt
+        self.password_prompt = None
+        self._join(tid, typed or None, self._prompt_spectate)
+
+    def refresh(self) -> None:
+        self.request(P.ListTables)
+
+    def open_form(self) -> None:
+        self.form = CreateForm(name=f"{self.name}'s table"[:24])
+
+    def form_move(self, step: int) -> None:
+        f = self.form
+        if f is not None:
+            f.row = (f.row + step) % len(f.ROWS)
+
+    def form_change(self, step: int) -> None:
+        f = self.form
+        if f is None:
+            return
+        if f.field == "preset":
+            f.preset = _cycle(tuple(PRESETS), f.preset, step)
+        elif f.field == "target":
+            f.target = _cycle(TARGETS, f.target, step)
+        elif f.field == "pass_timer":
+            f.pass_timer = _cycle(PASS_TIMERS, f.pass_timer, step)
+        elif f.field == "turn_timer":
+            f.turn_timer = _cycle(TURN_TIMERS, f.turn_timer, step)
+
+    def form_type(self, text: str) -> None:
+        f = self.form
+        if f is None or not f.text_field:
+            return
+        if f.field == "name":
+            f.name = (f.name + text)[:24]
+        else:
+            f.password = (f.password + text)[:64]
+
+    def form_backspace(self) -> None:
+        f = self.form
+        if f is None or not f.text_field:
+            return
+        if f.field == "name":
+            f.name = f.name[:-1]
+        else:
+            f.password = f.password[:-1]
+
+    def form_submit(self) -> None:
+        f = self.form
+        if f is None:
+            return
+        if not f.name.strip():
+            self.say("the table needs a name", error=True)
+            return
+        self.form = None
+        self.request(
+            P.CreateTable,
+            name=f.name.strip(),
+            preset=f.preset,
+            overrides={} if f.target is None else {"target": f.target},
+            password=f.password or None,
+            pass_timer_s=f.pass_timer,
+            turn_timer_s=f.turn_timer,
+        )
+
+    # ---- intents: table ----------------------------------------------------------------
+    def move(self, step: int) -> None:
+        n = len(self.hand)
+        if n:
+            self.cursor = (self.cursor + step) % n
+        self.lifted = None
+        self.pass_confirm = False
+
+    def choose(self, index: int) -> None:
+        """A letter key: jump to that card; in the play phase lift it (again: play it)."""
+        hand = self.hand
+        if not 0 <= index < len(hand):
+            return
+        self.cursor = index
+        if self.phase == "pass":
+            self.toggle()
+        elif self.phase == "play":
+            self.enter()
+
+    def toggle(self) -> None:
+        """Space in the pass phase: add or remove the card under the cursor."""
+        hand = self.hand
+        if self.phase != "pass" or not hand or not self.seated:
+            return
+        if not self.my_turn:
+            self.say("your pass is already in")
+            return
+        card = hand[self.cursor]
+        self.pass_confirm = False
+        if card in self.pass_sel:
+            self.pass_sel.discard(card)
+        elif len(self.pass_sel) >= 3:
+            self.say("three cards are chosen: space on one to put it back", error=True)
+        elif card not in self.pass_choosable():
+            why = self._ban_reason(card)
+            self.say(f"{C.format_card(card)} cannot be passed: {why}", error=True)
+        else:
+            self.pass_sel.add(card)
+            self.status = ""
+
+    def _ban_reason(self, card: int) -> str:
+        hand = C.mask_of(self.view["hand"] if self.view else [])
+        suit = C.SUIT_NAMES[C.suit_of(card)]
+        if not passable_mask(self.rules, hand) & C.BIT[card]:
+            return f"it is your last {suit[:-1]} (the pass ban)"
+        return f"with the cards chosen it would empty your {suit} (the pass ban)"
+
+    def enter(self) -> None:
+        """Enter: pick, then confirm. The first press lifts or stages, the second sends."""
+        if self.summary is not None:
+            self.summary = None
+            return
+        v = self.view
+        if v is None or not self.seated:
+            return
+        if v["phase"] == "pass":
+            self._enter_pass()
+        elif v["phase"] == "play":
+            self._enter_play()
+        elif v["phase"] == "game_over":
+            self.rematch()
+
+    def _enter_pass(self) -> None:
+        if not self.my_turn:
+            self.say("your pass is in; waiting for the others")
+            return
+        problem = self.pass_problem()
+        if problem is not None:
+            self.say(problem, error=len(self.pass_sel) == 3)
+            return
+        if not self.pass_confirm:
+            self.pass_confirm = True
+            to = self.view["pass_to"] if self.view else None
+            dest = self.player_name(to) if to is not None else "the next seat"
+            cards = C.format_cards(C.display_order(self.pass_sel))
+            self.say(f"pass {cards} to {dest}? Enter to confirm, Esc to change")
+            return
+        self.pass_confirm = False
+        self.pass_sent = True
+        self.request(P.PassCards, cards=sorted(self.pass_sel))
+        self.say("pass sent")
+
+    def _enter_play(self) -> None:
+        hand = self.hand
+        if not hand:
+            return
+        card = hand[self.cursor]
+        if self.lifted != card:
+            self.lifted = card
+            if self.my_turn and card not in self.legal_plays():
+                self.say(f"{C.format_card(card)} is not playable now", error=True)
+                self.lifted = None
+            elif self.my_turn:
+                self.say(f"play {C.format_card(card)}? Enter again to play, Esc to cancel")
+            else:
+                self.say(f"{C.format_card(card)} ready: Enter on your turn to play it")
+            return
+        if not self.my_turn:
+            self.say("not your turn yet")
+            return
+        if card not in self.legal_plays():
+            self.say(f"{C.format_card(card)} is not playable now", error=True)
+            self.lifted = None
+            return
+        self.request(P.PlayCard, card=card)
+        self.status = ""
+
+    def escape(self) -> None:
+        """Esc backs out of whatever is open, innermost first."""
+        if self.show_help:
+            self.show_help = False
+        elif self.quit_confirm:
+            self.quit_confirm = False
+            self.status = ""
+        elif self.summary is not None:
+            self.summary = None
+        elif self.show_last:
+            self.show_last = False
+        elif self.password_prompt is not None:
+            self.password_prompt = None
+        elif self.form is not None:
+            self.form = None
+        elif self.pass_confirm:
+            self.pass_confirm = False
+            self.status = ""
+        elif self.lifted is not None:
+            self.lifted = None
+            self.status = ""
+        elif self.pass_sel:
+            self.pass_sel.clear()
+
+    def answer_double(self, yes: bool) -> None:
+        if not self.double_offer:
+            return
+        card = self.double_offer[0]
+        if yes:
+            self.request(P.DeclareDouble, card=card)
+        self.double_declined.add(card)
+        self.double_offer = self.double_offer[1:]
+
+    def toggle_last_trick(self) -> None:
+        if self.last_trick is None:
+            self.say("no trick has been taken yet")
+            return
+        self.show_last = not self.show_last
+
+    def toggle_help(self) -> None:
+        self.show_help = not self.show_help
+
+    def rematch(self) -> None:
+        if self.phase != "game_over" or self.rematch_voted or not self.seated:
+            return
+        self.rematch_voted = True
+        self.request(P.Rematch)
+
+    def add_bot(self, strategy: str) -> None:
+        if not self.is_host:
+            self.say("only the host can add bots", error=True)
+            return
+        empty = [s for s, p in enumerate(self.players) if not p.get("name")]
+        if not empty:
+            self.say("every seat is filled: press s to start")
+            return
+        self.request(P.AddBot, seat=empty[0], strategy=strategy)
+
+    def start(self) -> None:
+        if not self.is_host:
+            self.say("only the host can start", error=True)
+            return
+        self.request(P.Start)
+
+    def leave(self) -> None:
+        if self.table is not None:
+            self.request(P.Leave)
+
+    def ask_quit(self) -> bool:
+        """q: first press asks, second press quits. Returns True when quitting."""
+        if self.quit_confirm:
+            self.quit_confirm = False
+            return True
+        self.quit_confirm = True
+        self.say("press q again to quit, Esc to stay")
+        return False
+
+    def send_chat(self, text: str) -> None:
+        text = text.strip()
+        if text:
+            self.request(P.Chat, text=text[:300])
+        self.chat_open = False
+
+    def pass_selection(self) -> Iterable[int]:
+        return sorted(self.pass_sel)

@@ -1,0 +1,133 @@
+"""`leekha play`: a game against bots with no setup at all.
+
+It starts an embedded server on 127.0.0.1 (a free port, a throwaway data directory) in
+this process and on this event loop, creates a table, seats three bots of the best tier
+installed, starts, and opens the table. Quitting stops the client, then the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import tempfile
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from leekha.common.config import PRESETS
+
+T = TypeVar("T")
+
+BOT_TIERS = ("search", "heuristic", "random")
+DEFAULT_BOT_DELAY_MS = 350
+
+
+def best_bot() -> str:
+    """The strongest bot tier this installation has."""
+    from leekha.common.bots.base import strategy_names
+
+    names = set(strategy_names())
+    return next((t for t in BOT_TIERS if t in names), "random")
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()[:24] or "you"
+    except Exception:
+        return "you"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        choices=sorted(PRESETS),
+        default="classic",
+        metavar="PRESET",
+        help="rules preset: " + ", ".join(PRESETS) + " (default: classic)",
+    )
+    parser.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        metavar="N",
+        help="points that end the game (default: the preset's)",
+    )
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--ascii", action="store_true", help="C D H S instead of ♣ ♦ ♥ ♠")
+    parser.add_argument(
+        "--bots",
+        choices=(*BOT_TIERS, "best"),
+        default="best",
+        metavar="TIER",
+        help="bot tier: search, heuristic, random or best (default: best)",
+    )
+    parser.add_argument(
+        "--bot-delay", type=int, default=DEFAULT_BOT_DELAY_MS, metavar="MS", help=argparse.SUPPRESS
+    )
+    parser.add_argument("--report-drawn", default=None, metavar="FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--exit-when-drawn", action="store_true", help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    from leekha.client.eventloop import run_on_reactor
+
+    if args.target is not None and not 1 <= args.target <= 10_000:
+        print("leekha play: --target must be from 1 to 10000")
+        return 2
+    return run_on_reactor(lambda reactor: play_main(reactor, args))
+
+
+async def play_main(reactor: Any, args: argparse.Namespace, **io: Any) -> int:
+    """The whole `leekha play` session; `io` passes input/output through (tests)."""
+    from leekha.client.app import ClientApp
+    from leekha.client.model import AutoSetup, ClientModel
+    from leekha.server.app import start_server
+    from leekha.server.settings import ServerSettings
+
+    bot = best_bot() if args.bots == "best" else args.bots
+    name = (args.name or default_name()).strip()[:24] or "you"
+    overrides = {"target": args.target} if args.target is not None else {}
+    with tempfile.TemporaryDirectory(prefix="leekha-play-") as tmp:
+        settings = ServerSettings(
+            host="127.0.0.1",
+            port=0,
+            data_dir=Path(tmp),
+            name="leekha play",
+            announce=False,
+            bot_think_ms=max(0, int(args.bot_delay)),
+        )
+        server = await _twisted(start_server(reactor, settings))
+        try:
+            auto = AutoSetup(
+                name=f"{name} vs bots", preset=args.rules, overrides=overrides, bot=bot
+            )
+            model = ClientModel(name, auto=auto, ascii=args.ascii)
+            client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)
+            await client.connect()
+            if args.report_drawn or args.exit_when_drawn:
+                _when_drawn(client, args.report_drawn, args.exit_when_drawn)
+            return await client.run()
+        finally:
+            await _twisted(server.stop())
+
+
+async def _twisted(coro: Coroutine[Any, Any, T]) -> T:
+    """Await a coroutine written for Twisted (it awaits Deferreds) from an asyncio task."""
+    from twisted.internet.defer import Deferred
+
+    return await Deferred.fromCoroutine(coro).asFuture(asyncio.get_running_loop())
+
+
+def _when_drawn(client: Any, report: str | None, leave: bool) -> None:
+    """Benchmark hooks: note the wall-clock time of the first drawn table, maybe quit."""
+    fut = client.when(lambda: client.table_drawn_at is not None)
+
+    def drawn(_f: object) -> None:
+        if report:
+            Path(report).write_text(f"{time.time():.6f}\n")
+        if leave:
+            client.quit()
+
+    fut.add_done_callback(drawn)
