@@ -45,7 +45,7 @@ def card_danger(c: int, hand: int, config: RulesConfig, keep: int = 0) -> int:
     if lk >= 0:
         cover = (in_suit & _BELOW[lk]).bit_count()
         if c == lk:
-            return 100 + config.card_points()[c] if cover < COVER else 5
+            return 100 + config.card_points()[c] if cover < COVER else -20
         if c > lk:
             if hand & _BIT[lk]:
                 # Our own Leekha's guards: with cover we keep them, without we pass the

@@ -78,9 +78,9 @@ class Tracker:
         for seat, _ in view.trick:
             in_trick[seat] = True
         self.played = played
-        done = len(view.tricks)
-        self.hand_sizes = [13 - done - (1 if in_trick[s] else 0) for s in range(4)]
-        self.hand_sizes[me] = self.hand.bit_count()
+        # Everyone holds as many cards as we do, give or take this trick's plays.
+        base = self.hand.bit_count() + (1 if in_trick[me] else 0)
+        self.hand_sizes = [base - (1 if in_trick[s] else 0) for s in range(4)]
 
         # Cards whose holder we know: our own pass (until played) and revealed doubles.
         known = [0, 0, 0, 0]
