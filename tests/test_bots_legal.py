@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from botshelp import configs, play_checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_bots_support import configs, play_checked
 
 from leekha.common.bots.base import make_strategy, play_out, strategy_names
 from leekha.common.bots.heuristic import HeuristicStrategy

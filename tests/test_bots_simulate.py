@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from botshelp import configs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_bots_support import configs
 
 from leekha.common import cards as C
 from leekha.common.bots.search import distinct_moves
