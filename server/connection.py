@@ -39,6 +39,8 @@ MAX_STRIKES_FACTOR = 2
 class ServerFactory(Factory):
     """Builds one LeekhaConnection per accepted TCP connection and counts them."""
 
+    noisy = False
+
     def __init__(self, lobby: Lobby, settings: ServerSettings, clock: Clock) -> None:
         self.lobby = lobby
         self.settings = settings

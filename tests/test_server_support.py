@@ -201,3 +201,36 @@ class LoopbackClient(Protocol):
         d = self.wait_for(lambda m: getattr(m, "re", None) == rid)
         self.send(msg)
         return d
+
+
+def answer_prompts(h: Harness, client: FakeClient, table_id: int, rng: Any = None) -> int:
+    """Answer every pending `your_turn` of a scripted human with some legal move.
+
+    The choice is made with the engine's help (a test shortcut); what is under test is the
+    server's handling of the request. Returns how many moves were made.
+    """
+    moves = 0
+    client.read()
+    prompts = [m for m in client.inbox if isinstance(m, M.YourTurn)]
+    client.inbox = [m for m in client.inbox if not isinstance(m, M.YourTurn)]
+    for prompt in prompts:
+        table = h.lobby.tables.get(table_id)
+        if table is None or table.game is None:
+            continue
+        seat = table.seat_of(client.token or "")
+        if seat is None:
+            continue
+        game = table.game
+        if prompt.phase == "pass" and game.phase == "pass" and game.passed[seat] is None:
+            options = list(game.legal_passes(seat))
+            choice = rng.choice(options) if rng is not None else options[0]
+            reply = client.request(M.PassCards(id=client.rid(), cards=list(choice)))
+        elif prompt.phase == "play" and game.phase == "play" and game.turn == seat:
+            legal = game.legal_moves(seat)
+            card = rng.choice(legal) if rng is not None else legal[0]
+            reply = client.request(M.PlayCard(id=client.rid(), card=card))
+        else:
+            continue
+        assert isinstance(reply, M.Ok), reply
+        moves += 1
+    return moves

@@ -1,0 +1,309 @@
+"""Lobby, handshake and hostile-input behaviour on a fake clock and StringTransports."""
+
+from __future__ import annotations
+
+import pytest
+from test_server_support import VERSIONS, Harness
+
+from leekha.protocol import catalogue as M
+from leekha.protocol.codec import encode
+
+
+def test_hello_gets_a_welcome_with_a_token_and_the_cleaned_name() -> None:
+    h = Harness()
+    c = h.connect()
+    reply = c.request(M.Hello(id=1, versions=VERSIONS, name="  Rami   K  "))
+    assert isinstance(reply, M.Welcome)
+    assert reply.name == "Rami K"
+    assert len(reply.token) >= 20 and reply.resumed is False
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("x" * 25, "name_too_long"), ("   ", "bad_name"), ("a\x00b", "bad_name")],
+)
+def test_bad_names_are_refused_and_the_connection_stays(name: str, code: str) -> None:
+    h = Harness()
+    c = h.connect()
+    reply = c.request(M.Hello(id=1, versions=VERSIONS, name=name))
+    assert isinstance(reply, M.Error) and reply.code == code and reply.re == 1
+    assert not c.closed
+    assert isinstance(c.request(M.Hello(id=2, versions=VERSIONS, name="ok")), M.Welcome)
+
+
+def test_a_name_in_use_is_refused() -> None:
+    h = Harness()
+    h.player("Nour")
+    c = h.connect()
+    reply = c.request(M.Hello(id=1, versions=VERSIONS, name="nour"))
+    assert isinstance(reply, M.Error) and reply.code == "bad_name"
+
+
+def test_first_message_must_be_hello_then_close() -> None:
+    h = Harness()
+    c = h.connect()
+    c.send(M.ListTables(id=7))
+    (err,) = c.drain()
+    assert isinstance(err, M.Error) and err.code == "not_hello_first"
+    assert c.closed
+
+
+def test_version_mismatch_is_an_error_then_close() -> None:
+    h = Harness()
+    c = h.connect()
+    c.send(M.Hello(id=3, versions=[[9, 0]], name="future"))
+    (err,) = c.drain()
+    assert isinstance(err, M.Error) and err.code == "version_mismatch" and err.re == 3
+    assert c.closed
+
+
+def test_garbage_closes_only_that_connection() -> None:
+    h = Harness()
+    good = h.player("good")
+    bad = h.player("bad")
+    bad.raw(b"\x00\x00\x00\x03\xc1\xc1\xc1")
+    (err,) = bad.drain()
+    assert isinstance(err, M.Error) and err.code in ("bad_msgpack", "bad_frame")
+    assert bad.closed
+    assert not good.closed
+    assert isinstance(good.request(M.ListTables(id=50)), M.TableList)
+
+
+def test_oversized_frame_header_is_refused_before_buffering() -> None:
+    h = Harness()
+    c = h.player("big")
+    c.raw((10_000_000).to_bytes(4, "big") + b"x" * 10)
+    (err,) = c.drain()
+    assert isinstance(err, M.Error) and err.code == "frame_too_large"
+    assert c.closed
+
+
+def test_hello_timeout_closes_a_silent_connection() -> None:
+    h = Harness(hello_timeout_s=5.0)
+    c = h.connect()
+    h.clock.advance(4.9)
+    assert not c.closed
+    h.clock.advance(0.2)
+    (err,) = c.drain()
+    assert isinstance(err, M.Error) and err.code == "hello_timeout"
+    assert c.closed
+
+
+def test_hello_in_time_cancels_the_timeout() -> None:
+    h = Harness(hello_timeout_s=5.0)
+    c = h.player("quick")
+    h.clock.advance(6)
+    assert not c.closed
+
+
+def test_keepalive_pings_and_dead_peer_timeout() -> None:
+    h = Harness(ping_interval_s=10.0, dead_peer_timeout_s=25.0)
+    c = h.player("p")
+    h.clock.advance(10.5)
+    pings = c.of(M.Ping)
+    assert len(pings) == 1
+    c.send(M.Pong(re=pings[0].id))  # an answer counts as life
+    h.clock.advance(20)
+    assert not c.transport.disconnecting
+    h.clock.advance(20)  # 30 s of silence since the pong
+    assert c.closed
+
+
+def test_ping_from_client_gets_pong() -> None:
+    h = Harness()
+    c = h.player("p")
+    reply = c.request(M.Ping(id=77))
+    assert isinstance(reply, M.Pong) and reply.re == 77
+
+
+def test_message_rate_limit_refuses_then_closes() -> None:
+    h = Harness(rate_limit_msgs_per_s=1.0, rate_burst=5)
+    c = h.player("spammer")  # hello took one token
+    for i in range(4):
+        assert isinstance(c.request(M.Ping(id=100 + i)), M.Pong)
+    c.send(M.ListTables(id=200))
+    errs = [m for m in c.drain() if isinstance(m, M.Error)]
+    assert errs and errs[0].code == "rate_limited"
+    assert not c.closed
+    h.clock.advance(2.0)  # the bucket refills
+    assert isinstance(c.request(M.ListTables(id=201)), M.TableList)
+    for i in range(30):
+        c.send(M.ListTables(id=300 + i))
+    assert c.closed
+
+
+def test_connection_limits_total_and_per_ip() -> None:
+    h = Harness(max_connections=3, max_connections_per_ip=2)
+    a1 = h.connect("10.0.0.1")
+    a2 = h.connect("10.0.0.1")
+    a3 = h.connect("10.0.0.1")
+    (err,) = a3.drain()
+    assert isinstance(err, M.Error) and err.code == "server_full" and a3.closed
+    b1 = h.connect("10.0.0.2")
+    c1 = h.connect("10.0.0.3")
+    assert c1.closed and not b1.closed and not a1.closed and not a2.closed
+    a1.drop()
+    c2 = h.connect("10.0.0.3")
+    assert not c2.closed
+
+
+def test_table_list_and_live_updates_reach_lobby_watchers() -> None:
+    h = Harness()
+    watcher = h.player("watcher")
+    listing = watcher.request(M.ListTables(id=9))
+    assert isinstance(listing, M.TableList) and listing.tables == []
+    host = h.player("host")
+    snap = host.request(
+        M.CreateTable(id=host.rid(), name="Friday", preset="levant", password="pw")
+    )
+    assert isinstance(snap, M.Snapshot) and snap.view is None and snap.your_seat == 0
+    updates = watcher.of(M.TableUpdate)
+    assert updates, "the watcher hears about the new table"
+    summary = updates[-1].table
+    assert summary["name"] == "Friday" and summary["has_password"] is True
+    assert summary["status"] == "waiting" and summary["seats"][0]["name"] == "host"
+    assert summary["rules"]["talbees"] is True and summary["preset"] == "levant"
+    host.request(M.AddBot(id=host.rid(), seat=2, strategy="random"))
+    last = watcher.of(M.TableUpdate)[-1].table
+    assert last["seats"][2]["is_bot"] is True
+
+
+def test_bad_rules_name_the_option() -> None:
+    h = Harness()
+    c = h.player("host")
+    reply = c.request(M.CreateTable(id=1, name="x", overrides={"target": -5}))
+    assert isinstance(reply, M.Error) and reply.code == "bad_rules" and "target" in reply.message
+    reply = c.request(M.CreateTable(id=2, name="x", overrides={"void_rul": "free"}))
+    assert isinstance(reply, M.Error) and reply.code == "bad_rules" and "void_rul" in reply.message
+    reply = c.request(M.CreateTable(id=3, name="x", preset="nope"))
+    assert isinstance(reply, M.Error) and reply.code == "bad_rules" and "preset" in reply.message
+    assert h.lobby.tables == {}
+
+
+def test_password_protects_seats_and_spectating() -> None:
+    h = Harness()
+    host = h.player("host")
+    tid = int(host.request(M.CreateTable(id=1, name="x", password="sesame")).table["id"])
+    guest = h.player("guest")
+    for msg in (M.JoinSeat(id=2, table_id=tid), M.Spectate(id=3, table_id=tid, password="no")):
+        reply = guest.request(msg)
+        assert isinstance(reply, M.Error) and reply.code == "bad_password"
+    ok = guest.request(M.JoinSeat(id=4, table_id=tid, password="sesame"))
+    assert isinstance(ok, M.Snapshot) and ok.your_seat == 1
+
+
+def test_host_controls_are_host_only_and_start_needs_four() -> None:
+    h = Harness()
+    host = h.player("host")
+    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    guest = h.player("guest")
+    guest.request(M.JoinSeat(id=2, table_id=tid))
+    for msg in (M.AddBot(id=3, seat=2), M.Start(id=4), M.RemoveBot(id=5, seat=2)):
+        reply = guest.request(msg)
+        assert isinstance(reply, M.Error) and reply.code == "not_host"
+    reply = host.request(M.Start(id=6))
+    assert isinstance(reply, M.Error) and reply.code == "not_ready"
+    reply = host.request(M.AddBot(id=7, seat=1))
+    assert isinstance(reply, M.Error) and reply.code == "seat_taken"
+    for spec in ("os:system", "nonsense"):
+        reply = host.request(M.AddBot(id=host.rid(), seat=2, strategy=spec))
+        assert isinstance(reply, M.Error) and reply.code == "no_such_bot"
+    assert isinstance(host.request(M.AddBot(id=8, seat=2)), M.Ok)  # default "basic"
+    assert isinstance(host.request(M.RemoveBot(id=9, seat=2)), M.Ok)
+    reply = host.request(M.RemoveBot(id=10, seat=2))
+    assert isinstance(reply, M.Error) and reply.code == "no_such_bot"
+
+
+def test_join_refusals() -> None:
+    h = Harness()
+    host = h.player("host")
+    tid = h.table_with_bots(host)
+    other = h.player("other")
+    for msg, code in (
+        (M.JoinSeat(id=1, table_id=999), "no_such_table"),
+        (M.JoinSeat(id=2, table_id=tid, seat=0), "seat_taken"),
+        (M.JoinSeat(id=3, table_id=tid), "table_full"),
+    ):
+        reply = other.request(msg)
+        assert isinstance(reply, M.Error) and reply.code == code, reply
+    reply = host.request(M.CreateTable(id=host.rid(), name="second"))
+    assert isinstance(reply, M.Error) and reply.code == "already_seated"
+
+
+def test_tables_per_connection_limit() -> None:
+    h = Harness(max_tables_per_connection=2)
+    c = h.player("host")
+    for i in range(2):
+        assert isinstance(c.request(M.CreateTable(id=c.rid(), name=f"t{i}")), M.Snapshot)
+        h.lobby.tables[max(h.lobby.tables)].spectators.add("keep-open")
+        assert isinstance(c.request(M.Leave(id=c.rid())), M.Ok)
+    reply = c.request(M.CreateTable(id=c.rid(), name="t3"))
+    assert isinstance(reply, M.Error) and reply.code == "too_many_tables"
+
+
+def test_leaving_the_last_seat_closes_a_waiting_table() -> None:
+    h = Harness()
+    watcher = h.player("w")
+    watcher.request(M.ListTables(id=1))
+    host = h.player("host")
+    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    assert isinstance(host.request(M.Leave(id=2)), M.Ok)
+    assert tid not in h.lobby.tables
+    assert any(u.table_id == tid and u.table is None for u in watcher.of(M.TableUpdate))
+
+
+def test_chat_in_lobby_and_at_tables_with_length_and_rate_limits() -> None:
+    h = Harness(max_chat_len=10, chat_rate_per_min=3)
+    a = h.player("a")
+    b = h.player("b")
+    seated = h.player("seated")
+    seated.request(M.CreateTable(id=1, name="x"))
+    seated.drain()
+    assert isinstance(a.request(M.Chat(id=2, text="hello all")), M.Ok)
+    (heard,) = b.of(M.ChatMessage)
+    assert heard.sender == "a" and heard.text == "hello all" and heard.table_id is None
+    assert seated.of(M.ChatMessage) == []
+    reply = a.request(M.Chat(id=3, text="x" * 11))
+    assert isinstance(reply, M.Error) and reply.code == "chat_too_long"
+    a.request(M.Chat(id=4, text="two"))
+    a.request(M.Chat(id=5, text="three"))
+    reply = a.request(M.Chat(id=6, text="four"))
+    assert isinstance(reply, M.Error) and reply.code == "rate_limited"
+    h.clock.advance(21)
+    assert isinstance(a.request(M.Chat(id=7, text="later")), M.Ok)
+    assert isinstance(seated.request(M.Chat(id=8, text="table")), M.Ok)
+    (table_chat,) = seated.of(M.ChatMessage)
+    assert table_chat.table_id is not None
+    assert all(m.text != "table" for m in b.of(M.ChatMessage))
+
+
+def test_an_exception_in_one_handler_is_contained(monkeypatch: pytest.MonkeyPatch) -> None:
+    h = Harness()
+    victim = h.player("victim")
+    bystander = h.player("bystander")
+
+    def boom(*args: object) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(h.lobby, "chat", boom)
+    reply = victim.request(M.Chat(id=1, text="hi"))
+    assert isinstance(reply, M.Error) and reply.code == "internal" and reply.re == 1
+    assert not victim.closed
+    assert isinstance(victim.request(M.ListTables(id=2)), M.TableList)
+    assert isinstance(bystander.request(M.ListTables(id=3)), M.TableList)
+
+
+def test_requests_after_welcome_need_no_second_hello() -> None:
+    h = Harness()
+    c = h.player("p")
+    reply = c.request(M.Hello(id=5, versions=VERSIONS, name="p2"))
+    assert isinstance(reply, M.Error) and reply.code == "already_welcomed"
+
+
+def test_server_only_messages_from_a_client_are_a_violation() -> None:
+    h = Harness()
+    c = h.player("p")
+    body = encode(M.Ok(re=1))
+    c.raw(body)
+    (err,) = c.drain()
+    assert isinstance(err, M.Error) and err.code == "unknown_type" and c.closed

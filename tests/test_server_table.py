@@ -1,0 +1,211 @@
+"""Tables on a fake clock: whole games, rule errors, timers, AFK, disconnects and seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts
+
+from leekha.common import cards as C
+from leekha.protocol import catalogue as M
+
+
+def play_until(h: Harness, clients: list[FakeClient], tid: int, done: Any, limit: float = 600):
+    t = 0.0
+    while t < limit:
+        for c in clients:
+            answer_prompts(h, c, tid)
+        if done():
+            return
+        h.advance(0.05, step=0.05)
+        t += 0.05
+    raise AssertionError("did not finish in time")
+
+
+def test_a_whole_game_with_three_bots_is_stored_with_stats() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice, overrides={"target": 40})
+    assert isinstance(alice.request(M.Start(id=alice.rid())), M.Ok)
+    over: list[M.GameOver] = []
+
+    def done() -> bool:
+        over.extend(m for m in alice.inbox if isinstance(m, M.GameOver))
+        return bool(over) or bool(alice.of(M.GameOver))
+
+    play_until(h, [alice], tid, done)
+    table = h.lobby.tables[tid]
+    assert table.status == "finished" and table.game is not None
+    (gid,) = h.store.game_ids()
+    record = h.store.game_record(gid)
+    assert record is not None
+    assert record["players"][0] == "alice" and record["result"] == table.game.result
+    assert record["actions"] == table.game.actions
+    (stats,) = h.store.stats("alice")
+    assert stats.games == 1 and stats.rounds == len(table.game.history)
+    assert stats.wins == (1 if 0 in table.game.result["winners"] else 0)  # type: ignore[index]
+
+
+def test_a_bad_action_gets_the_engine_code_and_changes_nothing() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    alice.request(M.Start(id=alice.rid()))
+    game = h.lobby.tables[tid].game
+    assert game is not None
+    not_mine = next(c for c in range(52) if not game.hands[0] & C.BIT[c])
+    mine = C.cards_of(game.hands[0])
+    before = list(game.actions)
+    reply = alice.request(M.PlayCard(id=50, card=mine[0]))
+    assert isinstance(reply, M.Error) and reply.code == "wrong_phase" and reply.re == 50
+    reply = alice.request(M.PassCards(id=51, cards=sorted([mine[0], mine[1], not_mine])))
+    assert isinstance(reply, M.Error) and reply.code == "not_in_hand"
+    if not game.config.doubling:
+        reply = alice.request(M.DeclareDouble(id=52, card=C.QUEEN_SPADES))
+        assert isinstance(reply, M.Error) and reply.code == "cannot_double"
+    assert game.actions == before
+
+
+def test_playing_out_of_turn_is_refused() -> None:
+    h = Harness(bot_think_ms=1000)
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    game = table.game
+    assert game is not None
+    answer_prompts(h, alice, tid)
+    h.advance(5, step=1.0)  # the bots pass
+    assert game.phase == "play"
+    if game.turn != 0:
+        card = C.cards_of(game.hands[0])[0]
+        reply = alice.request(M.PlayCard(id=99, card=card))
+        assert isinstance(reply, M.Error) and reply.code == "not_your_turn"
+
+
+def test_turn_timer_plays_for_the_seat_then_a_bot_takes_over_until_they_act() -> None:
+    h = Harness(default_pass_timer_s=10.0, default_turn_timer_s=5.0, afk_timeouts_before_bot=2)
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    game = table.game
+    assert game is not None
+    (prompt,) = alice.of(M.YourTurn)
+    assert prompt.phase == "pass" and prompt.deadline == 10.0
+    assert len(prompt.legal) >= 3
+    h.advance(9.9, step=0.1)
+    assert game.passed[0] is None
+    h.advance(0.2)
+    assert game.passed[0] is not None, "the server passed for the seat"
+    assert table.seats[0] is not None and table.seats[0].timeouts == 1
+    assert not table.seats[0].afk
+    # Wait for alice's first play prompt, and let it time out too.
+    h.advance(20, step=0.5)
+    seat0 = table.seats[0]
+    assert seat0 is not None and seat0.afk, "two timeouts in a row: a bot plays"
+    updates = [u for u in alice.of(M.SeatUpdate) if u.seat == 0]
+    assert updates[-1].player["strategy"] is not None
+    moves = len(game.actions)
+    h.advance(3, step=0.05)
+    assert len(game.actions) > moves + 3, "the bot keeps playing, fast"
+    alice.drain()
+    assert isinstance(alice.request(M.Chat(id=alice.rid(), text="back")), M.Ok)
+    assert not seat0.afk and seat0.timeouts == 0
+    play_until(h, [alice], tid, lambda: game.turn == 0 and game.phase == "play", limit=30)
+    turn_at = len(game.actions)
+    h.advance(4.0, step=0.1)
+    assert len(game.actions) == turn_at, "back in control: nobody plays for her early"
+
+
+def test_disconnect_grace_then_bot_then_resume_with_snapshot() -> None:
+    h = Harness(seat_grace_s=10.0)
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    game = table.game
+    assert game is not None
+    token = alice.token
+    alice.drop()
+    seat0 = table.seats[0]
+    assert seat0 is not None and not seat0.connected
+    h.advance(9.0, step=0.5)
+    assert game.passed[0] is None, "the seat is held during the grace period"
+    h.advance(2.0, step=0.05)
+    assert seat0.away and game.passed[0] is not None, "after grace a bot plays"
+    h.advance(2.0, step=0.05)
+    back = h.connect()
+    back.send(M.Resume(id=5, versions=VERSIONS, token=token or ""))
+    msgs = back.drain()
+    assert isinstance(msgs[0], M.Welcome) and msgs[0].resumed and msgs[0].token == token
+    snap = msgs[1]
+    assert isinstance(snap, M.Snapshot) and snap.your_seat == 0 and snap.view is not None
+    assert snap.view["hand"] == C.cards_of(game.hands[0])
+    assert seat0.connected and not seat0.away
+
+
+def test_resume_kicks_the_old_connection_and_bad_tokens_are_refused() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    h.table_with_bots(alice)
+    thief = h.connect()
+    reply = thief.request(M.Resume(id=1, versions=VERSIONS, token="guessed-token"))
+    assert isinstance(reply, M.Error) and reply.code == "bad_token" and not thief.closed
+    second = h.connect()
+    second.send(M.Resume(id=2, versions=VERSIONS, token=alice.token or ""))
+    assert isinstance(second.drain()[0], M.Welcome)
+    errs = [m for m in alice.drain() if isinstance(m, M.Error)]
+    assert errs and errs[-1].code == "session_replaced" and alice.closed
+    alice.drop()  # the old connection's close must not disconnect the new one
+    seat = h.lobby.tables[max(h.lobby.tables)].seats[0]
+    assert seat is not None and seat.connected
+
+
+def test_nobody_else_can_act_for_a_seat() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    alice.request(M.Start(id=alice.rid()))
+    game = h.lobby.tables[tid].game
+    assert game is not None
+    mallory = h.player("mallory")
+    options = next(game.legal_passes(0))
+    reply = mallory.request(M.PassCards(id=1, cards=list(options)))
+    assert isinstance(reply, M.Error) and reply.code == "not_seated"
+    mallory.request(M.Spectate(id=2, table_id=tid))
+    reply = mallory.request(M.PassCards(id=3, cards=list(options)))
+    assert isinstance(reply, M.Error) and reply.code == "not_seated"
+    reply = mallory.request(M.JoinSeat(id=4, table_id=tid, seat=0))
+    assert isinstance(reply, M.Error) and reply.code == "already_seated"
+    assert game.passed[0] is None
+
+
+def test_spectators_see_no_hand() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    watcher = h.player("watcher")
+    alice.request(M.Start(id=alice.rid()))
+    snap = watcher.request(M.Spectate(id=1, table_id=tid))
+    assert isinstance(snap, M.Snapshot) and snap.your_seat is None
+    assert snap.view is not None and snap.view["hand"] == [] and snap.view["legal"] == []
+
+
+def test_leaving_mid_game_hands_the_seat_to_a_bot_and_rematch_needs_votes() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    tid = int(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 20})).table["id"])
+    bob = h.player("bob")
+    bob.request(M.JoinSeat(id=2, table_id=tid))
+    for seat in (2, 3):
+        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    assert isinstance(bob.request(M.Leave(id=3)), M.Ok)
+    seat1 = table.seats[1]
+    assert seat1 is not None and seat1.is_bot
+    play_until(h, [alice], tid, lambda: table.status == "finished")
+    reply = alice.request(M.Rematch(id=alice.rid()))
+    assert isinstance(reply, M.Ok)
+    assert table.status == "playing" and table.game_no == 2
