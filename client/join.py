@@ -1,0 +1,111 @@
+"""`leekha join [HOST[:PORT]]`: play on someone's server.
+
+With an address it connects straight away; without one it browses the LAN (mDNS) and
+lets the player pick, or asks for an address when nothing answers. Failures to connect are
+printed as one plain sentence and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+DEFAULT_PORT = 7241  # leekha.server.settings.DEFAULT_PORT, without importing the server
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address",
+        nargs="?",
+        default=None,
+        metavar="HOST[:PORT]",
+        help=f"server address (default port {DEFAULT_PORT}); omit to browse the local network",
+    )
+    parser.add_argument("--name", default=None, help="your name at the tables")
+    parser.add_argument("--ascii", action="store_true", help="C D H S instead of ♣ ♦ ♥ ♠")
+    parser.add_argument(
+        "--browse-timeout",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long to listen for servers on the LAN (default: 2)",
+    )
+
+
+def choose_server(
+    servers: list[Any], ask: Callable[[str], str] = input, say: Callable[[str], None] = print
+) -> str | None:
+    """Let the player pick a found server or type an address; None = give up."""
+    if not servers:
+        say("No Leekha servers found on the local network.")
+        answer = ask("Server address (HOST[:PORT]), or Enter to quit: ").strip()
+        return answer or None
+    say("Leekha servers on the local network:")
+    for i, s in enumerate(servers, 1):
+        note = "" if s.compatible else "  (incompatible version)"
+        tables = "" if s.tables is None else f"  {s.tables} tables"
+        say(f"  {i}. {s.name}  {s.host}:{s.port}{tables}{note}")
+    while True:
+        answer = ask("Number or address (Enter to quit): ").strip()
+        if not answer:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(servers):
+            s = servers[int(answer) - 1]
+            return f"{s.host}:{s.port}"
+        if answer.isdigit():
+            say(f"Pick 1 to {len(servers)}, or type an address.")
+            continue
+        return answer
+
+
+def run(args: argparse.Namespace) -> int:
+    from leekha.client.net import parse_address
+    from leekha.client.play import default_name
+
+    address = args.address
+    if address is None:
+        from leekha.client.discovery import browse_sync
+
+        print("Looking for Leekha servers on the local network…")
+        try:
+            servers = browse_sync(max(0.1, min(float(args.browse_timeout), 60.0)))
+        except (OSError, ValueError) as exc:
+            print(f"(cannot browse the network: {exc})")
+            servers = []
+        try:
+            address = choose_server(servers)
+        except EOFError:
+            address = None
+        if address is None:
+            return 1
+    try:
+        host, port = parse_address(address, DEFAULT_PORT)
+    except ValueError as exc:
+        print(f"leekha join: {exc}", file=sys.stderr)
+        return 2
+    name = (args.name or default_name()).strip()[:24] or "you"
+
+    from leekha.client.eventloop import run_on_reactor
+
+    return run_on_reactor(lambda reactor: join_main(reactor, host, port, name, args.ascii))
+
+
+async def join_main(
+    reactor: Any, host: str, port: int, name: str, ascii: bool = False, **io: Any
+) -> int:
+    """Connect, then run the lobby/table screens until the player quits."""
+    from leekha.client.app import ClientApp
+    from leekha.client.model import ClientModel
+    from leekha.client.net import ConnectFailed
+    from leekha.client.play import best_bot
+
+    model = ClientModel(name, ascii=ascii)
+    client = ClientApp(model, reactor, host, port, bot_strategy=best_bot(), **io)
+    try:
+        await client.connect()
+    except ConnectFailed as exc:
+        print(f"leekha join: {exc}", file=sys.stderr)
+        return 1
+    return await client.run()

@@ -1,0 +1,219 @@
+"""`leekha replay RECORD`: step through a finished game with every hand face up.
+
+Reads the server's record export (one GameRecord dict or a list; --game N picks one), and
+shows it on the same kind of table as the live game: → and ← step one action, ↑ and ↓ one
+trick, n/p and the digits jump between rounds. No network and no Twisted: it runs
+prompt_toolkit on its own asyncio loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="RECORD", help="a JSON file from `leekha records export`")
+    parser.add_argument(
+        "--game",
+        type=int,
+        default=1,
+        metavar="N",
+        help="which game in the file (default: the first)",
+    )
+    parser.add_argument("--ascii", action="store_true", help="C D H S instead of ♣ ♦ ♥ ♠")
+    parser.add_argument("--round", type=int, default=None, metavar="R", help="start at round R")
+    parser.add_argument(
+        "--print",
+        action="store_true",
+        dest="print_only",
+        help="print the final position as text and exit (no full screen)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from leekha.client.replay_model import ReplayError, ReplayModel, load_records, pick_record
+
+    try:
+        record = pick_record(load_records(args.record), args.game)
+    except ReplayError as exc:
+        print(f"leekha replay: {exc}", file=sys.stderr)
+        return 1
+    model = ReplayModel(record, ascii=args.ascii)
+    if args.round is not None and not model.jump_round(args.round):
+        print(f"leekha replay: the game has {model.rounds} round(s)", file=sys.stderr)
+        return 2
+    if args.print_only:
+        if args.round is None:
+            model.end()
+        print(render_replay_text(model))
+        return 0
+    import asyncio
+
+    return asyncio.run(run_replay(model))
+
+
+async def run_replay(model: Any, **io: Any) -> int:
+    app = build_replay_app(model, **io)
+    result = await app.run_async()
+    return int(result or 0)
+
+
+def build_replay_app(model: Any, **io: Any) -> Any:
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+    from prompt_toolkit.layout import Layout, Window
+
+    from leekha.client.layout import STYLE, FrameControl
+
+    control = FrameControl(lambda w, h: paint_replay(model, w, h))
+    kb = KeyBindings()
+
+    def bind(keys: list[str], fn: Any) -> None:
+        for key in keys:
+
+            @kb.add(key)
+            def _(event: KeyPressEvent, fn: Any = fn) -> None:
+                fn()
+
+    bind(["right", "space", "l"], lambda: model.step(1))
+    bind(["left", "backspace", "h"], lambda: model.step(-1))
+    bind(["down", "j"], lambda: model.next_trick(1))
+    bind(["up", "k"], lambda: model.next_trick(-1))
+    bind(["n", "pagedown"], lambda: model.round_step(1))
+    bind(["p", "pageup"], lambda: model.round_step(-1))
+    bind(["home", "g"], model.home)
+    bind(["end", "G"], model.end)
+    bind(["?"], lambda: setattr(model, "show_help", not model.show_help))
+    for d in "123456789":
+        bind([d], lambda d=d: model.jump_round(int(d)))
+
+    @kb.add("q")
+    @kb.add("c-c")
+    @kb.add("escape")
+    def _(event: KeyPressEvent) -> None:
+        if model.show_help:
+            model.show_help = False
+        else:
+            event.app.exit(result=0)
+
+    app: Application[int] = Application(
+        layout=Layout(Window(control, always_hide_cursor=True)),
+        key_bindings=kb,
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        **io,
+    )
+    app.ttimeoutlen = 0.05
+    return app
+
+
+def paint_replay(model: Any, width: int, height: int) -> Any:
+    """One replay frame on a canvas: four open hands around the trick."""
+    from leekha.client.canvas import Canvas, frags_width
+    from leekha.client.layout import card_frag
+    from leekha.common import cards as C
+
+    f = model.frame
+    ascii = model.ascii
+    cv = Canvas(width, height)
+    names = model.names
+    rules = model.record.rules
+    head = (
+        f" Replay · {rules.summary()} · round {f.round + 1}/{model.rounds}"
+        f" · step {f.step}/{len(model.record.actions)}"
+    )
+    cv.put(0, 0, head[:width].ljust(width), "class:header")
+    cx = width // 2
+    body_top, body_bot = 1, height - 3
+
+    def label(seat: int) -> list[tuple[str, str]]:
+        out = [("class:seat.name", names[seat])]
+        if seat == f.dealer:
+            out.append(("class:seat.dealer", " (D)"))
+        if f.round_over is not None:  # totals already include the finished round
+            out.append(("", f" {f.totals[seat]}"))
+        else:
+            out.append(("", f" {f.totals[seat]}+{f.round_points[seat]}"))
+        return out
+
+    def hand_line(seat: int) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for c in C.display_order(f.hands[seat]):
+            out.append(card_frag(c, ascii, width=len(C.format_card(c, ascii=ascii))))
+            out.append(("", " "))
+        return out
+
+    def suit_rows(seat: int) -> list[list[tuple[str, str]]]:
+        rows = []
+        symbols = C.SUIT_LETTERS if ascii else C.SUIT_SYMBOLS
+        for suit in (C.SPADES, C.HEARTS, C.CLUBS, C.DIAMONDS):
+            cards = sorted((c for c in f.hands[seat] if C.suit_of(c) == suit), reverse=True)
+            ranks = "".join("T" if c % 13 == 8 else C.RANK_TEXT[c % 13] for c in cards)
+            colour = "class:card.red" if suit in (C.HEARTS, C.DIAMONDS) else ""
+            rows.append([(colour, symbols[suit] + " "), ("", ranks or "-")])
+        return rows
+
+    # seat 0 south, 1 east, 2 north, 3 west (play runs counter-clockwise)
+    north, south = hand_line(2), hand_line(0)
+    cv.frags(cx - frags_width(label(2)) // 2, body_top, label(2))
+    cv.frags(max(0, cx - frags_width(north) // 2), body_top + 1, north)
+    cv.frags(max(0, cx - frags_width(south) // 2), body_bot - 1, south)
+    cv.frags(cx - frags_width(label(0)) // 2, body_bot, label(0))
+    cy = (body_top + body_bot) // 2
+    cv.frags(1, cy - 3, label(3))
+    for i, row in enumerate(suit_rows(3)):
+        cv.frags(1, cy - 2 + i, row)
+    east = label(1)
+    cv.frags(width - 1 - frags_width(east), cy - 3, east)
+    for i, row in enumerate(suit_rows(1)):
+        cv.frags(width - 17, cy - 2 + i, row)
+    spots = {2: (cx - 1, cy - 2), 0: (cx - 1, cy + 2), 3: (cx - 7, cy), 1: (cx + 5, cy)}
+    for seat, card in f.trick:
+        x, y = spots[seat]
+        cv.frags(x, y, [card_frag(card, ascii)])
+    if f.trick_winner is not None:
+        note = f"{names[f.trick_winner]} takes it"
+        cv.put(cx - len(note) // 2, cy + 3, note, "class:muted")
+    cv.put(1, height - 2, f.action[:width], "class:status")
+    keys = "←→ step  ↑↓ trick  n/p round  1-9 round N  g/G start/end  ? help  q quit"
+    cv.put(0, height - 1, keys[:width], "class:hint")
+    if f.round_over is not None and f.result is None:
+        x, y = cv.box(min(width, 64), 8, f"round {f.round + 1} over")
+        for seat in range(4):
+            xx = cv.put(
+                x, y + seat, f"{names[seat][:14]:<14} {f.round_over[seat]:>3} ", "class:box"
+            )
+            for c in C.display_order(f.taken[seat])[:10]:
+                xx = cv.frags(xx, y + seat, [card_frag(c, ascii, width=len(C.format_card(c)))])
+                xx = cv.put(xx, y + seat, " ", "class:box")
+        cv.put(x, y + 5, "→ to deal the next round", "class:box class:muted")
+    if f.result is not None:
+        x, y = cv.box(min(width, 50), 8, "game over")
+        winners = ", ".join(names[s] for s in f.result["winners"])
+        losers = ", ".join(names[s] for s in f.result["losers"]) or "-"
+        cv.put(x, y, f"winner: {winners}", "class:box")
+        cv.put(x, y + 1, f"loser:  {losers}", "class:box")
+        for seat in range(4):
+            cv.put(x, y + 2 + seat, f"  {names[seat][:20]:<20} {f.totals[seat]:>5}", "class:box")
+    if model.show_help:
+        x, y = cv.box(min(width, 50), 10, "replay keys")
+        for i, row in enumerate(
+            [
+                "→ / space   next action",
+                "←           previous action",
+                "↓ / ↑       next / previous trick",
+                "n / p       next / previous round",
+                "1 … 9       round N",
+                "g / G       start / end",
+                "q / Esc     quit",
+            ]
+        ):
+            cv.put(x, y + i, row, "class:box")
+    return cv
+
+
+def render_replay_text(model: Any, width: int = 80, height: int = 24) -> str:
+    return str(paint_replay(model, width, height).text())

@@ -1,0 +1,209 @@
+"""A finished game as a list of frames, one per action, rebuilt with the engine.
+
+The record holds only (rules, seed, actions); replaying it through `Game` recovers every
+hand, so the replay can show all four hands. Frames are computed once up front (a long game
+is a few hundred actions) so stepping backwards is as cheap as stepping forwards.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from leekha.common import cards as C
+from leekha.common.errors import LeekhaError
+from leekha.common.game import OVER, Game
+from leekha.common.record import GameRecord
+
+
+class ReplayError(Exception):
+    """The file cannot be replayed; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    step: int  # actions applied so far
+    round: int
+    dealer: int
+    phase: str
+    hands: list[list[int]]
+    trick: list[tuple[int, int]]
+    trick_winner: int | None  # set on the frame that completes a trick
+    totals: list[int]
+    round_points: list[int]
+    taken: list[list[int]]  # penalty cards taken this round
+    doubled: list[tuple[int, int]]  # (card, seat)
+    action: str
+    round_over: list[int] | None = None  # points of the round this action ended
+    result: dict[str, Any] | None = None
+    passed: list[list[int] | None] = field(default_factory=list)
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    """The record dicts in an export file: one record, or a list of them."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReplayError(f"no such file: {path}") from None
+    except OSError as exc:
+        raise ReplayError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReplayError(f"{path} is not a JSON game record ({exc})") from None
+    if isinstance(data, dict) and isinstance(data.get("games"), list):
+        data = data["games"]
+    records = data if isinstance(data, list) else [data]
+    if not records or not all(isinstance(r, dict) for r in records):
+        raise ReplayError(f"{path} holds no game records")
+    return records
+
+
+def pick_record(records: Sequence[dict[str, Any]], game: int) -> GameRecord:
+    """Game number `game` (1-based) from the file, checked to replay."""
+    if not 1 <= game <= len(records):
+        raise ReplayError(f"--game {game}: the file has {len(records)} game(s)")
+    try:
+        return GameRecord.from_dict(records[game - 1])
+    except LeekhaError as exc:
+        raise ReplayError(f"game {game} cannot be replayed: {exc.message}") from None
+
+
+def _describe(action: dict[str, Any], names: Sequence[str], ascii: bool) -> str:
+    who = names[action["seat"]]
+    kind = action.get("kind")
+    if kind == "play":
+        return f"{who} plays {C.format_card(action['card'], ascii=ascii)}"
+    if kind == "pass":
+        cards = C.format_cards(C.display_order(action["cards"]), ascii=ascii)
+        return f"{who} passes {cards}"
+    if kind == "double":
+        return f"{who} doubles {C.format_card(action['card'], ascii=ascii)}"
+    return f"{who}: {kind}"
+
+
+def _capture(game: Game, step: int, action: str, penalty: int) -> Frame:
+    return Frame(
+        step=step,
+        round=game.round_no,
+        dealer=game.dealer,
+        phase=game.phase,
+        hands=[C.cards_of(h) for h in game.hands],
+        trick=list(game.trick),
+        trick_winner=None,
+        totals=list(game.totals),
+        round_points=list(game.round_points),
+        taken=[C.cards_of(t & penalty) for t in game.taken],
+        doubled=sorted(game.doubled.items()),
+        action=action,
+        result=dict(game.result) if game.result else None,
+        passed=[C.cards_of(p) if p is not None else None for p in game.passed],
+    )
+
+
+def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) -> list[Frame]:
+    game = Game(record.rules, record.seed)
+    pts = record.rules.card_points()
+    penalty = C.mask_of(c for c in range(52) if pts[c])
+    frames = [_capture(game, 0, "the deal", penalty)]
+    for i, action in enumerate(record.actions, 1):
+        prev = frames[-1]
+        before_round = game.round_no
+        game.apply(action)
+        text = _describe(action, names, ascii)
+        if action.get("kind") == "play" and len(prev.trick) == 3:
+            trick = [*prev.trick, (action["seat"], action["card"])]
+            led = C.suit_of(trick[0][1])
+            winner = max((c, s) for s, c in trick if C.suit_of(c) == led)[1]
+            if game.round_no != before_round or game.phase == OVER:
+                # The engine already moved on (or ended); show the round's last trick.
+                taken = [list(t) for t in prev.taken]
+                taken[winner] = sorted({*taken[winner], *(c for _s, c in trick if pts[c])})
+                hands = [list(h) for h in prev.hands]
+                hands[action["seat"]].remove(action["card"])
+                frames.append(
+                    Frame(
+                        step=i,
+                        round=before_round,
+                        dealer=prev.dealer,
+                        phase=game.phase if game.phase == OVER else prev.phase,
+                        hands=hands,
+                        trick=trick,
+                        trick_winner=winner,
+                        totals=list(game.totals),
+                        round_points=list(game.history[-1]),
+                        taken=taken,
+                        doubled=prev.doubled,
+                        action=text,
+                        round_over=list(game.history[-1]),
+                        result=dict(game.result) if game.result else None,
+                    )
+                )
+                if game.phase != OVER:
+                    frames.append(
+                        _capture(game, i, f"round {game.round_no + 1}: the deal", penalty)
+                    )
+                continue
+            frame = _capture(game, i, text, penalty)
+            frames.append(Frame(**{**frame.__dict__, "trick": trick, "trick_winner": winner}))
+            continue
+        frames.append(_capture(game, i, text, penalty))
+    return frames
+
+
+class ReplayModel:
+    """Where the viewer is in the game, and the moves between frames."""
+
+    def __init__(self, record: GameRecord, *, ascii: bool = False) -> None:
+        self.record = record
+        self.ascii = ascii
+        players = list(record.players) + [""] * 4
+        self.names = [p or f"seat {i + 1}" for i, p in enumerate(players[:4])]
+        self.frames = build_frames(record, self.names, ascii)
+        self.index = 0
+        self.show_help = False
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[self.index]
+
+    @property
+    def rounds(self) -> int:
+        return self.frames[-1].round + 1
+
+    def step(self, n: int) -> None:
+        self.index = max(0, min(len(self.frames) - 1, self.index + n))
+
+    def home(self) -> None:
+        self.index = 0
+
+    def end(self) -> None:
+        self.index = len(self.frames) - 1
+
+    def next_trick(self, direction: int) -> None:
+        """Jump to the next (or previous) completed trick or round boundary."""
+        i = self.index + direction
+        while 0 <= i < len(self.frames):
+            f = self.frames[i]
+            if f.trick_winner is not None or (direction < 0 and i == 0):
+                self.index = i
+                return
+            i += direction
+        self.index = 0 if direction < 0 else len(self.frames) - 1
+
+    def jump_round(self, number: int) -> bool:
+        """Go to the deal of round `number` (1-based); False if there is no such round."""
+        for i, f in enumerate(self.frames):
+            if f.round == number - 1:
+                self.index = i
+                return True
+        return False
+
+    def round_step(self, direction: int) -> None:
+        target = self.frame.round + 1 + direction
+        if not self.jump_round(target):
+            if direction > 0:
+                self.end()
+            else:
+                self.home()
