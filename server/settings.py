@@ -279,7 +279,8 @@ def load_settings(
     return ServerSettings(**values)  # type: ignore[arg-type]
 
 
-def _flag(name: str) -> str:
+def option_flag(name: str) -> str:
+    """The command-line option for setting `name`, e.g. "--data" for data_dir."""
     meta = _FIELDS[name].metadata
     return str(meta["flag"] or "--" + name.replace("_", "-"))
 
@@ -300,7 +301,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
         shown = f" (default: {default})" if default is not None else ""
         help_text = f"{meta['help']}{shown}"
         kind = meta["kind"]
-        flag = _flag(f.name)
+        flag = option_flag(f.name)
         if kind == "bool":
             group.add_argument(
                 flag,

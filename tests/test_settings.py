@@ -176,3 +176,10 @@ def test_example_config_lists_every_key_and_uncommented_is_valid(tmp_path: Path)
 def test_shipped_example_matches_generator() -> None:
     shipped = Path(__file__).resolve().parent.parent / "docs" / "server.example.toml"
     assert shipped.read_text(encoding="utf-8") == example_config()
+
+
+def test_hosting_guide_documents_every_key_and_option() -> None:
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "hosting.md").read_text("utf-8")
+    for f in fields(ServerSettings):
+        assert f"| `{f.name}` |" in guide, f.name
+        assert f"`{settings_mod.option_flag(f.name)}" in guide, f.name
