@@ -14,10 +14,11 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from leekha.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
-from leekha.server.discovery import SERVICE_TYPE, version_text
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from leekha.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
+from leekha.server.discovery import SERVICE_TYPE, version_text
 
 _MAX_TIMEOUT_S = 60.0
 

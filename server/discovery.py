@@ -17,10 +17,11 @@ import socket
 from collections.abc import Sequence
 
 import ifaddr  # zeroconf's own interface scanner, installed with it
-from leekha.protocol import PROTOCOL_VERSION
 from twisted.logger import Logger
 from zeroconf import InterfaceChoice, IPVersion, NonUniqueNameException, ServiceInfo
 from zeroconf.asyncio import AsyncZeroconf
+
+from leekha.protocol import PROTOCOL_VERSION
 
 #: DNS-SD service type of a Leekha table server.
 SERVICE_TYPE = "_leekha._tcp.local."

@@ -13,6 +13,10 @@ from typing import Any, TypeVar
 
 import pytest
 import pytest_twisted
+from twisted.internet.defer import Deferred
+from zeroconf import ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
+
 from leekha.client import cli
 from leekha.client import discovery as client_discovery
 from leekha.client.discovery import (
@@ -28,9 +32,6 @@ from leekha.server.discovery import (
     instance_label,
     txt_properties,
 )
-from twisted.internet.defer import Deferred
-from zeroconf import ServiceStateChange, Zeroconf
-from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
 
 T = TypeVar("T")
 LOOPBACK = ["127.0.0.1"]
