@@ -12,7 +12,7 @@ import asyncio
 import getpass
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -79,8 +79,15 @@ def run(args: argparse.Namespace) -> int:
     return run_on_reactor(lambda reactor: play_main(reactor, args))
 
 
-async def play_main(reactor: Any, args: argparse.Namespace, **io: Any) -> int:
-    """The whole `leekha play` session; `io` passes input/output through (tests)."""
+async def play_main(
+    reactor: Any,
+    args: argparse.Namespace,
+    *,
+    ready: Callable[[Any], None] | None = None,
+    **io: Any,
+) -> int:
+    """The whole `leekha play` session; `io` passes input/output through and `ready` gets
+    the ClientApp once connected (tests)."""
     from leekha.client.app import ClientApp
     from leekha.client.model import AutoSetup, ClientModel
     from leekha.server.app import start_server
@@ -106,6 +113,8 @@ async def play_main(reactor: Any, args: argparse.Namespace, **io: Any) -> int:
             model = ClientModel(name, auto=auto, ascii=args.ascii)
             client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)
             await client.connect()
+            if ready is not None:
+                ready(client)
             if args.report_drawn or args.exit_when_drawn:
                 _when_drawn(client, args.report_drawn, args.exit_when_drawn)
             return await client.run()

@@ -1,0 +1,271 @@
+"""The terminal client end to end: real loopback server, real keys through a pipe.
+
+prompt_toolkit runs on the asyncio loop that pytest-twisted's asyncio reactor drives, so
+the app, the client session and the server all share one loop, as in `leekha play`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import pty
+import select
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import pytest_twisted
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from twisted.internet.defer import Deferred
+
+from leekha.client import model as M
+from leekha.client import play
+from leekha.client.app import ClientApp
+from leekha.client.net import Backoff
+
+T = TypeVar("T")
+AsyncTest = Callable[..., Coroutine[Any, Any, None]]
+reactor_test: Callable[[AsyncTest], AsyncTest] = pytest_twisted.ensureDeferred
+WAIT = 10.0
+
+
+def aio(coro: Coroutine[Any, Any, T]) -> Deferred[T]:
+    return Deferred.fromFuture(asyncio.ensure_future(coro))
+
+
+def get_reactor() -> Any:
+    from twisted.internet import reactor
+
+    return reactor
+
+
+async def until(client: ClientApp, pred: Callable[[], bool], what: str) -> None:
+    try:
+        await asyncio.wait_for(client.when(pred), WAIT)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for: {what}") from None
+
+
+def play_args(*extra: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    return parser.parse_args(["--name", "tester", "--bots", "random", "--bot-delay", "0", *extra])
+
+
+async def press(
+    client: ClientApp, inp: PipeInput, keys: str, pred: Callable[[], bool], what: str
+) -> None:
+    inp.send_text(keys)
+    await until(client, pred, what)
+
+
+async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
+    """Play by keys only: letters to choose, Enter twice to confirm, until game over."""
+    m = client.model
+    for _ in range(500):
+        await until(
+            client,
+            lambda: (
+                m.phase == "game_over"
+                or m.summary is not None
+                or m.double_offer != []
+                or (m.my_turn and (m.phase == "pass" or bool(m.legal_plays())))
+            ),
+            "my move",
+        )
+        if m.summary is not None:
+            await press(client, inp, "\r", lambda: m.summary is None, "summary closed")
+        elif m.phase == "game_over":
+            return
+        elif m.double_offer:
+            n = len(m.double_offer)
+            await press(client, inp, "n", lambda n=n: len(m.double_offer) < n, "double declined")
+        elif m.phase == "pass":
+            while len(m.pass_sel) < 3:
+                card = next(c for c in m.hand if c in m.pass_choosable() and c not in m.pass_sel)
+                key = chr(ord("a") + m.hand.index(card))
+                await press(client, inp, key, lambda c=card: c in m.pass_sel, "card chosen")
+            await press(client, inp, "\r", lambda: m.pass_confirm, "pass staged")
+            await press(client, inp, "\r", lambda: not m.my_turn, "pass sent")
+        else:
+            i, card = next((i, c) for i, c in enumerate(m.hand) if c in m.legal_plays())
+            key = chr(ord("a") + i)
+            await press(client, inp, key, lambda c=card: m.lifted == c, "card lifted")
+            await press(client, inp, "\r", lambda c=card: c not in m.hand, "card played")
+    raise AssertionError("the game did not end")
+
+
+@reactor_test
+async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
+    async def main() -> None:
+        holder: list[ClientApp] = []
+        with create_pipe_input() as inp:
+            task = asyncio.ensure_future(
+                play.play_main(
+                    get_reactor(),
+                    play_args("--target", "10"),
+                    ready=holder.append,
+                    input=inp,
+                    output=DummyOutput(),
+                )
+            )
+            await until_holder(holder, task)
+            client = holder[0]
+            m = client.model
+            await until(client, lambda: client.table_drawn_at is not None, "table drawn")
+            assert [p["is_bot"] for p in m.players] == [False, True, True, True]
+            await play_whole_game(client, inp)
+            result = m.view["result"] if m.view else None
+            assert result is not None and max(result["totals"]) >= 10
+            await press(client, inp, "r", lambda: m.rematch_voted, "rematch voted")
+            await until(client, lambda: m.phase == "pass", "rematch dealt")
+            await press(client, inp, "q", lambda: m.quit_confirm, "quit asked")
+            inp.send_text("q")
+            assert await asyncio.wait_for(task, WAIT) == 0
+            assert not client.session.online
+
+    await aio(main())
+
+
+async def until_holder(holder: list[ClientApp], task: asyncio.Future[int]) -> None:
+    deadline = time.monotonic() + WAIT
+    while not holder:
+        if task.done():
+            task.result()
+            raise AssertionError("play_main ended before connecting")
+        if time.monotonic() > deadline:
+            raise AssertionError("play_main never connected")
+        await asyncio.wait([task], timeout=0.01)
+
+
+@reactor_test
+async def test_reconnects_and_resumes_the_same_seat() -> None:
+    from leekha.server.app import start_server
+    from leekha.server.settings import ServerSettings
+
+    async def main(tmp: Path) -> None:
+        settings = ServerSettings(
+            host="127.0.0.1", port=0, data_dir=tmp, announce=False, bot_think_ms=0
+        )
+        server = await Deferred.fromCoroutine(start_server(get_reactor(), settings)).asFuture(
+            asyncio.get_running_loop()
+        )
+        try:
+            auto = M.AutoSetup(name="t", preset="classic", overrides={}, bot="random")
+            model = M.ClientModel("resumer", auto=auto)
+            with create_pipe_input() as inp:
+                client = ClientApp(
+                    model,
+                    get_reactor(),
+                    "127.0.0.1",
+                    server.port,
+                    input=inp,
+                    output=DummyOutput(),
+                    backoff=Backoff(first=0.02),
+                )
+                await client.connect()
+                task = asyncio.ensure_future(client.run())
+                await until(client, lambda: model.phase == "pass" and model.my_turn, "dealt")
+                hand = list(model.hand)
+                client.session.drop()
+                await until(client, lambda: model.conn == M.RECONNECTING, "reconnecting shown")
+                await until(
+                    client,
+                    lambda: client.session.resumes == 1 and model.conn == M.ONLINE,
+                    "resumed",
+                )
+                await until(
+                    client,
+                    lambda: model.view is not None and model.hand == hand,
+                    "snapshot restores the hand",
+                )
+                assert model.your_seat == 0 and model.screen == M.TABLE
+                inp.send_text("qq")
+                assert await asyncio.wait_for(task, WAIT) == 0
+        finally:
+            await Deferred.fromCoroutine(server.stop()).asFuture(asyncio.get_running_loop())
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        await aio(main(Path(tmp)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@reactor_test
+async def test_bad_address_is_a_plain_message(capsys: pytest.CaptureFixture[str]) -> None:
+    from leekha.client.join import join_main
+
+    port = free_port()
+    rc = await aio(join_main(get_reactor(), "127.0.0.1", port, "x", output=DummyOutput()))
+    assert rc == 1
+    err = capsys.readouterr().err
+    assert f"cannot connect to 127.0.0.1:{port}: connection refused" in err
+    assert "Traceback" not in err
+
+
+def test_join_rejects_a_malformed_address(capsys: pytest.CaptureFixture[str]) -> None:
+    from leekha.client.cli import main
+
+    assert main(["join", "host:99999"]) == 2
+    assert "bad port '99999'" in capsys.readouterr().err
+
+
+def run_in_pty(argv: list[str], timeout: float) -> tuple[int, bytes]:
+    """Run a command on a pseudo-terminal (a real 80x24 screen) and collect its output."""
+    master, slave = pty.openpty()
+    import fcntl
+    import struct
+    import termios
+
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color")
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    out = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                proc.kill()
+                raise AssertionError(f"{argv} did not finish; output: {bytes(out[-2000:])!r}")
+            ready, _, _ = select.select([master], [], [], min(left, 0.5))
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                out.extend(chunk)
+            elif proc.poll() is not None:
+                break
+        return proc.wait(timeout=5), bytes(out)
+    finally:
+        os.close(master)
+
+
+def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
+    marker = tmp_path / "drawn"
+    leekha = str(Path(sys.executable).with_name("leekha"))
+    rc, out = run_in_pty(
+        [leekha, "play", "--bots", "random", "--exit-when-drawn", "--report-drawn", str(marker)],
+        timeout=30,
+    )
+    assert rc == 0, out[-2000:]
+    assert marker.exists()
+    assert b"Traceback" not in out
+    assert "♠".encode() in out or b"S" in out

@@ -1,0 +1,368 @@
+"""The client model as a pure state machine: feed it protocol messages and intents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from leekha import protocol as P
+from leekha.client import model as M
+from leekha.client.layout import render_text
+from leekha.common import cards as C
+from leekha.common.config import PRESETS
+
+
+def seat_info(name: str | None, bot: bool = False, host: bool = False) -> dict[str, Any]:
+    return {
+        "name": name,
+        "is_bot": bot,
+        "connected": name is not None,
+        "strategy": "random" if bot else None,
+        "is_host": host,
+    }
+
+
+def table(status: str = "waiting", preset: str = "classic", **rules: Any) -> dict[str, Any]:
+    return {
+        "id": 7,
+        "name": "Friday",
+        "host": "ann",
+        "preset": preset,
+        "rules": PRESETS[preset].with_overrides(rules).to_dict(),
+        "seats": [
+            {"name": n, "is_bot": n != "ann", "connected": True} for n in ("ann", "b1", "b2", "b3")
+        ],
+        "spectators": 0,
+        "status": status,
+        "has_password": False,
+        "timers": {"pass_s": None, "turn_s": None},
+    }
+
+
+PLAYERS = [seat_info("ann", host=True)] + [seat_info(f"b{i}", bot=True) for i in (1, 2, 3)]
+HAND = C.parse_cards("2C 5C KC 3D 10D QD 2H 7H QH AH 4S QS AS")
+
+
+def welcomed(name: str = "ann", **kw: Any) -> M.ClientModel:
+    m = M.ClientModel(name, clock=lambda: 100.0, **kw)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name=name))
+    return m
+
+
+def at_table(preset: str = "classic", **rules: Any) -> M.ClientModel:
+    m = welcomed()
+    m.apply(
+        P.Snapshot(
+            re=None,
+            table=table("playing", preset, **rules),
+            view=None,
+            your_seat=0,
+            players=PLAYERS,
+        )
+    )
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=60.0))
+    m.take_outbox()
+    return m
+
+
+def test_welcome_moves_from_connecting_to_lobby_and_lists_tables() -> None:
+    m = M.ClientModel("ann")
+    assert m.screen == M.CONNECTING
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann2"))
+    assert m.screen == M.LOBBY
+    assert m.name == "ann2"
+    assert [type(x) for x in m.take_outbox()] == [P.ListTables]
+
+
+def test_lobby_lists_updates_and_joins_the_selected_table() -> None:
+    m = welcomed()
+    m.take_outbox()
+    t1, t2 = table(), table() | {"id": 9, "name": "Other", "has_password": True}
+    m.apply(P.TableList(re=None, tables=[t1]))
+    m.apply(P.TableUpdate(table_id=9, table=t2))
+    assert [t["id"] for t in m.lobby_tables()] == [7, 9]
+    assert "Friday" in render_text(m) and "Other" in render_text(m)
+    m.lobby_join()
+    assert m.take_outbox() == [P.JoinSeat(id=2, table_id=7)]
+    m.lobby_move(1)
+    m.lobby_join(spectate=True)
+    assert m.password_prompt == (9, "")  # a password table asks first
+    m.password_type("s3")
+    m.password_submit()
+    assert m.take_outbox() == [P.Spectate(id=3, table_id=9, password="s3")]
+    m.apply(P.TableUpdate(table_id=9, table=None))
+    assert [t["id"] for t in m.lobby_tables()] == [7]
+
+
+def test_create_form_sends_rules_password_and_timers() -> None:
+    m = welcomed()
+    m.take_outbox()
+    m.open_form()
+    assert m.form is not None
+    m.form_move(1)
+    m.form_change(1)  # preset -> levant
+    m.form_move(1)
+    m.form_change(1)  # target -> first choice
+    m.form_move(1)
+    m.form_type("pw")
+    m.form_move(1)
+    m.form_change(1)
+    m.form_submit()
+    (req,) = m.take_outbox()
+    assert isinstance(req, P.CreateTable)
+    assert req.preset == "levant" and req.overrides == {"target": 11}
+    assert req.password == "pw" and req.pass_timer_s == 120 and req.turn_timer_s == 30
+
+
+def test_waiting_room_host_adds_bots_and_starts() -> None:
+    m = welcomed()
+    m.take_outbox()
+    players = [seat_info("ann", host=True), seat_info(None), seat_info(None), seat_info(None)]
+    m.apply(P.Snapshot(re=None, table=table(), view=None, your_seat=0, players=players))
+    assert m.screen == M.TABLE
+    assert "waiting for players (1/4)" in render_text(m)
+    m.add_bot("random")
+    assert m.take_outbox() == [P.AddBot(id=2, seat=1, strategy="random")]
+    m.apply(P.SeatUpdate(table_id=7, seat=1, player=seat_info("rb", bot=True)))
+    m.add_bot("random")
+    assert m.take_outbox()[0].seat == 2  # type: ignore[attr-defined]
+    m.start()
+    assert isinstance(m.take_outbox()[0], P.Start)
+
+
+def test_auto_setup_creates_fills_and_starts() -> None:
+    auto = M.AutoSetup(name="solo", preset="classic", overrides={"target": 10}, bot="random")
+    m = welcomed(auto=auto)
+    (create,) = m.take_outbox()
+    assert isinstance(create, P.CreateTable) and create.overrides == {"target": 10}
+    players = [seat_info("ann", host=True)] + [seat_info(None)] * 3
+    m.apply(P.Snapshot(re=create.id, table=table(), view=None, your_seat=0, players=players))
+    bots = m.take_outbox()
+    assert [b.seat for b in bots] == [1, 2, 3]  # type: ignore[attr-defined]
+    for b in bots:
+        m.apply(P.Ok(re=b.id))  # type: ignore[attr-defined]
+    assert isinstance(m.take_outbox()[0], P.Start)
+
+
+def test_pass_phase_choose_three_confirm_then_send() -> None:
+    m = at_table()
+    assert m.my_turn and m.phase == "pass"
+    hand = m.hand
+    pick = C.parse_cards("AH QH 7H")
+    for card in pick:
+        m.choose(hand.index(card))
+    assert m.pass_sel == set(pick)
+    m.enter()
+    assert m.pass_confirm and not m.outbox  # first Enter only stages
+    m.escape()
+    assert not m.pass_confirm and m.pass_sel  # Esc backs out of the confirm, keeps the pick
+    m.enter()
+    m.enter()
+    (req,) = m.take_outbox()
+    assert req == P.PassCards(id=req.id, cards=sorted(pick))  # type: ignore[attr-defined]
+    m.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    assert len(m.hand) == 10 and not m.my_turn
+    assert m.view is not None and m.view["passes_done"][0]
+
+
+def test_pass_ban_dims_the_last_card_of_a_suit() -> None:
+    m = welcomed()
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    hand = C.parse_cards("2C 3D 4D 5D 2H 3H 4H 5H 6H 2S 3S 4S 5S")
+    m.apply(P.Dealt(round=0, dealer=3, hand=hand, pass_to=1))
+    two_c = C.parse_card("2C")
+    assert two_c not in m.pass_choosable()  # a singleton club may not be passed
+    m.choose(m.hand.index(two_c))
+    assert two_c not in m.pass_sel and m.status_error
+    assert "last club" in m.status
+    # choosing two diamonds leaves the third diamond choosable only if it is not the last
+    for c in C.parse_cards("3D 4D"):
+        m.choose(m.hand.index(c))
+    assert C.parse_card("5D") not in m.pass_choosable()
+
+
+def test_doubling_prompt_when_rules_allow() -> None:
+    m = at_table("levant")
+    assert m.double_offer == [C.QUEEN_SPADES, C.TEN_DIAMONDS] or set(m.double_offer) == {
+        C.QUEEN_SPADES,
+        C.TEN_DIAMONDS,
+    }
+    assert "doubling" in render_text(m)
+    m.take_outbox()
+    first = m.double_offer[0]
+    m.answer_double(True)
+    assert m.take_outbox()[0] == P.DeclareDouble(id=2, card=first)
+    m.answer_double(False)
+    assert not m.double_offer and not m.outbox
+    m.apply(P.DoubleRevealed(seat=0, card=first))
+    assert m.view is not None and m.view["doubled"] == [[first, 0]]
+    plain = at_table("classic")
+    assert plain.double_offer == []
+
+
+def play_phase() -> M.ClientModel:
+    m = at_table()
+    m.pass_sel = set(C.parse_cards("AH QH 7H"))
+    m.enter()
+    m.enter()
+    (req,) = m.take_outbox()
+    m.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    m.apply(P.PassDone(seat=0))
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
+    return m
+
+
+def test_passed_received_starts_play_and_turn_arrives() -> None:
+    m = play_phase()
+    assert m.phase == "play" and len(m.hand) == 13
+    assert "received" in m.status
+    m.apply(P.YourTurn(phase="play", legal=[C.parse_card("2C")], deadline=30.0))
+    assert m.my_turn and m.seconds_left() == 30
+    assert m.legal_plays() == {C.parse_card("2C")}
+
+
+def test_play_needs_lift_then_confirm_and_refuses_illegal() -> None:
+    m = play_phase()
+    two_c = C.parse_card("2C")
+    m.apply(P.YourTurn(phase="play", legal=[two_c], deadline=None))
+    m.take_outbox()
+    m.choose(m.hand.index(C.parse_card("AS")))
+    assert m.lifted is None and m.status_error  # illegal: not even lifted
+    m.choose(m.hand.index(two_c))
+    assert m.lifted == two_c and not m.outbox
+    m.escape()
+    assert m.lifted is None
+    m.cursor = m.hand.index(two_c)
+    m.enter()
+    m.enter()
+    (req,) = m.take_outbox()
+    assert req == P.PlayCard(id=req.id, card=two_c)  # type: ignore[attr-defined]
+    m.apply(P.Error(code="must_follow_suit", message="You must follow clubs", re=req.id))  # type: ignore[attr-defined]
+    assert m.status == "Play refused: You must follow clubs" and m.status_error
+
+
+def test_trick_events_score_and_keep_the_last_trick() -> None:
+    m = play_phase()
+    plays = [(0, "2C"), (1, "9C"), (2, "QH"), (3, "KC")]
+    for seat, text in plays:
+        m.apply(P.CardPlayed(seat=seat, card=C.parse_card(text)))
+    assert m.view is not None and len(m.view["trick"]) == 4
+    cards = [[s, C.parse_card(t)] for s, t in plays]
+    m.apply(P.TrickTaken(winner=3, cards=cards, points=1))
+    assert m.view["round_points"] == [0, 0, 0, 1]
+    assert m.view["taken"][3] == [C.parse_card("QH")]
+    assert m.display_trick() == cards  # the finished trick stays visible
+    assert "b3 takes it (+1)" in render_text(m)
+    m.toggle_last_trick()
+    assert m.show_last and "last trick" in render_text(m)
+    m.apply(P.CardPlayed(seat=3, card=C.parse_card("4S")))
+    assert m.display_trick() == [[3, C.parse_card("4S")]] and not m.show_last
+
+
+def test_round_summary_and_game_over_with_rematch() -> None:
+    m = play_phase()
+    taken = [[], [C.QUEEN_SPADES], [C.TEN_DIAMONDS], C.parse_cards("2H 3H")]
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2], taken=taken))
+    assert m.summary is not None
+    text = render_text(m)
+    assert "round 1 over" in text and "Q♠" in text
+    m.enter()
+    assert m.summary is None
+    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 113, 10, 2]))
+    text = render_text(m)
+    assert "You win!" in text and "loser:  b1" in text
+    m.take_outbox()
+    m.rematch()
+    m.rematch()  # one vote only
+    assert [type(x) for x in m.take_outbox()] == [P.Rematch]
+    m.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
+    assert m.phase == "pass" and not m.rematch_voted
+
+
+def test_seat_updates_show_away_and_bot() -> None:
+    m = play_phase()
+    m.apply(P.SeatUpdate(table_id=7, seat=2, player=seat_info("b2", bot=True)))
+    away = seat_info("cy") | {"connected": False}
+    m.apply(P.SeatUpdate(table_id=7, seat=1, player=away))
+    text = render_text(m)
+    assert "cy [away]" in text and "b2 [bot]" in text
+
+
+def test_snapshot_replaces_everything() -> None:
+    m = play_phase()
+    m.lifted = 5
+    view = {
+        "seat": 0,
+        "phase": "play",
+        "round": 2,
+        "dealer": 1,
+        "pass_to": 2,
+        "turn": 0,
+        "hand": [0, 1],
+        "passed": None,
+        "received": None,
+        "passes_done": [True] * 4,
+        "doubled": [],
+        "trick": [],
+        "leader": 0,
+        "tricks": [],
+        "taken": [[], [], [], []],
+        "round_points": [0] * 4,
+        "totals": [5, 6, 7, 8],
+        "legal": [0, 1],
+        "history": [],
+        "result": None,
+    }
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=view, your_seat=0, players=PLAYERS))
+    assert m.hand == [1, 0] and m.lifted is None and m.legal_plays() == {0, 1}
+    assert "round 3" in render_text(m)
+
+
+def test_connection_states_show_in_the_header() -> None:
+    m = play_phase()
+    m.connection_lost("the connection was lost")
+    m.reconnect_scheduled(2, 0.5)
+    assert "reconnecting… attempt 2" in render_text(m)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="s", token="t" * 16, name="ann", resumed=True))
+    assert m.conn == M.ONLINE and m.screen == M.TABLE
+    # an expired session comes back as a fresh one: the table is gone and the model says so
+    m.apply(P.Welcome(re=2, version=[1, 0], server="s", token="u" * 16, name="ann"))
+    assert m.screen == M.LOBBY and "expired" in m.status
+
+
+def test_chat_and_help() -> None:
+    m = play_phase()
+    m.apply(P.ChatMessage(sender="b1", text="hello there", table_id=7))
+    assert "b1: hello there" in render_text(m)
+    m.take_outbox()
+    m.send_chat("  hi  ")
+    assert [(type(x), x.text) for x in m.take_outbox()] == [(P.Chat, "hi")]  # type: ignore[attr-defined]
+    m.toggle_help()
+    assert "keys" in render_text(m)
+    m.escape()
+    assert not m.show_help
+
+
+def test_quit_asks_first() -> None:
+    m = welcomed()
+    assert m.ask_quit() is False
+    assert m.ask_quit() is True
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 20)])
+def test_table_renders_at_any_size(size: tuple[int, int]) -> None:
+    m = play_phase()
+    text = render_text(m, *size)
+    lines = text.split("\n")
+    assert len(lines) == size[1]
+    assert all(len(line) <= size[0] for line in lines)
+    assert "ann (you)" in text
+
+
+def test_ascii_cards() -> None:
+    m = play_phase()
+    m.ascii = True
+    text = render_text(m, ascii=True)
+    assert "QS" in text and "♠" not in text
