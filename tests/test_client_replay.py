@@ -1,0 +1,123 @@
+"""`leekha replay`: frames rebuilt by the engine, navigation, and the screen driven by keys."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from twisted.internet.defer import Deferred
+
+from leekha.client.cli import main
+from leekha.client.replay import build_replay_app, render_replay_text
+from leekha.client.replay_model import ReplayError, ReplayModel, load_records, pick_record
+from leekha.common.bots.base import make_strategy, play_out
+from leekha.common.config import preset
+from leekha.common.game import Game
+from leekha.common.record import GameRecord
+
+AsyncTest = Callable[..., Coroutine[Any, Any, None]]
+reactor_test: Callable[[AsyncTest], AsyncTest] = pytest_twisted.ensureDeferred
+
+
+def finished_game(seed: int = 3, target: int = 30) -> GameRecord:
+    game = Game(preset("levant", {"target": target}), seed)
+    play_out(game, [make_strategy("random", seed + i) for i in range(4)])
+    return GameRecord.of(game, ["ann", "bob", "cy", "di"])
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "games.json"
+    games = [finished_game(3).to_dict(), finished_game(4, 20).to_dict()]
+    path.write_text(json.dumps(games))
+    return path
+
+
+def test_every_hand_is_shown_and_frames_follow_the_engine() -> None:
+    record = finished_game()
+    m = ReplayModel(record)
+    first = m.frame
+    assert sorted(c for h in first.hands for c in h) == list(range(52))  # all four hands
+    assert m.rounds >= 2
+    m.end()
+    final = m.frame
+    game = record.replay()
+    assert final.result == game.result and final.totals == game.totals
+    assert final.step == len(record.actions)
+    text = render_replay_text(m)
+    assert "game over" in text and "winner:" in text
+
+
+def test_step_back_and_forth_and_jump_rounds() -> None:
+    m = ReplayModel(finished_game())
+    m.step(5)
+    at5 = m.frame
+    m.step(1)
+    m.step(-1)
+    assert m.frame == at5
+    m.next_trick(1)
+    assert m.frame.trick_winner is not None and len(m.frame.trick) == 4
+    assert m.jump_round(2)
+    assert m.frame.round == 1 and m.frame.phase == "pass"
+    assert sum(len(h) for h in m.frame.hands) == 52
+    assert not m.jump_round(99)
+    m.round_step(-1)
+    assert m.frame.round == 0
+    m.step(-1000)
+    assert m.index == 0
+
+
+def test_round_end_frame_shows_who_took_which_penalty_cards() -> None:
+    m = ReplayModel(finished_game())
+    i = next(i for i, f in enumerate(m.frames) if f.round_over is not None)
+    m.index = i
+    f = m.frame
+    assert sum(f.round_over or []) >= 36  # every penalty point was taken (doubling adds more)
+    assert sorted(c for t in f.taken for c in t) == sorted([c for c in range(26, 39)] + [49, 21])
+    assert "round 1 over" in render_replay_text(m)
+
+
+def test_pick_and_load_errors(record_file: Path, tmp_path: Path) -> None:
+    records = load_records(record_file)
+    assert pick_record(records, 2).rules.target == 20
+    with pytest.raises(ReplayError, match="has 2 game"):
+        pick_record(records, 3)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    with pytest.raises(ReplayError, match="not a JSON game record"):
+        load_records(bad)
+    broken = dict(records[0])
+    broken["actions"] = [*broken["actions"][:5], {"kind": "play", "seat": 0, "card": 99}]
+    with pytest.raises(ReplayError, match="cannot be replayed"):
+        pick_record([broken], 1)
+
+
+def test_cli_print_mode_and_errors(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record_file), "--game", "2", "--print", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert "Replay" in out and "game over" in out and "♠" not in out
+    assert main(["replay", str(record_file) + ".missing"]) == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+@reactor_test
+async def test_replay_screen_by_keys() -> None:
+    async def run() -> None:
+        m = ReplayModel(finished_game())
+        with create_pipe_input() as inp:
+            app = build_replay_app(m, input=inp, output=DummyOutput())
+            task = asyncio.ensure_future(app.run_async())
+            inp.send_text("\x1b[C\x1b[C\x1b[C")  # three right arrows
+            inp.send_text("2")  # round 2
+            inp.send_text("q")
+            assert await asyncio.wait_for(task, 10) == 0
+        assert m.frame.round == 1
+
+    await Deferred.fromFuture(asyncio.ensure_future(run()))
