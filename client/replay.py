@@ -200,7 +200,7 @@ def paint_replay(model: Any, width: int, height: int) -> Any:
             cv.put(x, y + 2 + seat, f"  {names[seat][:20]:<20} {f.totals[seat]:>5}", "class:box")
     if model.show_help:
         x, y = cv.box(min(width, 50), 10, "replay keys")
-        for i, row in enumerate(
+        for i, key_row in enumerate(
             [
                 "→ / space   next action",
                 "←           previous action",
@@ -211,7 +211,7 @@ def paint_replay(model: Any, width: int, height: int) -> Any:
                 "q / Esc     quit",
             ]
         ):
-            cv.put(x, y + i, row, "class:box")
+            cv.put(x, y + i, key_row, "class:box")
     return cv
 
 
