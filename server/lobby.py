@@ -6,6 +6,7 @@ and it routes them to whatever connection holds that session now.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +41,8 @@ class Lobby:
             seat_grace_s=settings.seat_grace_s,
             afk_limit=settings.afk_timeouts_before_bot,
         )
+        #: Where game seeds come from; tests replace it to make games reproducible.
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(31)
         #: Called with (tables, players) whenever the counts may have changed (LAN announce).
         self.on_counts: Callable[[int, int], None] | None = None
 

@@ -84,6 +84,8 @@ class TableHub(Protocol):
 
     def table_closed(self, table: Table) -> None: ...
 
+    def new_seed(self) -> int: ...
+
     def release(self, token: str, table: Table) -> None: ...
 
 
@@ -455,7 +457,7 @@ class Table:
 
     def _new_game(self) -> None:
         self.game_no += 1
-        self.seed = secrets.randbits(31)
+        self.seed = self.hub.new_seed()
         self.game = Game(self.config, self.seed)
         self.status = PLAYING
         self.rematch_votes.clear()

@@ -6,6 +6,7 @@ the test's control); end-to-end tests use `LoopbackClient` over real TCP on 127.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,9 @@ def settings(tmp: Path | None = None, **over: Any) -> ServerSettings:
         "bot_think_ms": 10,
         "default_pass_timer_s": 0.0,
         "default_turn_timer_s": 0.0,
+        # Scripted players answer far faster than people; the limit tests set their own.
+        "rate_limit_msgs_per_s": 10_000.0,
+        "rate_burst": 10_000,
     }
     base.update(over)
     return ServerSettings(**base)
@@ -54,6 +58,8 @@ class FakeClient:
         self.token: str | None = None
 
     def send(self, msg: Message) -> None:
+        if isinstance(msg, M.Resume):
+            self.token = msg.token
         self.proto.dataReceived(encode(msg))
 
     def raw(self, data: bytes) -> None:
@@ -111,6 +117,7 @@ class Harness:
         self.store = store if store is not None else Store(":memory:")
         self.settings = settings(**over)
         self.lobby = Lobby(self.clock, self.settings, self.store)
+        self.lobby.new_seed = itertools.count(1000).__next__  # reproducible games
         self.lobby.restore()
         self.factory = ServerFactory(self.lobby, self.settings, self.clock)
         self._port = 40000
