@@ -1,0 +1,250 @@
+"""End to end over real loopback TCP: whole games, reconnects, restarts and `leekha serve`."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from test_server_support import VERSIONS, LoopbackClient, settings
+from twisted.internet.defer import Deferred
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+
+from leekha.common import cards as C
+from leekha.common.config import RulesConfig
+from leekha.common.game import legal_passes
+from leekha.protocol import catalogue as M
+from leekha.protocol.codec import Decoder, encode
+from leekha.protocol.message import Message
+from leekha.server.app import RunningServer, start_server
+
+TIMEOUT = 30.0
+
+
+class Player(LoopbackClient):
+    """A scripted human: answers every prompt from its own view only."""
+
+    def __init__(self, autoplay: bool = True) -> None:
+        super().__init__()
+        self.autoplay = autoplay
+        self.rules = RulesConfig()
+        self.hand: list[int] = []
+        self.snapshots: list[M.Snapshot] = []
+
+    def on_message(self, msg: Message) -> None:
+        if isinstance(msg, M.Snapshot):
+            self.snapshots.append(msg)
+            self.rules = RulesConfig.from_dict(msg.table["rules"])
+            if msg.view is not None:
+                self.hand = list(msg.view["hand"])
+        elif isinstance(msg, M.Dealt):
+            self.hand = list(msg.hand)
+        elif isinstance(msg, M.YourTurn) and self.autoplay:
+            self.answer(msg)
+
+    def answer(self, prompt: M.YourTurn) -> None:
+        if prompt.phase == "pass":
+            choice = next(legal_passes(self.rules, C.mask_of(self.hand)))
+            self.send(M.PassCards(id=self.rid(), cards=list(choice)))
+        else:
+            self.send(M.PlayCard(id=self.rid(), card=prompt.legal[0]))
+
+
+def within(d: Deferred[Any], reactor: Any, seconds: float = TIMEOUT) -> Deferred[Any]:
+    return d.addTimeout(seconds, reactor)
+
+
+async def connect(reactor: Any, port: int, client: Player) -> Player:
+    endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", port)
+    await within(connectProtocol(endpoint, client), reactor)
+    return client
+
+
+async def hello(reactor: Any, client: Player, name: str) -> M.Welcome:
+    reply = await within(
+        client.request(M.Hello(id=client.rid(), versions=VERSIONS, name=name)), reactor
+    )
+    assert isinstance(reply, M.Welcome), reply
+    return reply
+
+
+async def bot_table(reactor: Any, host: Player, target: int = 20) -> int:
+    snap = await within(
+        host.request(M.CreateTable(id=host.rid(), name="e2e", overrides={"target": target})),
+        reactor,
+    )
+    assert isinstance(snap, M.Snapshot)
+    for seat in (1, 2, 3):
+        reply = await within(host.request(M.AddBot(id=host.rid(), seat=seat)), reactor)
+        assert isinstance(reply, M.Ok), reply
+    return int(snap.table["id"])
+
+
+def is_type(cls: type[Message]) -> Any:
+    return lambda m: isinstance(m, cls)
+
+
+async def serve(reactor: Any, tmp: Path, **over: Any) -> RunningServer:
+    over.setdefault("bot_think_ms", 1)
+    return await start_server(reactor, settings(tmp, **over))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_whole_game_over_loopback_then_a_clean_shutdown(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path)
+    try:
+        alice = await connect(reactor, server.port, Player())
+        await hello(reactor, alice, "alice")
+        watcher = await connect(reactor, server.port, Player(autoplay=False))
+        await hello(reactor, watcher, "watcher")
+        listing = await within(watcher.request(M.ListTables(id=watcher.rid())), reactor)
+        assert isinstance(listing, M.TableList)
+        await bot_table(reactor, alice)
+        update = await within(watcher.wait_for(is_type(M.TableUpdate)), reactor)
+        assert update.table is not None
+        reply = await within(alice.request(M.Start(id=alice.rid())), reactor)
+        assert isinstance(reply, M.Ok)
+        over = await within(alice.wait_for(is_type(M.GameOver)), reactor)
+        assert isinstance(over, M.GameOver) and max(over.totals) >= 20
+        assert len(server.store.game_ids()) == 1
+    finally:
+        await server.stop()
+    err = await within(alice.wait_for(is_type(M.Error)), reactor)
+    assert err.code == "server_shutdown"
+    await within(alice.lost, reactor)
+
+
+@pytest_twisted.ensureDeferred
+async def test_reconnect_mid_trick_gets_the_seat_back(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path, seat_grace_s=60.0)
+    try:
+        alice = await connect(reactor, server.port, Player(autoplay=False))
+        welcome = await hello(reactor, alice, "alice")
+        table_id = await bot_table(reactor, alice)
+        await within(alice.request(M.Start(id=alice.rid())), reactor)
+        alice.answer(await within(alice.wait_for(is_type(M.YourTurn)), reactor))  # the pass
+        prompt = await within(alice.wait_for(is_type(M.YourTurn)), reactor)
+        assert prompt.phase == "play"
+        game = server.lobby.tables[table_id].game
+        assert game is not None
+        hand_before = C.cards_of(game.hands[0])
+        alice.transport.loseConnection()  # type: ignore[union-attr]
+        await within(alice.lost, reactor)
+
+        back = await connect(reactor, server.port, Player())
+        back.send(M.Resume(id=1, versions=VERSIONS, token=welcome.token))
+        again = await within(back.wait_for(is_type(M.Welcome)), reactor)
+        assert again.resumed
+        snap = await within(back.wait_for(is_type(M.Snapshot)), reactor)
+        assert snap.your_seat == 0 and snap.view is not None
+        assert len(snap.view["trick"]) == 3, "seats 1-3 played; the trick waits for us"
+        assert snap.view["hand"] == hand_before
+        await within(back.wait_for(is_type(M.GameOver)), reactor)
+    finally:
+        await server.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_restart_from_the_database_over_loopback(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+
+    first = await serve(reactor, tmp_path, seat_grace_s=60.0)
+    alice = await connect(reactor, first.port, Player(autoplay=False))
+    welcome = await hello(reactor, alice, "alice")
+    table_id = await bot_table(reactor, alice)
+    await within(alice.request(M.Start(id=alice.rid())), reactor)
+    alice.answer(await within(alice.wait_for(is_type(M.YourTurn)), reactor))
+    await within(alice.wait_for(lambda m: isinstance(m, M.YourTurn) and m.phase == "play"), reactor)
+    actions = list(first.lobby.tables[table_id].game.actions)  # type: ignore[union-attr]
+    await first.abandon()  # like kill -9: no goodbye, nothing flushed
+    await within(alice.lost, reactor)
+
+    second = await serve(reactor, tmp_path, seat_grace_s=60.0)
+    try:
+        restored = second.lobby.tables[table_id]
+        assert restored.game is not None and restored.game.actions == actions
+        back = await connect(reactor, second.port, Player())
+        back.send(M.Resume(id=1, versions=VERSIONS, token=welcome.token))
+        snap = await within(back.wait_for(is_type(M.Snapshot)), reactor)
+        assert snap.your_seat == 0 and snap.table["status"] == "playing"
+        await within(back.wait_for(is_type(M.GameOver)), reactor)
+        assert len(second.store.game_ids()) == 1
+    finally:
+        await second.stop()
+        first.store.close()
+
+
+@pytest_twisted.ensureDeferred
+async def test_seat_takeover_over_loopback_is_refused(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path)
+    try:
+        alice = await connect(reactor, server.port, Player(autoplay=False))
+        await hello(reactor, alice, "alice")
+        table_id = await bot_table(reactor, alice)
+        mallory = await connect(reactor, server.port, Player(autoplay=False))
+        reply = await within(
+            mallory.request(M.Resume(id=1, versions=VERSIONS, token="x" * 32)), reactor
+        )
+        assert isinstance(reply, M.Error) and reply.code == "bad_token"
+        await hello(reactor, mallory, "mallory")
+        reply = await within(
+            mallory.request(M.JoinSeat(id=mallory.rid(), table_id=table_id, seat=0)), reactor
+        )
+        assert isinstance(reply, M.Error) and reply.code == "seat_taken"
+        reply = await within(mallory.request(M.Start(id=mallory.rid())), reactor)
+        assert isinstance(reply, M.Error) and reply.code == "not_seated"
+    finally:
+        await server.stop()
+
+
+def _read_frame(sock: socket.socket, decoder: Decoder) -> Message:
+    while True:
+        data = sock.recv(65536)
+        if not data:
+            raise AssertionError("connection closed")
+        got = decoder.feed(data)
+        if got:
+            return got[0]
+
+
+@pytest.mark.timeout(60)
+def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "leekha.client.cli", "serve", "--host", "127.0.0.1",
+         "--port", "0", "--data", str(tmp_path), "--no-announce"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("listening on 127.0.0.1:"), line
+        port = int(line.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            decoder = Decoder(peer="server")
+            sock.sendall(encode(M.Hello(id=1, versions=VERSIONS, name="cli")))
+            assert isinstance(_read_frame(sock, decoder), M.Welcome)
+            proc.send_signal(signal.SIGTERM)
+            err = _read_frame(sock, decoder)
+            assert isinstance(err, M.Error) and err.code == "server_shutdown"
+        assert proc.wait(timeout=20) == 0
+        assert (tmp_path / "leekha.sqlite3").is_file()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
