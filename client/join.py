@@ -93,7 +93,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def join_main(
-    reactor: Any, host: str, port: int, name: str, ascii: bool = False, **io: Any
+    reactor: Any,
+    host: str,
+    port: int,
+    name: str,
+    ascii: bool = False,
+    *,
+    ready: Callable[[Any], None] | None = None,
+    **io: Any,
 ) -> int:
     """Connect, then run the lobby/table screens until the player quits."""
     from leekha.client.app import ClientApp
@@ -108,4 +115,6 @@ async def join_main(
     except ConnectFailed as exc:
         print(f"leekha join: {exc}", file=sys.stderr)
         return 1
+    if ready is not None:
+        ready(client)
     return await client.run()

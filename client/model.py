@@ -353,6 +353,8 @@ class ClientModel:
             case P.Ok():
                 self._on_ok(msg)
             case P.TableList():
+                if msg.re is not None:
+                    self.pending.pop(msg.re, None)
                 self.tables = {t["id"]: t for t in msg.tables}
                 self._clamp_lobby()
             case P.TableUpdate():

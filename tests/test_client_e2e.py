@@ -269,3 +269,60 @@ def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
     assert marker.exists()
     assert b"Traceback" not in out
     assert "♠".encode() in out or b"S" in out
+
+
+@reactor_test
+async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
+    from leekha.client.join import join_main
+    from leekha.server.app import start_server
+    from leekha.server.settings import ServerSettings
+
+    async def main(tmp: Path) -> None:
+        loop = asyncio.get_running_loop()
+        settings = ServerSettings(
+            host="127.0.0.1", port=0, data_dir=tmp, announce=False, bot_think_ms=0
+        )
+        server = await Deferred.fromCoroutine(start_server(get_reactor(), settings)).asFuture(loop)
+        try:
+            holder: list[ClientApp] = []
+            with create_pipe_input() as inp:
+                task = asyncio.ensure_future(
+                    join_main(
+                        get_reactor(),
+                        "127.0.0.1",
+                        server.port,
+                        "host",
+                        ready=holder.append,
+                        input=inp,
+                        output=DummyOutput(),
+                    )
+                )
+                await until_holder(holder, task)
+                client = holder[0]
+                m = client.model
+                await until(client, lambda: m.screen == M.LOBBY, "lobby")
+                await press(client, inp, "n", lambda: m.form is not None, "form open")
+                inp.send_text("\x1b[B\x1b[C")  # down to rules, right: the next preset
+                await press(client, inp, "\r", lambda: m.screen == M.TABLE, "table created")
+                assert m.table is not None and m.table["preset"] != "classic"
+                assert m.is_host and m.status_word == "waiting"
+                for filled in (2, 3, 4):
+                    await press(
+                        client,
+                        inp,
+                        "b",
+                        lambda f=filled: sum(1 for p in m.players if p.get("name")) == f,
+                        f"{filled} seats filled",
+                    )
+                await press(client, inp, "s", lambda: m.phase == "pass", "game started")
+                await press(client, inp, "L", lambda: m.screen == M.LOBBY, "back in the lobby")
+                await until(client, lambda: not m.pending, "the table list answered")
+                inp.send_text("qq")
+                assert await asyncio.wait_for(task, WAIT) == 0
+        finally:
+            await Deferred.fromCoroutine(server.stop()).asFuture(loop)
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        await aio(main(Path(tmp)))
