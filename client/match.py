@@ -223,10 +223,11 @@ def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> d
 
 def format_report(report: dict[str, Any]) -> str:
     mode = "duplicate, " if report["duplicate"] else ""
+    width = max(16, *(len(name) + 2 for name in report["strategies"]))
     lines = [
         f"{report['rounds']} rounds ({mode}{report['deals']} deals), rules {report['rules']}, "
         f"seed {report['seed']}; {report['games_finished']} games finished",
-        f"{'strategy':<16}{'seats':>6}{'pts/round':>12}{'±95%':>8}{'games won':>11}"
+        f"{'strategy':<{width}}{'seats':>6}{'pts/round':>12}{'±95%':>8}{'games won':>11}"
         f"{'vs others':>11}{'±95%':>8}{'relative':>10}",
     ]
     for name, s in report["strategies"].items():
@@ -236,7 +237,7 @@ def format_report(report: dict[str, Any]) -> str:
             tail = (f"{s['diff_vs_others']:>+11.3f}{s['diff_ci95']:>8.3f}"
                     f"{s['relative_to_others']:>+10.1%}")
         lines.append(
-            f"{name:<16}{s['seats']:>6}{s['points_per_round']:>12.3f}{s['points_ci95']:>8.3f}"
+            f"{name:<{width}}{s['seats']:>6}{s['points_per_round']:>12.3f}{s['points_ci95']:>8.3f}"
             f"{s['games_won']:>11}{tail}"
         )
     return "\n".join(lines)

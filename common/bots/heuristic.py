@@ -130,3 +130,12 @@ class HeuristicStrategy:
 
 
 register("heuristic")(HeuristicStrategy)
+
+
+class NeverDoubleHeuristic(HeuristicStrategy):
+    """The heuristic with doubling switched off, to measure what revealing is worth."""
+
+    name = "heuristic-never-doubles"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, doubling=False)

@@ -36,7 +36,7 @@ class PlayPolicy:
     fills them from its tracker, rollouts leave them empty.
     """
 
-    __slots__ = ("leekha_mask", "leekha_of_suit", "partners", "points", "voids")
+    __slots__ = ("any_voids", "leekha_mask", "leekha_of_suit", "partners", "points", "voids")
 
     def __init__(self, rules: Rules, *, partners: bool, voids: Sequence[int] = (0, 0, 0, 0)):
         self.points = rules.points
@@ -44,6 +44,7 @@ class PlayPolicy:
         self.leekha_of_suit = rules.leekha_of_suit
         self.partners = partners
         self.voids = tuple(voids)
+        self.any_voids = any(voids)
 
     def __call__(
         self,
@@ -173,11 +174,10 @@ class PlayPolicy:
                 if self.leekha_mask & _BIT[c]:
                     risk += 300
                 # Voids among the others mean discards onto this trick.
-                voids = 0
-                for o in range(4):
-                    if o != seat and self.voids[o] & (1 << s):
-                        voids += 1
-                risk += voids * 30
+                if self.any_voids:
+                    for o in range(4):
+                        if o != seat and self.voids[o] & (1 << s):
+                            risk += 30
             risk = risk * 16 + (c - s * 13)
             if risk < best_risk:
                 best_risk = risk
