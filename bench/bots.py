@@ -80,7 +80,7 @@ def main() -> None:
     kwargs: dict[str, object] = {"think_ms": args.think_ms or None}
     if args.samples:
         kwargs["max_samples"] = args.samples
-    search = SearchStrategy(1, **kwargs)  # type: ignore[arg-type]
+    search = SearchStrategy(1, **kwargs)
     heuristic = HeuristicStrategy(1)
     reference = loop_ms()
     h_ms = timed(heuristic.choose_play, views)
