@@ -1,0 +1,212 @@
+"""Crash recovery: kill -9 the server at random moments mid-game and restart it on the same
+data folder and port. Every client reconnects with its session token.
+
+Checks: every game resumes and finishes, and no acknowledged action is lost: every action
+a client saw confirmed before a crash (an `ok` to its own pass or play, or a card_played
+event) is in the game's final record (`leekha records export --data DIR --format json`),
+in the same order, and the record replays to game over.
+
+    python bench/crash.py --games 20 --kills 10       # the long run
+    python bench/crash.py --games 2 --kills 1 --json  # what CI runs
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import contextlib
+
+from loadclient import (
+    OPEN_LIMITS,
+    ServerProcess,
+    Stats,
+    TableRun,
+    export_records,
+    machine,
+    open_tables,
+    raise_fd_limit,
+    record_problems,
+)
+
+
+def _norm(action: dict[str, Any]) -> tuple[Any, ...]:
+    if action["kind"] == "pass":
+        return ("pass", int(action["seat"]), tuple(sorted(action["cards"])))
+    if action["kind"] == "play":
+        return ("play", int(action["seat"]), int(action["card"]))
+    return (action["kind"], int(action["seat"]), int(action.get("card", -1)))
+
+
+def lost_actions(run: TableRun, record: dict[str, Any]) -> list[str]:
+    """Acknowledged actions missing from the record, or out of its order."""
+    stored = [_norm(a) for a in record["actions"]]
+    position = {a: i for i, a in enumerate(stored)}
+    problems = []
+    last = -1
+    plays = [_norm(a) for a in run.acked.get(0, [])]
+    for a in plays:
+        i = position.get(a)
+        if i is None:
+            problems.append(f"table {run.index}: acknowledged {a} is not in the record")
+        elif a[0] == "play":
+            if i < last:
+                problems.append(f"table {run.index}: {a} stored out of order")
+            last = i
+    return problems
+
+
+async def _run(
+    server: ServerProcess,
+    games: int,
+    kills: int,
+    think: float,
+    target: int,
+    seed: int,
+    timeout: float,
+) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(seed)
+    runs = await open_tables(
+        server.port,
+        games,
+        stats,
+        think=lambda: rng.uniform(0, 2 * think),
+        target=target,
+        seed=seed,
+    )
+    for r in runs:
+        for p in r.players:
+            p.auto_resume = True
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    deadline = start + timeout
+    done = asyncio.gather(*(r.over.wait() for r in runs))
+    # A round at this pace takes about 56 * think seconds; crash within the first round(s).
+    horizon = max(0.5, 40 * think * max(1.0, kills / 3))
+    moments = sorted(rng.uniform(0.1, horizon) for _ in range(kills))
+    kill_log = []
+    for at in moments:
+        wait = start + at - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if all(r.over.is_set() for r in runs):
+            break
+        acked_before = sum(len(r.acked.get(0, [])) for r in runs)
+        server.kill()
+        t_kill = loop.time()
+        await asyncio.sleep(rng.uniform(0.0, 0.3))
+        await loop.run_in_executor(None, server.start)
+        kill_log.append(
+            {
+                "at_s": round(t_kill - start, 2),
+                "acked_before": acked_before,
+                "restart_s": round(loop.time() - t_kill, 2),
+            }
+        )
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(done, max(1.0, deadline - loop.time()))
+    finished = sum(1 for r in runs if r.over.is_set())
+    resumes = sum(p.resumes for r in runs for p in r.players)
+    for r in runs:
+        for p in r.players:
+            p.auto_resume = False
+        r.close()
+    return {
+        "runs": runs,
+        "games": games,
+        "kills": len(kill_log),
+        "kill_log": kill_log,
+        "games_finished": finished,
+        "resumes": resumes,
+        **{k: v for k, v in stats.to_dict().items() if k != "latencies"},
+    }
+
+
+def run(
+    games: int = 20,
+    *,
+    kills: int = 10,
+    think: float = 0.05,
+    target: int = 30,
+    seed: int = 1,
+    timeout: float = 300.0,
+) -> dict[str, Any]:
+    raise_fd_limit()
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="leekha-crash-") as tmp:
+        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
+        try:
+            server.start()
+            result = asyncio.run(_run(server, games, kills, think, target, seed, timeout))
+            result["server_alive"] = server.alive()
+        finally:
+            server.stop()
+            problems = server.problems()
+        records = export_records(Path(tmp))
+    runs: list[TableRun] = result.pop("runs")
+    by_table = {r.get("meta", {}).get("table_id"): r for r in records}
+    lost: list[str] = []
+    record_issues: list[str] = []
+    acked = 0
+    for r in runs:
+        rec = by_table.get(r.table_id)
+        acked += len(r.acked.get(0, []))
+        if rec is None:
+            record_issues.append(f"table {r.index}: no stored record")
+            continue
+        record_issues.extend(record_problems(rec))
+        lost.extend(lost_actions(r, rec))
+    result.update(
+        seconds=round(time.perf_counter() - t0, 2),
+        acknowledged_actions=acked,
+        lost_actions=lost[:20],
+        lost_count=len(lost),
+        records=len(by_table),
+        record_problems=record_issues[:20],
+        server_problems=problems[:20],
+    )
+    result["ok"] = (
+        result["games_finished"] == games
+        and not lost
+        and not record_issues
+        and not problems
+        and not result["invariant_problems"]
+    )
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--think", type=float, default=0.05, help="mean seconds per decision")
+    parser.add_argument("--target", type=int, default=30, help="game target (short games)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = run(
+        args.games,
+        kills=args.kills,
+        think=args.think,
+        target=args.target,
+        seed=args.seed,
+        timeout=args.timeout,
+    )
+    result["machine"] = machine()
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""Flood: one client sends 10,000 messages a second; it must be limited or cut off, and the
+other players must stay within the latency goal (p99 <= 20 ms).
+
+Phase 1 (clean): --games tables play at a brisk pace for --seconds; p99 is the reference.
+Phase 2 (flood): a separate flooder process says hello, then writes --rate messages/s
+(pings, list_tables, chat, play_card out of turn) for --seconds while the games go on.
+
+    python bench/flood.py --games 20 --rate 10000 --seconds 10      # the long run
+    python bench/flood.py --games 2 --seconds 2 --json              # what CI runs
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from loadclient import (
+    HOST,
+    OPEN_LIMITS,
+    ServerProcess,
+    Stats,
+    machine,
+    open_tables,
+    raise_fd_limit,
+    summarize_latency,
+)
+
+SCRIPT = str(Path(__file__).resolve())
+LATENCY_GOAL_MS = 20.0
+
+
+def _frame(msg: dict[str, Any]) -> bytes:
+    body = msgpack.packb(msg)
+    return len(body).to_bytes(4, "big") + body
+
+
+async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dict[str, Any]:
+    """Send `rate` messages/s for `seconds`; when cut off, reconnect (if asked) and go on."""
+    kinds = [
+        {"type": "ping"},
+        {"type": "list_tables"},
+        {"type": "chat", "text": "spam"},
+        {"type": "play_card", "card": 0},
+    ]
+    state: dict[str, Any] = {"errors": {}, "first_cut_after_s": None, "replies": 0, "cuts": 0}
+    start = time.perf_counter()
+    sent = 0
+    tick = 0.01
+    per_tick = max(1, round(rate * tick))
+    msg_id = 1
+    connections = 0
+
+    async def read(reader: asyncio.StreamReader) -> None:
+        buf = b""
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                state["cuts"] += 1
+                if state["first_cut_after_s"] is None:
+                    state["first_cut_after_s"] = round(time.perf_counter() - start, 3)
+                return
+            buf += data
+            while len(buf) >= 4:
+                n = int.from_bytes(buf[:4], "big")
+                if len(buf) < 4 + n:
+                    break
+                msg = msgpack.unpackb(buf[4 : 4 + n])
+                buf = buf[4 + n :]
+                state["replies"] += 1
+                if msg.get("type") == "error":
+                    code = msg.get("code")
+                    state["errors"][code] = state["errors"].get(code, 0) + 1
+
+    while time.perf_counter() - start < seconds and (reconnect or connections == 0):
+        reader, writer = await asyncio.open_connection(HOST, port)
+        connections += 1
+        name = f"flooder{connections}"
+        writer.write(_frame({"type": "hello", "id": 0, "versions": [[1, 0]], "name": name}))
+        reading = asyncio.ensure_future(read(reader))
+        while time.perf_counter() - start < seconds and not reading.done():
+            chunk = []
+            for _ in range(per_tick):
+                msg_id += 1
+                chunk.append(_frame(random.choice(kinds) | {"id": msg_id}))
+            try:
+                writer.write(b"".join(chunk))
+            except (OSError, ConnectionError):
+                break
+            sent += per_tick
+            await asyncio.sleep(max(0.0, start + sent / rate - time.perf_counter()))
+        try:
+            await asyncio.wait_for(reading, 2)
+        except TimeoutError:
+            reading.cancel()
+        writer.transport.abort()
+    elapsed = time.perf_counter() - start
+    return {
+        "sent": sent,
+        "seconds": round(elapsed, 3),
+        "rate": round(sent / elapsed, 1),
+        "connections": connections,
+        "errors": state["errors"],
+        "replies": state["replies"],
+        "cuts": state["cuts"],
+        "first_cut_after_s": state["first_cut_after_s"],
+    }
+
+
+def flooder_main(args: argparse.Namespace) -> int:
+    result = asyncio.run(
+        asyncio.wait_for(
+            _flooder(args.port, args.rate, args.seconds, args.reconnect), args.seconds + 30
+        )
+    )
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+async def _phases(port: int, games: int, think: float, seconds: float, rate: int) -> Any:
+    stats = Stats(recording=False)
+    rng = random.Random(3)
+    runs = await open_tables(
+        port, games, stats, think=lambda: rng.uniform(0, 2 * think), rematch=True, prefix="f"
+    )
+    stats.recording = True
+    await asyncio.sleep(seconds)
+    clean = list(stats.latencies)
+    stats.latencies.clear()
+
+    def flood() -> dict[str, Any]:
+        cmd = [
+            sys.executable,
+            SCRIPT,
+            "_flooder",
+            "--port",
+            str(port),
+            "--rate",
+            str(rate),
+            "--seconds",
+            str(seconds),
+            "--reconnect",
+        ]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        try:
+            out, _ = proc.communicate(timeout=seconds + 60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        return dict(json.loads(out.strip().splitlines()[-1])) if out.strip() else {}
+
+    flooded = await asyncio.get_running_loop().run_in_executor(None, flood)
+    dirty = list(stats.latencies)
+    stats.recording = False
+    closed = sum(1 for r in runs for p in r.players if p.conn is not None and not p.conn.open)
+    for r in runs:
+        r.close()
+    return clean, dirty, flooded, stats, closed
+
+
+def run(
+    *, games: int = 20, rate: int = 10_000, seconds: float = 10.0, think: float = 0.2
+) -> dict[str, Any]:
+    raise_fd_limit()
+    with tempfile.TemporaryDirectory(prefix="leekha-flood-") as tmp:
+        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)  # default rate limits
+        try:
+            port = server.start()
+            clean, dirty, flooded, stats, closed = asyncio.run(
+                _phases(port, games, think, seconds, rate)
+            )
+            alive = server.alive()
+        finally:
+            server.stop()
+            problems = server.problems()
+    c, d = summarize_latency(clean), summarize_latency(dirty)
+    limited = bool(flooded.get("errors", {}).get("rate_limited")) or (
+        flooded.get("first_cut_after_s") is not None
+    )
+    result = {
+        "flooder": flooded,
+        "flooder_limited": limited,
+        "games": games,
+        "clean": c,
+        "under_flood": d,
+        "goal_p99_ms": LATENCY_GOAL_MS,
+        "server_alive": alive,
+        "server_problems": problems[:20],
+        "game_connections_closed": closed,
+        "action_error_count": len(stats.action_errors),
+    }
+    result["ok"] = limited and alive and not problems and closed == 0
+    result["meets_latency_goal"] = d["p99_ms"] <= LATENCY_GOAL_MS
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = parser.add_subparsers(dest="role")
+    p_f = sub.add_parser("_flooder", help="(internal) the flooding client")
+    p_f.add_argument("--port", type=int, required=True)
+    p_f.add_argument("--rate", type=int, default=10_000)
+    p_f.add_argument("--seconds", type=float, default=10.0)
+    p_f.add_argument("--reconnect", action="store_true")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--rate", type=int, default=10_000, help="flood messages per second")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
+    parser.add_argument("--think", type=float, default=0.2, help="mean seconds per decision")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.role == "_flooder":
+        return flooder_main(args)
+    result = run(games=args.games, rate=args.rate, seconds=args.seconds, think=args.think)
+    result["machine"] = machine()
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,381 @@
+"""Fuzz a live server with random and mutated frames while real games run on it.
+
+Phase 1 (clean): the games run alone for --seconds; their p99 latency is the reference.
+Phase 2 (fuzz): fuzzer processes send --frames frames over many short connections while the
+same games go on; the games' p99 is measured again.
+
+Goals: 0 server crashes, 0 "Traceback"/"Unhandled" lines in the server's log, and the games'
+p99 under fuzz within 2x of the clean run. Frames are counted as sent; the server stops
+reading a connection at its first protocol error (as the protocol says), so each fuzz
+connection carries a short burst and the fuzzers reconnect.
+
+    python bench/fuzz.py --frames 1000000 --games 20       # the long run
+    python bench/fuzz.py --frames 2000 --games 2 --json    # what CI runs
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import contextlib
+
+from loadclient import (
+    HOST,
+    OPEN_LIMITS,
+    ServerProcess,
+    Stats,
+    machine,
+    open_tables,
+    raise_fd_limit,
+    summarize_latency,
+)
+
+SCRIPT = str(Path(__file__).resolve())
+
+# Well-formed requests the fuzzer mutates (field names and types from docs/protocol.md).
+TEMPLATES: list[dict[str, Any]] = [
+    {"type": "hello", "id": 1, "versions": [[1, 0]], "name": "fuzz", "client": "f"},
+    {"type": "resume", "id": 1, "versions": [[1, 0]], "token": "x" * 32},
+    {"type": "ping", "id": 1},
+    {"type": "pong", "re": 1},
+    {"type": "list_tables", "id": 1},
+    {
+        "type": "create_table",
+        "id": 1,
+        "name": "fz",
+        "preset": "classic",
+        "overrides": {"target": 10},
+        "password": None,
+        "pass_timer_s": 5,
+        "turn_timer_s": 5,
+    },
+    {"type": "join_seat", "id": 1, "table_id": 1, "seat": 1, "password": None},
+    {"type": "spectate", "id": 1, "table_id": 1, "password": None},
+    {"type": "leave", "id": 1},
+    {"type": "add_bot", "id": 1, "seat": 1, "strategy": "basic"},
+    {"type": "remove_bot", "id": 1, "seat": 1},
+    {"type": "start", "id": 1},
+    {"type": "rematch", "id": 1},
+    {"type": "pass_cards", "id": 1, "cards": [1, 2, 3]},
+    {"type": "declare_double", "id": 1, "card": 49},
+    {"type": "play_card", "id": 1, "card": 0},
+    {"type": "chat", "id": 1, "text": "hi"},
+    {"type": "welcome", "re": 1, "version": [1, 0], "server": "s", "token": "t", "name": "n"},
+]
+ODD_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    51,
+    52,
+    2**31,
+    2**63 - 1,
+    -(2**63),
+    2**64 - 1,
+    0.5,
+    float("nan"),
+    float("inf"),
+    "",
+    "x" * 70,
+    "\x00\u202e\ud7ff",
+    "é" * 1100,
+    [],
+    [1, 1, 1],
+    list(range(60)),
+    [[1, 0]] * 17,
+    {},
+    {"a": {"b": {"c": [None]}}},
+    {"target": -5, "void_rule": "nope"},
+]
+
+
+def _encode(obj: Any) -> bytes:
+    body = msgpack.packb(obj, use_bin_type=True)
+    return len(body).to_bytes(4, "big") + body
+
+
+def random_value(rng: random.Random, depth: int = 0) -> Any:
+    r = rng.random()
+    if r < 0.4 or depth > 3:
+        return rng.choice(ODD_VALUES)
+    if r < 0.5:
+        return rng.randbytes(rng.randint(0, 8))  # bin: forbidden
+    if r < 0.55:
+        return msgpack.ExtType(rng.randint(0, 127), rng.randbytes(3))  # ext: forbidden
+    if r < 0.75:
+        return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    return {
+        rng.choice(["type", "id", "card", "x", "seat"]): random_value(rng, depth + 1)
+        for _ in range(rng.randint(0, 4))
+    }
+
+
+def mutate(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
+    msg = dict(template)
+    for _ in range(rng.randint(1, 3)):
+        op = rng.random()
+        keys = list(msg)
+        if op < 0.5 and keys:
+            msg[rng.choice(keys)] = random_value(rng)
+        elif op < 0.65 and keys:
+            del msg[rng.choice(keys)]
+        elif op < 0.8:
+            msg[rng.choice(["zz", "id", "re", "type", "extra"])] = random_value(rng)
+        else:
+            msg["type"] = rng.choice([t["type"] for t in TEMPLATES] + ["", "hello ", "HELLO"])
+    return msg
+
+
+def frame(rng: random.Random) -> bytes:
+    """One fuzz frame: valid, mutated, corrupted or pure garbage."""
+    r = rng.random()
+    if r < 0.3:  # a well-formed request with random-but-typed values (keeps the connection)
+        t = dict(rng.choice(TEMPLATES[2:17]))
+        if "card" in t:
+            t["card"] = rng.randint(0, 51)
+        if "seat" in t:
+            t["seat"] = rng.randint(0, 3)
+        if "table_id" in t:
+            t["table_id"] = rng.randint(0, 50)
+        if "cards" in t:
+            t["cards"] = sorted(rng.sample(range(52), 3))
+        t["id"] = rng.randint(0, 2**31 - 1)
+        return _encode(t)
+    if r < 0.6:
+        return _encode(mutate(rng, rng.choice(TEMPLATES)))
+    if r < 0.75:  # bit flips in a valid frame
+        data = bytearray(_encode(rng.choice(TEMPLATES)))
+        for _ in range(rng.randint(1, 4)):
+            data[rng.randrange(4, len(data))] ^= 1 << rng.randrange(8)
+        return bytes(data)
+    if r < 0.85:  # garbage body with an honest length
+        body = rng.randbytes(rng.randint(1, 64))
+        return len(body).to_bytes(4, "big") + body
+    if r < 0.9:  # lying length headers: zero, huge, or longer than what follows
+        n = rng.choice([0, 65537, 2**32 - 1, rng.randint(5, 100)])
+        return n.to_bytes(4, "big") + rng.randbytes(rng.randint(0, 4))
+    if r < 0.95:  # non-map values and trailing bytes
+        return _encode(rng.choice([1, "s", [1, 2], None])) + b"\x00"
+    return _encode(random_value(rng))
+
+
+async def _fuzzer(port: int, frames: int, seed: int, parallel: int, burst: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    hello = _encode(TEMPLATES[0] | {"name": f"fz{seed}"})
+    state = {"left": frames, "sent": 0, "conns": 0, "refused": 0}
+
+    async def one_connection(i: int) -> None:
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), 10)
+        except (TimeoutError, OSError):
+            state["refused"] += 1
+            return
+        state["conns"] += 1
+        try:
+            n = min(state["left"], rng.randint(1, burst))
+            state["left"] -= n
+            chunks = [hello] if rng.random() < 0.6 else []
+            chunks += [frame(rng) for _ in range(n)]
+            state["sent"] += n  # written unless the server already hung up on an earlier one
+            # Split the bytes at random points so frames straddle reads.
+            data = b"".join(chunks)
+            pos = 0
+            while pos < len(data):
+                step = rng.randint(1, max(1, len(data) - pos))
+                writer.write(data[pos : pos + step])
+                pos += step
+                if rng.random() < 0.2:
+                    await writer.drain()
+            await writer.drain()
+            # Read what the server says until it closes or a short pause.
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(reader.read(65536), 0.2)
+        except (OSError, ConnectionError):
+            pass
+        finally:
+            writer.transport.abort()
+
+    async def lane(lane_no: int) -> None:
+        while state["left"] > 0:
+            await one_connection(lane_no)
+
+    await asyncio.gather(*(lane(i) for i in range(parallel)))
+    return {"sent": state["sent"], "connections": state["conns"], "refused": state["refused"]}
+
+
+def fuzzer_main(args: argparse.Namespace) -> int:
+    result = asyncio.run(
+        asyncio.wait_for(
+            _fuzzer(args.port, args.frames, args.seed, args.parallel, args.burst), args.deadline
+        )
+    )
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+async def _games_phase(port: int, games: int, think: float, seconds: float, fuzz: Any) -> Any:
+    stats = Stats(recording=False)
+    rng = random.Random(7)
+    runs = await open_tables(
+        port,
+        games,
+        stats,
+        think=lambda: rng.uniform(0, 2 * think),
+        rematch=True,
+        prefix="g",
+    )
+    stats.recording = True
+    await asyncio.sleep(seconds)
+    clean = list(stats.latencies)
+    stats.latencies.clear()
+    t0 = time.perf_counter()
+    fuzz_result = await asyncio.get_running_loop().run_in_executor(None, fuzz)
+    fuzz_s = time.perf_counter() - t0
+    dirty = list(stats.latencies)
+    stats.recording = False
+    closed = sum(1 for r in runs for p in r.players if p.conn is not None and not p.conn.open)
+    for r in runs:
+        r.close()
+    return clean, dirty, fuzz_result, fuzz_s, stats, closed
+
+
+def run(
+    frames: int = 1_000_000,
+    *,
+    games: int = 20,
+    seconds: float = 10.0,
+    think: float = 0.1,
+    fuzzers: int = 1,
+    parallel: int = 32,
+    burst: int = 30,
+    timeout: float = 900.0,
+) -> dict[str, Any]:
+    raise_fd_limit()
+    with tempfile.TemporaryDirectory(prefix="leekha-fuzz-") as tmp:
+        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
+        procs: list[subprocess.Popen[str]] = []
+        try:
+            port = server.start()
+
+            def fuzz() -> dict[str, Any]:
+                shares = [frames // fuzzers + (i < frames % fuzzers) for i in range(fuzzers)]
+                for i, n in enumerate(shares):
+                    cmd = [
+                        sys.executable,
+                        SCRIPT,
+                        "_fuzzer",
+                        "--port",
+                        str(port),
+                        "--frames",
+                        str(n),
+                        "--seed",
+                        str(i + 1),
+                        "--parallel",
+                        str(parallel),
+                        "--burst",
+                        str(burst),
+                        "--deadline",
+                        str(timeout),
+                    ]
+                    procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
+                out = {"sent": 0, "connections": 0, "refused": 0}
+                for p in procs:
+                    text, _ = p.communicate(timeout=timeout + 30)
+                    part = json.loads(text.strip().splitlines()[-1]) if text.strip() else {}
+                    for k in out:
+                        out[k] += int(part.get(k, 0))
+                return out
+
+            clean, dirty, fuzzed, fuzz_s, stats, closed = asyncio.run(
+                _games_phase(port, games, think, seconds, fuzz)
+            )
+            alive = server.alive()
+            rss_mb = server.rss_bytes() / 2**20 if alive else 0.0
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                p.wait()
+            server.stop()
+            problems = server.problems()
+    c, d = summarize_latency(clean), summarize_latency(dirty)
+    ratio = d["p99_ms"] / c["p99_ms"] if c["p99_ms"] > 0 else float("nan")
+    result = {
+        "frames_sent": fuzzed["sent"],
+        "fuzz_connections": fuzzed["connections"],
+        "fuzz_refused_connections": fuzzed["refused"],
+        "fuzz_seconds": round(fuzz_s, 2),
+        "frames_per_s": round(fuzzed["sent"] / fuzz_s, 1) if fuzz_s else 0.0,
+        "games": games,
+        "clean": c,
+        "under_fuzz": d,
+        "p99_ratio": round(ratio, 2),
+        "server_alive": alive,
+        "server_rss_mb_after": round(rss_mb, 1),
+        "server_problems": problems[:20],
+        "server_problem_count": len(problems),
+        "game_connections_closed": closed,
+        "action_error_count": len(stats.action_errors),
+        "action_errors": stats.action_errors[:10],
+        "invariant_problems": stats.invariant_problems[:10],
+    }
+    result["ok"] = alive and not problems and closed == 0 and not stats.invariant_problems
+    result["meets_latency_goal"] = ratio <= 2.0
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = parser.add_subparsers(dest="role")
+    p_f = sub.add_parser("_fuzzer", help="(internal) one fuzzer process")
+    p_f.add_argument("--port", type=int, required=True)
+    p_f.add_argument("--frames", type=int, required=True)
+    p_f.add_argument("--seed", type=int, default=1)
+    p_f.add_argument("--parallel", type=int, default=32)
+    p_f.add_argument("--burst", type=int, default=30)
+    p_f.add_argument("--deadline", type=float, default=900.0)
+    parser.add_argument("--frames", type=int, default=1_000_000)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=10.0, help="clean phase length")
+    parser.add_argument("--think", type=float, default=0.1, help="mean seconds per decision")
+    parser.add_argument("--fuzzers", type=int, default=1, help="fuzzer processes")
+    parser.add_argument("--parallel", type=int, default=32, help="connections per fuzzer")
+    parser.add_argument("--burst", type=int, default=30, help="most frames per connection")
+    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.role == "_fuzzer":
+        return fuzzer_main(args)
+    result = run(
+        args.frames,
+        games=args.games,
+        seconds=args.seconds,
+        think=args.think,
+        fuzzers=args.fuzzers,
+        parallel=args.parallel,
+        burst=args.burst,
+        timeout=args.timeout,
+    )
+    result["machine"] = machine()
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,368 @@
+"""Capacity of one `leekha serve` process: many four-player tables of client bots at once.
+
+Two modes, both against a real server subprocess on 127.0.0.1 with load generators in
+separate processes:
+
+    # full speed: every seat answers its prompt at once; server messages/s against a bare
+    # msgpack echo server measured in the same run (goal: ratio >= 0.6)
+    python bench/load.py full --tables 50 --seconds 10
+
+    # human pace: each decision takes 1-3 s (mean 2 s); p50/p99 latency from sending
+    # play_card to the card_played event on another seat, server CPU and memory per table;
+    # steps up until p99 > 20 ms (goal: 4,000 tables = 16,000 connections at p99 <= 20 ms)
+    python bench/load.py human --steps 250,500,1000,2000,4000 --seconds 30 --workers 2
+
+Add --json for one machine-readable line. Every process stops by itself: load generators
+have a hard deadline and the server is killed in a finally block.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from loadclient import (
+    NO_RATE_LIMIT,
+    OPEN_LIMITS,
+    ServerProcess,
+    Stats,
+    machine,
+    open_tables,
+    raise_fd_limit,
+    summarize_latency,
+)
+
+SCRIPT = str(Path(__file__).resolve())
+LATENCY_GOAL_MS = 20.0
+RATIO_GOAL = 0.6
+
+
+# ---- one load-generator process -----------------------------------------------------------
+async def _worker(args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats(recording=False)
+    rng = random.Random(args.first)
+    lo, hi = args.think * 0.5, args.think * 1.5
+
+    def think() -> float:
+        return rng.uniform(lo, hi) if args.think > 0 else 0.0
+
+    t0 = time.perf_counter()
+    runs = await open_tables(
+        args.port,
+        args.tables,
+        stats,
+        first_index=args.first,
+        prefix=f"w{args.first}x",
+        think=think,
+        target=args.target,
+        rematch=True,
+        concurrency=args.concurrency,
+        seed=args.first,
+    )
+    setup_s = time.perf_counter() - t0
+    print("READY", flush=True)
+    loop = asyncio.get_running_loop()
+    line = await asyncio.wait_for(loop.run_in_executor(None, sys.stdin.readline), 600)
+    if line.strip() != "GO":
+        return {"error": "no GO"}
+    conns = [p.conn for r in runs for p in r.players if p.conn is not None]
+    sent0 = sum(c.sent for c in conns)
+    recv0 = sum(c.received for c in conns)
+    ru0 = resource.getrusage(resource.RUSAGE_SELF)
+    stats.latencies.clear()
+    stats.recording = True
+    start = time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    elapsed = time.perf_counter() - start
+    stats.recording = False
+    ru1 = resource.getrusage(resource.RUSAGE_SELF)
+    closed = sum(1 for c in conns if not c.open)
+    result = {
+        "tables": args.tables,
+        "setup_s": setup_s,
+        "seconds": elapsed,
+        "sent": sum(c.sent for c in conns) - sent0,
+        "received": sum(c.received for c in conns) - recv0,
+        "closed_connections": closed,
+        "cpu_s": (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime),
+        **stats.to_dict(),
+    }
+    for r in runs:
+        r.close()
+    return result
+
+
+def worker_main(args: argparse.Namespace) -> int:
+    raise_fd_limit()
+
+    async def bounded() -> dict[str, Any]:
+        return await asyncio.wait_for(_worker(args), args.deadline)
+
+    try:
+        result = asyncio.run(bounded())
+    except Exception as exc:
+        result = {"error": f"{type(exc).__name__}: {exc}"}
+    print(json.dumps(result), flush=True)
+    return 1 if "error" in result else 0
+
+
+# ---- the coordinator -----------------------------------------------------------------------
+def _read_line(proc: subprocess.Popen[str], timeout: float) -> str:
+    import select
+
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+        if ready:
+            return proc.stdout.readline()
+        if proc.poll() is not None:
+            return proc.stdout.readline()
+    raise TimeoutError("load generator did not answer in time")
+
+
+def run_step(
+    tables: int,
+    *,
+    think: float,
+    seconds: float,
+    workers: int = 1,
+    target: int | None = None,
+    extra: tuple[str, ...] = (),
+    concurrency: int = 25,
+    patch: str | None = None,
+) -> dict[str, Any]:
+    """One measurement: a fresh server, `tables` tables split over `workers` processes."""
+    raise_fd_limit()
+    workers = max(1, min(workers, tables))
+    shares = [tables // workers + (i < tables % workers) for i in range(workers)]
+    setup_timeout = 60 + tables * 0.1
+    procs: list[subprocess.Popen[str]] = []
+    with tempfile.TemporaryDirectory(prefix="leekha-load-") as tmp:
+        server = ServerProcess(Path(tmp), extra=(*OPEN_LIMITS, *extra), patch=patch)
+        try:
+            port = server.start()
+            rss_idle = server.rss_bytes()
+            first = 0
+            for n in shares:
+                cmd = [
+                    sys.executable,
+                    SCRIPT,
+                    "_worker",
+                    "--port",
+                    str(port),
+                    "--tables",
+                    str(n),
+                    "--first",
+                    str(first),
+                    "--think",
+                    str(think),
+                    "--seconds",
+                    str(seconds),
+                    "--concurrency",
+                    str(concurrency),
+                    "--deadline",
+                    str(setup_timeout + seconds + 60),
+                ]
+                if target is not None:
+                    cmd += ["--target", str(target)]
+                procs.append(
+                    subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                )
+                first += n
+            t0 = time.perf_counter()
+            for p in procs:
+                line = _read_line(p, setup_timeout)
+                if line.strip() != "READY":
+                    rest = line + (p.stdout.read() if p.stdout else "")
+                    raise RuntimeError(f"load generator failed during setup: {rest[-500:]}")
+            setup_s = time.perf_counter() - t0
+            rss_loaded = server.rss_bytes()
+            cpu0, w0 = server.cpu_seconds(), time.perf_counter()
+            for p in procs:
+                assert p.stdin is not None
+                p.stdin.write("GO\n")
+                p.stdin.flush()
+            results = []
+            for p in procs:
+                line = _read_line(p, seconds + 120)
+                results.append(json.loads(line) if line.strip() else {"error": "no result"})
+            cpu1, w1 = server.cpu_seconds(), time.perf_counter()
+            alive = server.alive()
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                p.wait()
+            server.stop()
+            problems = server.problems()
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        raise RuntimeError(f"load generator failed: {errors[0]}")
+    window = max(r["seconds"] for r in results)
+    latencies = [x for r in results for x in r["latencies"]]
+    msgs = sum(r["sent"] + r["received"] for r in results)
+    return {
+        "tables": tables,
+        "connections": 4 * tables,
+        "workers": workers,
+        "server_patch": patch,
+        "think_s": think,
+        "setup_s": round(setup_s, 2),
+        "window_s": round(window, 2),
+        "messages": msgs,
+        "msgs_per_s": round(msgs / window, 1),
+        "actions_per_s": round(sum(r["sent"] for r in results) / window, 1),
+        "server_cpu_pct": round(100 * (cpu1 - cpu0) / (w1 - w0), 1),
+        "loadgen_cpu_pct": round(100 * sum(r["cpu_s"] for r in results) / window, 1),
+        "server_rss_idle_mb": round(rss_idle / 2**20, 1),
+        "server_rss_loaded_mb": round(rss_loaded / 2**20, 1),
+        "kb_per_table": round((rss_loaded - rss_idle) / 1024 / tables, 1),
+        **summarize_latency(latencies),
+        "action_errors": sum(r["action_error_count"] for r in results),
+        "invariant_problems": [p for r in results for p in r["invariant_problems"]],
+        "rounds_checked": sum(r["rounds_checked"] for r in results),
+        "games_over": sum(r["games_over"] for r in results),
+        "closed_connections": sum(r["closed_connections"] for r in results),
+        "server_alive": alive,
+        "server_problems": problems[:20],
+    }
+
+
+def full_speed(
+    tables: int, seconds: float, *, target: int | None = None, patch: str | None = None
+) -> dict[str, Any]:
+    """Server messages/s at full speed, and the echo ceiling with as many connections."""
+    from echo_baseline import run_echo_baseline
+
+    echo_rt = run_echo_baseline(connections=4 * tables, seconds=seconds)
+    step = run_step(
+        tables, think=0.0, seconds=seconds, target=target, extra=NO_RATE_LIMIT, patch=patch
+    )
+    echo_msgs = 2 * echo_rt
+    step.update(
+        mode="full",
+        echo_round_trips_per_s=round(echo_rt, 1),
+        echo_msgs_per_s=round(echo_msgs, 1),
+        ratio_to_echo=round(step["msgs_per_s"] / echo_msgs, 3),
+        goal_ratio=RATIO_GOAL,
+    )
+    step["meets_goal"] = step["ratio_to_echo"] >= RATIO_GOAL
+    return step
+
+
+def human_pace(
+    steps: list[int],
+    seconds: float,
+    *,
+    think: float = 2.0,
+    workers: int = 1,
+    patch: str | None = None,
+) -> dict[str, Any]:
+    """Step the table count up until p99 latency passes the goal (or a step fails)."""
+    out: list[dict[str, Any]] = []
+    best = 0
+    for tables in steps:
+        try:
+            step = run_step(tables, think=think, seconds=seconds, workers=workers, patch=patch)
+        except Exception as exc:
+            out.append({"tables": tables, "error": str(exc)[:500]})
+            break
+        step["meets_goal"] = step["p99_ms"] <= LATENCY_GOAL_MS and step["action_errors"] == 0
+        out.append(step)
+        print(json.dumps(step), file=sys.stderr, flush=True)
+        if not step["meets_goal"]:
+            break
+        best = tables
+    return {
+        "mode": "human",
+        "steps": out,
+        "largest_meeting_goal": best,
+        "goal_tables": 4000,
+        "goal_p99_ms": LATENCY_GOAL_MS,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    p_full = sub.add_parser("full", help="full speed: messages/s against the echo ceiling")
+    p_full.add_argument("--tables", type=int, default=50)
+    p_full.add_argument("--seconds", type=float, default=10.0)
+    p_full.add_argument("--target", type=int, default=None)
+    p_full.add_argument("--json", action="store_true")
+    p_full.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
+    p_human = sub.add_parser("human", help="human pace: latency, CPU and memory per table")
+    p_human.add_argument("--steps", default="250,500,1000,2000,4000")
+    p_human.add_argument("--seconds", type=float, default=30.0)
+    p_human.add_argument("--think", type=float, default=2.0, help="mean seconds per decision")
+    p_human.add_argument("--workers", type=int, default=1, help="load-generator processes")
+    p_human.add_argument("--json", action="store_true")
+    p_human.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
+    p_w = sub.add_parser("_worker", help="(internal) one load-generator process")
+    p_w.add_argument("--port", type=int, required=True)
+    p_w.add_argument("--tables", type=int, required=True)
+    p_w.add_argument("--first", type=int, default=0)
+    p_w.add_argument("--think", type=float, default=0.0)
+    p_w.add_argument("--seconds", type=float, default=10.0)
+    p_w.add_argument("--target", type=int, default=None)
+    p_w.add_argument("--concurrency", type=int, default=25)
+    p_w.add_argument("--deadline", type=float, default=900.0)
+    args = parser.parse_args(argv)
+    if args.mode == "_worker":
+        return worker_main(args)
+    if args.mode == "full":
+        result = full_speed(args.tables, args.seconds, target=args.target, patch=args.patch)
+    else:
+        steps = [int(x) for x in args.steps.split(",") if x.strip()]
+        result = human_pace(
+            steps, args.seconds, think=args.think, workers=args.workers, patch=args.patch
+        )
+    result["machine"] = machine()
+    result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    if args.json:
+        print(json.dumps(result))
+    elif args.mode == "full":
+        print(
+            f"full speed, {args.tables} tables ({4 * args.tables} connections), "
+            f"{result['window_s']} s: server {result['msgs_per_s']:,.0f} msgs/s "
+            f"(both ways), echo ceiling {result['echo_msgs_per_s']:,.0f} msgs/s -> "
+            f"ratio {result['ratio_to_echo']:.2f} (goal >= {RATIO_GOAL}); "
+            f"server CPU {result['server_cpu_pct']}%, load generator CPU "
+            f"{result['loadgen_cpu_pct']}%; action p50 {result['p50_ms']} ms "
+            f"p99 {result['p99_ms']} ms; errors {result['action_errors']}"
+        )
+    else:
+        for s in result["steps"]:
+            if "error" in s:
+                print(f"{s['tables']:>5} tables: FAILED {s['error']}")
+                continue
+            print(
+                f"{s['tables']:>5} tables ({s['connections']} conns): "
+                f"p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms ({s['samples']} samples), "
+                f"server CPU {s['server_cpu_pct']}%, RSS {s['server_rss_loaded_mb']} MB "
+                f"({s['kb_per_table']} KiB/table), setup {s['setup_s']} s, "
+                f"{'meets' if s['meets_goal'] else 'MISSES'} goal"
+            )
+        print(
+            f"largest count meeting p99 <= {LATENCY_GOAL_MS:g} ms: "
+            f"{result['largest_meeting_goal']} tables (goal 4000)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
