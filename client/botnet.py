@@ -1,0 +1,608 @@
+"""One headless bot seat: a resumable protocol session driving a strategy.
+
+`BotClient` owns one TCP connection at a time. It finds (or creates) its table by name,
+sits, answers every decision with its strategy, and never stalls: a move the server refuses
+is replaced once by a random move from the prompt's `legal` list. After a dropped link it
+reconnects with backoff and resumes its session token, so the server gives the seat back.
+The first connection is not retried, so a bad address fails fast with a clear message.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, cast
+
+from twisted.internet import defer, error
+from twisted.internet.interfaces import IAddress, IConnector
+from twisted.internet.protocol import ClientFactory, Protocol
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from leekha import protocol as P
+from leekha.client.botview import OVER, PASS, PLAY, ViewTracker
+from leekha.common import cards as C
+from leekha.common.bots.base import Strategy, decide, make_strategy
+from leekha.common.game import legal_passes
+
+log = Logger()
+
+VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
+CLIENT = "leekha-bot 0.1"
+#: Refusals that mean our move itself was wrong (a random legal move may fix it); any other
+#: refusal means our picture is stale and the server's next prompt will set it right.
+MOVE_ERRORS = frozenset(
+    {
+        "not_in_hand",
+        "must_follow_suit",
+        "must_play_leekha",
+        "must_play_forced",
+        "bad_pass",
+        "pass_last_of_suit",
+        "bad_card",
+        "internal",
+    }
+)
+#: Join/create refusals after which looking the table up again can succeed.
+LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
+
+
+class ConnectFailed(Exception):
+    """The first connection failed; the message is meant for a person."""
+
+
+def plain_reason(reason: Failure | BaseException | None) -> str:
+    """A connection failure in words an operator understands."""
+    exc = reason.value if isinstance(reason, Failure) else reason
+    if isinstance(exc, error.ConnectionRefusedError):
+        return "connection refused (is a Leekha server running there?)"
+    if isinstance(exc, error.DNSLookupError):
+        return "unknown host name"
+    if isinstance(exc, error.TimeoutError):
+        return "no answer (timed out)"
+    if isinstance(exc, error.NoRouteError):
+        return "no route to that host"
+    text = str(exc).strip() if exc is not None else ""
+    return text or "the connection failed"
+
+
+@dataclass
+class BotOptions:
+    host: str
+    port: int
+    name: str = "bot"
+    strategy: str = "random"
+    table: str | None = None  # join by name, create when absent
+    create: str | None = None  # always create
+    preset: str = "classic"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    password: str | None = None
+    think_s: float = 0.0
+    games: int = 1  # 0 = keep voting for rematches until stopped
+    seed: int = 0
+    connect_timeout: float = 5.0
+    backoff_first: float = 0.25
+    backoff_cap: float = 8.0
+    max_retries: int = 12
+    lonely_s: float = 5.0  # a creator alone this long rejoins by name (see _lonely)
+    create_jitter_s: float = 0.5
+
+
+_DONE = Failure(error.ConnectionDone())  # type: ignore[no-untyped-call]
+
+
+class _Wire(Protocol):
+    def __init__(self, bot: BotClient) -> None:
+        self.bot = bot
+        self.decoder = P.Decoder(peer="server")
+
+    def connectionMade(self) -> None:
+        self.bot._connected(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        try:
+            messages = self.decoder.feed(data)
+        except P.ProtocolError as exc:
+            log.warn("{bot}: bad data from the server: {err}", bot=self.bot.name, err=exc)
+            self.hang_up()
+            return
+        for msg in messages:
+            self.bot._received(self, msg)
+
+    def connectionLost(self, reason: Failure = _DONE) -> None:
+        self.bot._lost(self, reason)
+
+    def send(self, msg: P.Message) -> None:
+        # Twisted's interfaces are zope-typed; mypy without the zope plugin needs Any.
+        transport: Any = self.transport
+        if transport is not None:
+            transport.write(P.encode(msg))
+
+    def hang_up(self) -> None:
+        transport: Any = self.transport
+        if transport is not None:
+            transport.loseConnection()
+
+
+class _Factory(ClientFactory):
+    noisy = False  # one factory per dial: "Starting factory" lines would be pure noise
+
+    def __init__(self, bot: BotClient) -> None:
+        self.bot = bot
+
+    def buildProtocol(self, addr: IAddress | None) -> _Wire:
+        return _Wire(self.bot)
+
+    def clientConnectionFailed(self, connector: IConnector, reason: Failure) -> None:
+        self.bot._dial_failed(reason)
+
+
+class BotClient:
+    """One seat. `done` fires with an exit code (0 = finished its games), or fails with
+    ConnectFailed when the very first connection cannot be made; `seated` fires once the
+    bot first sits at its table."""
+
+    def __init__(
+        self,
+        reactor: Any,
+        options: BotOptions,
+        *,
+        strategy: Strategy | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.reactor = reactor
+        self.options = options
+        self.name = options.name
+        self.rng = rng or random.Random(options.seed)
+        self.strategy = strategy or make_strategy(options.strategy, options.seed)
+        self.fallback = make_strategy("random", options.seed)
+        self.tracker = ViewTracker()
+        self.done: defer.Deferred[int] = defer.Deferred()
+        self.seated: defer.Deferred[None] = defer.Deferred()
+        self.wire: _Wire | None = None
+        self.token: str | None = None
+        self.online = False
+        self.stopping = False
+        self.ever_online = False
+        self.retries = 0
+        self.games_done = 0
+        self.table_id: int | None = None
+        self.occupied = [False] * 4
+        self.is_host = False
+        self.status = "waiting"
+        self.created = False
+        self._next_id = 0
+        self._hs_id = 0
+        self._resume_probe: int | None = None
+        self._pending: dict[int, tuple[str, Any]] = {}
+        self._answered: tuple[Any, ...] | None = None
+        self._timers: dict[str, Any] = {}  # IDelayedCall
+        self._name_tries = 0
+        self._lonely_count = 0
+
+    # ---- public ------------------------------------------------------------------------
+    def start(self) -> None:
+        self._dial()
+
+    def stop(self) -> defer.Deferred[int]:
+        """Hang up for good (SIGINT/SIGTERM or finished); fires `done`."""
+        if not self.stopping:
+            self.stopping = True
+            self._cancel_all()
+            if self.wire is not None:
+                self.wire.hang_up()
+            else:
+                self._finish(0)
+        return self.done
+
+    # ---- connection ----------------------------------------------------------------------
+    def _dial(self) -> None:
+        o = self.options
+        self.reactor.connectTCP(o.host, o.port, _Factory(self), timeout=o.connect_timeout)
+
+    def _dial_failed(self, reason: Failure) -> None:
+        if self.stopping:
+            self._finish(0)
+        elif not self.ever_online:
+            where = f"{self.options.host}:{self.options.port}"
+            self._fail(ConnectFailed(f"cannot connect to {where}: {plain_reason(reason)}"))
+        else:
+            self._retry(plain_reason(reason))
+
+    def _retry(self, why: str) -> None:
+        self.retries += 1
+        if self.retries > self.options.max_retries:
+            log.error(
+                "{bot}: giving up after {n} reconnects: {why}",
+                bot=self.name,
+                n=self.options.max_retries,
+                why=why,
+            )
+            self._finish(1)
+            return
+        o = self.options
+        delay = min(o.backoff_cap, o.backoff_first * 2 ** (self.retries - 1))
+        delay *= 1 + 0.2 * (2 * self.rng.random() - 1)
+        log.info("{bot}: {why}; reconnecting in {delay:.2f}s", bot=self.name, why=why, delay=delay)
+        self._later("dial", delay, self._dial)
+
+    def _connected(self, wire: _Wire) -> None:
+        if self.stopping:
+            wire.hang_up()
+            return
+        self.wire = wire
+        self._next_id = 0
+        self._pending.clear()
+        self._hs_id = self._new_id()
+        if self.token is not None:
+            wire.send(P.Resume(id=self._hs_id, versions=VERSIONS, token=self.token))
+        else:
+            self._hello()
+
+    def _hello(self) -> None:
+        if self.wire is not None:
+            self.wire.send(
+                P.Hello(id=self._hs_id, versions=VERSIONS, name=self.name, client=CLIENT)
+            )
+
+    def _lost(self, wire: _Wire, reason: Failure) -> None:
+        if wire is not self.wire:
+            return
+        self.wire = None
+        self.online = False
+        self._cancel_all()
+        if self.stopping or self.done.called:
+            self._finish(0)
+            return
+        self._retry(f"connection lost ({plain_reason(reason)})")
+
+    def _send(self, msg: P.Message, kind: str = "", data: Any = None) -> None:
+        if self.wire is None or not self.online:
+            return
+        if kind and hasattr(msg, "id"):
+            self._pending[msg.id] = (kind, data)
+        self.wire.send(msg)
+
+    def _take(self, re: int | None) -> tuple[str, Any]:
+        """The request a reply answers: (kind, data), or ("", None) when not ours."""
+        if re is None:
+            return "", None
+        return self._pending.pop(re, ("", None))
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _later(self, key: str, delay: float, fn: Callable[[], None]) -> None:
+        old = self._timers.pop(key, None)
+        if old is not None and old.active():
+            old.cancel()
+
+        def fire() -> None:
+            self._timers.pop(key, None)
+            fn()
+
+        self._timers[key] = self.reactor.callLater(max(0.0, delay), fire)
+
+    def _cancel_all(self) -> None:
+        for call in self._timers.values():
+            if call.active():
+                call.cancel()
+        self._timers.clear()
+
+    def _finish(self, code: int) -> None:
+        self._cancel_all()
+        if not self.done.called:
+            self.done.callback(code)
+
+    def _fail(self, exc: Exception) -> None:
+        self.stopping = True
+        self._cancel_all()
+        if self.wire is not None:
+            self.wire.hang_up()
+        if not self.done.called:
+            self.done.errback(exc)
+
+    # ---- messages ----------------------------------------------------------------------
+    def _received(self, wire: _Wire, msg: P.Message) -> None:
+        if wire is not self.wire:
+            return
+        if isinstance(msg, P.Ping):
+            wire.send(P.Pong(re=msg.id))
+            return
+        if not self.online:
+            self._handshake(msg)
+            return
+        handler = getattr(self, "_on_" + msg.TYPE, None)
+        if handler is not None:
+            handler(msg)
+        else:
+            self.tracker.apply(msg)
+
+    def _handshake(self, msg: P.Message) -> None:
+        if isinstance(msg, P.Welcome):
+            self.online = True
+            self.ever_online = True
+            self.retries = 0
+            self.token = msg.token
+            self.name = msg.name
+            if msg.resumed:
+                log.info("{bot}: session resumed", bot=self.name)
+                # A seated session gets its snapshot right after welcome; a pong arriving
+                # first tells us the seat is gone and the lobby step must run again.
+                self._resume_probe = self._new_id()
+                self._send(P.Ping(id=self._resume_probe))
+            else:
+                self.table_id = None
+                self._enter_lobby()
+            return
+        if isinstance(msg, P.Error) and msg.re == self._hs_id:
+            if msg.code == "bad_token" and self.token is not None:
+                log.info("{bot}: session expired; starting afresh", bot=self.name)
+                self.token = None
+                self._hello()
+            elif msg.code == "bad_name" and self._name_tries < 5:
+                self._name_tries += 1
+                self.name = f"{self.options.name}-{self.rng.randrange(1000, 10000)}"
+                self._hello()
+            else:
+                self._fail(ConnectFailed(f"the server refused {self.name}: {msg.message}"))
+
+    def _on_pong(self, msg: P.Pong) -> None:
+        if msg.re == self._resume_probe:
+            self._resume_probe = None
+            log.info("{bot}: no longer seated after resume; finding the table", bot=self.name)
+            self.table_id = None
+            self._enter_lobby()
+
+    def _on_ok(self, msg: P.Ok) -> None:
+        kind, data = self._take(msg.re)
+        if kind == "pass":
+            self.tracker.own_pass(list(data[1]))
+
+    def _on_error(self, msg: P.Error) -> None:
+        kind, data = self._take(msg.re)
+        log.warn(
+            "{bot}: server refused {kind}: {code} {message}",
+            bot=self.name,
+            kind=kind or "a request",
+            code=msg.code,
+            message=msg.message,
+        )
+        if kind in ("create", "join", "list"):
+            if msg.code == "already_seated":
+                return
+            self._later("lobby", 1.0, self._enter_lobby)
+        elif kind in ("pass", "play"):
+            key, _move, tries = data
+            self._answered = None  # let the next prompt for this decision through
+            if msg.code in MOVE_ERRORS and key == self.tracker.decision_key() and tries < 3:
+                self._answered = key
+                self._act_randomly(kind, key, tries + 1)
+        elif kind == "start" and msg.code == "not_ready":
+            self._later("start", 0.5, self._maybe_start)
+        elif kind == "rematch" and msg.code == "not_ready":
+            self._later("rematch", 1.0, self._vote_rematch)
+
+    # ---- lobby -------------------------------------------------------------------------
+    def _enter_lobby(self) -> None:
+        o = self.options
+        if o.create is not None and not self.created:
+            self._create(o.create)
+        else:
+            self._send(P.ListTables(id=self._new_id()), "list")
+
+    def _create(self, name: str) -> None:
+        o = self.options
+        msg = P.CreateTable(
+            id=self._new_id(),
+            name=name,
+            preset=o.preset,
+            overrides=dict(o.overrides),
+            password=o.password,
+        )
+        self._send(msg, "create")
+
+    def _on_table_list(self, msg: P.TableList) -> None:
+        kind, data = self._take(msg.re)
+        if kind != "list" or self.table_id is not None:
+            return
+        wanted = self.options.table or self.options.create
+        named = sorted((t for t in msg.tables if t["name"] == wanted), key=lambda t: t["id"])
+        open_ = [
+            t
+            for t in named
+            if t["status"] == "waiting"
+            and any(s["name"] is None for s in t["seats"])
+            and (not t["has_password"] or self.options.password is not None)
+        ]
+        if open_:
+            join = P.JoinSeat(
+                id=self._new_id(), table_id=open_[0]["id"], password=self.options.password
+            )
+            self._send(join, "join")
+        elif named or data == "confirm":
+            if not named:
+                self._create(str(wanted))
+            else:
+                log.info("{bot}: table {name!r} is busy; waiting", bot=self.name, name=wanted)
+                self._later("lobby", 2.0, self._enter_lobby)
+        else:
+            # Absent: look once more after a random pause, so bots started together do
+            # not all create a table of the same name.
+            delay = self.rng.random() * self.options.create_jitter_s
+            self._later(
+                "lobby",
+                delay,
+                lambda: self._send(P.ListTables(id=self._new_id()), "list", "confirm"),
+            )
+
+    def _on_table_update(self, msg: P.TableUpdate) -> None:
+        return
+
+    def _on_snapshot(self, msg: P.Snapshot) -> None:
+        if msg.re is not None:
+            self._pending.pop(msg.re, None)
+        if self._resume_probe is not None:
+            self._resume_probe = None
+        was_over = self.tracker.view["phase"] == OVER
+        was_playing = self.status == "playing" and not was_over
+        self.tracker.apply(msg)
+        self.table_id = int(msg.table["id"])
+        self.status = str(msg.table["status"])
+        seat = msg.your_seat
+        self.occupied = [p["name"] is not None for p in msg.players]
+        self.is_host = seat is not None and bool(msg.players[seat].get("is_host"))
+        if seat is None:
+            log.warn("{bot}: not seated at table {t}; leaving", bot=self.name, t=self.table_id)
+            return
+        if not self.seated.called:
+            log.info("{bot}: seat {seat} at table {t}", bot=self.name, seat=seat, t=self.table_id)
+            if self.is_host:
+                self.created = True
+            self.seated.callback(None)
+        if was_playing and self.tracker.view["phase"] == OVER:
+            self._game_over()  # the game ended while we were away
+            return
+        self._maybe_start()
+        self._lonely_check()
+        if self.tracker.my_move():
+            self._think()
+
+    def _on_seat_update(self, msg: P.SeatUpdate) -> None:
+        if msg.table_id != self.table_id:
+            return
+        self.occupied[msg.seat] = msg.player.get("name") is not None
+        self._maybe_start()
+        self._lonely_check()
+
+    def _maybe_start(self) -> None:
+        # After a game, rematch votes (not `start`) begin the next one.
+        if self.is_host and self.status == "waiting" and all(self.occupied):
+            self._send(P.Start(id=self._new_id()), "start")
+
+    def _lonely_check(self) -> None:
+        """A table creator alone for a while leaves and looks the name up again.
+
+        Two bots that create the same name at once each end up alone; the others join
+        the lowest id, so the creator of the other one rejoins there. Harmless otherwise
+        (an empty table is simply made again), and the pause doubles each time so a bot
+        waiting long for company does not churn.
+        """
+        if (
+            self.is_host
+            and self.options.table is not None
+            and self.status == "waiting"
+            and sum(self.occupied) == 1
+        ):
+            if "lonely" not in self._timers:
+                delay = min(60.0, self.options.lonely_s * 2**self._lonely_count)
+                self._later("lonely", delay, self._lonely)
+        else:
+            call = self._timers.pop("lonely", None)
+            if call is not None and call.active():
+                call.cancel()
+
+    def _lonely(self) -> None:
+        if self.status == "waiting" and sum(self.occupied) == 1 and self.table_id is not None:
+            self._lonely_count += 1
+            log.debug("{bot}: alone at table {t}; looking again", bot=self.name, t=self.table_id)
+            self._send(P.Leave(id=self._new_id()), "leave")
+            self.table_id = None
+            self.is_host = False
+            self._enter_lobby()
+
+    # ---- the game ----------------------------------------------------------------------
+    def _on_your_turn(self, msg: P.YourTurn) -> None:
+        self.tracker.apply(msg)
+        self._think()
+
+    def _on_dealt(self, msg: P.Dealt) -> None:
+        self.status = "playing"
+        self.tracker.apply(msg)
+
+    def _on_game_over(self, msg: P.GameOver) -> None:
+        self.tracker.apply(msg)
+        self._game_over()
+
+    def _game_over(self) -> None:
+        self.status = "finished"
+        self.games_done += 1
+        result = self.tracker.view.get("result") or {}
+        log.info(
+            "{bot}: game {n} over, totals {totals}, winners {winners}",
+            bot=self.name,
+            n=self.games_done,
+            totals=result.get("totals"),
+            winners=result.get("winners"),
+        )
+        if self.options.games and self.games_done >= self.options.games:
+            self._send(P.Leave(id=self._new_id()), "leave")
+            self.stop()
+            return
+        self._vote_rematch()
+
+    def _vote_rematch(self) -> None:
+        if self.status == "finished":
+            self._send(P.Rematch(id=self._new_id()), "rematch")
+
+    def _think(self) -> None:
+        if not self.tracker.my_move():
+            return
+        key = self.tracker.decision_key()
+        if key == self._answered:
+            return
+        self._later("think", self.options.think_s, lambda: self._act(key))
+
+    def _act(self, key: tuple[Any, ...]) -> None:
+        if key != self.tracker.decision_key() or not self.tracker.my_move():
+            return
+        self._answered = key
+        view = self.tracker.seat_view()
+        try:
+            actions = decide(self.strategy, view)
+        except Exception:
+            log.failure("{bot}: strategy failed; moving at random", bot=self.name)
+            actions = []
+        legal = set(view.legal)
+        for action in actions:
+            if action["kind"] == "double" and action["card"] in view.can_double:
+                card = action["card"]
+                self._send(P.DeclareDouble(id=self._new_id(), card=card), "double")
+            elif action["kind"] == "pass":
+                cards = sorted(cast(list[int], action["cards"]))
+                if len(set(cards)) == 3 and set(cards) <= legal:
+                    self._send_pass(key, cards)
+                    return
+            elif action["kind"] == "play" and action["card"] in legal:
+                self._send_play(key, action["card"])
+                return
+        self._act_randomly(PASS if view.phase == PASS else PLAY, key)
+
+    def _act_randomly(self, kind: str, key: tuple[Any, ...], tries: int = 1) -> None:
+        """The never-stall path: a random move the prompt's `legal` list allows."""
+        legal = list(self.tracker.view["legal"])
+        if not legal:
+            return
+        if kind == PLAY:
+            self._send_play(key, self.rng.choice(legal), tries)
+            return
+        options = self._pass_options(legal)
+        if options:
+            self._send_pass(key, self.rng.choice(options), tries)
+
+    def _pass_options(self, legal: list[int]) -> list[list[int]]:
+        """Legal passes by our tracked hand; any three passable cards if that is off."""
+        hand = C.mask_of(self.tracker.view["hand"])
+        allowed = set(legal)
+        combos = [list(c) for c in legal_passes(self.tracker.config, hand) if set(c) <= allowed]
+        return combos or [list(c) for c in combinations(legal, 3)]
+
+    def _send_pass(self, key: tuple[Any, ...], cards: list[int], tries: int = 0) -> None:
+        cards = sorted(cards)
+        self._send(P.PassCards(id=self._new_id(), cards=cards), "pass", (key, cards, tries))
+
+    def _send_play(self, key: tuple[Any, ...], card: int, tries: int = 0) -> None:
+        self._send(P.PlayCard(id=self._new_id(), card=card), "play", (key, card, tries))

@@ -1,0 +1,194 @@
+"""A bot's running picture of its own seat, rebuilt from snapshots and game events.
+
+The server sends a full seat view only in snapshots (joining, game start, resume); between
+them it sends events. Strategies decide from a SeatView, so the bot client folds the events
+into a view dict exactly as the engine would show it. Pure: no I/O, no Twisted, so the
+bookkeeping is tested message by message. Whatever this gets wrong is caught downstream:
+the `legal` list of each `your_turn` prompt is authoritative and moves outside it are never
+sent.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from leekha import protocol as P
+from leekha.common.config import RulesConfig
+from leekha.common.view import SeatView
+
+PASS = "pass"
+PLAY = "play"
+OVER = "game_over"
+
+
+def empty_view(seat: int | None) -> dict[str, Any]:
+    """The view before the first deal (what a snapshot with `view: null` means)."""
+    return {
+        "seat": seat,
+        "phase": PASS,
+        "round": 0,
+        "dealer": 0,
+        "pass_to": None,
+        "turn": None,
+        "hand": [],
+        "passed": None,
+        "received": None,
+        "passes_done": [False] * 4,
+        "doubled": [],
+        "trick": [],
+        "leader": None,
+        "tricks": [],
+        "taken": [[], [], [], []],
+        "round_points": [0] * 4,
+        "totals": [0] * 4,
+        "legal": [],
+        "history": [],
+        "result": None,
+    }
+
+
+class ViewTracker:
+    """One seat's view dict, kept current by `apply(message)`."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, Any] = {}
+        self.config = RulesConfig()
+        self.view: dict[str, Any] = empty_view(None)
+        self._points = self.config.card_points()
+
+    @property
+    def seat(self) -> int | None:
+        seat = self.view["seat"]
+        return seat if isinstance(seat, int) else None
+
+    def decision_key(self) -> tuple[Any, ...]:
+        """Names the decision in front of the seat, so one prompt is answered only once."""
+        v = self.view
+        return (v["round"], v["phase"], len(v["tricks"]), len(v["trick"]))
+
+    def my_move(self) -> bool:
+        v, seat = self.view, self.seat
+        if seat is None or not v["legal"]:
+            return False
+        if v["phase"] == PASS:
+            return not v["passes_done"][seat] and bool(v["hand"])
+        return bool(v["phase"] == PLAY and v["turn"] == seat)
+
+    def seat_view(self) -> SeatView:
+        """The strategy's input: the tracked view plus the rules it needs."""
+        data = copy.deepcopy(self.view)
+        data["rules"] = dict(self.rules)
+        data["can_double"] = self._can_double()
+        return SeatView.from_dict(data)
+
+    def _can_double(self) -> list[int]:
+        v, seat = self.view, self.seat
+        if not self.config.doubling or v["phase"] != PASS or seat is None:
+            return []
+        if v["passes_done"][seat]:
+            return []
+        revealed = {c for c, _s in v["doubled"]}
+        return [c for c in self.config.leekha_cards if c in v["hand"] and c not in revealed]
+
+    # ---- updates -----------------------------------------------------------------------
+    def apply(self, msg: P.Message) -> None:
+        handler = getattr(self, "_on_" + msg.TYPE, None)
+        if handler is not None:
+            handler(msg)
+
+    def own_pass(self, cards: list[int]) -> None:
+        """Our pass was accepted: the cards left the hand."""
+        v = self.view
+        v["passed"] = sorted(cards)
+        v["hand"] = [c for c in v["hand"] if c not in cards]
+        v["legal"] = []
+        if self.seat is not None:
+            v["passes_done"][self.seat] = True
+
+    def _on_snapshot(self, msg: P.Snapshot) -> None:
+        rules = msg.table.get("rules", {})
+        self.rules = dict(rules)
+        try:
+            self.config = RulesConfig.from_dict(self.rules)
+        except Exception:
+            # Unknown future rules keys: keep deciding with the classic defaults.
+            self.config = RulesConfig()
+        self._points = self.config.card_points()
+        self.view = copy.deepcopy(msg.view) if msg.view is not None else empty_view(None)
+        self.view["seat"] = msg.your_seat
+
+    def _on_dealt(self, msg: P.Dealt) -> None:
+        v = self.view
+        keep = {"seat": v["seat"], "totals": v["totals"], "history": v["history"]}
+        self.view = empty_view(None) | keep
+        self.view.update(
+            round=msg.round, dealer=msg.dealer, hand=sorted(msg.hand), pass_to=msg.pass_to
+        )
+
+    def _on_your_turn(self, msg: P.YourTurn) -> None:
+        v = self.view
+        v["phase"] = msg.phase
+        v["legal"] = sorted(msg.legal)
+        if msg.phase == PLAY:
+            v["turn"] = self.seat
+
+    def _on_pass_done(self, msg: P.PassDone) -> None:
+        self.view["passes_done"][msg.seat] = True
+        if msg.seat == self.seat:
+            self.view["legal"] = []
+
+    def _on_double_revealed(self, msg: P.DoubleRevealed) -> None:
+        self.view["doubled"] = sorted([*self.view["doubled"], [msg.card, msg.seat]])
+
+    def _on_passed_received(self, msg: P.PassedReceived) -> None:
+        v = self.view
+        v["received"] = sorted(msg.cards)
+        v["hand"] = sorted({*v["hand"], *msg.cards})
+        v["passes_done"] = [True] * 4
+        v["phase"] = PLAY
+        v["turn"] = (v["dealer"] + 1) % 4
+        v["leader"] = None
+        v["legal"] = []
+
+    def _on_card_played(self, msg: P.CardPlayed) -> None:
+        v = self.view
+        if not v["trick"]:
+            v["leader"] = msg.seat
+        v["trick"].append([msg.seat, msg.card])
+        if msg.seat == self.seat:
+            v["hand"] = [c for c in v["hand"] if c != msg.card]
+        v["turn"] = (msg.seat + 1) % 4
+        v["legal"] = []
+
+    def _on_trick_taken(self, msg: P.TrickTaken) -> None:
+        v = self.view
+        cards = [list(sc) for sc in msg.cards]
+        v["tricks"].append(
+            {"leader": cards[0][0], "cards": cards, "winner": msg.winner, "points": msg.points}
+        )
+        v["trick"] = []
+        v["leader"] = None
+        v["turn"] = msg.winner
+        penalty = [c for _s, c in cards if self._points[c]]
+        v["taken"][msg.winner] = sorted([*v["taken"][msg.winner], *penalty])
+        v["round_points"][msg.winner] += msg.points
+
+    def _on_round_scored(self, msg: P.RoundScored) -> None:
+        v = self.view
+        v["history"].append(list(msg.round_points))
+        v["totals"] = list(msg.totals)
+        v["round_points"] = [0] * 4
+        v["turn"] = None
+        v["legal"] = []
+
+    def _on_game_over(self, msg: P.GameOver) -> None:
+        v = self.view
+        v["phase"] = OVER
+        v["turn"] = None
+        v["legal"] = []
+        v["result"] = {
+            "winners": list(msg.winners),
+            "losers": list(msg.losers),
+            "totals": list(msg.totals),
+        }
