@@ -235,6 +235,7 @@ class BotClient:
         self.wire = wire
         self._next_id = 0
         self._pending.clear()
+        self._answered = None  # a move in flight when the link dropped may never have arrived
         self._hs_id = self._new_id()
         if self.token is not None:
             wire.send(P.Resume(id=self._hs_id, versions=VERSIONS, token=self.token))
@@ -554,7 +555,10 @@ class BotClient:
         key = self.tracker.decision_key()
         if key == self._answered:
             return
-        self._later("think", self.options.think_s, lambda: self._act(key))
+        if self.options.think_s > 0:
+            self._later("think", self.options.think_s, lambda: self._act(key))
+        else:
+            self._act(key)
 
     def _act(self, key: tuple[Any, ...]) -> None:
         if key != self.tracker.decision_key() or not self.tracker.my_move():

@@ -98,10 +98,9 @@ class ViewTracker:
             handler(msg)
 
     def own_pass(self, cards: list[int]) -> None:
-        """Our pass was accepted: the cards left the hand."""
+        """Our pass was accepted; the cards leave the hand when everyone has passed."""
         v = self.view
         v["passed"] = sorted(cards)
-        v["hand"] = [c for c in v["hand"] if c not in cards]
         v["legal"] = []
         if self.seat is not None:
             v["passes_done"][self.seat] = True
@@ -144,11 +143,11 @@ class ViewTracker:
     def _on_passed_received(self, msg: P.PassedReceived) -> None:
         v = self.view
         v["received"] = sorted(msg.cards)
-        v["hand"] = sorted({*v["hand"], *msg.cards})
+        gone = set(v["passed"] or [])
+        v["hand"] = sorted({c for c in v["hand"] if c not in gone} | set(msg.cards))
         v["passes_done"] = [True] * 4
         v["phase"] = PLAY
-        v["turn"] = (v["dealer"] + 1) % 4
-        v["leader"] = None
+        v["turn"] = v["leader"] = (v["dealer"] + 1) % 4
         v["legal"] = []
 
     def _on_card_played(self, msg: P.CardPlayed) -> None:
@@ -168,8 +167,7 @@ class ViewTracker:
             {"leader": cards[0][0], "cards": cards, "winner": msg.winner, "points": msg.points}
         )
         v["trick"] = []
-        v["leader"] = None
-        v["turn"] = msg.winner
+        v["leader"] = v["turn"] = msg.winner
         penalty = [c for _s, c in cards if self._points[c]]
         v["taken"][msg.winner] = sorted([*v["taken"][msg.winner], *penalty])
         v["round_points"][msg.winner] += msg.points
@@ -178,7 +176,6 @@ class ViewTracker:
         v = self.view
         v["history"].append(list(msg.round_points))
         v["totals"] = list(msg.totals)
-        v["round_points"] = [0] * 4
         v["turn"] = None
         v["legal"] = []
 
