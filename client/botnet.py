@@ -181,6 +181,7 @@ class BotClient:
         self._timers: dict[str, Any] = {}  # IDelayedCall
         self._name_tries = 0
         self._lonely_count = 0
+        self._said_busy = False
 
     # ---- public ------------------------------------------------------------------------
     def start(self) -> None:
@@ -428,7 +429,9 @@ class BotClient:
             if not named:
                 self._create(str(wanted))
             else:
-                log.info("{bot}: table {name!r} is busy; waiting", bot=self.name, name=wanted)
+                if not self._said_busy:
+                    self._said_busy = True
+                    log.info("{bot}: table {name!r} is busy; waiting", bot=self.name, name=wanted)
                 self._later("lobby", 2.0, self._enter_lobby)
         else:
             # Absent: look once more after a random pause, so bots started together do
