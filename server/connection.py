@@ -82,6 +82,10 @@ class LeekhaConnection(Protocol):
             return
         self.counted = True
         self.server.connections.add(self)
+        # Events are small frames; Nagle + delayed ACK would hold a prompt back ~40 ms.
+        set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        if set_no_delay is not None:
+            set_no_delay(True)
         self._hello_timer = self.clock.callLater(self.settings.hello_timeout_s, self._no_hello)
         keepalive = LoopingCall(self._tick)
         keepalive.clock = cast(Any, self.clock)

@@ -33,6 +33,7 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.sessions: dict[str, Session] = {}
+        self.closing = False
         self.tables: dict[int, Table] = {}
         self._summaries: dict[int, dict[str, Any]] = {}
         self._next_id = store.next_table_id()
@@ -79,6 +80,7 @@ class Lobby:
 
     def shutdown(self, code: str = "server_shutdown", message: str = "") -> None:
         """Tell every client, stop every clock; stored state is already complete."""
+        self.closing = True
         for table in self.tables.values():
             table.shutdown()
         for session in list(self.sessions.values()):
@@ -123,7 +125,7 @@ class Lobby:
 
     def gone(self, session: Session, peer: Peer) -> None:
         """The session's connection closed (unless a resume already replaced it)."""
-        if session.peer is not peer:
+        if session.peer is not peer or self.closing:
             return
         session.peer = None
         session.watching_lobby = False

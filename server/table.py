@@ -356,6 +356,8 @@ class Table:
 
     # ---- connection state --------------------------------------------------------------
     def disconnected(self, token: str) -> None:
+        if self.closed:
+            return
         if token in self.spectators:
             self.spectators.discard(token)
             self.hub.table_changed(self)
@@ -370,6 +372,8 @@ class Table:
 
     def reconnected(self, token: str) -> None:
         """The player is back: the seat is theirs again from their next decision."""
+        if self.closed:
+            return
         i = self.seat_of(token)
         if i is None:
             return
