@@ -12,6 +12,7 @@ from typing import Any
 
 from twisted.internet.defer import Deferred, DeferredList
 from twisted.internet.endpoints import TCP4ServerEndpoint, TCP6ServerEndpoint
+from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
 from leekha.protocol.version import PROTOCOL_VERSION
@@ -102,6 +103,7 @@ async def start_server(
     """
     store = store if store is not None else Store.in_dir(settings.data_dir)
     lobby = Lobby(reactor, settings, store)
+    lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
     restored = lobby.restore()
     if restored:
         log.info("restored {n} tables from {path}", n=restored, path=store.path)

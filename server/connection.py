@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from twisted.internet.interfaces import IAddress
+from twisted.internet.interfaces import IAddress, IPushProducer
 from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
+from zope.interface import implementer
 
 from leekha.common import __version__
 from leekha.protocol import catalogue as M
@@ -52,7 +53,12 @@ class ServerFactory(Factory):
         return LeekhaConnection(self, str(getattr(addr, "host", "?")))
 
 
+@implementer(IPushProducer)
 class LeekhaConnection(Protocol):
+    """One client. It is also the producer of its transport's writes, so Twisted tells it
+    when the peer stops reading (write buffer full) and a stalled reader can be dropped
+    before it costs the server unbounded memory."""
+
     def __init__(self, factory: ServerFactory, ip: str) -> None:
         self.server = factory
         self.lobby = factory.lobby
@@ -72,6 +78,7 @@ class LeekhaConnection(Protocol):
         self._cork: list[Message] | None = None
         self._hello_timer: Timer | None = None
         self._keepalive: LoopingCall | None = None
+        self._stall: Timer | None = None
 
     # ---- lifecycle ---------------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -86,6 +93,7 @@ class LeekhaConnection(Protocol):
         set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
         if set_no_delay is not None:
             set_no_delay(True)
+        self._transport.registerProducer(self, True)
         self._hello_timer = self.clock.callLater(self.settings.hello_timeout_s, self._no_hello)
         keepalive = LoopingCall(self._tick)
         keepalive.clock = cast(Any, self.clock)
@@ -113,6 +121,31 @@ class LeekhaConnection(Protocol):
         if self._keepalive is not None and self._keepalive.running:
             self._keepalive.stop()
         self._keepalive = None
+        if self._stall is not None and self._stall.active():
+            self._stall.cancel()
+        self._stall = None
+
+    # ---- IPushProducer: the peer's reading speed ----------------------------------------
+    def pauseProducing(self) -> None:
+        """The peer is not reading: give it dead_peer_timeout_s to catch up."""
+        if self._stall is None and not self.closing:
+            self._stall = self.clock.callLater(self.settings.dead_peer_timeout_s, self._stalled)
+
+    def resumeProducing(self) -> None:
+        if self._stall is not None and self._stall.active():
+            self._stall.cancel()
+        self._stall = None
+
+    def stopProducing(self) -> None:
+        self.resumeProducing()
+
+    def _stalled(self) -> None:
+        self._stall = None
+        log.info("dropping {ip}: it stopped reading", ip=self.ip)
+        self.closing = True
+        self._stop_timers()
+        if self.transport is not None:
+            self._transport.abortConnection()
 
     def _no_hello(self) -> None:
         self._hello_timer = None

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
+from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.logger import Logger
 
 from leekha.common import cards as C
@@ -89,11 +91,22 @@ class TableHub(Protocol):
     def release(self, token: str, table: Table) -> None: ...
 
 
+Actions = list[dict[str, Any]]
+#: Runs a bot's decision and delivers the result; the server passes a thread-pool runner so
+#: a slow strategy (search) never stalls the reactor, tests the inline default.
+Think = Callable[[Callable[[], Actions]], "Deferred[Actions]"]
+
+
+def think_inline(decide_now: Callable[[], Actions]) -> Deferred[Actions]:
+    return maybeDeferred(decide_now)
+
+
 @dataclass
 class TableOptions:
     bot_think_s: float
     seat_grace_s: float
     afk_limit: int
+    think: Think = think_inline
 
 
 @dataclass
@@ -159,6 +172,7 @@ class Table:
         self._deadline: list[float | None] = [None] * 4
         self._timers: list[Timer | None] = [None] * 4
         self._bot_call: Timer | None = None
+        self._thinking = False
         self.closed = False
 
     # ---- construction and restore ------------------------------------------------------
@@ -327,8 +341,20 @@ class Table:
             self._seat_changed(i)
             self._decision[i] = None
             self._after_change()
+        if token == self.host_token:
+            self._pass_host()
         if not self.humans() and not self.spectators:
             self.close()
+
+    def _pass_host(self) -> None:
+        """The host left: the next seated human inherits the host controls."""
+        for i in self.humans():
+            seat = self.seats[i]
+            assert seat is not None
+            self.host_token, self.host_name = seat.token, seat.name
+            self.hub.store.save_table(self.to_row())
+            self._seat_changed(i)
+            return
 
     def close(self) -> None:
         """Remove the table: no humans are left to play or watch."""
@@ -659,8 +685,10 @@ class Table:
                 self._deadline[i] = self.clock.seconds() + limit
                 self._timers[i] = self.clock.callLater(limit, self._timed_out, i, key)
             self.prompt(i)
-        if self._bot_call is None and any(
-            (s := self.seats[i]) is not None and s.autopilot for i in needs
+        if (
+            self._bot_call is None
+            and not self._thinking
+            and any((s := self.seats[i]) is not None and s.autopilot for i in needs)
         ):
             self._bot_call = self.clock.callLater(self.options.bot_think_s, self._bot_step)
 
@@ -703,31 +731,72 @@ class Table:
         return [dict(a) for a in actions if doubles or a["kind"] != "double"]
 
     def _play_for(self, i: int, name: str, *, doubles: bool) -> None:
-        for action in self._bot_actions(i, name, doubles=doubles):
+        self._apply_bot(i, self._bot_actions(i, name, doubles=doubles))
+
+    def _bot_step(self) -> None:
+        """Let the first bot-controlled seat that must act decide, maybe off the reactor."""
+        self._bot_call = None
+        if self.closed or self.game is None:
+            return
+        for i, key in self._needs():
+            seat = self.seats[i]
+            if seat is None or not seat.autopilot:
+                continue
+            name = seat.strategy if seat.is_bot else DEFAULT_BOT
+            strategy = self._strategy(i, name)
+            view = seat_view(self.game, i)  # a frozen copy: safe to read from a thread
+            self._thinking = True
+            d = self.options.think(partial(decide, strategy, view))
+            d.addCallbacks(
+                self._bot_decided,
+                self._bot_failed,
+                callbackArgs=(i, key, seat.is_bot),
+                errbackArgs=(i, key),
+            )
+            return
+        self._after_change()
+
+    def _still_bot_turn(self, i: int, key: tuple[Any, ...]) -> bool:
+        seat = self.seats[i]
+        return (
+            not self.closed
+            and seat is not None
+            and seat.autopilot
+            and dict(self._needs()).get(i) == key
+        )
+
+    def _bot_decided(
+        self, actions: list[dict[str, Any]], i: int, key: tuple[Any, ...], doubles: bool
+    ) -> None:
+        self._thinking = False
+        if not self._still_bot_turn(i, key):
+            self._after_change()  # the player took the seat back, or the table closed
+            return
+        try:
+            self._apply_bot(i, [dict(a) for a in actions if doubles or a["kind"] != "double"])
+        except Exception:
+            log.failure("table {table}: bot move failed", table=self.id)
+        self._after_change()
+
+    def _bot_failed(self, failure: Any, i: int, key: tuple[Any, ...]) -> None:
+        self._thinking = False
+        log.failure("table {table}: bot failed; playing randomly", failure, table=self.id)
+        if self._still_bot_turn(i, key):
+            try:
+                self._play_for(i, "random", doubles=False)
+            except Exception:
+                log.failure("table {table}: random fallback failed", table=self.id)
+        self._after_change()
+
+    def _apply_bot(self, i: int, actions: list[dict[str, Any]]) -> None:
+        for action in actions:
             try:
                 self._commit(action)
             except Refused as exc:
                 log.warn("table {table}: bot move refused: {code}", table=self.id, code=exc.code)
-                fallback = self._bot_actions(i, "random", doubles=False)
-                for a in fallback:
+                for a in self._bot_actions(i, "random", doubles=False):
                     self._commit(a)
                 return
-
-    def _bot_step(self) -> None:
-        self._bot_call = None
-        if self.closed:
-            return
-        for i, _key in self._needs():
-            seat = self.seats[i]
-            if seat is not None and seat.autopilot:
-                try:
-                    self._play_for(
-                        i, seat.strategy if seat.is_bot else DEFAULT_BOT, doubles=seat.is_bot
-                    )
-                except Exception:
-                    log.failure("table {table}: bot step failed", table=self.id)
-                break
-        self._after_change()
 
     def _timed_out(self, i: int, key: tuple[Any, ...]) -> None:
         self._timers[i] = None

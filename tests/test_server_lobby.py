@@ -307,3 +307,16 @@ def test_server_only_messages_from_a_client_are_a_violation() -> None:
     c.raw(body)
     (err,) = c.drain()
     assert isinstance(err, M.Error) and err.code == "unknown_type" and c.closed
+
+
+def test_a_peer_that_stops_reading_is_dropped() -> None:
+    h = Harness(dead_peer_timeout_s=30.0, ping_interval_s=1000.0)
+    slow = h.player("slow")
+    slow.proto.pauseProducing()  # what Twisted does when the write buffer fills up
+    h.clock.advance(20)
+    slow.proto.resumeProducing()  # it caught up in time
+    h.clock.advance(20)
+    assert not slow.closed
+    slow.proto.pauseProducing()
+    h.clock.advance(31)
+    assert slow.closed

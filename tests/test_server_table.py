@@ -209,3 +209,65 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot_and_rematch_needs_votes() -> N
     reply = alice.request(M.Rematch(id=alice.rid()))
     assert isinstance(reply, M.Ok)
     assert table.status == "playing" and table.game_no == 2
+
+
+def test_a_slow_bot_decision_is_discarded_when_the_player_takes_the_seat_back() -> None:
+    from twisted.internet.defer import Deferred
+
+    pending: list[tuple[Deferred[Any], Any]] = []
+
+    def think_later(decide_now: Any) -> Deferred[Any]:
+        d: Deferred[Any] = Deferred()
+        pending.append((d, decide_now))
+        return d
+
+    h = Harness(seat_grace_s=1.0)
+    h.lobby.options.think = think_later
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice)
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    game = table.game
+    assert game is not None
+    # The bots' passes are "thinking" until we deliver them, one at a time.
+    while pending:
+        d, f = pending.pop(0)
+        d.callback(f())
+        h.advance(0.05)
+    token = alice.token
+    alice.drop()
+    h.advance(1.5)  # grace over: a bot would pass for alice
+    assert pending, "the stand-in bot is thinking for seat 0"
+    d, f = pending.pop(0)
+    back = h.connect()
+    back.send(M.Resume(id=1, versions=VERSIONS, token=token or ""))
+    d.callback(f())  # the late decision arrives after alice is back
+    assert game.passed[0] is None, "a stale bot decision never overrides the player"
+    prompts = back.of(M.YourTurn)
+    assert prompts and prompts[-1].phase == "pass"
+
+
+def test_a_failing_bot_falls_back_to_a_random_legal_move() -> None:
+    from twisted.internet.defer import fail
+
+    h = Harness()
+    h.lobby.options.think = lambda decide_now: fail(RuntimeError("strategy bug"))
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice, strategy="heuristic")
+    alice.request(M.Start(id=alice.rid()))
+    game = h.lobby.tables[tid].game
+    assert game is not None
+    h.advance(1.0)
+    assert all(game.passed[s] is not None for s in (1, 2, 3))
+
+
+def test_the_host_role_passes_on_when_the_host_leaves() -> None:
+    h = Harness()
+    host = h.player("host")
+    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    bob = h.player("bob")
+    bob.request(M.JoinSeat(id=2, table_id=tid))
+    host.request(M.Leave(id=3))
+    table = h.lobby.tables[tid]
+    assert table.host_token == bob.token and table.summary()["host"] == "bob"
+    assert isinstance(bob.request(M.AddBot(id=4, seat=0, strategy="random")), M.Ok)
