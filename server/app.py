@@ -7,10 +7,12 @@ asyncio loop) all go through `start_server`, so there is exactly one way to run 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import ipaddress
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from twisted.internet.defer import Deferred, DeferredList
+from twisted.internet.defer import Deferred, DeferredList, ensureDeferred
 from twisted.internet.endpoints import TCP4ServerEndpoint, TCP6ServerEndpoint
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
@@ -35,6 +37,7 @@ class RunningServer:
     store: Store
     listening: Any
     announcer: Any = None
+    announcing: Deferred[Any] | None = None
     stopped: bool = field(default=False)
 
     async def stop(self) -> None:
@@ -48,6 +51,8 @@ class RunningServer:
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
         if closing:
             await DeferredList(closing)
+        if self.announcing is not None:
+            await self.announcing
         if self.announcer is not None:
             try:
                 await Deferred.fromFuture(asyncio.ensure_future(self.announcer.stop()))
@@ -82,6 +87,22 @@ class RunningServer:
             conn._stop_timers()
             if conn.transport is not None:
                 conn._transport.abortConnection()
+
+
+def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSettings:
+    """Settings for an embedded server (`leekha play`): loopback only, any free port, no
+    LAN announcement, untimed turns; `overrides` are ServerSettings field names."""
+    values: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "port": 0,
+        "announce": False,
+        "default_pass_timer_s": 0.0,
+        "default_turn_timer_s": 0.0,
+    }
+    if data_dir is not None:
+        values["data_dir"] = Path(data_dir)
+    values.update(overrides)
+    return replace(ServerSettings(), **values)
 
 
 def _endpoint(reactor: Any, host: str, port: int) -> Any:
@@ -119,9 +140,19 @@ async def start_server(
     port = int(address.port)  # type: ignore[attr-defined]
     log.info("listening on {host}:{port}", host=settings.host, port=port)
     server = RunningServer(settings.host, port, lobby, factory, store, listening)
-    if settings.announce:
-        server.announcer = await _announce(settings, port, lobby)
+    if settings.announce and not ipaddress.ip_address(_ip(settings.host)).is_loopback:
+        # In the background: mDNS probing takes seconds and must not delay the first game.
+        server.announcing = ensureDeferred(_announce(settings, port, lobby))
+        server.announcing.addCallback(lambda a: setattr(server, "announcer", a))
     return server
+
+
+def _ip(host: str) -> str:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return "0.0.0.0"
+    return host
 
 
 async def _announce(settings: ServerSettings, port: int, lobby: Lobby) -> Any:

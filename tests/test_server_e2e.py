@@ -15,6 +15,7 @@ import pytest_twisted
 from test_server_support import VERSIONS, LoopbackClient, settings
 from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.internet.error import CannotListenError
 
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
@@ -22,7 +23,7 @@ from leekha.common.game import legal_passes
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import Decoder, encode
 from leekha.protocol.message import Message
-from leekha.server.app import RunningServer, start_server
+from leekha.server.app import RunningServer, local_settings, start_server
 
 TIMEOUT = 30.0
 
@@ -220,7 +221,10 @@ def _read_frame(sock: socket.socket, decoder: Decoder) -> Message:
 
 
 @pytest.mark.timeout(60)
-def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "leekha.client.cli", "serve", "--host", "127.0.0.1",
@@ -239,7 +243,7 @@ def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(tmp_path: P
             decoder = Decoder(peer="server")
             sock.sendall(encode(M.Hello(id=1, versions=VERSIONS, name="cli")))
             assert isinstance(_read_frame(sock, decoder), M.Welcome)
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(sig)
             err = _read_frame(sock, decoder)
             assert isinstance(err, M.Error) and err.code == "server_shutdown"
         assert proc.wait(timeout=20) == 0
@@ -248,3 +252,25 @@ def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(tmp_path: P
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_embedded_server_with_local_settings(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+
+    server = await start_server(reactor, local_settings(tmp_path, bot_think_ms=1))
+    try:
+        assert server.host == "127.0.0.1" and server.port > 0 and server.announcing is None
+        alice = await connect(reactor, server.port, Player())
+        await hello(reactor, alice, "alice")
+        table_id = await bot_table(reactor, alice, target=10)
+        summary = server.lobby.tables[table_id].summary()
+        assert summary["timers"] == {"pass_s": None, "turn_s": None}
+    finally:
+        await server.stop()
+    busy = await start_server(reactor, local_settings(tmp_path))
+    try:
+        with pytest.raises(CannotListenError):  # the port is taken: a clear failure
+            await start_server(reactor, local_settings(tmp_path, port=busy.port))
+    finally:
+        await busy.stop()
