@@ -387,6 +387,8 @@ class Table:
         if token in self.spectators:
             self.spectators.discard(token)
             self.hub.table_changed(self)
+            if not self.humans() and not self.spectators:
+                self.close()
         i = self.seat_of(token)
         if i is None:
             return

@@ -320,3 +320,33 @@ def test_a_peer_that_stops_reading_is_dropped() -> None:
     slow.proto.pauseProducing()
     h.clock.advance(31)
     assert slow.closed
+
+
+def test_a_lobby_session_expires_after_its_connection_is_gone() -> None:
+    h = Harness(seat_grace_s=5.0)
+    c = h.player("drifter")
+    c.drop()
+    h.clock.advance(4)
+    again = h.connect()
+    reply = again.request(M.Resume(id=1, versions=VERSIONS, token=c.token or ""))
+    assert isinstance(reply, M.Welcome) and reply.resumed
+    again.drop()
+    h.clock.advance(6)
+    late = h.connect()
+    reply = late.request(M.Resume(id=2, versions=VERSIONS, token=c.token or ""))
+    assert isinstance(reply, M.Error) and reply.code == "bad_token"
+    assert c.token not in h.lobby.sessions
+
+
+def test_a_table_left_with_only_bots_and_no_watchers_closes() -> None:
+    h = Harness()
+    host = h.player("host")
+    tid = h.table_with_bots(host)
+    host.request(M.Start(id=host.rid()))
+    watcher = h.player("watcher")
+    watcher.request(M.Spectate(id=1, table_id=tid))
+    host.request(M.Leave(id=host.rid()))
+    assert tid in h.lobby.tables, "still watched"
+    watcher.drop()
+    assert tid not in h.lobby.tables
+    assert h.store.load_tables() == []
