@@ -227,8 +227,19 @@ def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(
 ) -> None:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "leekha.client.cli", "serve", "--host", "127.0.0.1",
-         "--port", "0", "--data", str(tmp_path), "--no-announce"],
+        [
+            sys.executable,
+            "-m",
+            "leekha.client.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(tmp_path),
+            "--no-announce",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -274,3 +285,102 @@ async def test_an_embedded_server_with_local_settings(tmp_path: Path) -> None:
             await start_server(reactor, local_settings(tmp_path, port=busy.port))
     finally:
         await busy.stop()
+
+
+class BlockingClient:
+    """A plain-socket client for driving a server in another process."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=15)
+        self.decoder = Decoder(peer="server")
+        self.queue: list[Message] = []
+        self.next_id = 0
+
+    def send(self, msg: Message) -> None:
+        self.sock.sendall(encode(msg))
+
+    def rid(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def until(self, pred: Any) -> Message:
+        while True:
+            while self.queue:
+                msg = self.queue.pop(0)
+                if pred(msg):
+                    return msg
+            data = self.sock.recv(65536)
+            if not data:
+                raise AssertionError("connection closed")
+            self.queue.extend(self.decoder.feed(data))
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "leekha.client.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(tmp_path),
+            "--no-announce",
+            "--bot-think-ms",
+            "1",
+            "--seat-grace-s",
+            "60",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("listening on 127.0.0.1:"), line
+    return proc, int(line.rsplit(":", 1)[1])
+
+
+@pytest.mark.timeout(60)
+def test_kill_9_then_restart_on_the_same_data_folder(tmp_path: Path) -> None:
+    proc, port = _serve(tmp_path)
+    try:
+        c = BlockingClient(port)
+        c.send(M.Hello(id=c.rid(), versions=VERSIONS, name="alice"))
+        token = c.until(is_type(M.Welcome)).token  # type: ignore[attr-defined]
+        c.send(M.CreateTable(id=c.rid(), name="k9", overrides={"target": 15}))
+        rules = RulesConfig.from_dict(c.until(is_type(M.Snapshot)).table["rules"])  # type: ignore[attr-defined]
+        for seat in (1, 2, 3):
+            c.send(M.AddBot(id=c.rid(), seat=seat, strategy="random"))
+        c.send(M.Start(id=c.rid()))
+        snap = c.until(lambda m: isinstance(m, M.Snapshot) and m.view is not None)
+        hand = snap.view["hand"]  # type: ignore[attr-defined]
+        c.until(is_type(M.YourTurn))
+        c.send(M.PassCards(id=c.rid(), cards=list(next(legal_passes(rules, C.mask_of(hand))))))
+        c.until(lambda m: isinstance(m, M.YourTurn) and m.phase == "play")
+    finally:
+        proc.kill()  # SIGKILL: no shutdown code runs
+        proc.wait()
+    c.close()
+    proc, port = _serve(tmp_path)
+    try:
+        c = BlockingClient(port)
+        c.send(M.Resume(id=c.rid(), versions=VERSIONS, token=token))
+        welcome = c.until(lambda m: isinstance(m, M.Welcome | M.Error))
+        assert isinstance(welcome, M.Welcome) and welcome.resumed
+        snap = c.until(is_type(M.Snapshot))
+        assert snap.your_seat == 0 and snap.view is not None  # type: ignore[attr-defined]
+        assert snap.view["phase"] == "play" and len(snap.view["hand"]) == 13  # type: ignore[attr-defined]
+        prompt = c.until(is_type(M.YourTurn))
+        assert prompt.phase == "play"  # type: ignore[attr-defined]
+        c.close()
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=20) == 0
