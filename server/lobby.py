@@ -22,9 +22,12 @@ from leekha.server.limits import TokenBucket, clean_chat, clean_name
 from leekha.server.persistence import Store, TableRow
 from leekha.server.session import Peer, Session, new_token
 from leekha.server.settings import ServerSettings
-from leekha.server.table import WAITING, Table, TableOptions, hash_password
+from leekha.server.table import WAITING, WIRE_NAME_MAX, Table, TableOptions, hash_password
 
 log = Logger()
+
+#: The protocol's cap on chat text (chat_message.text).
+WIRE_CHAT_MAX = 1000
 
 
 class Lobby:
@@ -34,6 +37,9 @@ class Lobby:
         self.store = store
         self.sessions: dict[str, Session] = {}
         self.closing = False
+        # Never accept what the protocol could not carry, whatever the settings say.
+        self.max_name = min(settings.max_name_len, WIRE_NAME_MAX)
+        self.max_chat = min(settings.max_chat_len, WIRE_CHAT_MAX)
         self.tables: dict[int, Table] = {}
         self._summaries: dict[int, dict[str, Any]] = {}
         self._next_id = store.next_table_id()
@@ -96,7 +102,7 @@ class Lobby:
         return session
 
     def hello(self, peer: Peer, wanted: str) -> Session:
-        name = clean_name(wanted, self.settings.max_name_len)
+        name = clean_name(wanted, self.max_name)
         taken = {s.name.casefold() for s in self.sessions.values() if s.peer is not None}
         if name.casefold() in taken:
             raise Refused("bad_name", f"the name {name!r} is in use; pick another")
@@ -193,7 +199,7 @@ class Lobby:
         limit = self.settings.max_tables_per_connection
         if len(self._hosts(session)) >= limit:
             raise Refused("too_many_tables", f"you may host at most {limit} tables")
-        name = clean_name(msg.name, self.settings.max_name_len)
+        name = clean_name(msg.name, self.max_name)
         try:
             rules = preset(msg.preset, msg.overrides)
         except ConfigError as exc:
@@ -263,7 +269,7 @@ class Lobby:
         table.leave(session.token)
 
     def chat(self, session: Session, text: str) -> None:
-        body = clean_chat(text, self.settings.max_chat_len)
+        body = clean_chat(text, self.max_chat)
         if not session.chat.take():
             raise Refused("rate_limited", "too many chat messages; wait a little")
         table = self._table_of(session)

@@ -39,6 +39,8 @@ FINISHED = "finished"
 
 #: Strategy a server bot uses when none is named, and the stand-in for absent players.
 DEFAULT_BOT = "heuristic"
+#: The protocol's hard cap on names (leekha.protocol.records.NAME); server limits stay below.
+WIRE_NAME_MAX = 64
 #: Wire names accepted for add_bot besides the registered tiers.
 BOT_ALIASES = {"basic": DEFAULT_BOT, "default": DEFAULT_BOT}
 
@@ -332,7 +334,8 @@ class Table:
             self._cancel_grace(seat)
             self.rematch_votes.discard(i)
             if self.status == PLAYING:
-                self.seats[i] = Seat(f"{seat.name} (bot)", None, DEFAULT_BOT, connected=True)
+                stand_in = f"{seat.name[:WIRE_NAME_MAX - 6]} (bot)"
+                self.seats[i] = Seat(stand_in, None, DEFAULT_BOT, connected=True)
             else:
                 self.seats[i] = None
                 if self.status == FINISHED:
