@@ -99,7 +99,7 @@ def play_random_game(seed: int, preset: str, monkeypatch: pytest.MonkeyPatch) ->
     players = [h.player(f"p{i}") for i in range(3)]
     tid = int(
         players[0]
-        .request(M.CreateTable(id=1, name="t", preset=preset, overrides={"target": 20}))
+        .request(M.CreateTable(id=1, name="t", preset=preset, overrides={"target": 50}))
         .table["id"]
     )
     for p in players[1:]:
@@ -129,7 +129,7 @@ def play_random_game(seed: int, preset: str, monkeypatch: pytest.MonkeyPatch) ->
 
 
 @settings(
-    max_examples=12,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
