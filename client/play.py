@@ -90,20 +90,14 @@ async def play_main(
     the ClientApp once connected (tests)."""
     from leekha.client.app import ClientApp
     from leekha.client.model import AutoSetup, ClientModel
-    from leekha.server.app import start_server
-    from leekha.server.settings import ServerSettings
+    from leekha.server.app import local_settings, start_server
 
     bot = best_bot() if args.bots == "best" else args.bots
     name = (args.name or default_name()).strip()[:24] or "you"
     overrides = {"target": args.target} if args.target is not None else {}
     with tempfile.TemporaryDirectory(prefix="leekha-play-") as tmp:
-        settings = ServerSettings(
-            host="127.0.0.1",
-            port=0,
-            data_dir=Path(tmp),
-            name="leekha play",
-            announce=False,
-            bot_think_ms=max(0, int(args.bot_delay)),
+        settings = local_settings(
+            Path(tmp), name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
         )
         server = await _twisted(start_server(reactor, settings))
         try:
