@@ -60,6 +60,7 @@ GROUPS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("Chat", ["chat", "chat_message"]),
+    ("Statistics (1.1)", ["get_stats", "stats"]),
 ]
 
 _BLOCK = re.compile(
@@ -153,7 +154,10 @@ def _errors() -> str:
     for title, table in (
         ("Protocol errors (connection is closed)", PROTOCOL_ERRORS),
         ("Engine errors (request refused, connection stays open)", ENGINE_ERRORS),
-        ("Application errors (request refused, connection stays open)", APPLICATION_ERRORS),
+        (
+            "Application errors (request refused, connection stays open unless noted)",
+            APPLICATION_ERRORS,
+        ),
     ):
         out += [f"#### {title}", "", "| code | meaning |", "|---|---|"]
         out += [f"| `{code}` | {text} |" for code, text in table.items()]

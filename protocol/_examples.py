@@ -5,6 +5,7 @@ Building them through the real classes means every example in docs/protocol.md i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .catalogue import (
@@ -18,6 +19,7 @@ from .catalogue import (
     DoubleRevealed,
     Error,
     GameOver,
+    GetStats,
     Hello,
     JoinSeat,
     Leave,
@@ -37,6 +39,7 @@ from .catalogue import (
     Snapshot,
     Spectate,
     Start,
+    Stats,
     TableList,
     TableUpdate,
     TrickTaken,
@@ -96,13 +99,9 @@ def _table(status: str, seats: list[dict[str, Any]], connected0: bool = True) ->
 
 
 EMPTY = [_seat("alice"), _seat(None), _seat(None), _seat(None)]
-FULL = [_seat("alice"), _seat("Bot 1", True), _seat("Bot 2", True), _seat("Bot 3", True)]
-PLAYERS = [
-    _player("alice", host=True),
-    _player("Bot 1", "basic"),
-    _player("Bot 2", "basic"),
-    _player("Bot 3", "basic"),
-]
+BOTS = ["heuristic bot 1", "heuristic bot 2", "heuristic bot 3"]
+FULL = [_seat("alice"), *(_seat(b, True) for b in BOTS)]
+PLAYERS = [_player("alice", host=True), *(_player(b, "heuristic") for b in BOTS)]
 HAND = [0, 5, 11, 14, 21, 24, 27, 33, 37, 41, 49, 50, 51]
 
 
@@ -128,6 +127,8 @@ def _view(**changes: Any) -> dict[str, Any]:
         "legal": [],
         "history": [],
         "result": None,
+        "can_double": [],
+        "rules": CLASSIC,
     }
     view.update(changes)
     return view
@@ -144,6 +145,12 @@ SNAP_NEW = Snapshot(
     view=None,
     your_seat=0,
     players=[_player("alice", host=True), _player(None), _player(None), _player(None)],
+)
+SNAP_START = Snapshot(
+    table=_table("playing", FULL),
+    view=_view(hand=HAND, legal=HAND),
+    your_seat=0,
+    players=PLAYERS,
 )
 SNAP_RESUME = Snapshot(
     re=1,
@@ -169,9 +176,9 @@ SNAP_RESUME = Snapshot(
 EXAMPLES: dict[str, Message] = {
     m.TYPE: m
     for m in [
-        Hello(id=1, versions=[[1, 0]], name="alice", client="leekha-tui 0.1"),
-        Resume(id=1, versions=[[1, 0]], token=TOKEN),
-        Welcome(re=1, version=[1, 0], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        Hello(id=1, versions=[[1, 1]], name="alice", client="leekha-tui 0.1"),
+        Resume(id=1, versions=[[1, 1]], token=TOKEN),
+        Welcome(re=1, version=[1, 1], server="leekha-server 0.1", token=TOKEN, name="alice"),
         Error(code="not_your_turn", message="it is seat 2's turn", re=12),
         Ok(re=5),
         Ping(id=40),
@@ -191,7 +198,7 @@ EXAMPLES: dict[str, Message] = {
         JoinSeat(id=4, table_id=7, seat=2, password="sesame"),
         Spectate(id=4, table_id=7),
         Leave(id=20),
-        AddBot(id=5, seat=1, strategy="basic"),
+        AddBot(id=5, seat=1, strategy="heuristic"),
         RemoveBot(id=6, seat=1),
         Start(id=8),
         Rematch(id=30),
@@ -213,9 +220,14 @@ EXAMPLES: dict[str, Message] = {
             taken=[[21, 27, 30, 33], [26, 28, 29], [31, 32, 34, 35, 36, 38], [49]],
         ),
         GameOver(winners=[3], losers=[1], totals=[58, 104, 71, 40]),
-        SeatUpdate(table_id=7, seat=1, player=_player("Bot 1", "basic")),
+        SeatUpdate(table_id=7, seat=1, player=_player(BOTS[0], "heuristic")),
         YourTurn(phase="play", legal=[2, 5, 11], deadline=29.5),
         ChatMessage(sender="alice", text="good luck ☺", table_id=7),
+        GetStats(id=70, name="alice"),
+        Stats(
+            re=70,
+            players=[{"name": "alice", "games": 12, "wins": 5, "avg_points_per_round": 7.25}],
+        ),
     ]
 }
 
@@ -224,10 +236,10 @@ Step = tuple[str, Message | None, str]
 
 TRANSCRIPT: list[Step] = [
     ("", None, "TCP connection opened."),
-    ("C→S", Hello(id=1, versions=[[1, 0]], name="alice", client="leekha-tui 0.1"), ""),
+    ("C→S", Hello(id=1, versions=[[1, 1]], name="alice", client="leekha-tui 0.1"), ""),
     (
         "S→C",
-        Welcome(re=1, version=[1, 0], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        Welcome(re=1, version=[1, 1], server="leekha-server 0.1", token=TOKEN, name="alice"),
         "keep the token",
     ),
     ("C→S", ListTables(id=2), ""),
@@ -235,12 +247,17 @@ TRANSCRIPT: list[Step] = [
     ("C→S", CreateTable(id=3, name="Friday night", pass_timer_s=60, turn_timer_s=30), ""),
     ("S→C", SNAP_NEW, "reply to create_table: alice is host at seat 0"),
     ("C→S", AddBot(id=4, seat=1), ""),
-    ("S→C", SeatUpdate(table_id=7, seat=1, player=_player("Bot 1", "basic")), ""),
+    ("S→C", SeatUpdate(table_id=7, seat=1, player=_player(BOTS[0], "heuristic")), ""),
     ("S→C", Ok(re=4), ""),
     ("", None, "… add_bot for seats 2 and 3 likewise (ids 5, 6) …"),
     ("C→S", Start(id=7), ""),
     ("S→C", Ok(re=7), ""),
-    ("S→C", Dealt(round=0, dealer=3, hand=HAND, pass_to=1), "alice passes to seat 1"),
+    ("S→C", SNAP_START, "the game starts: every member gets a snapshot (status playing)"),
+    (
+        "S→C",
+        Dealt(round=0, dealer=3, hand=HAND, pass_to=1),
+        "then dealt, as every round begins; alice passes to seat 1",
+    ),
     ("S→C", YourTurn(phase="pass", legal=HAND, deadline=60.0), ""),
     ("S→C", PassDone(seat=1), "bots pass at once"),
     ("S→C", PassDone(seat=2), ""),
@@ -281,20 +298,26 @@ TRANSCRIPT: list[Step] = [
         "sent to the other connections at the table",
     ),
     ("", None, "New TCP connection."),
-    ("C→S", Resume(id=1, versions=[[1, 0]], token=TOKEN), "request ids restart per connection"),
+    ("C→S", Resume(id=1, versions=[[1, 1]], token=TOKEN), "request ids restart per connection"),
     (
         "S→C",
         Welcome(
             re=1,
-            version=[1, 0],
+            version=[1, 1],
             server="leekha-server 0.1",
             token=TOKEN,
             name="alice",
             resumed=True,
+            table_id=7,
+            seat=0,
         ),
-        "",
+        "still seated: table 7, seat 0",
     ),
-    ("S→C", SNAP_RESUME, "the full state: seat 1 is to lead trick 3"),
+    (
+        "S→C",
+        replace(SNAP_RESUME, re=None),
+        "not a reply (welcome was): the full state; seat 1 is to lead trick 3",
+    ),
     ("C→S", PlayCard(id=2, card=2), "out of turn"),
     (
         "S→C",

@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .message import Message, Sender, meta, register
-from .records import NAME, PLAYER_INFO, RULES, SEAT_VIEW, TABLE_SUMMARY, TIMER
+from .records import (
+    NAME,
+    PLAYER_INFO,
+    PLAYER_STATS,
+    RULES,
+    SEAT_VIEW,
+    TABLE_SUMMARY,
+    TIMER_REQUEST,
+)
 from .schema import (
     CARD,
     NON_NEG,
@@ -40,6 +48,7 @@ __all__ = [
     "DoubleRevealed",
     "Error",
     "GameOver",
+    "GetStats",
     "Hello",
     "JoinSeat",
     "Leave",
@@ -59,6 +68,7 @@ __all__ = [
     "Snapshot",
     "Spectate",
     "Start",
+    "Stats",
     "TableList",
     "TableUpdate",
     "TrickTaken",
@@ -70,6 +80,8 @@ VERSION = TupleSpec(
     (IntSpec(0, 65535, "major"), IntSpec(0, 65535, "minor")), "[major, minor] (ints 0..65535)"
 )
 TOKEN = StrSpec(1, 128)
+#: Most players one `stats` reply carries (keeps it well inside a frame).
+STATS_MAX = 200
 TABLE_ID = NON_NEG
 _ID_DOC = "request id chosen by the client; echoed as `re` in the reply"
 _RE_DOC = "`id` of the request this answers"
@@ -112,8 +124,10 @@ class Resume(Message):
     SENDER: ClassVar[Sender] = C
     DOC: ClassVar[str] = (
         "First message after a reconnect, instead of `hello`. The server answers `welcome` "
-        "(`resumed: true`) then, if the session is at a table, `snapshot`; or `error` "
-        "`bad_token`, after which the client may send `hello` on the same connection."
+        "(`resumed: true`, with `table_id`/`seat` saying where the session is) then, if the "
+        "session is at a table (seated or spectating), `snapshot` and, if a decision of "
+        "yours is pending, `your_turn` with the time left; or `error` `bad_token`, after "
+        "which the client may send `hello` on the same connection."
     )
     id: int = _rid()
     versions: list[list[int]] = field(
@@ -137,6 +151,20 @@ class Welcome(Message):
     name: str = field(metadata=meta(NAME, doc="your display name as the server accepted it"))
     resumed: bool = field(
         default=False, metadata=meta(BoolSpec(), doc="true when this answers `resume`")
+    )
+    table_id: int | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(TABLE_ID),
+            doc="(1.1) the table the session is at (seated or spectating); null = in the "
+            "lobby, e.g. the seat was given up while you were away",
+        ),
+    )
+    seat: int | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(SEAT), doc="(1.1) your seat at that table; null = not seated"
+        ),
     )
 
 
@@ -246,10 +274,16 @@ class CreateTable(Message):
         metadata=meta(NullableSpec(StrSpec(1, 64)), doc="null = open table"),
     )
     pass_timer_s: int | None = field(
-        default=None, metadata=meta(TIMER, doc="seconds to pass; null = untimed")
+        default=None,
+        metadata=meta(
+            TIMER_REQUEST, doc="seconds to choose a pass; null = the server's default, 0 = untimed"
+        ),
     )
     turn_timer_s: int | None = field(
-        default=None, metadata=meta(TIMER, doc="seconds per play; null = untimed")
+        default=None,
+        metadata=meta(
+            TIMER_REQUEST, doc="seconds per play; null = the server's default, 0 = untimed"
+        ),
     )
 
 
@@ -299,10 +333,18 @@ class Leave(Message):
 class AddBot(Message):
     TYPE: ClassVar[str] = "add_bot"
     SENDER: ClassVar[Sender] = C
-    DOC: ClassVar[str] = "Host only: put a bot in an empty seat. Reply `ok`."
+    DOC: ClassVar[str] = (
+        "Host only: put a bot in an empty seat. Reply `ok`. Strategies: `random` (any legal "
+        "move), `heuristic` (rule-based, the default), `search` (Monte Carlo rollouts; "
+        "strongest, slowest). `basic` is a deprecated alias of `heuristic`; any other name "
+        "is refused with `no_such_bot`."
+    )
     id: int = _rid()
     seat: int = field(metadata=meta(SEAT, doc="empty seat"))
-    strategy: str = field(default="basic", metadata=meta(StrSpec(1, 32), doc="bot strategy name"))
+    strategy: str = field(
+        default="heuristic",
+        metadata=meta(StrSpec(1, 32), doc="bot strategy: random, heuristic or search"),
+    )
 
 
 @register
@@ -393,8 +435,10 @@ class Snapshot(Message):
     SENDER: ClassVar[Sender] = S
     DOC: ClassVar[str] = (
         "The whole state of your table as you may see it. Sent in reply to create_table, "
-        "join_seat, spectate; after welcome on resume; and whenever the server judges events "
-        "insufficient (e.g. at the start of each round). Replaces all client-side state."
+        "join_seat, spectate; after welcome on resume; unprompted (`re` null) when a game "
+        "starts (just before round 0's `dealt`) and after the server passed for your seat "
+        "(timeout or away); and whenever the server judges events insufficient. Replaces all "
+        "client-side state."
     )
     re: int | None = field(default=None, metadata=meta(NullableSpec(REQ_ID), doc=_RE_OR_NULL_DOC))
     table: dict[str, Any] = field(metadata=meta(TABLE_SUMMARY, doc="the table summary"))
@@ -414,7 +458,10 @@ class Snapshot(Message):
 class Dealt(Message):
     TYPE: ClassVar[str] = "dealt"
     SENDER: ClassVar[Sender] = S
-    DOC: ClassVar[str] = "A new round: your 13 cards (spectators get an empty hand)."
+    DOC: ClassVar[str] = (
+        "A new round, round 0 included: your 13 cards (spectators get an empty hand). Every "
+        "round begins with it; a client that waits for `dealt` always learns its hand."
+    )
     round: int = field(metadata=meta(NON_NEG, doc="0-based round number"))
     dealer: int = field(metadata=meta(SEAT, doc="dealer seat"))
     hand: list[int] = field(metadata=meta(CardSetSpec(0, 13), doc="your hand"))
@@ -519,14 +566,23 @@ class YourTurn(Message):
     TYPE: ClassVar[str] = "your_turn"
     SENDER: ClassVar[Sender] = S
     DOC: ClassVar[str] = (
-        "Prompt: act now. In the pass phase `legal` is the passable cards; in the play phase "
-        "the legal plays. When a timer runs out the server acts for you."
+        "Prompt: act now. In the pass phase `legal` lists each card that may be part of some "
+        "legal pass (judged card by card: a set of three legal cards can still be refused "
+        "with `pass_last_of_suit`, see Passing); in the play phase the legal plays. When a "
+        "timer runs out the server acts for you."
     )
     phase: str = field(metadata=meta(EnumSpec(("pass", "play")), doc="what to do"))
     legal: list[int] = field(metadata=meta(CardSetSpec(1, 13), doc="cards you may choose"))
     deadline: float | None = field(
         default=None,
         metadata=meta(NullableSpec(FloatSpec(0.0, 86400.0)), doc="seconds left, null = no timer"),
+    )
+    can_double: list[int] = field(
+        default_factory=list,
+        metadata=meta(
+            CardSetSpec(0, 4),
+            doc="(1.1) pass phase: Leekha cards you may still reveal with `declare_double`",
+        ),
     )
 
 
@@ -540,4 +596,37 @@ class ChatMessage(Message):
     text: str = field(metadata=meta(StrSpec(1, 1000), doc="the text"))
     table_id: int | None = field(
         default=None, metadata=meta(NullableSpec(TABLE_ID), doc="null = lobby chat")
+    )
+
+
+# --- statistics (1.1) -------------------------------------------------------------------
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class GetStats(Message):
+    TYPE: ClassVar[str] = "get_stats"
+    SENDER: ClassVar[Sender] = C
+    DOC: ClassVar[str] = (
+        "(1.1) Ask for player statistics over the server's finished games. Reply `stats`."
+    )
+    id: int = _rid()
+    name: str | None = field(
+        default=None,
+        metadata=meta(NullableSpec(NAME), doc="one player's name (exact); null = everyone"),
+    )
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class Stats(Message):
+    TYPE: ClassVar[str] = "stats"
+    SENDER: ClassVar[Sender] = S
+    DOC: ClassVar[str] = (
+        "(1.1) Statistics of human players over finished games, most games first (at most "
+        "200 players). A name with no finished game gives an empty list."
+    )
+    re: int = field(metadata=meta(REQ_ID, doc=_RE_DOC))
+    players: list[dict[str, Any]] = field(
+        metadata=meta(ListSpec(PLAYER_STATS, 0, STATS_MAX), doc="one entry per player")
     )

@@ -84,4 +84,13 @@ APPLICATION_ERRORS: dict[str, str] = {
     "bad_rules": "Unknown preset or an invalid override (message names the option).",
     "no_such_bot": "Unknown bot strategy, or no bot in that seat.",
     "internal": "The server failed unexpectedly; the request had no effect.",
+    "already_welcomed": "`hello`/`resume` on a connection that already has a session.",
+    "server_full": "The server (or your address) has too many connections; sent once, then "
+    "the server closes.",
+    "hello_timeout": "No `hello`/`resume` arrived in time after connecting; sent once, then "
+    "the server closes.",
+    "session_replaced": "Your session was resumed on another connection; sent to the old "
+    "connection, which the server then closes.",
+    "server_shutdown": "The server is shutting down; sent to every connection, which the "
+    "server then closes. Seats are kept: `resume` when it is back.",
 }

@@ -16,6 +16,7 @@ from .schema import (
     BoolSpec,
     CardSetSpec,
     EnumSpec,
+    FloatSpec,
     IntSpec,
     ListSpec,
     MapSpec,
@@ -29,6 +30,7 @@ from .schema import (
 __all__ = [
     "NAME",
     "PLAYER_INFO",
+    "PLAYER_STATS",
     "RECORDS",
     "RESULT",
     "RULES",
@@ -37,12 +39,15 @@ __all__ = [
     "TABLE_SUMMARY",
     "TIMER",
     "TIMERS",
+    "TIMER_REQUEST",
     "TRICK_RECORD",
 ]
 
 #: Hard protocol cap on names; the server may enforce a shorter one (name_too_long).
 NAME = StrSpec(1, 64)
 TIMER = NullableSpec(IntSpec(1, 3600, "int 1..3600 (seconds)"))
+#: A timer asked for in `create_table`: null = the server's default, 0 = untimed.
+TIMER_REQUEST = NullableSpec(IntSpec(0, 3600, "int 0..3600 (seconds)"))
 RULES = MapSpec(ScalarSpec(), 32)
 SEATS_SORTED = ListSpec(SEAT, 0, 4)
 
@@ -116,6 +121,18 @@ SEAT_VIEW = RecordSpec.of(
     legal=CardSetSpec(0, 13),
     history=ListSpec(ListSpec(INT32, 4, 4), 0, 1000),
     result=NullableSpec(RESULT),
+    # Added in 1.1 (optional, so 1.0 senders stay valid):
+    can_double=(CardSetSpec(0, 4), []),
+    rules=(RULES, {}),
+)
+
+#: One player's line in `stats` (finished games only; bots excluded).
+PLAYER_STATS = RecordSpec.of(
+    "PlayerStats",
+    name=NAME,
+    games=NON_NEG,
+    wins=NON_NEG,
+    avg_points_per_round=FloatSpec(-10000.0, 10000.0),
 )
 
 #: Every record, for the documentation generator.
@@ -127,4 +144,5 @@ RECORDS: tuple[RecordSpec, ...] = (
     SEAT_VIEW,
     TRICK_RECORD,
     RESULT,
+    PLAYER_STATS,
 )

@@ -11,7 +11,7 @@ from .message import Message
 __all__ = ["PROTOCOL_VERSION", "SUPPORTED_VERSIONS", "negotiate", "require_handshake"]
 
 #: (major, minor). Minor bumps only add optional fields; major bumps may break anything.
-PROTOCOL_VERSION: tuple[int, int] = (1, 0)
+PROTOCOL_VERSION: tuple[int, int] = (1, 1)
 #: Highest minor spoken per major, newest first.
 SUPPORTED_VERSIONS: tuple[tuple[int, int], ...] = (PROTOCOL_VERSION,)
 

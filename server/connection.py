@@ -306,6 +306,7 @@ class LeekhaConnection(Protocol):
         session = self.lobby.resume(self, msg.token)
         self._bind(session)
         log.info("{name} resumed from {ip}", name=session.name, ip=self.ip)
+        table_id, seat = self.lobby.where(session)
         welcome = M.Welcome(
             re=msg.id,
             version=list(version),
@@ -313,6 +314,8 @@ class LeekhaConnection(Protocol):
             token=session.token,
             name=session.name,
             resumed=True,
+            table_id=table_id,
+            seat=seat,
         )
         self._cork = [welcome]  # the welcome goes out before the snapshot
         self.lobby.resumed(session)
@@ -358,6 +361,10 @@ class LeekhaConnection(Protocol):
     def handle_chat(self, msg: M.Chat) -> Message:
         self.lobby.chat(self._need_session(), msg.text)
         return M.Ok(re=msg.id)
+
+    def handle_get_stats(self, msg: M.GetStats) -> Message:
+        self._need_session()
+        return M.Stats(re=msg.id, players=self.lobby.stats(msg.name))
 
     # ---- table (host) ------------------------------------------------------------------
     def handle_add_bot(self, msg: M.AddBot) -> Message:

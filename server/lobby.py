@@ -15,6 +15,7 @@ from twisted.logger import Logger
 from leekha.common.config import preset
 from leekha.common.errors import ConfigError
 from leekha.protocol import catalogue as M
+from leekha.protocol.catalogue import STATS_MAX
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
@@ -28,6 +29,12 @@ log = Logger()
 
 #: The protocol's cap on chat text (chat_message.text).
 WIRE_CHAT_MAX = 1000
+
+
+def timer_seconds(asked: int | None, default: float) -> float | None:
+    """A create_table timer: null takes the server's default, 0 means untimed (None)."""
+    seconds = default if asked is None else float(asked)
+    return seconds if seconds > 0 else None
 
 
 class Lobby:
@@ -121,6 +128,26 @@ class Lobby:
             old.kick("session_replaced", "this session was resumed on another connection")
         return session
 
+    def where(self, session: Session) -> tuple[int | None, int | None]:
+        """(table id, seat) of a session: (None, None) in the lobby, seat None spectating."""
+        table = self._table_of(session)
+        if table is None:
+            return None, None
+        return table.id, table.seat_of(session.token)
+
+    def stats(self, name: str | None) -> list[dict[str, Any]]:
+        """Per-player statistics of finished games for `get_stats` (humans only)."""
+        return [
+            {
+                "name": p.name[:WIRE_NAME_MAX],
+                "games": p.games,
+                "wins": p.wins,
+                "avg_points_per_round": round(p.avg_points_per_round, 3),
+            }
+            for p in self.store.stats(name)[:STATS_MAX]
+            if p.name
+        ]
+
     def resumed(self, session: Session) -> None:
         """After `welcome`: give a seated player their snapshot and seat back."""
         table = self._table_of(session)
@@ -204,16 +231,8 @@ class Lobby:
             rules = preset(msg.preset, msg.overrides)
         except ConfigError as exc:
             raise Refused("bad_rules", exc.message) from None
-        pass_s = (
-            msg.pass_timer_s
-            if msg.pass_timer_s is not None
-            else (self.settings.default_pass_timer_s or None)
-        )
-        turn_s = (
-            msg.turn_timer_s
-            if msg.turn_timer_s is not None
-            else (self.settings.default_turn_timer_s or None)
-        )
+        pass_s = timer_seconds(msg.pass_timer_s, self.settings.default_pass_timer_s)
+        turn_s = timer_seconds(msg.turn_timer_s, self.settings.default_turn_timer_s)
         row = TableRow(
             id=self._next_id,
             name=name,

@@ -57,9 +57,25 @@ def _opt(
     hi: float | None = None,
     flag: str | None = None,
     choices: tuple[str, ...] = (),
+    why: str = "",
 ) -> dict[str, Any]:
-    """Field metadata: `kind` is one of str, int, float, bool, path, optional_path."""
-    return {"help": help, "kind": kind, "lo": lo, "hi": hi, "flag": flag, "choices": choices}
+    """Field metadata: `kind` is one of str, int, float, bool, path, optional_path; `why`
+    explains a bound in the error message."""
+    return {
+        "help": help,
+        "kind": kind,
+        "lo": lo,
+        "hi": hi,
+        "flag": flag,
+        "choices": choices,
+        "why": why,
+    }
+
+
+#: The wire protocol's hard caps (leekha.protocol: names 1..64, chat text 1..1000): a
+#: server limit above them could never be used, so the settings refuse it.
+WIRE_NAME_MAX = 64
+WIRE_CHAT_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -118,10 +134,24 @@ class ServerSettings:
         metadata=_opt("tables one connection may sit at or create", kind="int", lo=1, hi=1000),
     )
     max_name_len: int = field(
-        default=24, metadata=_opt("longest player or table name", kind="int", lo=1, hi=256)
+        default=24,
+        metadata=_opt(
+            "longest player or table name",
+            kind="int",
+            lo=1,
+            hi=WIRE_NAME_MAX,
+            why=f"the protocol carries names of at most {WIRE_NAME_MAX} characters",
+        ),
     )
     max_chat_len: int = field(
-        default=300, metadata=_opt("longest chat message", kind="int", lo=1, hi=10_000)
+        default=300,
+        metadata=_opt(
+            "longest chat message",
+            kind="int",
+            lo=1,
+            hi=WIRE_CHAT_MAX,
+            why=f"the protocol carries chat of at most {WIRE_CHAT_MAX} characters",
+        ),
     )
     chat_rate_per_min: int = field(
         default=20,
@@ -189,7 +219,8 @@ def _check(key: str, value: object, source: str) -> object:
 
     def bad(got: str = "") -> SettingsError:
         suffix = f" (got {got})" if got else f" (got {value!r})"
-        return SettingsError(key, f"must be {_allowed(meta)}{suffix}", source)
+        why = f"; {meta['why']}" if meta.get("why") else ""
+        return SettingsError(key, f"must be {_allowed(meta)}{suffix}{why}", source)
 
     if kind == "bool":
         if not isinstance(value, bool):

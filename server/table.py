@@ -413,6 +413,10 @@ class Table:
         self._cancel_grace(seat)
         seat.connected = True
         seat.away = False
+        if seat.afk:  # coming back is activity: the seat is theirs again at once
+            seat.afk = False
+            seat.timeouts = 0
+            self._decision[i] = None
         running = self._timers[i] is not None
         if not running:
             self._decision[i] = None  # re-prompt and re-arm from scratch
@@ -501,8 +505,11 @@ class Table:
         self.hub.store.start_game(self.id, self.game_no, self.seed)
         log.info("table {table} starts game {game_no}", table=self.id, game_no=self.game_no)
         self.hub.table_changed(self)
+        # Every member learns the new game twice over: a snapshot (status, seats, view)
+        # then `dealt`, which begins every round, round 0 included (docs/protocol.md §7).
         for token, _seat in self.members():
             self._send(token, self.snapshot(token))
+        self._deal_events(self.game)
         self._after_change()
 
     # ---- actions -----------------------------------------------------------------------
@@ -708,7 +715,11 @@ class Table:
         deadline = self._deadline[i]
         left = None if deadline is None else max(0.0, deadline - self.clock.seconds())
         phase = PASS if self.game.phase == PASS else PLAY
-        self._send(seat.token, M.YourTurn(phase=phase, legal=view.legal, deadline=left))
+        doubles = view.can_double if phase == PASS else []
+        self._send(
+            seat.token,
+            M.YourTurn(phase=phase, legal=view.legal, deadline=left, can_double=doubles),
+        )
 
     def _cancel_timer(self, i: int) -> None:
         call = self._timers[i]
@@ -794,14 +805,37 @@ class Table:
         self._after_change()
 
     def _apply_bot(self, i: int, actions: list[dict[str, Any]]) -> None:
-        for action in actions:
-            try:
-                self._commit(action)
-            except Refused as exc:
-                log.warn("table {table}: bot move refused: {code}", table=self.id, code=exc.code)
-                for a in self._bot_actions(i, "random", doubles=False):
-                    self._commit(a)
-                return
+        game = self.game
+        must_pass = game is not None and game.phase == PASS and game.passed[i] is None
+        try:
+            for action in actions:
+                try:
+                    self._commit(action)
+                except Refused as exc:
+                    log.warn(
+                        "table {table}: bot move refused: {code}", table=self.id, code=exc.code
+                    )
+                    for a in self._bot_actions(i, "random", doubles=False):
+                        self._commit(a)
+                    return
+        finally:
+            if must_pass:
+                self._tell_passed_for(i, game)
+
+    def _tell_passed_for(self, i: int, game: Game | None) -> None:
+        """The server passed for a human's seat (timeout, AFK, away): `pass_done` does not
+        say which cards left the hand, so that seat gets a fresh snapshot that does."""
+        seat = self.seats[i]
+        if (
+            game is None
+            or game is not self.game
+            or seat is None
+            or seat.token is None
+            or game.passed[i] is None
+            or game.phase == OVER
+        ):
+            return
+        self._send(seat.token, self.snapshot(seat.token))
 
     def _timed_out(self, i: int, key: tuple[Any, ...]) -> None:
         self._timers[i] = None

@@ -10,6 +10,7 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from leekha.protocol import (
     PROTOCOL_ERRORS,
     Decoder,

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from leekha.protocol import MESSAGE_TYPES, Decoder, Message, encode, from_dict, to_dict
 from leekha.protocol._examples import TRANSCRIPT
 from leekha.protocol.message import wire_fields

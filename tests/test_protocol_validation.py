@@ -7,6 +7,7 @@ from dataclasses import MISSING
 from typing import Any
 
 import pytest
+
 from leekha.protocol import (
     MESSAGE_TYPES,
     ChatMessage,
@@ -225,3 +226,78 @@ def test_spec_descriptions_are_readable() -> None:
     assert TupleSpec((BoolSpec(), BoolSpec())).describe() == "[bool, bool]"
     assert "map str" in MapSpec(BoolSpec(), 3).describe()
     assert RecordSpec.of("R", a=BoolSpec()).describe() == "R"
+
+
+# ---- additions of 1.1 ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [(None, True), (0, True), (3600, True), (-1, False), (3601, False), (1.5, False)],
+)
+def test_create_table_timers_accept_zero_for_untimed(value: Any, ok: bool) -> None:
+    data = {
+        "type": "create_table",
+        "id": 1,
+        "name": "t",
+        "pass_timer_s": value,
+        "turn_timer_s": value,
+    }
+    if ok:
+        msg = from_dict(data, "client")
+        assert to_dict(msg)["pass_timer_s"] == value
+    else:
+        with pytest.raises(ProtocolError) as info:
+            from_dict(data, "client")
+        assert info.value.code == "bad_field" and "pass_timer_s" in info.value.message
+
+
+def test_seat_view_can_double_and_rules_are_optional_and_checked() -> None:
+    snap = to_dict(EXAMPLES["snapshot"])
+    view = snap["view"]
+    del view["can_double"], view["rules"]
+    decoded = to_dict(from_dict(snap))
+    assert decoded["view"]["can_double"] == [] and decoded["view"]["rules"] == {}
+    view["can_double"] = [49, 21]
+    view["rules"] = {"doubling": True}
+    decoded = to_dict(from_dict(snap))
+    assert decoded["view"]["can_double"] == [21, 49]  # a card set: sorted
+    assert decoded["view"]["rules"] == {"doubling": True}
+    view["can_double"] = [49, 49]
+    with pytest.raises(ProtocolError, match=r"view\.can_double"):
+        from_dict(snap)
+
+
+def test_welcome_table_and_seat_default_to_null() -> None:
+    data = {"type": "welcome", "re": 1, "version": [1, 0], "server": "s", "token": "t", "name": "n"}
+    msg = to_dict(from_dict(data, "server"))
+    assert (msg["table_id"], msg["seat"], msg["resumed"]) == (None, None, False)
+    with pytest.raises(ProtocolError, match=r"welcome\.seat"):
+        from_dict({**data, "seat": 4}, "server")
+
+
+def test_your_turn_can_double_defaults_to_empty() -> None:
+    msg = from_dict({"type": "your_turn", "phase": "pass", "legal": [1, 2, 3]}, "server")
+    assert isinstance(msg, YourTurn) and msg.can_double == []
+
+
+def test_stats_messages() -> None:
+    assert to_dict(from_dict({"type": "get_stats", "id": 3}, "client"))["name"] is None
+    with pytest.raises(ProtocolError, match=r"get_stats\.name"):
+        from_dict({"type": "get_stats", "id": 3, "name": ""}, "client")
+    with pytest.raises(ProtocolError) as info:
+        from_dict({"type": "stats", "re": 1, "players": []}, "client")
+    assert info.value.code == "unknown_type"  # server → client only
+    line = {"name": "a", "games": 1, "wins": 0, "avg_points_per_round": 3}
+    msg = to_dict(from_dict({"type": "stats", "re": 1, "players": [line]}, "server"))
+    assert msg["players"][0]["avg_points_per_round"] == 3.0
+    with pytest.raises(ProtocolError, match="wins"):
+        from_dict({"type": "stats", "re": 1, "players": [{**line, "wins": -1}]}, "server")
+    with pytest.raises(ProtocolError, match="players"):
+        from_dict({"type": "stats", "re": 1, "players": [line] * 201}, "server")
+
+
+def test_add_bot_defaults_to_heuristic() -> None:
+    assert to_dict(from_dict({"type": "add_bot", "id": 1, "seat": 2}, "client"))["strategy"] == (
+        "heuristic"
+    )

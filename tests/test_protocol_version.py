@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from leekha.protocol import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
@@ -17,7 +18,7 @@ from leekha.protocol import (
 
 
 def test_current_version() -> None:
-    assert PROTOCOL_VERSION == (1, 0)
+    assert PROTOCOL_VERSION == (1, 1)
     assert PROTOCOL_VERSION in SUPPORTED_VERSIONS
 
 
@@ -42,7 +43,9 @@ def test_negotiate(
 
 
 def test_negotiate_defaults_to_what_this_package_speaks() -> None:
-    assert negotiate([[1, 0]]) == (1, 0)
+    assert negotiate([[1, 0]]) == (1, 0)  # a 1.0 client still gets in, at 1.0
+    assert negotiate([[1, 1]]) == (1, 1)
+    assert negotiate([[1, 7]]) == (1, 1)
     assert negotiate([[0, 9]]) is None
 
 
