@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig, preset, preset_name
 from leekha.common.errors import CardError, ConfigError

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from enginehelp import cards, hand
+
 from leekha.common.config import CLASSIC, GOLDEN, IDLIB, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
 from leekha.common.game import OVER, PASS, PLAY, Game, pass_error

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from enginehelp import cards, hand, position
+
 from leekha.common.config import CLASSIC, IDLIB, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
 from leekha.common.game import PLAY

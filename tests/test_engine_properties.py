@@ -9,6 +9,7 @@ import pytest
 from enginehelp import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from leekha.common import cards as C
 from leekha.common.config import (
     DEALER_RULES,
