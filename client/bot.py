@@ -14,6 +14,7 @@ from typing import Any
 
 from leekha.common.config import PRESETS, preset
 from leekha.common.errors import ConfigError
+from leekha.server.reactor import install_asyncio_reactor as install_reactor
 
 TABLE_HELP = (
     "table to play at, by name: join it if it exists and has a free seat, otherwise create "
@@ -108,21 +109,6 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
         for o in out[1:]:
             o.table = args.create
     return out, None
-
-
-def install_reactor() -> Any:
-    """Install (or reuse) Twisted's asyncio reactor; never done at import time."""
-    import asyncio
-
-    if "twisted.internet.reactor" not in sys.modules:
-        from twisted.internet import asyncioreactor
-
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
-    from twisted.internet import reactor
-
-    return reactor
 
 
 def _begin_logging(verbose: bool) -> None:

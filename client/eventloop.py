@@ -9,22 +9,10 @@ prompt_toolkit's `run_async()` then runs as one more task on that same loop.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-
-def install_reactor() -> Any:
-    """Install the asyncio reactor on a fresh loop (or reuse one already installed)."""
-    if "twisted.internet.reactor" not in sys.modules:
-        from twisted.internet import asyncioreactor
-
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
-    from twisted.internet import reactor
-
-    return reactor
+from leekha.server.reactor import install_asyncio_reactor as install_reactor
 
 
 def run_on_reactor(main: Callable[[Any], Awaitable[int]]) -> int:

@@ -10,26 +10,12 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from leekha.server.reactor import install_asyncio_reactor
 from leekha.server.settings import SettingsError, add_server_arguments, settings_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_server_arguments(parser)
-
-
-def install_asyncio_reactor() -> Any:
-    """Install (or reuse) Twisted's asyncio reactor and return it."""
-    import asyncio
-
-    from twisted.internet import asyncioreactor
-
-    if "twisted.internet.reactor" not in sys.modules:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
-    from twisted.internet import reactor
-
-    return reactor
 
 
 def _begin_logging(level: str, stream: TextIO) -> None:
