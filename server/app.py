@@ -140,7 +140,7 @@ async def start_server(
     port = int(address.port)  # type: ignore[attr-defined]
     log.info("listening on {host}:{port}", host=settings.host, port=port)
     server = RunningServer(settings.host, port, lobby, factory, store, listening)
-    if settings.announce and not ipaddress.ip_address(_ip(settings.host)).is_loopback:
+    if settings.announce:
         # In the background: mDNS probing takes seconds and must not delay the first game.
         server.announcing = ensureDeferred(_announce(settings, port, lobby))
         server.announcing.addCallback(lambda a: setattr(server, "announcer", a))
@@ -159,7 +159,17 @@ async def _announce(settings: ServerSettings, port: int, lobby: Lobby) -> Any:
     try:
         from leekha.server.discovery import Announcer
 
-        announcer = Announcer(settings.name, port, "{}.{}".format(*PROTOCOL_VERSION))
+        # A server bound to one address announces only there (loopback included, so a
+        # `--host 127.0.0.1` server is visible to browsers on this machine alone).
+        wildcard = _ip(settings.host) in ("0.0.0.0", "::")
+        only = None if wildcard else [_ip(settings.host)]
+        announcer = Announcer(
+            settings.name,
+            port,
+            "{}.{}".format(*PROTOCOL_VERSION),
+            interfaces=only,
+            addresses=only,
+        )
         await Deferred.fromFuture(asyncio.ensure_future(announcer.start()))
     except Exception as exc:
         log.warn("not announcing on the LAN: {error}", error=exc)

@@ -202,3 +202,27 @@ async def test_stop_withdraws_the_announcement() -> None:
             await observer.async_close()
 
     await aio(scenario())
+
+
+# --- the real server announces itself and withdraws on shutdown ----------------------------
+
+
+@reactor_test
+async def test_server_announces_counts_and_withdraws_on_stop(tmp_path: Any) -> None:
+    from twisted.internet import reactor
+
+    from leekha.server.app import local_settings, start_server
+
+    name = unique_name("serve")
+    settings = local_settings(tmp_path, name=name, announce=True)
+    server = await start_server(reactor, settings)
+    try:
+        found = await aio(browse_for(name))
+        assert found and found[0].port == server.port and found[0].compatible
+        assert (found[0].tables, found[0].players) == (0, 0)
+    finally:
+        if server.announcing is not None:
+            await server.announcing
+        await server.stop()
+    after = await aio(browse(1.5, interfaces=LOOPBACK))
+    assert all(s.name != name for s in after)
