@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, cast
 
-from twisted.internet import defer, error
-from twisted.internet.interfaces import IAddress, IConnector
-from twisted.internet.protocol import ClientFactory, Protocol
+from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.botview import OVER, PASS, PLAY, ViewTracker
+from leekha.client.wire import ConnectFailed as ConnectFailed
+from leekha.client.wire import FrameWire, WireFactory, plain_reason
 from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, make_strategy
 from leekha.common.game import legal_passes
@@ -49,25 +49,6 @@ MOVE_ERRORS = frozenset(
 LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
 
 
-class ConnectFailed(Exception):
-    """The first connection failed; the message is meant for a person."""
-
-
-def plain_reason(reason: Failure | BaseException | None) -> str:
-    """A connection failure in words an operator understands."""
-    exc = reason.value if isinstance(reason, Failure) else reason
-    if isinstance(exc, error.ConnectionRefusedError):
-        return "connection refused (is a Leekha server running there?)"
-    if isinstance(exc, error.DNSLookupError):
-        return "unknown host name"
-    if isinstance(exc, error.TimeoutError):
-        return "no answer (timed out)"
-    if isinstance(exc, error.NoRouteError):
-        return "no route to that host"
-    text = str(exc).strip() if exc is not None else ""
-    return text or "the connection failed"
-
-
 @dataclass
 class BotOptions:
     host: str
@@ -88,55 +69,6 @@ class BotOptions:
     max_retries: int = 12
     lonely_s: float = 5.0  # a creator alone this long rejoins by name (see _lonely)
     create_jitter_s: float = 0.5
-
-
-_DONE = Failure(error.ConnectionDone())  # type: ignore[no-untyped-call]
-
-
-class _Wire(Protocol):
-    def __init__(self, bot: BotClient) -> None:
-        self.bot = bot
-        self.decoder = P.Decoder(peer="server")
-
-    def connectionMade(self) -> None:
-        self.bot._connected(self)
-
-    def dataReceived(self, data: bytes) -> None:
-        try:
-            messages = self.decoder.feed(data)
-        except P.ProtocolError as exc:
-            log.warn("{bot}: bad data from the server: {err}", bot=self.bot.name, err=exc)
-            self.hang_up()
-            return
-        for msg in messages:
-            self.bot._received(self, msg)
-
-    def connectionLost(self, reason: Failure = _DONE) -> None:
-        self.bot._lost(self, reason)
-
-    def send(self, msg: P.Message) -> None:
-        # Twisted's interfaces are zope-typed; mypy without the zope plugin needs Any.
-        transport: Any = self.transport
-        if transport is not None:
-            transport.write(P.encode(msg))
-
-    def hang_up(self) -> None:
-        transport: Any = self.transport
-        if transport is not None:
-            transport.loseConnection()
-
-
-class _Factory(ClientFactory):
-    noisy = False  # one factory per dial: "Starting factory" lines would be pure noise
-
-    def __init__(self, bot: BotClient) -> None:
-        self.bot = bot
-
-    def buildProtocol(self, addr: IAddress | None) -> _Wire:
-        return _Wire(self.bot)
-
-    def clientConnectionFailed(self, connector: IConnector, reason: Failure) -> None:
-        self.bot._dial_failed(reason)
 
 
 class BotClient:
@@ -161,7 +93,7 @@ class BotClient:
         self.tracker = ViewTracker()
         self.done: defer.Deferred[int] = defer.Deferred()
         self.seated: defer.Deferred[None] = defer.Deferred()
-        self.wire: _Wire | None = None
+        self.wire: FrameWire | None = None
         self.token: str | None = None
         self.online = False
         self.stopping = False
@@ -201,7 +133,11 @@ class BotClient:
     # ---- connection ----------------------------------------------------------------------
     def _dial(self) -> None:
         o = self.options
-        self.reactor.connectTCP(o.host, o.port, _Factory(self), timeout=o.connect_timeout)
+        factory = WireFactory(self._build_wire, self._dial_failed)
+        self.reactor.connectTCP(o.host, o.port, factory, timeout=o.connect_timeout)
+
+    def _build_wire(self) -> FrameWire:
+        return FrameWire(self._connected, self._received, self._lost, label=self.name)
 
     def _dial_failed(self, reason: Failure) -> None:
         if self.stopping:
@@ -229,7 +165,7 @@ class BotClient:
         log.info("{bot}: {why}; reconnecting in {delay:.2f}s", bot=self.name, why=why, delay=delay)
         self._later("dial", delay, self._dial)
 
-    def _connected(self, wire: _Wire) -> None:
+    def _connected(self, wire: FrameWire) -> None:
         if self.stopping:
             wire.hang_up()
             return
@@ -249,7 +185,7 @@ class BotClient:
                 P.Hello(id=self._hs_id, versions=VERSIONS, name=self.name, client=CLIENT)
             )
 
-    def _lost(self, wire: _Wire, reason: Failure) -> None:
+    def _lost(self, wire: FrameWire, reason: Failure) -> None:
         if wire is not self.wire:
             return
         self.wire = None
@@ -308,7 +244,7 @@ class BotClient:
             self.done.errback(exc)
 
     # ---- messages ----------------------------------------------------------------------
-    def _received(self, wire: _Wire, msg: P.Message) -> None:
+    def _received(self, wire: FrameWire, msg: P.Message) -> None:
         if wire is not self.wire:
             return
         if isinstance(msg, P.Ping):

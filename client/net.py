@@ -5,8 +5,9 @@ keepalive answers, and reconnection with exponential backoff and jitter. The mod
 only sees protocol messages and three connection events, so a dropped Wi-Fi link at a LAN
 party shows "reconnecting…" and then the same seat again, with no work in the UI.
 
-Bytes go through leekha.protocol's sans-IO Decoder/encode; Twisted does the sockets. The
-first connection is not retried: a bad address should fail fast with a clear message.
+Framing (leekha.protocol's sans-IO Decoder/encode, TCP_NODELAY) is client/wire.py's,
+shared with the bot client; Twisted does the sockets. The first connection is not
+retried: a bad address should fail fast with a clear message.
 """
 
 from __future__ import annotations
@@ -16,24 +17,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from twisted.internet import defer, error
+from twisted.internet import defer
 from twisted.internet.endpoints import HostnameEndpoint
-from twisted.internet.interfaces import IAddress
-from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.model import CLIENT_NAME
+from leekha.client.wire import ConnectFailed as ConnectFailed
+from leekha.client.wire import FrameWire, WireFactory, plain_reason
 
 log = Logger()
 
 VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
 HANDSHAKE_ID_BASE = 2**30
-
-
-class ConnectFailed(Exception):
-    """The first connection failed; the message is meant for the player."""
 
 
 @dataclass
@@ -49,61 +46,6 @@ class Backoff:
         base = min(self.cap, self.first * (2 ** max(0, attempt - 1)))
         rng = self.rng or random
         return float(base * (1 + self.jitter * (2 * rng.random() - 1)))
-
-
-def plain_reason(exc: BaseException | Failure | None) -> str:
-    """A connection failure in words a player understands."""
-    if isinstance(exc, Failure):
-        exc = exc.value
-    if isinstance(exc, error.ConnectionRefusedError):
-        return "connection refused (is a Leekha server running there?)"
-    if isinstance(exc, error.DNSLookupError):
-        return "unknown host name"
-    if isinstance(exc, error.TimeoutError | defer.TimeoutError):
-        return "no answer (timed out)"
-    if isinstance(exc, error.ConnectionDone):
-        return "the server closed the connection"
-    if isinstance(exc, error.ConnectionLost):
-        return "the connection was lost"
-    if isinstance(exc, error.NoRouteError):
-        return "no route to that host"
-    text = str(exc) if exc is not None else ""
-    return text.strip() or "the connection failed"
-
-
-class _Wire(Protocol):
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.decoder = P.Decoder(peer="server")
-
-    def connectionMade(self) -> None:
-        self.session._made(self)
-
-    def dataReceived(self, data: bytes) -> None:
-        try:
-            messages = self.decoder.feed(data)
-        except P.ProtocolError as exc:
-            log.warn("bad data from the server: {err}", err=exc)
-            transport: Any = self.transport
-            transport.loseConnection()
-            return
-        for msg in messages:
-            self.session._received(self, msg)
-
-    def connectionLost(self, reason: Failure = error.ConnectionDone) -> None:  # type: ignore[assignment]
-        self.session._lost(self, reason)
-
-    def send(self, msg: P.Message) -> None:
-        transport: Any = self.transport
-        transport.write(P.encode(msg))
-
-
-class _WireFactory(Factory):
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    def buildProtocol(self, addr: IAddress | None) -> _Wire:
-        return _Wire(self.session)
 
 
 class Session:
@@ -134,7 +76,7 @@ class Session:
         self.connect_timeout = connect_timeout
         self.dead_after = dead_after
         self.token: str | None = None
-        self.wire: _Wire | None = None
+        self.wire: FrameWire | None = None
         self.online = False
         self.closing = False
         self.attempt = 0
@@ -174,16 +116,15 @@ class Session:
 
     def drop(self) -> None:
         """Cut the link as a network failure would (tests, and the dead-peer watchdog)."""
-        transport: Any = self.wire.transport if self.wire is not None else None
-        if transport is not None:
-            transport.abortConnection()
+        if self.wire is not None:
+            self.wire.abort()
 
     # ---- internals ---------------------------------------------------------------------
     def _dial(self) -> defer.Deferred[Any]:
         endpoint = HostnameEndpoint(
             self.reactor, self.host.encode("idna"), self.port, timeout=self.connect_timeout
         )
-        factory: Any = _WireFactory(self)
+        factory: Any = WireFactory(lambda: FrameWire(self._made, self._received, self._lost))
         return endpoint.connect(factory)
 
     def _first_failed(self, failure: Failure) -> None:
@@ -195,7 +136,7 @@ class Session:
         if d is not None:
             d.errback(exc)
 
-    def _made(self, wire: _Wire) -> None:
+    def _made(self, wire: FrameWire) -> None:
         self.wire = wire
         # Handshake ids live far above the model's request ids so replies never mix.
         self._hs_count += 1
@@ -206,10 +147,10 @@ class Session:
         else:
             self._hello(wire)
 
-    def _hello(self, wire: _Wire) -> None:
+    def _hello(self, wire: FrameWire) -> None:
         wire.send(P.Hello(id=self._hs_id, versions=VERSIONS, name=self.name, client=CLIENT_NAME))
 
-    def _received(self, wire: _Wire, msg: P.Message) -> None:
+    def _received(self, wire: FrameWire, msg: P.Message) -> None:
         if wire is not self.wire:
             return
         self._feed_watchdog()
@@ -239,13 +180,11 @@ class Session:
                     return
                 self._fail_welcome(ConnectFailed(f"the server refused us: {msg.message}"))
                 self.closing = True
-                transport: Any = wire.transport
-                if transport is not None:
-                    transport.loseConnection()
+                wire.hang_up()
                 return
         self.on_message(msg)
 
-    def _lost(self, wire: _Wire, reason: Failure) -> None:
+    def _lost(self, wire: FrameWire, reason: Failure) -> None:
         if wire is not self.wire:
             return
         self.wire = None
