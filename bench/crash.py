@@ -38,29 +38,33 @@ from loadclient import (
     record_problems,
 )
 
+from leekha.common.config import RulesConfig
+from leekha.common.game import Game
 
-def _norm(action: dict[str, Any]) -> tuple[Any, ...]:
+
+def _key(action: dict[str, Any], round_no: int) -> tuple[Any, ...]:
     if action["kind"] == "pass":
-        return ("pass", int(action["seat"]), tuple(sorted(action["cards"])))
-    if action["kind"] == "play":
-        return ("play", int(action["seat"]), int(action["card"]))
-    return (action["kind"], int(action["seat"]), int(action.get("card", -1)))
+        return (round_no, "pass", int(action["seat"]), tuple(sorted(action["cards"])))
+    return (round_no, action["kind"], int(action["seat"]), int(action.get("card", -1)))
 
 
 def lost_actions(run: TableRun, record: dict[str, Any]) -> list[str]:
-    """Acknowledged actions missing from the record, or out of its order."""
-    stored = [_norm(a) for a in record["actions"]]
-    position = {a: i for i, a in enumerate(stored)}
+    """Acknowledged actions missing from the record, or stored in another order."""
+    game = Game(RulesConfig.from_dict(record["rules"]), record["seed"])
+    position: dict[tuple[Any, ...], int] = {}
+    for i, action in enumerate(record["actions"]):
+        position[_key(action, game.round_no)] = i
+        game.apply(action)
     problems = []
     last = -1
-    plays = [_norm(a) for a in run.acked.get(0, [])]
-    for a in plays:
-        i = position.get(a)
+    for a in run.acked.get(0, []):
+        k = _key(a, int(a["round"]))
+        i = position.get(k)
         if i is None:
-            problems.append(f"table {run.index}: acknowledged {a} is not in the record")
-        elif a[0] == "play":
+            problems.append(f"table {run.index}: acknowledged {k} is not in the record")
+        elif a["kind"] == "play":
             if i < last:
-                problems.append(f"table {run.index}: {a} stored out of order")
+                problems.append(f"table {run.index}: {k} stored out of order")
             last = i
     return problems
 

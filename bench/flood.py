@@ -65,7 +65,10 @@ async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dic
     async def read(reader: asyncio.StreamReader) -> None:
         buf = b""
         while True:
-            data = await reader.read(65536)
+            try:
+                data = await reader.read(65536)
+            except OSError:  # reset by the server: cut off as well
+                data = b""
             if not data:
                 state["cuts"] += 1
                 if state["first_cut_after_s"] is None:
@@ -206,6 +209,66 @@ def run(
     return result
 
 
+async def _kick_probe(port: int, tables: int, requests: int, patience: float) -> dict[str, Any]:
+    """A client whose replies pile up (big table lists it reads late) and that is then cut
+    off for flooding: does the server really close the connection after the kick?"""
+    hosts = []
+    for i in range(tables):
+        r, w = await asyncio.open_connection(HOST, port)
+        w.write(_frame({"type": "hello", "id": 1, "versions": [[1, 0]], "name": f"host{i}"}))
+        w.write(
+            _frame(
+                {"type": "create_table", "id": 2, "name": f"table number {i}", "preset": "classic"}
+            )
+        )
+        await w.drain()
+        hosts.append((r, w))
+    await asyncio.sleep(0.5)
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(_frame({"type": "hello", "id": 1, "versions": [[1, 0]], "name": "prober"}))
+    writer.write(b"".join(_frame({"type": "list_tables", "id": 2 + i}) for i in range(requests)))
+    await writer.drain()
+    await asyncio.sleep(1.0)  # read late: the server's replies pile up past its write buffer
+    start = time.perf_counter()
+    got = 0
+    closed_after: float | None = None
+    kicked = False
+    while time.perf_counter() - start < patience:
+        try:
+            data = await asyncio.wait_for(reader.read(1 << 20), 0.5)
+        except TimeoutError:
+            continue
+        except OSError:
+            data = b""
+        if not data:
+            closed_after = round(time.perf_counter() - start, 3)
+            break
+        got += len(data)
+        kicked = kicked or b"too many messages; closing" in data
+    writer.transport.abort()
+    for _, w in hosts:
+        w.transport.abort()
+    return {"bytes_read": got, "kicked": kicked, "closed_after_s": closed_after}
+
+
+def kick_probe(*, tables: int = 30, requests: int = 300, patience: float = 3.0) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="leekha-kick-") as tmp:
+        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
+        result: dict[str, Any] = {}
+        try:
+            port = server.start()
+            result = asyncio.run(
+                asyncio.wait_for(_kick_probe(port, tables, requests, patience), patience + 30)
+            )
+            result["server_alive"] = server.alive()
+        finally:
+            t0 = time.perf_counter()
+            code = server.stop(timeout=2.0)
+            # A clean SIGTERM shutdown waits for every connection to close.
+            result["graceful_stop_s"] = round(time.perf_counter() - t0, 2) if code == 0 else None
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="role")
@@ -214,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     p_f.add_argument("--rate", type=int, default=10_000)
     p_f.add_argument("--seconds", type=float, default=10.0)
     p_f.add_argument("--reconnect", action="store_true")
+    p_p = sub.add_parser("probe", help="is a client kicked for flooding really disconnected?")
+    p_p.add_argument("--json", action="store_true")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rate", type=int, default=10_000, help="flood messages per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
@@ -222,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.role == "_flooder":
         return flooder_main(args)
+    if args.role == "probe":
+        print(json.dumps(kick_probe()))
+        return 0
     result = run(games=args.games, rate=args.rate, seconds=args.seconds, think=args.think)
     result["machine"] = machine()
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))

@@ -175,8 +175,11 @@ def frame(rng: random.Random) -> bytes:
     return _encode(random_value(rng))
 
 
-async def _fuzzer(port: int, frames: int, seed: int, parallel: int, burst: int) -> dict[str, Any]:
+async def _fuzzer(
+    port: int, frames: int, seed: int, parallel: int, burst: int, rate: float = 0.0
+) -> dict[str, Any]:
     rng = random.Random(seed)
+    start = time.perf_counter()
     hello = _encode(TEMPLATES[0] | {"name": f"fz{seed}"})
     state = {"left": frames, "sent": 0, "conns": 0, "refused": 0}
 
@@ -214,6 +217,10 @@ async def _fuzzer(port: int, frames: int, seed: int, parallel: int, burst: int) 
     async def lane(lane_no: int) -> None:
         while state["left"] > 0:
             await one_connection(lane_no)
+            if rate > 0:  # hold the average at `rate` frames/s
+                ahead = start + state["sent"] / rate - time.perf_counter()
+                if ahead > 0:
+                    await asyncio.sleep(ahead)
 
     await asyncio.gather(*(lane(i) for i in range(parallel)))
     return {"sent": state["sent"], "connections": state["conns"], "refused": state["refused"]}
@@ -222,7 +229,8 @@ async def _fuzzer(port: int, frames: int, seed: int, parallel: int, burst: int) 
 def fuzzer_main(args: argparse.Namespace) -> int:
     result = asyncio.run(
         asyncio.wait_for(
-            _fuzzer(args.port, args.frames, args.seed, args.parallel, args.burst), args.deadline
+            _fuzzer(args.port, args.frames, args.seed, args.parallel, args.burst, args.rate),
+            args.deadline,
         )
     )
     print(json.dumps(result), flush=True)
@@ -265,6 +273,7 @@ def run(
     parallel: int = 32,
     burst: int = 30,
     timeout: float = 900.0,
+    rate: float = 0.0,
 ) -> dict[str, Any]:
     raise_fd_limit()
     with tempfile.TemporaryDirectory(prefix="leekha-fuzz-") as tmp:
@@ -292,6 +301,8 @@ def run(
                         str(burst),
                         "--deadline",
                         str(timeout),
+                        "--rate",
+                        str(rate / fuzzers),
                     ]
                     procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
                 out = {"sent": 0, "connections": 0, "refused": 0}
@@ -322,6 +333,7 @@ def run(
         "fuzz_refused_connections": fuzzed["refused"],
         "fuzz_seconds": round(fuzz_s, 2),
         "frames_per_s": round(fuzzed["sent"] / fuzz_s, 1) if fuzz_s else 0.0,
+        "rate_cap": rate,
         "games": games,
         "clean": c,
         "under_fuzz": d,
@@ -350,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     p_f.add_argument("--parallel", type=int, default=32)
     p_f.add_argument("--burst", type=int, default=30)
     p_f.add_argument("--deadline", type=float, default=900.0)
+    p_f.add_argument("--rate", type=float, default=0.0)
     parser.add_argument("--frames", type=int, default=1_000_000)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0, help="clean phase length")
@@ -358,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=32, help="connections per fuzzer")
     parser.add_argument("--burst", type=int, default=30, help="most frames per connection")
     parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--rate", type=float, default=0.0, help="frames/s cap (0 = flat out)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.role == "_fuzzer":
@@ -371,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         parallel=args.parallel,
         burst=args.burst,
         timeout=args.timeout,
+        rate=args.rate,
     )
     result["machine"] = machine()
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))

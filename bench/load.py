@@ -143,6 +143,7 @@ def run_step(
     extra: tuple[str, ...] = (),
     concurrency: int = 25,
     patch: str | None = None,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     """One measurement: a fresh server, `tables` tables split over `workers` processes."""
     raise_fd_limit()
@@ -191,6 +192,26 @@ def run_step(
             setup_s = time.perf_counter() - t0
             rss_loaded = server.rss_bytes()
             cpu0, w0 = server.cpu_seconds(), time.perf_counter()
+            spy = None
+            if profile is not None:
+                # Sampling profile of the server during the window (py-spy, if installed).
+                spy = subprocess.Popen(
+                    [
+                        str(Path(sys.executable).parent / "py-spy"),
+                        "record",
+                        "--pid",
+                        str(server.pid),
+                        "--duration",
+                        str(max(1, int(seconds) - 1)),
+                        "--format",
+                        "raw",
+                        "--idle",
+                        "--output",
+                        str(profile),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             for p in procs:
                 assert p.stdin is not None
                 p.stdin.write("GO\n")
@@ -201,6 +222,8 @@ def run_step(
                 results.append(json.loads(line) if line.strip() else {"error": "no result"})
             cpu1, w1 = server.cpu_seconds(), time.perf_counter()
             alive = server.alive()
+            if spy is not None:
+                spy.wait(timeout=60)
         finally:
             for p in procs:
                 if p.poll() is None:
@@ -208,6 +231,7 @@ def run_step(
                 p.wait()
             server.stop()
             problems = server.problems()
+            stderr_tail = server.stderr_path.read_text(errors="replace").splitlines()[-40:]
     errors = [r["error"] for r in results if "error" in r]
     if errors:
         raise RuntimeError(f"load generator failed: {errors[0]}")
@@ -238,18 +262,30 @@ def run_step(
         "closed_connections": sum(r["closed_connections"] for r in results),
         "server_alive": alive,
         "server_problems": problems[:20],
+        "server_stderr_tail": stderr_tail,
     }
 
 
 def full_speed(
-    tables: int, seconds: float, *, target: int | None = None, patch: str | None = None
+    tables: int,
+    seconds: float,
+    *,
+    target: int | None = None,
+    patch: str | None = None,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     """Server messages/s at full speed, and the echo ceiling with as many connections."""
     from echo_baseline import run_echo_baseline
 
     echo_rt = run_echo_baseline(connections=4 * tables, seconds=seconds)
     step = run_step(
-        tables, think=0.0, seconds=seconds, target=target, extra=NO_RATE_LIMIT, patch=patch
+        tables,
+        think=0.0,
+        seconds=seconds,
+        target=target,
+        extra=NO_RATE_LIMIT,
+        patch=patch,
+        profile=profile,
     )
     echo_msgs = 2 * echo_rt
     step.update(
@@ -303,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     p_full.add_argument("--seconds", type=float, default=10.0)
     p_full.add_argument("--target", type=int, default=None)
     p_full.add_argument("--json", action="store_true")
+    p_full.add_argument("--profile", type=Path, default=None, help="py-spy raw output file")
     p_full.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
     p_human = sub.add_parser("human", help="human pace: latency, CPU and memory per table")
     p_human.add_argument("--steps", default="250,500,1000,2000,4000")
@@ -324,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode == "_worker":
         return worker_main(args)
     if args.mode == "full":
-        result = full_speed(args.tables, args.seconds, target=args.target, patch=args.patch)
+        result = full_speed(
+            args.tables, args.seconds, target=args.target, patch=args.patch, profile=args.profile
+        )
     else:
         steps = [int(x) for x in args.steps.split(",") if x.strip()]
         result = human_pace(

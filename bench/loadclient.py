@@ -174,14 +174,14 @@ class ServerProcess:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=10)
 
-    def stop(self) -> int | None:
-        """SIGTERM, then SIGKILL after 10 s. Returns the exit code."""
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL after `timeout` s. Returns the exit code (-9 if killed)."""
         if self.proc is None:
             return None
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.kill()
         if self.proc.stdout is not None:
@@ -515,6 +515,7 @@ class Player:
         self.seat: int | None = None
         self.hand = 0
         self.phase: str | None = None
+        self.round = 0
         self.turn_key: tuple[Any, ...] | None = None
         self.port = 0
         self.pending_actions: dict[int, dict[str, Any]] = {}
@@ -567,6 +568,7 @@ class Player:
         conn = await connect(port or self.port, self.on_message)
         self.conn = conn
         self.pending_actions.clear()
+        self.turn_key = None  # the server prompts again after a resume
         reply = await conn.request(
             {"type": "resume", "versions": VERSIONS, "token": self.token}, timeout=10
         )
@@ -592,6 +594,7 @@ class Player:
             self.prompted(msg["phase"], list(msg["legal"]))
         elif kind == "dealt":
             self.hand = C.mask_of(msg["hand"])
+            self.round = int(msg["round"])
             self.phase = "pass"
         elif kind == "passed_received":
             self.hand |= C.mask_of(msg["cards"])
@@ -601,6 +604,7 @@ class Player:
             if view is not None:
                 self.hand = C.mask_of(view["hand"])
                 self.phase = view["phase"]
+                self.round = int(view["round"])
                 if view["phase"] != "game_over":
                     t.new_game()
         elif kind == "round_scored":
@@ -630,6 +634,7 @@ class Player:
             entry = {"kind": "play", "seat": action["seat"], "card": action["card"]}
         else:
             entry = {"kind": "pass", "seat": action["seat"], "cards": sorted(action["cards"])}
+        entry["round"] = action.get("round", self.round)
         if entry not in acked:
             acked.append(entry)
 
@@ -645,7 +650,11 @@ class Player:
 
     def act(self, key: tuple[Any, ...], phase: str, legal: list[int]) -> None:
         conn = self.conn
-        if conn is None or not conn.open or key != self.turn_key or self.seat is None:
+        if key != self.turn_key or self.seat is None:
+            return
+        if conn is None or not conn.open:
+            # Between connections (a resume in flight): try again on the next connection.
+            asyncio.get_running_loop().call_later(0.05, self.act, key, phase, legal)
             return
         self.turn_key = None
         if phase == "pass":
@@ -654,11 +663,11 @@ class Player:
                 self.table.stats.action_errors.append(f"{self.name}: no legal pass from my hand")
                 return
             cards = sorted(self.rng.choice(options))
-            action = {"kind": "pass", "seat": self.seat, "cards": cards}
+            action = {"kind": "pass", "seat": self.seat, "cards": cards, "round": self.round}
             rid = conn.send({"type": "pass_cards", "cards": cards})
         else:
             card = self.rng.choice(legal)
-            action = {"kind": "play", "seat": self.seat, "card": card}
+            action = {"kind": "play", "seat": self.seat, "card": card, "round": self.round}
             self.table.sent_at[(self.seat, card)] = time.perf_counter()
             rid = conn.send({"type": "play_card", "card": card})
         self.pending_actions[rid] = action

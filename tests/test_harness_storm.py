@@ -29,5 +29,5 @@ def test_disconnect_storm_games_finish_and_seats_have_one_holder() -> None:
     assert r["double_holders"] == [] and r["ghost_events"] == 0
     assert r["invariant_problems"] == [] and r["rounds_checked"] >= 6
     assert r["records"] == 6 and r["record_problems"] == []
-    assert r["server_problems"] == [] and r["action_errors"] == []
+    assert r["server_problems"] == [] and r["unexpected_action_errors"] == []
     assert r["ok"]
