@@ -21,6 +21,7 @@ from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.botview import OVER, PASS, PLAY, ViewTracker
+from leekha.client.seatdict import speaks
 from leekha.client.wire import ConnectFailed as ConnectFailed
 from leekha.client.wire import FrameWire, WireFactory, plain_reason
 from leekha.common import cards as C
@@ -31,6 +32,8 @@ log = Logger()
 
 VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
 CLIENT = "leekha-bot 0.1"
+#: The first version whose resume `welcome` says where the session sits (table_id, seat).
+WELCOME_SAYS_SEAT_SINCE = (1, 1)
 #: Refusals that mean our move itself was wrong (a random legal move may fix it); any other
 #: refusal means our picture is stale and the server's next prompt will set it right.
 MOVE_ERRORS = frozenset(
@@ -266,15 +269,19 @@ class BotClient:
             self.retries = 0
             self.token = msg.token
             self.name = msg.name
-            if msg.resumed:
-                log.info("{bot}: session resumed", bot=self.name)
-                # A seated session gets its snapshot right after welcome; a pong arriving
-                # first tells us the seat is gone and the lobby step must run again.
-                self._resume_probe = self._new_id()
-                self._send(P.Ping(id=self._resume_probe))
-            else:
+            self.tracker.apply(msg)
+            if not msg.resumed:
                 self.table_id = None
                 self._enter_lobby()
+            elif speaks(msg.version, WELCOME_SAYS_SEAT_SINCE):
+                self._resumed_at(msg.table_id, msg.seat)
+            else:
+                log.info("{bot}: session resumed", bot=self.name)
+                # A 1.0 welcome does not say where we are. A seated session gets its
+                # snapshot right after welcome; a pong arriving first tells us the seat
+                # is gone and the lobby step must run again.
+                self._resume_probe = self._new_id()
+                self._send(P.Ping(id=self._resume_probe))
             return
         if isinstance(msg, P.Error) and msg.re == self._hs_id:
             if msg.code == "bad_token" and self.token is not None:
@@ -287,6 +294,18 @@ class BotClient:
                 self._hello()
             else:
                 self._fail(ConnectFailed(f"the server refused {self.name}: {msg.message}"))
+
+    def _resumed_at(self, table_id: int | None, seat: int | None) -> None:
+        """Act on a 1.1 welcome's word on where the resumed session is."""
+        if table_id is not None and seat is not None:
+            log.info("{bot}: session resumed at seat {seat}", bot=self.name, seat=seat)
+            return  # the snapshot that follows puts us back in the game
+        log.info("{bot}: no longer seated after resume; finding the table", bot=self.name)
+        if table_id is not None:
+            # Spectating is no use to a bot (and is never kept across a drop today).
+            self._send(P.Leave(id=self._new_id()), "leave")
+        self.table_id = None
+        self._enter_lobby()
 
     def _on_pong(self, msg: P.Pong) -> None:
         if msg.re == self._resume_probe:
@@ -397,6 +416,7 @@ class BotClient:
         self.is_host = seat is not None and bool(msg.players[seat].get("is_host"))
         if seat is None:
             log.warn("{bot}: not seated at table {t}; leaving", bot=self.name, t=self.table_id)
+            self.table_id = None  # a seatless snapshot must not stop the lobby's lookup
             return
         if not self.seated.called:
             log.info("{bot}: seat {seat} at table {t}", bot=self.name, seat=seat, t=self.table_id)

@@ -14,38 +14,13 @@ import copy
 from typing import Any
 
 from leekha import protocol as P
+from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, empty_view, new_round, speaks
 from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
 
 PASS = "pass"
 PLAY = "play"
 OVER = "game_over"
-
-
-def empty_view(seat: int | None) -> dict[str, Any]:
-    """The view before the first deal (what a snapshot with `view: null` means)."""
-    return {
-        "seat": seat,
-        "phase": PASS,
-        "round": 0,
-        "dealer": 0,
-        "pass_to": None,
-        "turn": None,
-        "hand": [],
-        "passed": None,
-        "received": None,
-        "passes_done": [False] * 4,
-        "doubled": [],
-        "trick": [],
-        "leader": None,
-        "tricks": [],
-        "taken": [[], [], [], []],
-        "round_points": [0] * 4,
-        "totals": [0] * 4,
-        "legal": [],
-        "history": [],
-        "result": None,
-    }
 
 
 class ViewTracker:
@@ -56,6 +31,8 @@ class ViewTracker:
         self.config = RulesConfig()
         self.view: dict[str, Any] = empty_view(None)
         self._points = self.config.card_points()
+        #: A 1.1 server lists the doublable cards itself; set from welcome's version.
+        self.server_lists_doubles = False
 
     @property
     def seat(self) -> int | None:
@@ -79,17 +56,10 @@ class ViewTracker:
         """The strategy's input: the tracked view plus the rules it needs."""
         data = copy.deepcopy(self.view)
         data["rules"] = dict(self.rules)
-        data["can_double"] = self._can_double()
+        data["can_double"] = doublable(
+            self.view, self.config, self.seat, server_lists=self.server_lists_doubles
+        )
         return SeatView.from_dict(data)
-
-    def _can_double(self) -> list[int]:
-        v, seat = self.view, self.seat
-        if not self.config.doubling or v["phase"] != PASS or seat is None:
-            return []
-        if v["passes_done"][seat]:
-            return []
-        revealed = {c for c, _s in v["doubled"]}
-        return [c for c in self.config.leekha_cards if c in v["hand"] and c not in revealed]
 
     # ---- updates -----------------------------------------------------------------------
     def apply(self, msg: P.Message) -> None:
@@ -105,6 +75,9 @@ class ViewTracker:
         if self.seat is not None:
             v["passes_done"][self.seat] = True
 
+    def _on_welcome(self, msg: P.Welcome) -> None:
+        self.server_lists_doubles = speaks(msg.version, CAN_DOUBLE_SINCE)
+
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         rules = msg.table.get("rules", {})
         self.rules = dict(rules)
@@ -118,17 +91,14 @@ class ViewTracker:
         self.view["seat"] = msg.your_seat
 
     def _on_dealt(self, msg: P.Dealt) -> None:
-        v = self.view
-        keep = {"seat": v["seat"], "totals": v["totals"], "history": v["history"]}
-        self.view = empty_view(None) | keep
-        self.view.update(
-            round=msg.round, dealer=msg.dealer, hand=sorted(msg.hand), pass_to=msg.pass_to
-        )
+        self.view = new_round(self.view, self.seat, msg)
 
     def _on_your_turn(self, msg: P.YourTurn) -> None:
         v = self.view
         v["phase"] = msg.phase
         v["legal"] = sorted(msg.legal)
+        if msg.phase == PASS:
+            v["can_double"] = sorted(msg.can_double)
         if msg.phase == PLAY:
             v["turn"] = self.seat
 

@@ -89,12 +89,14 @@ class Harness:
     def drop(self) -> None:
         self.proto.connectionLost(Failure(error.ConnectionLost()))
 
-    def welcome(self, resumed: bool = False) -> list[P.Message]:
+    def welcome(
+        self, resumed: bool = False, version: tuple[int, int] = (1, 0), **where: Any
+    ) -> list[P.Message]:
         hs = self.sent()[-1]
         assert isinstance(hs, (P.Hello, P.Resume))
         return self.feed(
-            P.Welcome(re=hs.id, version=[1, 0], server="s", token="tok", name="b",
-                      resumed=resumed)
+            P.Welcome(re=hs.id, version=list(version), server="s", token="tok", name="b",
+                      resumed=resumed, **where)
         )  # fmt: skip
 
 
@@ -327,6 +329,51 @@ def test_resume_without_a_seat_goes_back_to_the_lobby() -> None:
                                             token="tok", name="b", resumed=True)))  # fmt: skip
     probe = only(h.sent(), P.Ping)
     only(h.feed(P.Pong(re=probe.id)), P.ListTables)
+
+
+def reconnect(h: Harness) -> None:
+    h.drop()
+    h.reactor.advance(1.0)
+    h.accept()
+
+
+def test_resume_on_1_1_trusts_welcome_that_we_are_seated() -> None:
+    h = Harness()
+    h.accept()
+    h.welcome(version=(1, 1))
+    snap, game = game_snapshot()
+    only(h.feed(snap), P.PassCards)
+    reconnect(h)
+    # No ping probe: the welcome says where we are; the snapshot then asks for the pass.
+    assert h.welcome(resumed=True, version=(1, 1), table_id=1, seat=0) == []
+    out = h.feed(P.Snapshot(re=None, table=snap.table, view=snap.view, your_seat=0,
+                            players=snap.players))  # fmt: skip
+    assert set(only(out, P.PassCards).cards) <= set(seat_view(game, 0).legal)
+
+
+def test_resume_on_1_1_in_the_lobby_finds_the_table_at_once() -> None:
+    h = Harness()
+    h.accept()
+    h.welcome(version=(1, 1))
+    h.feed(game_snapshot()[0])
+    reconnect(h)
+    out = h.welcome(resumed=True, version=(1, 1), table_id=None, seat=None)
+    only(out, P.ListTables)
+    assert not any(isinstance(m, P.Ping) for m in out)
+    assert h.bot.table_id is None
+
+
+def test_resume_on_1_1_as_a_spectator_leaves_and_finds_a_seat() -> None:
+    h = Harness()
+    h.accept()
+    h.welcome(version=(1, 1))
+    reconnect(h)
+    out = h.welcome(resumed=True, version=(1, 1), table_id=4, seat=None)
+    assert [type(m) for m in out] == [P.Leave, P.ListTables]
+    snap, _game = game_snapshot()
+    h.feed(P.Snapshot(re=None, table=snap.table, view=snap.view, your_seat=None,
+                      players=snap.players))  # fmt: skip
+    assert h.bot.table_id is None  # the table_list reply is still acted on
 
 
 def test_expired_token_starts_a_new_session() -> None:

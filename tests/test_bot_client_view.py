@@ -134,6 +134,34 @@ def test_prompt_makes_a_seat_view_for_strategies() -> None:
     assert decide(make_strategy("random", 1), sv)[-1]["kind"] == "pass"
 
 
+def test_a_1_1_server_lists_the_doubles_itself() -> None:
+    config = preset("levant")
+    game = Game(config, 2)
+    view = seat_view(game, 0).to_dict()
+    derived = game.can_double(0)
+    assert len(derived) >= 1  # the seed deals a Leekha card, so the two sources can differ
+    tracker = ViewTracker()
+    tracker.apply(P.Welcome(re=1, version=[1, 1], server="s", token="t", name="b"))
+    tracker.apply(
+        P.Snapshot(table=_summary(config.to_dict()), view={**view, "legal": []}, your_seat=0,
+                   players=[{"name": "x", "is_bot": False, "connected": True}] * 4)
+    )  # fmt: skip
+    tracker.apply(P.YourTurn(phase="pass", legal=view["legal"], can_double=[]))
+    assert tracker.seat_view().can_double == []  # the server's word, not our derivation
+    tracker.apply(P.YourTurn(phase="pass", legal=view["legal"], can_double=derived[:1]))
+    assert tracker.seat_view().can_double == derived[:1]
+    tracker.apply(P.DoubleRevealed(seat=0, card=derived[0]))
+    assert tracker.seat_view().can_double == []
+    # a 1.0 server: the field is absent (decoded as []), so the rule is applied locally
+    old = ViewTracker()
+    old.apply(P.Welcome(re=1, version=[1, 0], server="s", token="t", name="b"))
+    old.apply(
+        P.Snapshot(table=_summary(config.to_dict()), view={**view, "can_double": []},
+                   your_seat=0, players=[{"name": "x", "is_bot": False, "connected": True}] * 4)
+    )  # fmt: skip
+    assert old.seat_view().can_double == derived
+
+
 def test_null_view_before_first_deal() -> None:
     tracker = ViewTracker()
     tracker.apply(
