@@ -36,7 +36,8 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     help_open = Condition(lambda: m.show_help)
     form = Condition(lambda: m.form is not None and not m.show_help)
     password = Condition(lambda: m.password_prompt is not None and not m.show_help)
-    modal = chat | help_open | form | password
+    stats = Condition(lambda: m.stats_open and not m.show_help)
+    modal = chat | help_open | form | password | stats
     free = ~modal
     lobby = free & Condition(lambda: m.screen == M.LOBBY)
     table = free & Condition(lambda: m.screen == M.TABLE)
@@ -98,6 +99,12 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
         if data.isprintable() and len(data) == 1:
             m.password_type(data)
 
+    # statistics overlay
+    on("escape", filter=stats)(m.close_stats)
+    on("enter", filter=stats)(m.close_stats)
+    on("S", filter=stats)(m.close_stats)
+    on("q", filter=stats)(m.close_stats)
+
     # anywhere outside modals
     on("?", filter=free)(m.toggle_help)
     on("t", filter=free & Condition(lambda: m.screen != M.CONNECTING))(act.open_chat)
@@ -118,6 +125,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("w", filter=lobby)(lambda: m.lobby_join(spectate=True))
     on("n", filter=lobby)(m.open_form)
     on("g", filter=lobby)(m.refresh)
+    on("S", filter=lobby)(m.open_stats)
 
     # table
     on("enter", filter=summary)(m.enter)
@@ -134,6 +142,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("r", filter=over)(m.rematch)
     on("enter", filter=over)(m.rematch)
     on("b", filter=waiting)(lambda: m.add_bot(act.bot_strategy))
+    on("x", filter=waiting)(m.remove_bot)
     on("s", filter=waiting)(m.start)
     on("L", filter=table)(m.leave)
     return kb

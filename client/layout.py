@@ -158,7 +158,7 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
         note = f"waiting for players ({filled}/4)"
         cv.put(cx - len(note) // 2, cy, note, "class:muted")
         if m.is_host:
-            note = "b: add a bot   s: start"
+            note = "b: add a bot   x: remove a bot   s: start"
             cv.put(cx - len(note) // 2, cy + 1, note, "class:hint")
         f1, f2 = _seat_lines(m, by_pos["S"])
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
@@ -242,12 +242,14 @@ def _paint_help(cv: Canvas) -> None:
         "v            show the last trick",
         "t            chat;  Enter sends, Esc closes",
         "r            rematch (after game over)",
-        "b / s        host: add a bot / start",
+        "b / x / s    host, waiting room: add a bot / remove",
+        "             the last bot / start",
+        "S            lobby: player statistics",
         "L            leave the table",
         "q            quit (asks first)",
         "?            this help",
     ]
-    x, y = cv.box(54, len(rows) + 3, "keys")
+    x, y = cv.box(56, len(rows) + 3, "keys")
     for i, row in enumerate(rows):
         cv.put(x, y + i, row, "class:box")
 
@@ -314,11 +316,19 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
     f = m.form
     assert f is not None
     x, y = cv.box(56, 12, "new table")
-    target = f.target if f.target is not None else PRESETS[f.preset].target
+    preset_target = PRESETS[f.preset].target
+    if f.field == "target":
+        typed = f.target_text or ""
+        target = f"{typed}_  ({'preset ' + str(preset_target) if not typed else 'typed'})"
+        if f.target_problem() is not None:
+            target = f"{typed}_  ({M.TARGET_MIN}..{M.TARGET_MAX}!)"
+    else:
+        shown = f.target_text or str(preset_target)
+        target = f"‹ {shown} ›" + ("" if f.target_text else " (preset)")
     values = {
         "name": f.name + ("_" if f.field == "name" else ""),
         "preset": f"‹ {f.preset} ›  {PRESETS[f.preset].summary()}",
-        "target": f"‹ {target} ›" + ("" if f.target is not None else " (preset)"),
+        "target": target,
         "password": ("*" * len(f.password) or "(none)") + ("_" if f.field == "password" else ""),
         "pass_timer": f"‹ {f.pass_timer or 'off'} ›" + (" s" if f.pass_timer else ""),
         "turn_timer": f"‹ {f.turn_timer or 'off'} ›" + (" s" if f.turn_timer else ""),
@@ -336,8 +346,26 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
     for i, row in enumerate(f.ROWS):
         style = "class:box class:cursorrow" if i == f.row else "class:box"
         cv.put(x, y + i, f"{labels[row]:>10}  {values[row]}"[:52], style)
-    cv.put(x, y + 8, "↑↓ field  ←→ change  type text  Enter create", "class:box class:muted")
+    cv.put(x, y + 8, "↑↓ field  ←→ change  type text/digits  Enter create", "class:box class:muted")
     cv.put(x, y + 9, "Esc cancel", "class:box class:muted")
+
+
+def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
+    rows = m.stats
+    shown = rows[: max(1, cv.height - 8)] if rows else []
+    width = min(cv.width, 60)
+    x, y = cv.box(width, len(shown) + 5, "player statistics")
+    cv.put(x, y, f"{'player':<24} {'games':>6} {'wins':>6} {'avg/round':>10}", "class:box.title")
+    if rows is None:
+        cv.put(x, y + 1, "asking the server…", "class:box class:muted")
+    elif not rows:
+        cv.put(x, y + 1, "no finished games yet", "class:box class:muted")
+    for i, p in enumerate(shown):
+        avg = float(p.get("avg_points_per_round", 0.0))
+        line = f"{str(p.get('name', ''))[:24]:<24} {p.get('games', 0):>6} {p.get('wins', 0):>6} "
+        cv.put(x, y + 1 + i, (line + f"{avg:>10.1f}")[: width - 4], "class:box")
+    more = f"  (+{len(rows) - len(shown)} more)" if rows and len(rows) > len(shown) else ""
+    cv.put(x, y + 1 + max(1, len(shown)), "Esc to close" + more, "class:box class:muted")
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
@@ -396,13 +424,15 @@ def _hints(m: M.ClientModel) -> str:
     if m.screen == M.LOBBY:
         if m.form is not None:
             return "↑↓ field  ←→ change  Enter create  Esc cancel"
-        return "↑↓ choose  Enter join  w watch  n new table  g refresh  t chat  ? help  q quit"
+        if m.stats_open:
+            return "Esc close"
+        return "↑↓ choose  Enter join  w watch  n new  g refresh  S stats  t chat  ? help  q quit"
     if m.summary is not None:
         return "Enter continue"
     phase = m.phase
     if m.status_word == "waiting":
         return (
-            "b add bot  s start  " if m.is_host else "waiting for the host  "
+            "b add bot  x remove bot  s start  " if m.is_host else "waiting for the host  "
         ) + "L leave  ? help"
     if phase == "pass" and m.my_turn:
         return "←→ move  space choose  Enter pass  Esc clear  ? help"
@@ -464,6 +494,8 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
         _paint_form(m, cv)
     if m.password_prompt is not None:
         _paint_password(m, cv)
+    if m.stats_open and m.screen == M.LOBBY:
+        _paint_stats(m, cv)
     if m.show_help:
         _paint_help(cv)
     return cv

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
+from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, new_round, speaks
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
@@ -54,6 +55,7 @@ _WHAT = {
     "play_card": "Play",
     "chat": "Chat",
     "list_tables": "Listing tables",
+    "get_stats": "Statistics",
 }
 
 #: Plain words for error codes whose server text may be terse.
@@ -74,6 +76,9 @@ _PLAIN = {
 PASS_TIMERS = (None, 30, 60, 120)
 TURN_TIMERS = (None, 15, 30, 60)
 TARGETS = (None, 11, 31, 51, 101, 151, 201)
+TARGET_MIN, TARGET_MAX = 1, 10000
+#: Since 1.1: welcome says where a resumed session sits, and `get_stats` exists.
+WELCOME_SAYS_SEAT_SINCE = STATS_SINCE = (1, 1)
 
 
 @dataclass
@@ -82,7 +87,7 @@ class CreateForm:
 
     name: str = "Table"
     preset: str = "classic"
-    target: int | None = None  # None = the preset's
+    target_text: str = ""  # digits as typed; "" = the preset's target
     password: str = ""
     pass_timer: int | None = 60
     turn_timer: int | None = 30
@@ -96,7 +101,21 @@ class CreateForm:
 
     @property
     def text_field(self) -> bool:
-        return self.field in ("name", "password")
+        return self.field in ("name", "password", "target")
+
+    @property
+    def target(self) -> int | None:
+        """The typed target when it is a number in range; None for the preset's (or bad)."""
+        text = self.target_text
+        if text.isdigit() and TARGET_MIN <= int(text) <= TARGET_MAX:
+            return int(text)
+        return None
+
+    def target_problem(self) -> str | None:
+        """Why the typed target cannot be sent (None when it is empty or fine)."""
+        if self.target_text and self.target is None:
+            return f"the target must be a number from {TARGET_MIN} to {TARGET_MAX}"
+        return None
 
 
 @dataclass
@@ -149,11 +168,14 @@ class ClientModel:
         self.conn_detail = ""
         self.server = ""
         self.welcomed = False
+        self.version: tuple[int, ...] | None = None  # negotiated, from welcome
         # lobby
         self.tables: dict[int, dict[str, Any]] = {}
         self.lobby_cursor = 0
         self.form: CreateForm | None = None
         self.password_prompt: tuple[int, str] | None = None  # (table_id, typed)
+        self.stats_open = False
+        self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
         # table
         self.table: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
@@ -296,14 +318,12 @@ class ClientModel:
         return err.message if err else None
 
     def can_double(self) -> list[int]:
-        """Leekha cards this seat may still reveal; the engine's rule, from our view."""
-        v = self.view
-        if v is None or self.your_seat is None or v["phase"] != "pass":
+        """Leekha cards this seat may still reveal: the server's list (1.1) or, from a
+        1.0 server, the engine's rule applied to our view."""
+        if self.pass_sent:
             return []
-        if not self.rules.doubling or v["passes_done"][self.your_seat] or self.pass_sent:
-            return []
-        doubled = {c for c, _s in v["doubled"]}
-        return [c for c in self.rules.leekha_cards if c in v["hand"] and c not in doubled]
+        lists = speaks(self.version, CAN_DOUBLE_SINCE)
+        return doublable(self.view, self.rules, self.your_seat, server_lists=lists)
 
     def seconds_left(self) -> int | None:
         if self.deadline_at is None:
@@ -383,6 +403,8 @@ class ClientModel:
                 self._on_your_turn(msg)
             case P.ChatMessage():
                 self.chat.append((msg.sender, msg.text))
+            case P.Stats():
+                self._on_stats(msg)
             case _:
                 pass
 
@@ -393,7 +415,18 @@ class ClientModel:
         self.conn_detail = ""
         self.server = msg.server
         self.name = msg.name
-        if msg.resumed:
+        self.version = tuple(msg.version)
+        if (
+            msg.resumed
+            and msg.table_id is None
+            and self.table is not None
+            and speaks(self.version, WELCOME_SAYS_SEAT_SINCE)
+        ):
+            # The server says we are in the lobby: no snapshot will come to replace the
+            # table on screen. (A 1.0 server does not say; the stale table stays.)
+            self._leave_table()
+            self.say("reconnected, but your seat was given up while you were away", error=True)
+        elif msg.resumed:
             self.say("reconnected")
         elif was:
             # A fresh session after the old one expired: the seat is gone.
@@ -417,6 +450,8 @@ class ClientModel:
                 self.pass_confirm = False
             if isinstance(req, P.PlayCard):
                 self.lifted = None
+            if isinstance(req, P.GetStats):
+                self.stats_open = False
             if self.auto is not None and self.auto.stage != "done":
                 self.auto.stage = "failed"
         else:
@@ -497,36 +532,10 @@ class ClientModel:
             a.stage = "starting"
             self.request(P.Start)
 
-    def _blank_view(self) -> dict[str, Any]:
-        return {
-            "seat": self.your_seat,
-            "totals": [0] * 4,
-            "history": [],
-        }
-
     def _on_dealt(self, msg: P.Dealt) -> None:
         if self.table is None:
             return
-        base = self.view if self.view is not None else self._blank_view()
-        self.view = base | {
-            "phase": "pass",
-            "round": msg.round,
-            "dealer": msg.dealer,
-            "pass_to": msg.pass_to,
-            "turn": None,
-            "hand": list(msg.hand),
-            "passed": None,
-            "received": None,
-            "passes_done": [False] * 4,
-            "doubled": [],
-            "trick": [],
-            "leader": None,
-            "tricks": [],
-            "taken": [[] for _ in range(4)],
-            "round_points": [0] * 4,
-            "legal": [],
-            "result": None,
-        }
+        self.view = new_round(self.view, self.your_seat, msg)
         if self.table is not None:
             self.table = self.table | {"status": "playing"}
         self.pass_sel.clear()
@@ -661,7 +670,15 @@ class ClientModel:
         self.view["legal"] = list(msg.legal)
         if msg.phase == "play" and self.your_seat is not None:
             self.view["turn"] = self.your_seat
+        if msg.phase == "pass":
+            self.view["can_double"] = sorted(msg.can_double)
+            self._offer_doubles()
         self.deadline_at = self.clock() + msg.deadline if msg.deadline is not None else None
+
+    def _on_stats(self, msg: P.Stats) -> None:
+        if self.pending.pop(msg.re, None) is None:
+            return  # not ours (or the overlay was closed and reopened since)
+        self.stats = [dict(p) for p in msg.players]
 
     def _leave_table(self) -> None:
         self.table = None
@@ -734,6 +751,22 @@ class ClientModel:
     def refresh(self) -> None:
         self.request(P.ListTables)
 
+    def open_stats(self) -> None:
+        """Lobby: ask for everyone's statistics and show them as they arrive."""
+        if not speaks(self.version, STATS_SINCE):
+            self.say("this server keeps no statistics (protocol 1.0)", error=True)
+            return
+        self.stats_open = True
+        self.stats = None
+        self.request(P.GetStats)
+
+    def close_stats(self) -> None:
+        self.stats_open = False
+        self.stats = None
+        for rid, req in list(self.pending.items()):
+            if isinstance(req, P.GetStats):
+                del self.pending[rid]  # a late reply must not reopen or refill the overlay
+
     def open_form(self) -> None:
         self.form = CreateForm(name=f"{self.name}'s table"[:24])
 
@@ -749,7 +782,8 @@ class ClientModel:
         if f.field == "preset":
             f.preset = _cycle(tuple(PRESETS), f.preset, step)
         elif f.field == "target":
-            f.target = _cycle(TARGETS, f.target, step)
+            chosen = _cycle(TARGETS, f.target, step)
+            f.target_text = "" if chosen is None else str(chosen)
         elif f.field == "pass_timer":
             f.pass_timer = _cycle(PASS_TIMERS, f.pass_timer, step)
         elif f.field == "turn_timer":
@@ -761,6 +795,11 @@ class ClientModel:
             return
         if f.field == "name":
             f.name = (f.name + text)[:24]
+        elif f.field == "target":
+            if not text.isdigit():
+                self.say(f"the target is a number ({TARGET_MIN} to {TARGET_MAX})", error=True)
+                return
+            f.target_text = (f.target_text + text).lstrip("0")[: len(str(TARGET_MAX))]
         else:
             f.password = (f.password + text)[:64]
 
@@ -770,6 +809,8 @@ class ClientModel:
             return
         if f.field == "name":
             f.name = f.name[:-1]
+        elif f.field == "target":
+            f.target_text = f.target_text[:-1]
         else:
             f.password = f.password[:-1]
 
@@ -779,6 +820,11 @@ class ClientModel:
             return
         if not f.name.strip():
             self.say("the table needs a name", error=True)
+            return
+        problem = f.target_problem()
+        if problem is not None:
+            f.row = f.ROWS.index("target")
+            self.say(problem, error=True)
             return
         self.form = None
         self.request(
@@ -902,6 +948,8 @@ class ClientModel:
         """Esc backs out of whatever is open, innermost first."""
         if self.show_help:
             self.show_help = False
+        elif self.stats_open:
+            self.close_stats()
         elif self.quit_confirm:
             self.quit_confirm = False
             self.status = ""
@@ -955,6 +1003,22 @@ class ClientModel:
             self.say("every seat is filled: press s to start")
             return
         self.request(P.AddBot, seat=empty[0], strategy=strategy)
+
+    def remove_bot(self) -> None:
+        """Host, waiting room: take back the bot added last (the highest bot seat)."""
+        if not self.is_host:
+            self.say("only the host can remove bots", error=True)
+            return
+        if self.status_word != "waiting":
+            self.say("bots can only be removed before the game starts", error=True)
+            return
+        bots = [s for s, p in enumerate(self.players) if p.get("is_bot") and p.get("name")]
+        if not bots:
+            self.say("no bot to remove")
+            return
+        seat = bots[-1]
+        self.request(P.RemoveBot, seat=seat)
+        self.say(f"removing {self.player_name(seat)}")
 
     def start(self) -> None:
         if not self.is_host:

@@ -366,3 +366,213 @@ def test_ascii_cards() -> None:
     m.ascii = True
     text = render_text(m, ascii=True)
     assert "QS" in text and "♠" not in text
+
+
+# ---- protocol 1.1 ----------------------------------------------------------------------
+def welcomed_11(name: str = "ann") -> M.ClientModel:
+    m = M.ClientModel(name, clock=lambda: 100.0)
+    m.apply(P.Welcome(re=1, version=[1, 1], server="srv", token="t" * 16, name=name))
+    m.take_outbox()
+    return m
+
+
+def at_table_11(preset: str = "levant", can_double: list[int] | None = None) -> M.ClientModel:
+    m = welcomed_11()
+    m.apply(P.Snapshot(re=None, table=table("playing", preset), view=None, your_seat=0,
+                       players=PLAYERS))  # fmt: skip
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=60.0, can_double=can_double or []))
+    m.take_outbox()
+    return m
+
+
+def test_doubles_come_from_the_servers_prompt_on_1_1() -> None:
+    # The engine's rule from our view would offer both Q♠ and 10♦; the server's word wins.
+    m = at_table_11(can_double=[C.QUEEN_SPADES])
+    assert m.double_offer == [C.QUEEN_SPADES]
+    none = at_table_11(can_double=[])
+    assert none.double_offer == [] and none.can_double() == []
+
+
+def test_doubles_come_from_the_snapshot_view_on_1_1() -> None:
+    m = welcomed_11()
+    view = {
+        "seat": 0, "phase": "pass", "round": 0, "dealer": 3, "pass_to": 1, "turn": None,
+        "hand": HAND, "passed": None, "received": None, "passes_done": [False] * 4,
+        "doubled": [], "trick": [], "leader": None, "tricks": [], "taken": [[], [], [], []],
+        "round_points": [0] * 4, "totals": [0] * 4, "legal": HAND, "history": [],
+        "result": None, "can_double": [C.TEN_DIAMONDS], "rules": {},
+    }  # fmt: skip
+    m.apply(P.Snapshot(re=None, table=table("playing", "levant"), view=view, your_seat=0,
+                       players=PLAYERS))  # fmt: skip
+    assert m.double_offer == [C.TEN_DIAMONDS]
+
+
+def test_resume_into_the_lobby_drops_the_stale_table_on_1_1() -> None:
+    m = at_table_11()
+    m.connection_lost("gone")
+    m.apply(P.Welcome(re=2, version=[1, 1], server="s", token="t" * 16, name="ann",
+                      resumed=True, table_id=None, seat=None))  # fmt: skip
+    assert m.screen == M.LOBBY and m.status_error and "given up" in m.status
+    assert [type(x) for x in m.take_outbox()] == [P.ListTables]
+
+
+def test_resume_still_seated_keeps_the_table_and_waits_for_the_snapshot() -> None:
+    m = at_table_11()
+    m.connection_lost("gone")
+    m.apply(P.Welcome(re=2, version=[1, 1], server="s", token="t" * 16, name="ann",
+                      resumed=True, table_id=7, seat=0))  # fmt: skip
+    assert m.screen == M.TABLE and m.status == "reconnected"
+    assert m.take_outbox() == []
+
+
+def test_resume_on_a_1_0_server_keeps_the_table() -> None:
+    m = at_table()
+    m.apply(P.Welcome(re=2, version=[1, 0], server="s", token="t" * 16, name="ann",
+                      resumed=True))  # fmt: skip
+    assert m.screen == M.TABLE and m.take_outbox() == []
+
+
+# ---- waiting room: remove a bot --------------------------------------------------------
+def waiting_room(host: bool = True) -> M.ClientModel:
+    m = welcomed()
+    players = [seat_info("ann", host=host), seat_info("rb1", bot=True), seat_info("cy"),
+               seat_info("rb3", bot=True)]  # fmt: skip
+    m.apply(P.Snapshot(re=None, table=table(), view=None, your_seat=0, players=players))
+    m.take_outbox()
+    return m
+
+
+def test_host_removes_the_last_bot() -> None:
+    m = waiting_room()
+    m.remove_bot()
+    (req,) = m.take_outbox()
+    assert isinstance(req, P.RemoveBot) and req.seat == 3
+    assert "rb3" in m.status
+    m.apply(P.SeatUpdate(table_id=7, seat=3, player=seat_info(None)))
+    m.remove_bot()
+    assert [x.seat for x in m.take_outbox()] == [1]  # type: ignore[attr-defined]
+    m.apply(P.SeatUpdate(table_id=7, seat=1, player=seat_info(None)))
+    m.remove_bot()
+    assert m.take_outbox() == [] and "no bot" in m.status
+
+
+def test_only_the_host_removes_bots_and_refusals_are_shown() -> None:
+    guest = waiting_room(host=False)
+    guest.remove_bot()
+    assert guest.take_outbox() == [] and guest.status_error
+    m = waiting_room()
+    m.remove_bot()
+    (req,) = m.take_outbox()
+    m.apply(P.Error(re=req.id, code="no_such_bot", message="no bot in that seat"))  # type: ignore[attr-defined]
+    assert m.status == "Removing the bot refused: no bot in that seat"
+
+
+def test_remove_bot_key_is_bound_and_in_the_help() -> None:
+    from leekha.client.keys import Actions, build_keys
+
+    m = waiting_room()
+    kb = build_keys(m, Actions(quit=lambda: None, open_chat=lambda: None,
+                               close_chat=lambda: None, send_chat=lambda: None))  # fmt: skip
+    live = [b for b in kb.get_bindings_for_keys(("x",)) if b.filter()]
+    assert len(live) == 1
+    live[0].handler(None)  # type: ignore[arg-type]
+    assert [type(x) for x in m.take_outbox()] == [P.RemoveBot]
+    assert "x remove bot" in render_text(m)
+    m.toggle_help()
+    assert "remove" in render_text(m, 80, 30)
+
+
+# ---- lobby: statistics -----------------------------------------------------------------
+def test_stats_screen_asks_and_shows_a_table() -> None:
+    m = welcomed_11()
+    m.open_stats()
+    (req,) = m.take_outbox()
+    assert isinstance(req, P.GetStats) and req.name is None
+    assert "asking the server" in render_text(m)
+    rows = [
+        {"name": "ann", "games": 12, "wins": 5, "avg_points_per_round": 7.25},
+        {"name": "bo", "games": 3, "wins": 0, "avg_points_per_round": 12.0},
+    ]
+    m.apply(P.Stats(re=req.id, players=rows))
+    text = render_text(m)
+    assert "player statistics" in text
+    ann = next(line for line in text.splitlines() if "ann " in line and "12" in line)
+    assert ann.split()[1:5] == ["ann", "12", "5", "7.2"]  # name, games, wins, avg/round
+    assert any("bo" in line and "12.0" in line for line in text.splitlines())
+    m.escape()
+    assert not m.stats_open and "player statistics" not in render_text(m)
+
+
+def test_stats_with_no_games_and_late_replies() -> None:
+    m = welcomed_11()
+    m.open_stats()
+    (req,) = m.take_outbox()
+    m.apply(P.Stats(re=req.id, players=[]))  # type: ignore[attr-defined]
+    assert "no finished games yet" in render_text(m)
+    m.open_stats()
+    (again,) = m.take_outbox()
+    m.close_stats()
+    m.apply(P.Stats(re=again.id, players=[{"name": "x", "games": 1, "wins": 1,  # type: ignore[attr-defined]
+                                           "avg_points_per_round": 0.0}]))  # fmt: skip
+    assert not m.stats_open and m.stats is None
+
+
+def test_stats_are_not_asked_of_a_1_0_server() -> None:
+    m = welcomed()
+    m.take_outbox()
+    m.open_stats()
+    assert m.take_outbox() == [] and not m.stats_open and "1.0" in m.status
+
+
+# ---- create form: a typed target -------------------------------------------------------
+def form_at_target(m: M.ClientModel) -> M.CreateForm:
+    m.take_outbox()
+    m.open_form()
+    assert m.form is not None
+    m.form_move(2)
+    assert m.form.field == "target"
+    return m.form
+
+
+def test_create_form_takes_a_typed_target() -> None:
+    m = welcomed()
+    f = form_at_target(m)
+    m.form_type("0")  # a leading zero is dropped
+    m.form_type("2")
+    m.form_type("x")  # not a digit: refused, nothing typed
+    assert m.status_error and f.target_text == "2"
+    m.form_type("50")
+    m.form_backspace()
+    m.form_type("7")
+    assert f.target == 257
+    assert "257_" in render_text(m)
+    m.form_submit()
+    (req,) = m.take_outbox()
+    assert isinstance(req, P.CreateTable) and req.overrides == {"target": 257}
+
+
+def test_create_form_refuses_a_target_out_of_range() -> None:
+    m = welcomed()
+    f = form_at_target(m)
+    m.form_type("123456")  # capped at five digits: 12345 > 10000
+    assert f.target_text == "12345" and f.target is None
+    m.form_move(1)  # away from the field and back: still refused at submit
+    m.form_submit()
+    assert m.take_outbox() == [] and m.form is f and f.field == "target"
+    assert "1 to 10000" in m.status
+    f.target_text = ""
+    m.form_submit()
+    (req,) = m.take_outbox()
+    assert req.overrides == {}  # type: ignore[attr-defined]
+
+
+def test_create_form_arrows_still_cycle_targets_from_a_typed_one() -> None:
+    m = welcomed()
+    f = form_at_target(m)
+    m.form_type("51")
+    m.form_change(1)
+    assert f.target == 101
+    m.form_change(-1)
+    m.form_change(-1)
+    assert f.target == 31
