@@ -39,6 +39,8 @@ class Connection:
 
     def __init__(self, host: str, port: int, timeout: float) -> None:
         self.sock = socket.create_connection((host, port), timeout=timeout)
+        # §9: small prompt-driven frames; Nagle plus delayed ACKs would add ~40 ms a move.
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
         self.next_id = 0
 

@@ -36,6 +36,22 @@ def test_example_uses_only_the_standard_library_and_msgpack() -> None:
     assert roots - set(sys.stdlib_module_names) == {"msgpack"}
 
 
+def test_example_turns_nagle_off_as_the_checklist_asks() -> None:
+    import importlib.util
+    import socket
+
+    spec = importlib.util.spec_from_file_location("minimal_bot", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        conn = module.Connection("127.0.0.1", server.getsockname()[1], timeout=5.0)
+        try:
+            assert conn.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        finally:
+            conn.sock.close()
+
+
 def test_minimal_bot_plays_a_game_with_three_server_bots(tmp_path: Path) -> None:
     with serve(tmp_path) as (_server, port):
         proc = minimal(tmp_path, port, "--table", "solo", "--fill", "random", "--target", "30")
