@@ -709,16 +709,18 @@ class Table:
         seat = self.seats[i]
         if self.game is None or seat is None or seat.token is None or self._decision[i] is None:
             return
-        view = seat_view(self.game, i)
-        if not view.legal:
+        game = self.game
+        # What seat_view(game, i).legal would say, without building the whole view.
+        legal = C.cards_of(game.passable_mask(i)) if game.phase == PASS else game.legal_moves(i)
+        if not legal:
             return
         deadline = self._deadline[i]
         left = None if deadline is None else max(0.0, deadline - self.clock.seconds())
-        phase = PASS if self.game.phase == PASS else PLAY
-        doubles = view.can_double if phase == PASS else []
+        phase = PASS if game.phase == PASS else PLAY
+        doubles = game.can_double(i) if phase == PASS else []
         self._send(
             seat.token,
-            M.YourTurn(phase=phase, legal=view.legal, deadline=left, can_double=doubles),
+            M.YourTurn(phase=phase, legal=legal, deadline=left, can_double=doubles),
         )
 
     def _cancel_timer(self, i: int) -> None:
