@@ -7,6 +7,7 @@ and it routes them to whatever connection holds that session now.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.limits import TokenBucket, clean_chat, clean_name
+from leekha.server.outbox import Outbox
 from leekha.server.persistence import Store, TableRow
 from leekha.server.session import Peer, Session, new_token
 from leekha.server.settings import ServerSettings
@@ -42,7 +44,15 @@ class Lobby:
         self.clock = clock
         self.settings = settings
         self.store = store
+        #: Every message waits here for the commit of the turn's actions (group commit).
+        self.outbox = Outbox(clock, store)
         self.sessions: dict[str, Session] = {}
+        #: Casefolded names of the sessions that have a connection now (a resumed session
+        #: may share its name with a newer one, hence a count), kept so that `hello` and the
+        #: player count never walk every session.
+        self._online: Counter[str] = Counter()
+        #: Connected sessions not at a table that asked for the table list: they get updates.
+        self._watchers: set[Session] = set()
         self.closing = False
         # Never accept what the protocol could not carry, whatever the settings say.
         self.max_name = min(settings.max_name_len, WIRE_NAME_MAX)
@@ -88,6 +98,7 @@ class Lobby:
             self._summaries[row.id] = table.summary()
             self._next_id = max(self._next_id, row.id + 1)
         self.store.forget_sessions(keep)
+        self.outbox.flush()
         self._counts()
         return len(self.tables)
 
@@ -108,13 +119,32 @@ class Lobby:
         self.sessions[token] = session
         return session
 
+    def _set_peer(self, session: Session, peer: Peer | None) -> None:
+        """Attach or detach a session's connection, keeping the online index in step."""
+        if (session.peer is None) != (peer is None):
+            key = session.name.casefold()
+            if peer is None:
+                self._online[key] -= 1
+                if self._online[key] <= 0:
+                    del self._online[key]
+            else:
+                self._online[key] += 1
+        session.peer = peer
+        self._watch(session, session.watching_lobby)
+
+    def _watch(self, session: Session, watching: bool) -> None:
+        session.watching_lobby = watching
+        if watching and session.peer is not None:
+            self._watchers.add(session)
+        else:
+            self._watchers.discard(session)
+
     def hello(self, peer: Peer, wanted: str) -> Session:
         name = clean_name(wanted, self.max_name)
-        taken = {s.name.casefold() for s in self.sessions.values() if s.peer is not None}
-        if name.casefold() in taken:
+        if name.casefold() in self._online:
             raise Refused("bad_name", f"the name {name!r} is in use; pick another")
         session = self._session(new_token(), name)
-        session.peer = peer
+        self._set_peer(session, peer)
         self._counts()
         return session
 
@@ -123,7 +153,8 @@ class Lobby:
         if session is None:
             raise Refused("bad_token", "unknown or expired session token; send hello")
         self._cancel_expiry(session)
-        old, session.peer = session.peer, peer
+        old = session.peer
+        self._set_peer(session, peer)
         if old is not None and old is not peer:
             old.kick("session_replaced", "this session was resumed on another connection")
         return session
@@ -160,8 +191,8 @@ class Lobby:
         """The session's connection closed (unless a resume already replaced it)."""
         if session.peer is not peer or self.closing:
             return
-        session.peer = None
-        session.watching_lobby = False
+        self._set_peer(session, None)
+        self._watch(session, False)
         table = self._table_of(session)
         if table is not None:
             table.disconnected(session.token)
@@ -218,7 +249,7 @@ class Lobby:
             raise Refused("already_seated", "you are already at a table; leave first")
 
     def list_tables(self, session: Session, re: int) -> M.TableList:
-        session.watching_lobby = True
+        self._watch(session, True)
         return M.TableList(re=re, tables=[t.summary() for t in self.tables.values()])
 
     def create_table(self, session: Session, msg: M.CreateTable) -> M.Snapshot:
@@ -261,7 +292,7 @@ class Lobby:
 
     def _seat(self, session: Session, table: Table, seat: int | None) -> None:
         self._persist(session)
-        session.watching_lobby = False
+        self._watch(session, False)
         table.sit(session.token, session.name, seat)
         session.table_id = table.id
         self._cancel_expiry(session)
@@ -277,7 +308,7 @@ class Lobby:
         self._not_at_table(session)
         table = self._get(msg.table_id)
         table.check_password(msg.password)
-        session.watching_lobby = False
+        self._watch(session, False)
         session.table_id = table.id
         table.spectate(session.token)
         return table.snapshot(session.token, msg.id)
@@ -333,11 +364,9 @@ class Lobby:
             session.table_id = None
 
     def _push(self, msg: Message) -> None:
-        for session in self.sessions.values():
-            if session.watching_lobby and session.peer is not None:
-                session.send(msg)
+        for session in list(self._watchers):
+            session.send(msg)
 
     def _counts(self) -> None:
         if self.on_counts is not None:
-            players = sum(1 for s in self.sessions.values() if s.peer is not None)
-            self.on_counts(len(self.tables), players)
+            self.on_counts(len(self.tables), self._online.total())
