@@ -49,6 +49,7 @@ class RunningServer:
         await self.listening.stopListening()
         closing = [self._closed(c) for c in list(self.factory.connections)]
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
+        self.lobby.outbox.flush()  # commit, then send the goodbyes and close
         if closing:
             await DeferredList(closing)
         if self.announcing is not None:
@@ -58,6 +59,7 @@ class RunningServer:
                 await Deferred.fromFuture(asyncio.ensure_future(self.announcer.stop()))
             except Exception:
                 log.failure("stopping the LAN announcement failed")
+        self.lobby.outbox.flush()
         self.store.close()
         log.info("stopped")
 
@@ -76,6 +78,7 @@ class RunningServer:
     async def abandon(self) -> None:
         """Vanish as a crash would: no goodbye, no flush (tests use it to simulate kill -9)."""
         self.stopped = True
+        self.lobby.outbox.stop()  # what was not committed yet is lost, as in a crash
         await self.listening.stopListening()
         for table in self.lobby.tables.values():
             table.shutdown()
@@ -83,10 +86,7 @@ class RunningServer:
             if session.expiry is not None and session.expiry.active():
                 session.expiry.cancel()
         for conn in list(self.factory.connections):
-            conn.closing = True
-            conn._stop_timers()
-            if conn.transport is not None:
-                conn._transport.abortConnection()
+            conn.abort()
 
 
 def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSettings:

@@ -27,6 +27,7 @@ from leekha.server.clock import Clock, Timer
 from leekha.server.errors import Refused
 from leekha.server.limits import AddressCounter, TokenBucket
 from leekha.server.lobby import Lobby
+from leekha.server.outbox import Frames
 from leekha.server.session import Session
 from leekha.server.settings import ServerSettings
 
@@ -35,6 +36,10 @@ log = Logger()
 SERVER_NAME = f"leekha-server {__version__}"
 #: Requests dropped for rate limiting in a row before the connection is closed.
 MAX_STRIKES_FACTOR = 2
+#: Seconds a closing connection has to take its last frames before it is aborted.
+CLOSE_GRACE_S = 5.0
+#: At most one summary line of protocol violations per this many seconds.
+VIOLATION_SUMMARY_S = 60.0
 
 
 class ServerFactory(Factory):
@@ -46,8 +51,33 @@ class ServerFactory(Factory):
         self.lobby = lobby
         self.settings = settings
         self.clock = clock
-        self.counter = AddressCounter(settings.max_connections, settings.max_connections_per_ip)
+        self.counter = AddressCounter(
+            settings.max_connections,
+            settings.max_connections_per_ip,
+            clock=clock,
+            new_per_s=settings.new_connections_per_ip_per_s,
+        )
         self.connections: set[LeekhaConnection] = set()
+        self.violations = 0
+        self._violations_logged = clock.seconds()
+
+    def violation(self, ip: str, code: str, message: str) -> None:
+        """Log a protocol violation or a refused connection at debug level, and a count at
+        most once a minute, so a fuzzer or a reconnect flood cannot fill the log."""
+        log.debug("refused {ip}: {code} {msg}", ip=ip, code=code, msg=message)
+        self.violations += 1
+        now = self.clock.seconds()
+        if now - self._violations_logged >= VIOLATION_SUMMARY_S:
+            log.info(
+                "{n} protocol violations or refused connections in the last {s:.0f} s"
+                " (latest from {ip}: {code})",
+                n=self.violations,
+                s=now - self._violations_logged,
+                ip=ip,
+                code=code,
+            )
+            self.violations = 0
+            self._violations_logged = now
 
     def buildProtocol(self, addr: IAddress | None) -> LeekhaConnection:
         return LeekhaConnection(self, str(getattr(addr, "host", "?")))
@@ -75,17 +105,24 @@ class LeekhaConnection(Protocol):
         self.strikes = 0
         self.last_rx = self.clock.seconds()
         self._ping_id = 0
-        self._cork: list[Message] | None = None
+        #: Messages waiting for the outbox's next commit (see leekha.server.outbox).
+        self._out: list[Message] = []
+        self._producing = False
+        self._gone = False  # lost or aborted: write nothing more
         self._hello_timer: Timer | None = None
         self._keepalive: LoopingCall | None = None
         self._stall: Timer | None = None
+        self._abort_timer: Timer | None = None
 
     # ---- lifecycle ---------------------------------------------------------------------
     def connectionMade(self) -> None:
         refusal = self.server.counter.acquire(self.ip)
         if refusal is not None:
-            log.info("refusing connection from {ip}: {why}", ip=self.ip, why=refusal)
-            self.kick("server_full", refusal)
+            self.server.violation(self.ip, "refused", refusal)
+            if refusal.startswith("too many new"):
+                self.kick("rate_limited", refusal)
+            else:
+                self.kick("server_full", refusal)
             return
         self.counted = True
         self.server.connections.add(self)
@@ -94,6 +131,7 @@ class LeekhaConnection(Protocol):
         if set_no_delay is not None:
             set_no_delay(True)
         self._transport.registerProducer(self, True)
+        self._producing = True
         self._hello_timer = self.clock.callLater(self.settings.hello_timeout_s, self._no_hello)
         keepalive = LoopingCall(self._tick)
         keepalive.clock = cast(Any, self.clock)
@@ -102,7 +140,12 @@ class LeekhaConnection(Protocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.closing = True
+        self._gone = True
+        self._out = []
         self._stop_timers()
+        if self._abort_timer is not None and self._abort_timer.active():
+            self._abort_timer.cancel()
+        self._abort_timer = None
         if self.counted:
             self.counted = False
             self.server.counter.release(self.ip)
@@ -142,7 +185,13 @@ class LeekhaConnection(Protocol):
     def _stalled(self) -> None:
         self._stall = None
         log.info("dropping {ip}: it stopped reading", ip=self.ip)
+        self.abort()
+
+    def abort(self) -> None:
+        """Drop the connection now, without writing anything more."""
         self.closing = True
+        self._gone = True
+        self._out = []
         self._stop_timers()
         if self.transport is not None:
             self._transport.abortConnection()
@@ -156,10 +205,7 @@ class LeekhaConnection(Protocol):
         silent = self.clock.seconds() - self.last_rx
         if silent > self.settings.dead_peer_timeout_s:
             log.info("dropping silent peer {ip} after {s:.0f} s", ip=self.ip, s=silent)
-            self.closing = True
-            self._stop_timers()
-            if self.transport is not None:
-                self._transport.abortConnection()
+            self.abort()
             return
         self._ping_id = (self._ping_id + 1) % 2**31
         self.send(M.Ping(id=self._ping_id))
@@ -170,38 +216,64 @@ class LeekhaConnection(Protocol):
 
     # ---- output ------------------------------------------------------------------------
     def send(self, msg: Message) -> None:
+        """Queue a message; the outbox writes it once the turn's actions are committed."""
+        self._queue(msg, None)
+
+    def _queue(self, msg: Message, at: int | None) -> None:
+        """Queue at position `at` (None: at the end) unless the connection is closing."""
         if self.closing or self.transport is None:
             return
-        if self._cork is not None:
-            self._cork.append(msg)
+        if at is None:
+            self._out.append(msg)
+        else:
+            self._out.insert(min(at, len(self._out)), msg)
+        if len(self._out) == 1:
+            self.lobby.outbox.add(self)
+
+    def write_out(self, frames: Frames) -> None:
+        """Called by the outbox after its commit: one write of every queued frame, then
+        the close that a kick asked for."""
+        out, self._out = self._out, []
+        if self._gone or self.transport is None:
             return
-        self._write([msg])
-
-    def _write(self, msgs: list[Message]) -> None:
-        chunks = []
-        for msg in msgs:
-            try:
-                chunks.append(encode(msg))
-            except ProtocolError as exc:
-                log.error(
-                    "cannot encode {type} for {ip}: {err}",
-                    type=msg.TYPE,
-                    ip=self.ip,
-                    err=exc.message,
-                )
-        if chunks and self.transport is not None:
+        chunks = [b for b in map(frames.get, out) if b is not None]
+        if chunks:
             self._transport.write(b"".join(chunks))
+        if self.closing:
+            self._close()
 
-    def kick(self, code: str, message: str) -> None:
-        """Send a last error and close (protocol violation, replaced session, shutdown)."""
+    def drop_out(self) -> None:
+        """The outbox failed: nothing queued may reach the client."""
+        self.abort()
+
+    def kick(self, code: str, message: str, re: int | None = None) -> None:
+        """Send a last error and close (protocol violation, replaced session, shutdown).
+        The error goes out after what is already queued, at the outbox's next flush."""
         if self.closing:
             return
-        self._cork = None
-        self.send(M.Error(code=code, message=message[:1000]))
+        self.send(M.Error(code=code, message=message[:1000], re=re))
         self.closing = True
         self._stop_timers()
-        if self.transport is not None:
-            self._transport.loseConnection()
+        if not self._out:
+            self._close()
+
+    def _close(self) -> None:
+        """Close after the last write. A registered producer would keep the transport open
+        (Twisted resumes the producer instead of closing), so unregister first; a peer that
+        never takes its last frames is aborted after CLOSE_GRACE_S."""
+        if self._gone or self._abort_timer is not None or self.transport is None:
+            return
+        if self._producing:
+            self._producing = False
+            self._transport.unregisterProducer()
+        self._transport.loseConnection()
+        self._abort_timer = self.clock.callLater(CLOSE_GRACE_S, self._close_timed_out)
+
+    def _close_timed_out(self) -> None:
+        self._abort_timer = None
+        if not self._gone:
+            log.info("aborting {ip}: it did not take its last frames", ip=self.ip)
+            self.abort()
 
     # ---- input -------------------------------------------------------------------------
     def dataReceived(self, data: bytes) -> None:
@@ -219,15 +291,8 @@ class LeekhaConnection(Protocol):
             self._receive(msg)
 
     def _violation(self, exc: ProtocolError) -> None:
-        log.info(
-            "protocol violation from {ip}: {code} {msg}", ip=self.ip, code=exc.code, msg=exc.message
-        )
-        self._cork = None
-        self.send(M.Error(code=exc.code, message=exc.message[:1000], re=exc.re))
-        self.closing = True
-        self._stop_timers()
-        if self.transport is not None:
-            self._transport.loseConnection()
+        self.server.violation(self.ip, exc.code, exc.message)
+        self.kick(exc.code, exc.message, exc.re)
 
     def _receive(self, msg: Message) -> None:
         rid = getattr(msg, "id", None)
@@ -250,7 +315,7 @@ class LeekhaConnection(Protocol):
         if handler is None:
             self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
             return
-        self._cork = []
+        mark = len(self._out)  # the reply goes before whatever handling it queues
         reply: Message | None = None
         try:
             if self.session is not None and msg.TYPE not in ("ping", "pong"):
@@ -259,15 +324,14 @@ class LeekhaConnection(Protocol):
         except Refused as exc:
             reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
         except ProtocolError as exc:
-            queued, self._cork = self._cork, None
+            del self._out[mark:]
             self._violation(exc)
             return
         except Exception:
             log.failure("handling {type} from {ip} failed", type=msg.TYPE, ip=self.ip)
             reply = M.Error(code="internal", message="the server failed; no effect", re=re)
-        queued, self._cork = self._cork or [], None
-        if not self.closing:
-            self._write(([reply] if reply is not None else []) + queued)
+        if reply is not None:
+            self._queue(reply, mark)
 
     def _active(self, session: Session) -> None:
         table = self.lobby.tables.get(session.table_id) if session.table_id is not None else None
@@ -317,7 +381,7 @@ class LeekhaConnection(Protocol):
             table_id=table_id,
             seat=seat,
         )
-        self._cork = [welcome]  # the welcome goes out before the snapshot
+        self.send(welcome)  # the welcome goes out before the snapshot
         self.lobby.resumed(session)
         return None
 

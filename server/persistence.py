@@ -1,9 +1,14 @@
 """SQLite storage: live tables action by action, finished games, sessions and statistics.
 
-Each committed action is one row appended in its own transaction before anyone is told about
-it, so a crash (even kill -9) never loses an action a client has seen. WAL mode with
-synchronous=NORMAL keeps that cheap: a commit appends to the log without an fsync, which
-is durable against a process crash (bench/db_latency.py measures the cost).
+Each action is one row, committed before anyone is told about it, so a crash (even kill -9)
+never loses an action a client has seen. WAL mode with synchronous=NORMAL keeps that cheap:
+a commit appends to the log without an fsync, which is durable against a process crash
+(bench/db_latency.py measures the cost).
+
+Group commit: when `on_begin` is set, writes join one open transaction (each write in its
+own savepoint, so a failed write undoes only itself) and `commit()` ends it; the server's
+outbox commits once per reactor turn and only then sends what those writes caused.
+Without `on_begin` every write commits at once.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,23 +144,58 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
+        #: Set to group writes: called when a write opens a transaction that `commit` ends.
+        self.on_begin: Callable[[], None] | None = None
+        self._open = False
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> Store:
         return cls(db_path(data_dir))
 
     def close(self) -> None:
+        """Close; grouped writes not committed yet are dropped, as a crash would drop them."""
         self._db.close()
+
+    @property
+    def pending(self) -> bool:
+        """True while grouped writes wait for `commit`."""
+        return self._open
+
+    def commit(self) -> None:
+        """Make every grouped write durable (no-op when nothing is pending)."""
+        if self._open:
+            self._db.execute("COMMIT")
+            self._open = False
+
+    def rollback(self) -> None:
+        """Drop every grouped write not committed yet."""
+        if self._open:
+            self._open = False
+            self._db.execute("ROLLBACK")
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        if self.on_begin is None:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return
+        if not self._open:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._open = True
+            self.on_begin()
+        self._db.execute("SAVEPOINT w")
         try:
             yield self._db
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.execute("ROLLBACK TO w")
+            self._db.execute("RELEASE w")
             raise
-        self._db.execute("COMMIT")
+        self._db.execute("RELEASE w")
 
     # ---- sessions ---------------------------------------------------------------------
     def save_session(self, token: str, name: str) -> None:

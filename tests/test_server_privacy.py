@@ -51,35 +51,33 @@ def exposed(msg: Message) -> set[int]:
 
 
 class Spy:
-    """Checks each batch of messages at the moment the server writes it."""
+    """Checks each message at the moment the server queues it for a connection."""
 
     def __init__(self, h: Harness, tid: int) -> None:
         self.h = h
         self.tid = tid
         self.checked = 0
-        self.original = LeekhaConnection._write
+        self.original = LeekhaConnection._queue
 
-    def __call__(self, conn: LeekhaConnection, msgs: list[Message]) -> None:
+    def __call__(self, conn: LeekhaConnection, msg: Message, at: int | None) -> None:
         table = self.h.lobby.tables.get(self.tid)
         session = conn.session
         if table is not None and session is not None:
             seat = table.seat_of(session.token)
             at_table = seat is not None or session.token in table.spectators
             if at_table:
-                hidden = hidden_from(table, seat)
-                for msg in msgs:
-                    leak = exposed(msg) & hidden
-                    assert not leak, f"{msg.TYPE} to seat {seat} shows {leak}"
-                    if seat is None and isinstance(msg, M.Snapshot) and msg.view is not None:
-                        assert msg.view["hand"] == []
-                    self.checked += 1
-        self.original(conn, msgs)
+                leak = exposed(msg) & hidden_from(table, seat)
+                assert not leak, f"{msg.TYPE} to seat {seat} shows {leak}"
+                if seat is None and isinstance(msg, M.Snapshot) and msg.view is not None:
+                    assert msg.view["hand"] == []
+                self.checked += 1
+        self.original(conn, msg, at)
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        def write(conn: LeekhaConnection, msgs: list[Message]) -> None:
-            self(conn, msgs)
+        def queue(conn: LeekhaConnection, msg: Message, at: int | None) -> None:
+            self(conn, msg, at)
 
-        monkeypatch.setattr(LeekhaConnection, "_write", write)
+        monkeypatch.setattr(LeekhaConnection, "_queue", queue)
 
 
 def double_sometimes(h: Harness, c: FakeClient, tid: int, rng: random.Random) -> None:

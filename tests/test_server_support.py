@@ -70,6 +70,8 @@ class FakeClient:
         return self.next_id
 
     def read(self) -> list[Message]:
+        # The reactor turn ends before the client can read: commit and write the outbox.
+        self.proto.lobby.outbox.flush()
         data = self.transport.value()
         self.transport.clear()
         got = self.decoder.feed(data) if data else []
@@ -97,6 +99,7 @@ class FakeClient:
 
     @property
     def closed(self) -> bool:
+        self.proto.lobby.outbox.flush()
         return bool(self.transport.disconnecting)
 
     def drop(self) -> None:
