@@ -27,6 +27,11 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
         self._last = now
 
+    def full(self) -> bool:
+        """True when the bucket has refilled to its burst (nothing to remember)."""
+        self._refill()
+        return self.tokens >= self.burst
+
     def take(self, cost: float = 1.0) -> bool:
         """Spend `cost` tokens if there are enough; False means the caller is over the limit."""
         self._refill()
@@ -36,14 +41,44 @@ class TokenBucket:
         return False
 
 
-class AddressCounter:
-    """Counts open connections in total and per client address."""
+#: A burst of new connections from one address may be this many seconds' worth of its rate.
+NEW_CONNECTION_BURST_S = 5.0
+#: Past this many addresses, buckets that are full again (idle addresses) are forgotten.
+MAX_IDLE_BUCKETS = 1024
 
-    def __init__(self, max_total: int, max_per_ip: int) -> None:
+
+class AddressCounter:
+    """Counts open connections in total and per client address, and limits how fast one
+    address may open new ones (`new_per_s`, bursts of NEW_CONNECTION_BURST_S seconds'
+    worth), so a client that is kicked cannot come straight back again and again."""
+
+    def __init__(
+        self,
+        max_total: int,
+        max_per_ip: int,
+        *,
+        clock: Clock | None = None,
+        new_per_s: float | None = None,
+    ) -> None:
         self.max_total = max_total
         self.max_per_ip = max_per_ip
         self.total = 0
         self.per_ip: Counter[str] = Counter()
+        self._clock = clock
+        self.new_per_s = new_per_s
+        self._new: dict[str, TokenBucket] = {}
+
+    def _new_allowed(self, ip: str) -> bool:
+        if self._clock is None or self.new_per_s is None:
+            return True
+        bucket = self._new.get(ip)
+        if bucket is None:
+            if len(self._new) >= MAX_IDLE_BUCKETS:
+                for key in [k for k, b in self._new.items() if b.full()]:
+                    del self._new[key]
+            burst = max(1.0, self.new_per_s * NEW_CONNECTION_BURST_S)
+            bucket = self._new[ip] = TokenBucket(self._clock, self.new_per_s, burst)
+        return bucket.take()
 
     def acquire(self, ip: str) -> str | None:
         """Count a new connection; returns why it is refused, or None when admitted."""
@@ -51,6 +86,8 @@ class AddressCounter:
             return f"the server is full ({self.max_total} connections)"
         if self.per_ip[ip] >= self.max_per_ip:
             return f"too many connections from {ip} (limit {self.max_per_ip})"
+        if not self._new_allowed(ip):
+            return f"too many new connections from {ip} (limit {self.new_per_s:g}/s)"
         self.total += 1
         self.per_ip[ip] += 1
         return None

@@ -107,6 +107,15 @@ class ServerSettings:
         default=64,
         metadata=_opt("open connections per client address", kind="int", lo=1, hi=1_000_000),
     )
+    new_connections_per_ip_per_s: float = field(
+        default=20.0,
+        metadata=_opt(
+            "new connections per second from one address (bursts of 5 s worth)",
+            kind="float",
+            lo=0.1,
+            hi=1e6,
+        ),
+    )
     hello_timeout_s: float = field(
         default=10.0,
         metadata=_opt("seconds a new connection has to say hello", kind="float", lo=0.1, hi=3600),
