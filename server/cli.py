@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from twisted.logger import Logger
 
     from leekha.server.app import RunningServer, start_server
+    from leekha.server.gctune import GcTuning
 
     log = Logger(namespace="leekha.serve")
     outcome = {"code": 0}
@@ -57,6 +58,14 @@ def run(args: argparse.Namespace) -> int:
     def started(server: RunningServer) -> None:
         # One parseable line on stdout for scripts and test harnesses.
         print(f"listening on {server.host}:{server.port}", flush=True)
+        # After the restore: the restored tables are the first long-lived objects frozen.
+        GcTuning(reactor).start()
+
+        def fatal() -> None:  # the database refused a commit: stop (see server/outbox.py)
+            outcome["code"] = 1
+            reactor.stop()
+
+        server.lobby.outbox.on_fatal = fatal
         reactor.addSystemEventTrigger("before", "shutdown", lambda: ensureDeferred(server.stop()))
 
     def failed(failure: Any) -> None:
