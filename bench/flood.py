@@ -178,7 +178,10 @@ def run(
 ) -> dict[str, Any]:
     raise_fd_limit()
     with tempfile.TemporaryDirectory(prefix="leekha-flood-") as tmp:
-        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)  # default rate limits
+        # Default rate limits, new connections per address included (the flooder reconnects).
+        server = ServerProcess(
+            Path(tmp), extra=(*OPEN_LIMITS, "--new-connections-per-ip-per-s", "20")
+        )
         try:
             port = server.start()
             clean, dirty, flooded, stats, closed = asyncio.run(

@@ -39,7 +39,14 @@ HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
 VERSIONS = [[1, 0]]
 #: Settings that let thousands of loopback clients in: every client shares one address.
-OPEN_LIMITS = ("--max-connections", "100000", "--max-connections-per-ip", "100000")
+OPEN_LIMITS = (
+    "--max-connections",
+    "100000",
+    "--max-connections-per-ip",
+    "100000",
+    "--new-connections-per-ip-per-s",
+    "100000",
+)
 #: Settings that take the per-connection rate limit out of a throughput measurement.
 NO_RATE_LIMIT = ("--rate-limit-msgs-per-s", "1000000", "--rate-burst", "1000000")
 _CLK_TCK = os.sysconf("SC_CLK_TCK")

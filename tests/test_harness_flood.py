@@ -18,15 +18,6 @@ def test_flooding_client_is_limited_and_others_keep_their_latency() -> None:
     assert r["ok"]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="server bug (since a154326): LeekhaConnection registers itself as a streaming "
-    "producer and kick()/_violation() then call loseConnection(); Twisted does not close a "
-    "transport with a registered producer once pauseProducing was called (its buffer passed "
-    "64 KiB), and kick() cancels the _stall timer, so a flooder kicked with rate_limited "
-    "stays connected, unread, until it hangs up itself (and a SIGTERM shutdown then waits "
-    "for it)",
-)
 @pytest.mark.timeout(30)
 def test_a_kicked_flooder_is_disconnected() -> None:
     r = run_bench("flood.py", "probe", timeout=30)
