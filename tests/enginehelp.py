@@ -4,9 +4,35 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import strategies as st
+
 from leekha.common.cards import mask_of, parse_cards
-from leekha.common.config import RulesConfig
+from leekha.common.config import (
+    DEALER_RULES,
+    GAME_ENDS,
+    PARTNERSHIPS,
+    PASS_DIRECTIONS,
+    VOID_RULES,
+    RulesConfig,
+)
 from leekha.common.game import OVER, PASS, Game
+
+# Any valid rules config: the property tests range over every variant at once.
+configs = st.builds(
+    RulesConfig,
+    target=st.integers(20, 160),
+    pass_direction=st.sampled_from(PASS_DIRECTIONS),
+    pass_ban=st.booleans(),
+    void_rule=st.sampled_from(VOID_RULES),
+    talbees=st.booleans(),
+    doubling=st.booleans(),
+    partnership=st.sampled_from(PARTNERSHIPS),
+    game_end=st.sampled_from(GAME_ENDS),
+    club_leekha=st.booleans(),
+    undercut=st.booleans(),
+    dealer_rule=st.sampled_from(DEALER_RULES),
+    moon_penalty=st.sampled_from([0, 37]),
+)
 
 
 def hand(text: str) -> int:

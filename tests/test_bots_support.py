@@ -2,35 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
+from enginehelp import configs
 
 from leekha.common.bots.base import Strategy
-from leekha.common.config import (
-    DEALER_RULES,
-    GAME_ENDS,
-    PARTNERSHIPS,
-    PASS_DIRECTIONS,
-    VOID_RULES,
-    RulesConfig,
-)
 from leekha.common.game import OVER, PASS, Game, pass_error
 from leekha.common.view import SeatView, seat_view
 
-configs = st.builds(
-    RulesConfig,
-    target=st.integers(20, 160),
-    pass_direction=st.sampled_from(PASS_DIRECTIONS),
-    pass_ban=st.booleans(),
-    void_rule=st.sampled_from(VOID_RULES),
-    talbees=st.booleans(),
-    doubling=st.booleans(),
-    partnership=st.sampled_from(PARTNERSHIPS),
-    game_end=st.sampled_from(GAME_ENDS),
-    club_leekha=st.booleans(),
-    undercut=st.booleans(),
-    dealer_rule=st.sampled_from(DEALER_RULES),
-    moon_penalty=st.sampled_from([0, 37]),
-)
+__all__ = ["configs", "play_checked"]
 
 
 def play_checked(game: Game, strategies: list[Strategy], rounds: int = 1) -> list[SeatView]:

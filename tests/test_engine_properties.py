@@ -6,39 +6,18 @@ import copy
 import random
 
 import pytest
-from enginehelp import random_game
+from enginehelp import configs, random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leekha.common import cards as C
 from leekha.common.config import (
-    DEALER_RULES,
-    GAME_ENDS,
-    PARTNERSHIPS,
-    PASS_DIRECTIONS,
     PRESETS,
-    VOID_RULES,
     RulesConfig,
 )
 from leekha.common.game import OVER, PASS, PLAY, Game, replay
 from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
-
-configs = st.builds(
-    RulesConfig,
-    target=st.integers(20, 160),
-    pass_direction=st.sampled_from(PASS_DIRECTIONS),
-    pass_ban=st.booleans(),
-    void_rule=st.sampled_from(VOID_RULES),
-    talbees=st.booleans(),
-    doubling=st.booleans(),
-    partnership=st.sampled_from(PARTNERSHIPS),
-    game_end=st.sampled_from(GAME_ENDS),
-    club_leekha=st.booleans(),
-    undercut=st.booleans(),
-    dealer_rule=st.sampled_from(DEALER_RULES),
-    moon_penalty=st.sampled_from([0, 37]),
-)
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
