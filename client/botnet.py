@@ -26,7 +26,7 @@ from leekha.client.wire import ConnectFailed as ConnectFailed
 from leekha.client.wire import FrameWire, WireFactory, plain_reason
 from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, make_strategy
-from leekha.common.game import legal_passes
+from leekha.common.legality import legal_passes
 
 log = Logger()
 

@@ -23,7 +23,7 @@ from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, new_round, speak
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
-from leekha.common.game import legal_passes, pass_error, passable_mask
+from leekha.common.legality import legal_passes, pass_error, passable_mask
 from leekha.common.view import SeatView
 
 CLIENT_NAME = "leekha-tui"

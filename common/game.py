@@ -10,78 +10,48 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations
 from typing import Any, Final
 
 from leekha.common import cards as C
 from leekha.common import errors as E
 from leekha.common.config import RulesConfig
 from leekha.common.errors import RuleError
+from leekha.common.legality import (
+    PASS_COUNT,
+    PlayRules,
+    exempt_mask,
+    legal_passes,
+    pass_error,
+    passable_mask,
+)
+
+# The pass-legality helpers moved to leekha.common.legality; they stay importable here.
+__all__ = [
+    "OVER",
+    "PASS",
+    "PASS_COUNT",
+    "PLAY",
+    "SEATS",
+    "Game",
+    "deal",
+    "exempt_mask",
+    "legal_passes",
+    "pass_error",
+    "passable_mask",
+    "replay",
+    "team_of",
+]
 
 PASS: Final = "pass"
 PLAY: Final = "play"
 OVER: Final = "game_over"
 
-PASS_COUNT: Final = 3
 SEATS: Final = 4
 
 _BIT = C.BIT
 _SUIT_OF = C.SUIT_OF
 _SUIT_MASK = C.SUIT_MASK
 _BELOW = C.BELOW
-
-
-def exempt_mask(config: RulesConfig) -> int:
-    """Cards the pass ban never applies to: each Leekha and everything above it in its suit."""
-    out = 0
-    for c in config.leekha_cards:
-        out |= _BIT[c] | C.ABOVE[c]
-    return out
-
-
-def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleError | None:
-    """Why passing `cards` from `hand` is illegal, or None when it is legal."""
-    if not isinstance(cards, (list, tuple)) or len(cards) != PASS_COUNT:
-        return RuleError(E.BAD_PASS, f"a pass is exactly {PASS_COUNT} cards")
-    mask = 0
-    for c in cards:
-        if type(c) is not int or not 0 <= c < 52:
-            return RuleError(E.BAD_CARD, f"not a card number: {c!r} (expected an int 0..51)")
-        mask |= _BIT[c]
-    if mask.bit_count() != PASS_COUNT:
-        return RuleError(E.BAD_PASS, "the three passed cards must be different")
-    if mask & ~hand:
-        missing = C.format_cards(C.cards_of(mask & ~hand))
-        return RuleError(E.NOT_IN_HAND, f"not in your hand: {missing}")
-    if config.pass_ban:
-        rest = hand & ~mask
-        for c in C.cards_of(mask & ~exempt_mask(config)):
-            if not rest & _SUIT_MASK[_SUIT_OF[c]]:
-                return RuleError(
-                    E.PASS_LAST_OF_SUIT,
-                    f"cannot pass {C.format_card(c)}: it would empty your "
-                    f"{C.SUIT_NAMES[_SUIT_OF[c]]} (only a Leekha and higher may go)",
-                )
-    return None
-
-
-def passable_mask(config: RulesConfig, hand: int) -> int:
-    """Cards that can be part of some legal pass from `hand`."""
-    if not config.pass_ban:
-        return hand
-    out = hand & exempt_mask(config)
-    for s in range(4):
-        suit = hand & _SUIT_MASK[s]
-        if suit.bit_count() >= 2:
-            out |= suit
-    return out
-
-
-def legal_passes(config: RulesConfig, hand: int) -> Iterator[tuple[int, int, int]]:
-    """Every legal pass from `hand`, in card order."""
-    for combo in combinations(C.cards_of(hand), PASS_COUNT):
-        if pass_error(config, hand, combo) is None:
-            yield combo
 
 
 def team_of(seat: int) -> int:
@@ -99,11 +69,9 @@ class Game:
     """One game of Leekha from the first deal to game over."""
 
     __slots__ = (
-        "_exempt",
         "_leekha_mask",
-        "_leekha_of_suit",
         "_points",
-        "_queen_only",
+        "_rules",
         "actions",
         "config",
         "dealer",
@@ -133,14 +101,8 @@ class Game:
         self.seed = seed
         pts = config.card_points()
         self._points = list(pts)
-        self._leekha_mask = C.mask_of(config.leekha_cards)
-        # The Leekha that talbees forces in each suit (-1: the suit has none).
-        lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
-        if config.club_leekha:
-            lk[C.CLUBS] = C.KING_CLUBS
-        self._leekha_of_suit = lk
-        self._exempt = exempt_mask(config)
-        self._queen_only = config.void_rule == "queen_only"
+        self._rules = PlayRules(config)
+        self._leekha_mask = self._rules.leekha_mask
         self.actions: list[dict[str, Any]] = []
         self.totals = [0] * SEATS
         self.history: list[list[int]] = []
@@ -217,28 +179,9 @@ class Game:
         """Mask of the cards `seat` may play now (0 when it is not their turn)."""
         if self.phase != PLAY or seat != self.turn:
             return 0
-        hand = self.hands[seat]
-        if not self.trick:
-            return hand
-        led = _SUIT_OF[self.trick[0][1]]
-        follow = hand & _SUIT_MASK[led]
-        cfg = self.config
-        if follow:
-            if cfg.talbees:
-                lk = self._leekha_of_suit[led]
-                if lk >= 0 and hand & _BIT[lk] and self.trick_high > lk:
-                    return _BIT[lk]
-            if cfg.undercut and self.trick_has_leekha:
-                lower = follow & _BELOW[self.trick_high]
-                if lower:
-                    return lower
-            return follow
-        if self._queen_only:
-            q = hand & _BIT[C.QUEEN_SPADES]
-            return q or hand
-        if cfg.void_rule == "any_leekha":
-            return (hand & self._leekha_mask) or hand
-        return hand
+        return self._rules.legal(
+            self.hands[seat], self.trick, self.trick_high, self.trick_has_leekha
+        )
 
     def legal_moves(self, seat: int) -> list[int]:
         return C.cards_of(self.legal_mask(seat))

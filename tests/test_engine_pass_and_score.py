@@ -7,7 +7,8 @@ from enginehelp import cards, hand
 
 from leekha.common.config import CLASSIC, GOLDEN, IDLIB, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
-from leekha.common.game import OVER, PASS, PLAY, Game, pass_error
+from leekha.common.game import OVER, PASS, PLAY, Game
+from leekha.common.legality import pass_error
 from leekha.common.view import seat_view
 
 

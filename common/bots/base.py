@@ -12,7 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from leekha.common.game import OVER, PASS, Game, legal_passes
+from leekha.common.game import OVER, PASS, Game
+from leekha.common.legality import legal_passes
 from leekha.common.view import SeatView, seat_view
 
 

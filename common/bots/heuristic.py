@@ -16,7 +16,7 @@ from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
 from leekha.common.config import RulesConfig
-from leekha.common.game import legal_passes
+from leekha.common.legality import legal_passes
 from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT

@@ -2,8 +2,8 @@
 
 `Game` records actions and trick dicts for replay and the wire; a rollout needs none of
 that and runs tens of thousands of times per decision, so this keeps only the four hands,
-the trick in progress and the points taken. Its legality rules mirror `Game.legal_mask`
-(a test checks the two agree on random positions).
+the trick in progress and the points taken. Legality comes from the same
+`leekha.common.legality.PlayRules` that `Game` uses.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Final
 
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
+from leekha.common.legality import PlayRules
 
 _BIT: Final = C.BIT
 _SUIT_OF: Final = C.SUIT_OF
@@ -21,57 +22,19 @@ _BELOW: Final = C.BELOW
 _QS_BIT: Final = C.BIT[C.QUEEN_SPADES]
 
 
-class Rules:
-    """The rule options a rollout consults, flattened to plain attributes for speed."""
+class Rules(PlayRules):
+    """The play rules plus what a rollout scores: points with doubling folded in."""
 
-    __slots__ = (
-        "leekha_mask",
-        "leekha_of_suit",
-        "moon",
-        "penalty_mask",
-        "points",
-        "talbees",
-        "undercut",
-        "void_rule",
-    )
+    __slots__ = ("moon", "penalty_mask", "points")
 
     def __init__(self, config: RulesConfig, doubled_mask: int = 0) -> None:
+        super().__init__(config)
         base = config.card_points()
         self.points: tuple[int, ...] = tuple(
             p * 2 if doubled_mask & _BIT[c] else p for c, p in enumerate(base)
         )
         self.penalty_mask = C.mask_of(c for c in range(52) if base[c])
-        self.leekha_mask = C.mask_of(config.leekha_cards)
-        lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
-        if config.club_leekha:
-            lk[C.CLUBS] = C.KING_CLUBS
-        self.leekha_of_suit: tuple[int, ...] = tuple(lk)
-        self.talbees = config.talbees
-        self.undercut = config.undercut
-        self.void_rule = config.void_rule
         self.moon = config.moon_penalty
-
-    def legal(self, hand: int, trick: Sequence[tuple[int, int]], high: int, lk_on: bool) -> int:
-        """The playable cards of `hand` on `trick` (same rules as `Game.legal_mask`)."""
-        if not trick:
-            return hand
-        led = _SUIT_OF[trick[0][1]]
-        follow = hand & _SUIT_MASK[led]
-        if follow:
-            if self.talbees:
-                lk = self.leekha_of_suit[led]
-                if lk >= 0 and hand & _BIT[lk] and high > lk:
-                    return _BIT[lk]
-            if self.undercut and lk_on:
-                lower = follow & _BELOW[high]
-                if lower:
-                    return lower
-            return follow
-        if self.void_rule == "queen_only":
-            return (hand & _QS_BIT) or hand
-        if self.void_rule == "any_leekha":
-            return (hand & self.leekha_mask) or hand
-        return hand
 
 
 # (seat, hand, legal, trick, high, played) -> card; `played` holds every card gone this round.
