@@ -49,6 +49,8 @@ MOVE_ERRORS = frozenset(
     }
 )
 #: Join/create refusals after which looking the table up again can succeed.
+RATE_RETRIES = 5
+RATE_BACKOFF_S = 0.25
 LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
 
 
@@ -333,9 +335,19 @@ class BotClient:
                 return
             self._later("lobby", 1.0, self._enter_lobby)
         elif kind in ("pass", "play"):
-            key, _move, tries = data
+            key, move, tries = data
             self._answered = None  # let the next prompt for this decision through
-            if msg.code in MOVE_ERRORS and key == self.tracker.decision_key() and tries < 3:
+            current = key == self.tracker.decision_key()
+            if msg.code == "rate_limited" and current and tries < RATE_RETRIES:
+                # The move was fine, we were just too quick: send it again a little later
+                # rather than leave the seat to the turn timer.
+                self._answered = key
+                self._later(
+                    kind,
+                    RATE_BACKOFF_S * (tries + 1),
+                    lambda: self._resend(kind, key, move, tries + 1),
+                )
+            elif msg.code in MOVE_ERRORS and current and tries < 3:
                 self._answered = key
                 self._act_randomly(kind, key, tries + 1)
         elif kind == "start" and msg.code == "not_ready":
@@ -562,6 +574,14 @@ class BotClient:
         allowed = set(legal)
         combos = [list(c) for c in legal_passes(self.tracker.config, hand) if set(c) <= allowed]
         return combos or [list(c) for c in combinations(legal, 3)]
+
+    def _resend(self, kind: str, key: tuple[Any, ...], move: Any, tries: int) -> None:
+        if key != self.tracker.decision_key():
+            return  # the decision was made for us meanwhile (timer, takeover)
+        if kind == PLAY:
+            self._send_play(key, move, tries)
+        else:
+            self._send_pass(key, list(move), tries)
 
     def _send_pass(self, key: tuple[Any, ...], cards: list[int], tries: int = 0) -> None:
         cards = sorted(cards)

@@ -213,6 +213,21 @@ def test_refused_move_falls_back_to_a_random_legal_move() -> None:
     assert h.feed(P.Error(re=again.id, code="not_your_turn", message="no")) == []
 
 
+def test_rate_limited_move_is_sent_again_after_a_pause() -> None:
+    h = Harness(strategy="random")
+    h.accept()
+    h.welcome()
+    snap, _game = game_snapshot()
+    pc = only(h.feed(snap), P.PassCards)
+    # Too quick: the same pass goes out again once the bot has waited, not a random one.
+    assert h.feed(P.Error(re=pc.id, code="rate_limited", message="slow down")) == []
+    h.reactor.advance(0.1)
+    assert h.sent() == []
+    h.reactor.advance(0.5)
+    again = only(h.sent(), P.PassCards)
+    assert again.cards == pc.cards and again.id != pc.id
+
+
 class Broken:
     name = "broken"
 
