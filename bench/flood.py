@@ -54,7 +54,13 @@ async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dic
         {"type": "chat", "text": "spam"},
         {"type": "play_card", "card": 0},
     ]
-    state: dict[str, Any] = {"errors": {}, "first_cut_after_s": None, "replies": 0, "cuts": 0}
+    state: dict[str, Any] = {
+        "errors": {},
+        "first_cut_after_s": None,
+        "replies": 0,
+        "cuts": 0,
+        "unanswered": 0,  # closed before any reply: refused by the server at accept
+    }
     start = time.perf_counter()
     sent = 0
     tick = 0.01
@@ -64,6 +70,7 @@ async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dic
 
     async def read(reader: asyncio.StreamReader) -> None:
         buf = b""
+        replies = state["replies"]
         while True:
             try:
                 data = await reader.read(65536)
@@ -71,6 +78,7 @@ async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dic
                 data = b""
             if not data:
                 state["cuts"] += 1
+                state["unanswered"] += state["replies"] == replies
                 if state["first_cut_after_s"] is None:
                     state["first_cut_after_s"] = round(time.perf_counter() - start, 3)
                 return
@@ -117,6 +125,7 @@ async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dic
         "errors": state["errors"],
         "replies": state["replies"],
         "cuts": state["cuts"],
+        "unanswered": state["unanswered"],
         "first_cut_after_s": state["first_cut_after_s"],
     }
 
@@ -178,9 +187,11 @@ def run(
 ) -> dict[str, Any]:
     raise_fd_limit()
     with tempfile.TemporaryDirectory(prefix="leekha-flood-") as tmp:
-        # Default rate limits, new connections per address included (the flooder reconnects).
+        # Default rate limits, new connections per address and the kick penalty included
+        # (the flooder reconnects). The game clients connect before the flood starts.
         server = ServerProcess(
-            Path(tmp), extra=(*OPEN_LIMITS, "--new-connections-per-ip-per-s", "20")
+            Path(tmp),
+            extra=(*OPEN_LIMITS, "--new-connections-per-ip-per-s", "20", "--kick-penalty-s", "10"),
         )
         try:
             port = server.start()

@@ -59,6 +59,8 @@ class ServerFactory(Factory):
         )
         self.connections: set[LeekhaConnection] = set()
         self.violations = 0
+        #: New connections closed unanswered (penalty box, new-connection rate).
+        self.refused = 0
         self._violations_logged = clock.seconds()
 
     def violation(self, ip: str, code: str, message: str) -> None:
@@ -66,21 +68,39 @@ class ServerFactory(Factory):
         most once a minute, so a fuzzer or a reconnect flood cannot fill the log."""
         log.debug("refused {ip}: {code} {msg}", ip=ip, code=code, msg=message)
         self.violations += 1
+        self._summary(ip, code)
+
+    def _summary(self, ip: str, code: str) -> None:
         now = self.clock.seconds()
         if now - self._violations_logged >= VIOLATION_SUMMARY_S:
             log.info(
-                "{n} protocol violations or refused connections in the last {s:.0f} s"
-                " (latest from {ip}: {code})",
+                "{n} protocol violations or refused connections and {r} connections closed"
+                " unanswered in the last {s:.0f} s (latest from {ip}: {code})",
                 n=self.violations,
+                r=self.refused,
                 s=now - self._violations_logged,
                 ip=ip,
                 code=code,
             )
             self.violations = 0
+            self.refused = 0
             self._violations_logged = now
 
-    def buildProtocol(self, addr: IAddress | None) -> LeekhaConnection:
-        return LeekhaConnection(self, str(getattr(addr, "host", "?")))
+    def penalize(self, ip: str) -> None:
+        """`ip` was kicked for flooding or a protocol violation: no new connections from it
+        for kick_penalty_s (its open connections stay)."""
+        self.counter.penalize(ip, self.settings.kick_penalty_s)
+
+    def buildProtocol(self, addr: IAddress | None) -> LeekhaConnection | None:
+        """A connection, or None (Twisted then closes the socket at once, the cheapest
+        refusal: no object, no timers, no reply) for an address over its new-connection
+        rate or in the penalty box; those are counted, not logged one by one."""
+        ip = str(getattr(addr, "host", "?"))
+        if not self.counter.admit(ip):
+            self.refused += 1
+            self._summary(ip, "closed unanswered")
+            return None
+        return LeekhaConnection(self, ip)
 
 
 @implementer(IPushProducer)
@@ -119,10 +139,7 @@ class LeekhaConnection(Protocol):
         refusal = self.server.counter.acquire(self.ip)
         if refusal is not None:
             self.server.violation(self.ip, "refused", refusal)
-            if refusal.startswith("too many new"):
-                self.kick("rate_limited", refusal)
-            else:
-                self.kick("server_full", refusal)
+            self.kick("server_full", refusal)
             return
         self.counted = True
         self.server.connections.add(self)
@@ -292,6 +309,8 @@ class LeekhaConnection(Protocol):
 
     def _violation(self, exc: ProtocolError) -> None:
         self.server.violation(self.ip, exc.code, exc.message)
+        if exc.code != "version_mismatch":  # an old client, not an attack
+            self.server.penalize(self.ip)
         self.kick(exc.code, exc.message, exc.re)
 
     def _receive(self, msg: Message) -> None:
@@ -300,6 +319,7 @@ class LeekhaConnection(Protocol):
         if not self.bucket.take():
             self.strikes += 1
             if self.strikes > self.settings.rate_burst * MAX_STRIKES_FACTOR:
+                self.server.penalize(self.ip)
                 self.kick("rate_limited", "too many messages; closing")
             elif self.strikes == 1 or self.strikes % 10 == 0:
                 self.send(M.Error(code="rate_limited", message="too many messages", re=re))

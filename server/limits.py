@@ -32,6 +32,11 @@ class TokenBucket:
         self._refill()
         return self.tokens >= self.burst
 
+    def empty(self) -> None:
+        """Spend every token: the next event waits for the refill."""
+        self._refill()
+        self.tokens = 0.0
+
     def take(self, cost: float = 1.0) -> bool:
         """Spend `cost` tokens if there are enough; False means the caller is over the limit."""
         self._refill()
@@ -50,7 +55,11 @@ MAX_IDLE_BUCKETS = 1024
 class AddressCounter:
     """Counts open connections in total and per client address, and limits how fast one
     address may open new ones (`new_per_s`, bursts of NEW_CONNECTION_BURST_S seconds'
-    worth), so a client that is kicked cannot come straight back again and again."""
+    worth), so a client that is kicked cannot come straight back again and again.
+
+    `admit` (new-connection rate and penalty box) runs before a connection object exists,
+    `acquire` (open-connection caps) once it does; `penalize` shuts an address out of new
+    connections for a while and empties its burst, open connections are not touched."""
 
     def __init__(
         self,
@@ -67,10 +76,12 @@ class AddressCounter:
         self._clock = clock
         self.new_per_s = new_per_s
         self._new: dict[str, TokenBucket] = {}
+        #: Address -> clock time until which its new connections are refused.
+        self._penalty: dict[str, float] = {}
 
-    def _new_allowed(self, ip: str) -> bool:
+    def _bucket(self, ip: str) -> TokenBucket | None:
         if self._clock is None or self.new_per_s is None:
-            return True
+            return None
         bucket = self._new.get(ip)
         if bucket is None:
             if len(self._new) >= MAX_IDLE_BUCKETS:
@@ -78,7 +89,33 @@ class AddressCounter:
                     del self._new[key]
             burst = max(1.0, self.new_per_s * NEW_CONNECTION_BURST_S)
             bucket = self._new[ip] = TokenBucket(self._clock, self.new_per_s, burst)
-        return bucket.take()
+        return bucket
+
+    def admit(self, ip: str) -> bool:
+        """May `ip` open a new connection now (not in the penalty box, within its rate)?"""
+        bucket = self._bucket(ip)
+        if self._penalty and self._clock is not None:
+            until = self._penalty.get(ip)
+            if until is not None:
+                if self._clock.seconds() < until:
+                    return False
+                # Out of the box with an empty burst: one connection now, then the rate.
+                del self._penalty[ip]
+                if bucket is not None:
+                    bucket.empty()
+                return True
+        return bucket is None or bucket.take()
+
+    def penalize(self, ip: str, seconds: float) -> None:
+        """Refuse new connections from `ip` for `seconds`; after that it starts again with
+        one connection and an empty burst, refilling at the new-connection rate."""
+        if self._clock is None or seconds <= 0:
+            return
+        now = self._clock.seconds()
+        if len(self._penalty) >= MAX_IDLE_BUCKETS:
+            for key in [k for k, t in self._penalty.items() if t <= now]:
+                del self._penalty[key]
+        self._penalty[ip] = now + seconds
 
     def acquire(self, ip: str) -> str | None:
         """Count a new connection; returns why it is refused, or None when admitted."""
@@ -86,8 +123,6 @@ class AddressCounter:
             return f"the server is full ({self.max_total} connections)"
         if self.per_ip[ip] >= self.max_per_ip:
             return f"too many connections from {ip} (limit {self.max_per_ip})"
-        if not self._new_allowed(ip):
-            return f"too many new connections from {ip} (limit {self.new_per_s:g}/s)"
         self.total += 1
         self.per_ip[ip] += 1
         return None

@@ -116,6 +116,16 @@ class ServerSettings:
             hi=1e6,
         ),
     )
+    kick_penalty_s: float = field(
+        default=10.0,
+        metadata=_opt(
+            "seconds an address kicked for flooding or a protocol violation may not open"
+            " new connections (0 = no penalty)",
+            kind="float",
+            lo=0,
+            hi=3600,
+        ),
+    )
     hello_timeout_s: float = field(
         default=10.0,
         metadata=_opt("seconds a new connection has to say hello", kind="float", lo=0.1, hi=3600),

@@ -10,7 +10,7 @@ from test_server_support import VERSIONS, FakeClient, Harness
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
-from leekha.server.connection import CLOSE_GRACE_S
+from leekha.server.connection import CLOSE_GRACE_S, MAX_STRIKES_FACTOR
 from leekha.server.outbox import frame
 from leekha.server.persistence import Store
 
@@ -144,13 +144,47 @@ def test_the_fast_frame_is_the_protocols_encoding(msg: M.Message) -> None:
 def test_new_connections_per_address_are_rate_limited() -> None:
     h = Harness(new_connections_per_ip_per_s=2.0)  # bursts of 10
     admitted = [h.connect("10.0.0.9") for _ in range(10)]
-    refused = h.connect("10.0.0.9")
-    assert [m.code for m in refused.of(M.Error)] == ["rate_limited"] and refused.closed
+    assert h.try_connect("10.0.0.9") is None  # refused before any connection object
+    assert h.factory.refused == 1 and len(h.factory.connections) == 10
     assert not any(c.closed for c in admitted)
     other = h.connect("10.0.0.10")  # another address has its own budget
     assert not other.closed
     h.clock.advance(0.5)  # one more token
     assert not h.connect("10.0.0.9").closed
+
+
+def test_a_flood_kick_shuts_the_address_out_for_the_penalty_only() -> None:
+    h = Harness(
+        rate_limit_msgs_per_s=1.0,
+        rate_burst=2,
+        kick_penalty_s=5.0,
+        new_connections_per_ip_per_s=2.0,
+    )
+    player = h.player("Rana", ip="10.0.0.9")  # already playing from the flooder's address
+    flooder = h.connect("10.0.0.9")
+    for i in range(2 + 2 * MAX_STRIKES_FACTOR + 1):
+        flooder.send(M.Ping(id=i))
+    assert flooder.closed and "rate_limited" in [m.code for m in flooder.of(M.Error)]
+    assert not player.closed  # open connections from the address are not cut
+    h.advance(4.9)
+    assert h.try_connect("10.0.0.9") is None  # in the penalty box
+    assert h.connect("10.0.0.10") is not None  # other addresses are not
+    h.advance(0.2)
+    # Out of the box, but the kick emptied the burst: one connection per refill, not ten.
+    assert h.try_connect("10.0.0.9") is not None
+    assert h.try_connect("10.0.0.9") is None
+    assert player.request(M.Ping(id=99)) == M.Pong(re=99)
+
+
+@pytest.mark.parametrize("penalty, refused", [(5.0, True), (0.0, False)])
+def test_a_protocol_violation_costs_the_penalty_unless_it_is_off(
+    penalty: float, refused: bool
+) -> None:
+    h = Harness(kick_penalty_s=penalty)
+    bad = h.connect("10.0.0.7")
+    bad.raw(b"\x00\x00\x00\x02\xc1\xc1")  # 0xc1: never valid msgpack
+    assert bad.closed
+    assert (h.try_connect("10.0.0.7") is None) is refused
 
 
 def test_a_name_is_free_again_once_its_connection_is_gone() -> None:

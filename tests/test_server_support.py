@@ -125,13 +125,22 @@ class Harness:
         self.factory = ServerFactory(self.lobby, self.settings, self.clock)
         self._port = 40000
 
-    def connect(self, ip: str = "10.0.0.1") -> FakeClient:
+    def try_connect(self, ip: str = "10.0.0.1") -> FakeClient | None:
+        """A connected client, or None when the factory refuses to build one (Twisted
+        then closes the socket unanswered)."""
         self._port += 1
         addr = IPv4Address("TCP", ip, self._port)
         proto = self.factory.buildProtocol(addr)
+        if proto is None:
+            return None
         transport = StringTransport(peerAddress=addr)
         proto.makeConnection(transport)
         return FakeClient(proto, transport)
+
+    def connect(self, ip: str = "10.0.0.1") -> FakeClient:
+        client = self.try_connect(ip)
+        assert client is not None, f"connection from {ip} refused"
+        return client
 
     def player(self, name: str, ip: str = "10.0.0.1") -> FakeClient:
         client = self.connect(ip)
