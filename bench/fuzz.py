@@ -274,10 +274,15 @@ def run(
     burst: int = 30,
     timeout: float = 900.0,
     rate: float = 0.0,
+    kick_penalty_s: float = 0.0,
 ) -> dict[str, Any]:
     raise_fd_limit()
     with tempfile.TemporaryDirectory(prefix="leekha-fuzz-") as tmp:
-        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
+        # No kick penalty by default: the fuzzer shares 127.0.0.1 and would be shut out
+        # after its first bad frame, and this bench measures the parser, not the penalty.
+        server = ServerProcess(
+            Path(tmp), extra=(*OPEN_LIMITS, "--kick-penalty-s", str(kick_penalty_s))
+        )
         procs: list[subprocess.Popen[str]] = []
         try:
             port = server.start()
@@ -372,6 +377,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=30, help="most frames per connection")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--rate", type=float, default=0.0, help="frames/s cap (0 = flat out)")
+    parser.add_argument(
+        "--kick-penalty-s",
+        type=float,
+        default=0.0,
+        help="server's kick penalty (0 = off: measure the parser; 10 = as deployed)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.role == "_fuzzer":
@@ -386,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         burst=args.burst,
         timeout=args.timeout,
         rate=args.rate,
+        kick_penalty_s=args.kick_penalty_s,
     )
     result["machine"] = machine()
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))

@@ -9,6 +9,11 @@ Patches:
   on, so a second small write to a client waits for the client's delayed ACK, ~40 ms).
 - gclog: print every garbage-collection pause over 5 ms to stderr.
 - gcfreeze: gc.freeze() every 10 s and higher gen-0 threshold (a fix candidate).
+- stalls: a watchdog thread samples the main thread's stack whenever the reactor has not
+  run a 2 ms heartbeat for over 10 ms, and prints each stall (length and the deepest
+  frames seen) to stderr or the file $LEEKHA_STALL_LOG: what blocks the loop, not what
+  uses the CPU.
+- nogc: gc.disable() (and no gctune): how much of a latency tail is garbage collection.
 - none: no change (the same start-up path, for a like-for-like comparison).
 """
 
@@ -35,9 +40,13 @@ def nodelay() -> None:
 def gclog() -> None:
     """Report every garbage collection that pauses the process for more than 5 ms."""
     import gc
+    import os
     import time
 
     started = [0.0]
+    t0 = time.perf_counter()
+    path = os.environ.get("LEEKHA_STALL_LOG")
+    out = open(path, "a", buffering=1) if path else sys.stderr  # noqa: SIM115
 
     def callback(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -46,9 +55,9 @@ def gclog() -> None:
         ms = (time.perf_counter() - started[0]) * 1000
         if ms > 5:
             print(
-                f"gc pause gen{info['generation']} {ms:.1f} ms "
+                f"gc pause at {time.perf_counter() - t0:.2f} s gen{info['generation']} {ms:.1f} ms "
                 f"collected={info['collected']} objects={len(gc.get_objects())}",
-                file=sys.stderr,
+                file=out,
                 flush=True,
             )
 
@@ -73,10 +82,83 @@ def gcfreeze() -> None:
     threading.Thread(target=freeze_forever, daemon=True).start()
 
 
+def stalls() -> None:
+    """Print each reactor stall over 10 ms with the main thread's stack during it."""
+    import os
+    import threading
+    import time
+    import traceback
+
+    beat = [time.perf_counter()]
+    t0 = beat[0]
+    main = threading.main_thread().ident
+    path = os.environ.get("LEEKHA_STALL_LOG")
+    out = open(path, "a", buffering=1) if path else sys.stderr  # noqa: SIM115
+
+    def heartbeat() -> None:
+        from twisted.internet import reactor
+
+        def tick() -> None:
+            beat[0] = time.perf_counter()
+            reactor.callLater(0.002, tick)  # type: ignore[attr-defined]
+
+        tick()
+
+    def watch() -> None:
+        seen: dict[str, int] = {}
+        stalled_since = 0.0
+        while True:
+            time.sleep(0.002)
+            lag = time.perf_counter() - beat[0]
+            if lag > 0.010:
+                stalled_since = stalled_since or beat[0]
+                frame = sys._current_frames().get(main or 0)
+                if frame is not None:
+                    stack = traceback.extract_stack(frame)[-6:]
+                    key = " < ".join(
+                        f"{f.name}({f.filename.rsplit('/', 1)[-1]}:{f.lineno})"
+                        for f in reversed(stack)
+                    )
+                    seen[key] = seen.get(key, 0) + 1
+            elif stalled_since:
+                ms = (time.perf_counter() - stalled_since) * 1000
+                top = sorted(seen.items(), key=lambda kv: -kv[1])[:3]
+                lines = "\n    ".join(f"{n}x {k}" for k, n in top)
+                at = stalled_since - t0
+                print(f"stall {ms:.0f} ms at {at:.2f} s\n    {lines}", file=out, flush=True)
+                seen.clear()
+                stalled_since = 0.0
+
+    # The asyncio reactor must be installed before anything imports the global reactor.
+    from leekha.server import reactor as installer
+
+    install = installer.install_asyncio_reactor
+
+    def install_and_watch() -> Any:
+        reactor = install()
+        reactor.callWhenRunning(heartbeat)
+        return reactor
+
+    installer.install_asyncio_reactor = install_and_watch  # type: ignore[assignment]
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def nogc() -> None:
+    """No cyclic garbage collection at all: shows how much of a latency tail is GC."""
+    import gc
+
+    from leekha.server import gctune
+
+    gc.disable()
+    gctune.GcTuning.start = lambda self: None  # type: ignore[method-assign]
+
+
 PATCHES = {
     "nodelay": nodelay,
     "gclog": gclog,
     "gcfreeze": gcfreeze,
+    "stalls": stalls,
+    "nogc": nogc,
     "none": lambda: None,
 }
 
