@@ -265,7 +265,7 @@ async def _kick_probe(port: int, tables: int, requests: int, patience: float) ->
     return {"bytes_read": got, "kicked": kicked, "closed_after_s": closed_after}
 
 
-def kick_probe(*, tables: int = 30, requests: int = 300, patience: float = 3.0) -> dict[str, Any]:
+def kick_probe(*, tables: int = 30, requests: int = 1000, patience: float = 3.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="leekha-kick-") as tmp:
         server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
         result: dict[str, Any] = {}

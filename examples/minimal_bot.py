@@ -20,6 +20,7 @@ import random
 import socket
 import struct
 import sys
+import time
 from itertools import combinations
 from typing import Any
 
@@ -114,6 +115,7 @@ class Bot:
         self.hand: list[int] = []
         self.passes: list[list[int]] = []  # untried passes for the current prompt
         self.last_pass: list[int] = []
+        self.last_play = -1
         self.pending: dict[int, str] = {}  # request id -> what it was
 
     # ---- requests ----------------------------------------------------------------------
@@ -232,7 +234,8 @@ class Bot:
             self.passes = pass_choices(self.hand, legal, self.rng)
             self.send_pass()
         else:
-            self.request("play_card", card=self.rng.choice(legal))
+            self.last_play = self.rng.choice(legal)
+            self.request("play_card", card=self.last_play)
 
     def send_pass(self) -> None:
         if self.passes:
@@ -244,7 +247,13 @@ class Bot:
     def on_error(self, msg: dict[str, Any]) -> None:
         what = self.pending.pop(msg["re"], None) if msg.get("re") is not None else None
         print(f"refused {what}: {msg['code']}: {msg['message']}", file=sys.stderr)
-        if what == "pass_cards":
+        if msg["code"] == "rate_limited" and what in ("pass_cards", "play_card"):
+            time.sleep(0.25)  # too quick, not wrong: send the same move again (§ error codes)
+            if what == "play_card":
+                self.request("play_card", card=self.last_play)
+            else:
+                self.request("pass_cards", cards=self.last_pass)
+        elif what == "pass_cards":
             self.hand = sorted(self.hand + self.last_pass)  # a refusal has no effect (§2)
             self.send_pass()
         elif what == "start":

@@ -76,7 +76,7 @@ APPLICATION_ERRORS: dict[str, str] = {
     "not_seated": "The request needs you to be seated at a table.",
     "already_seated": "You are already at a table; `leave` first.",
     "not_ready": "`start` needs four occupied seats; `rematch` needs a finished game.",
-    "rate_limited": "Too many requests; slow down.",
+    "rate_limited": "Too many requests; it had no effect: wait a moment, then send it again.",
     "too_many_tables": "The server's table limit is reached.",
     "chat_too_long": "Chat text exceeds the server's limit.",
     "name_too_long": "Name exceeds the server's limit.",

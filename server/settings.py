@@ -140,12 +140,14 @@ class ServerSettings:
             "seconds of silence before a peer is dropped", kind="float", lo=0.1, hi=86400
         ),
     )
+    # A person sends a message every few seconds; a bot in a full-speed match sends one per
+    # trick, tens a second. The limit is there to stop floods, not fast bots.
     rate_limit_msgs_per_s: float = field(
-        default=20.0,
+        default=50.0,
         metadata=_opt("sustained messages per second per connection", kind="float", lo=0.1, hi=1e6),
     )
     rate_burst: int = field(
-        default=40,
+        default=100,
         metadata=_opt("message burst allowed above the rate", kind="int", lo=1, hi=1_000_000),
     )
     max_tables_per_connection: int = field(

@@ -48,7 +48,7 @@ def test_defaults_without_any_file() -> None:
     assert DEFAULT_PORT == 7241
     assert s.data_dir.name == "leekha"
     assert s.name.startswith("Leekha on ")
-    assert (s.max_connections, s.max_connections_per_ip, s.rate_burst) == (20000, 64, 40)
+    assert (s.max_connections, s.max_connections_per_ip, s.rate_burst) == (20000, 64, 100)
     assert (s.log_level, s.log_file, s.bot_think_ms) == ("info", None, 50)
 
 
