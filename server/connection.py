@@ -8,11 +8,11 @@ answered with `internal` without touching any other connection or table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from twisted.internet.interfaces import IAddress, IPushProducer
 from twisted.internet.protocol import Factory, Protocol, connectionDone
-from twisted.internet.task import LoopingCall
+from twisted.internet.tcp import Connection as TCPConnection
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
@@ -30,6 +30,7 @@ from leekha.server.lobby import Lobby
 from leekha.server.outbox import Frames
 from leekha.server.session import Session
 from leekha.server.settings import ServerSettings
+from leekha.server.timers import FixedDelay, Sweep
 
 log = Logger()
 
@@ -38,7 +39,7 @@ SERVER_NAME = f"leekha-server {__version__}"
 MAX_STRIKES_FACTOR = 2
 #: Seconds a closing connection has to take its last frames before it is aborted.
 CLOSE_GRACE_S = 5.0
-#: At most one summary line of protocol violations per this many seconds.
+#: At most one summary line of connection events per this many seconds.
 VIOLATION_SUMMARY_S = 60.0
 
 
@@ -58,10 +59,22 @@ class ServerFactory(Factory):
             new_per_s=settings.new_connections_per_ip_per_s,
         )
         self.connections: set[LeekhaConnection] = set()
+        # Timers shared by every connection (leekha.server.timers): a connection costs no
+        # clock timer of its own unless its peer stops reading.
+        self.hello_deadlines = FixedDelay(clock, settings.hello_timeout_s)
+        self.close_deadlines = FixedDelay(clock, CLOSE_GRACE_S)
+        self.keepalive: Sweep[LeekhaConnection] = Sweep(
+            clock, settings.ping_interval_s, LeekhaConnection.keepalive
+        )
         self.violations = 0
         #: New connections closed unanswered (penalty box, new-connection rate).
         self.refused = 0
+        #: Connection events since the last summary line (logged one by one at debug only).
+        self.opened = 0
+        self.hellos = 0
+        self.resumes = 0
         self._violations_logged = clock.seconds()
+        self._latest = ""
 
     def violation(self, ip: str, code: str, message: str) -> None:
         """Log a protocol violation or a refused connection at debug level, and a count at
@@ -71,20 +84,37 @@ class ServerFactory(Factory):
         self._summary(ip, code)
 
     def _summary(self, ip: str, code: str) -> None:
+        """Note the latest violation and write the counts if a summary is due."""
+        self._latest = f" (latest from {ip}: {code})"
+        self.summary_due()
+
+    def summary_due(self) -> None:
+        """At most once a minute, one info line counting what was logged at debug only."""
         now = self.clock.seconds()
-        if now - self._violations_logged >= VIOLATION_SUMMARY_S:
+        if now - self._violations_logged < VIOLATION_SUMMARY_S:
+            return
+        if self.violations or self.refused:
             log.info(
                 "{n} protocol violations or refused connections and {r} connections closed"
-                " unanswered in the last {s:.0f} s (latest from {ip}: {code})",
+                " unanswered in the last {s:.0f} s{latest}",
                 n=self.violations,
                 r=self.refused,
                 s=now - self._violations_logged,
-                ip=ip,
-                code=code,
+                latest=self._latest,
             )
-            self.violations = 0
-            self.refused = 0
-            self._violations_logged = now
+        if self.opened or self.hellos or self.resumes:
+            log.info(
+                "{opened} connections opened, {hellos} hellos, {resumes} resumes in the last"
+                " {s:.0f} s; {open} open",
+                opened=self.opened,
+                hellos=self.hellos,
+                resumes=self.resumes,
+                s=now - self._violations_logged,
+                open=len(self.connections),
+            )
+        self.violations = self.refused = self.opened = self.hellos = self.resumes = 0
+        self._latest = ""
+        self._violations_logged = now
 
     def penalize(self, ip: str) -> None:
         """`ip` was kicked for flooding or a protocol violation: no new connections from it
@@ -130,9 +160,10 @@ class LeekhaConnection(Protocol):
         self._producing = False
         self._gone = False  # lost or aborted: write nothing more
         self._hello_timer: Timer | None = None
-        self._keepalive: LoopingCall | None = None
         self._stall: Timer | None = None
         self._abort_timer: Timer | None = None
+        #: A real TCP transport with nothing buffered is written with one send() at once.
+        self._direct = False
 
     # ---- lifecycle ---------------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -142,18 +173,19 @@ class LeekhaConnection(Protocol):
             self.kick("server_full", refusal)
             return
         self.counted = True
-        self.server.connections.add(self)
+        server = self.server
+        server.connections.add(self)
+        server.opened += 1
+        server.summary_due()
         # Events are small frames; Nagle + delayed ACK would hold a prompt back ~40 ms.
         set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
         if set_no_delay is not None:
             set_no_delay(True)
+        self._direct = isinstance(self.transport, TCPConnection)
         self._transport.registerProducer(self, True)
         self._producing = True
-        self._hello_timer = self.clock.callLater(self.settings.hello_timeout_s, self._no_hello)
-        keepalive = LoopingCall(self._tick)
-        keepalive.clock = cast(Any, self.clock)
-        keepalive.start(self.settings.ping_interval_s, now=False)
-        self._keepalive = keepalive
+        self._hello_timer = server.hello_deadlines.call(self._no_hello)
+        server.keepalive.add(self)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.closing = True
@@ -178,9 +210,7 @@ class LeekhaConnection(Protocol):
         if self._hello_timer is not None and self._hello_timer.active():
             self._hello_timer.cancel()
         self._hello_timer = None
-        if self._keepalive is not None and self._keepalive.running:
-            self._keepalive.stop()
-        self._keepalive = None
+        self.server.keepalive.discard(self)
         if self._stall is not None and self._stall.active():
             self._stall.cancel()
         self._stall = None
@@ -218,14 +248,18 @@ class LeekhaConnection(Protocol):
         if self.session is None:
             self.kick("hello_timeout", f"no hello within {self.settings.hello_timeout_s:g} s")
 
-    def _tick(self) -> None:
-        silent = self.clock.seconds() - self.last_rx
+    def keepalive(self, now: float) -> None:
+        """The factory's keepalive sweep visits each connection once per ping interval:
+        a peer silent for longer than dead_peer_timeout_s is dropped, one silent for a
+        whole interval gets a ping (a peer that talks needs none)."""
+        silent = now - self.last_rx
         if silent > self.settings.dead_peer_timeout_s:
             log.info("dropping silent peer {ip} after {s:.0f} s", ip=self.ip, s=silent)
             self.abort()
             return
-        self._ping_id = (self._ping_id + 1) % 2**31
-        self.send(M.Ping(id=self._ping_id))
+        if silent >= self.settings.ping_interval_s:
+            self._ping_id = (self._ping_id + 1) % 2**31
+            self.send(M.Ping(id=self._ping_id))
 
     @property
     def _transport(self) -> Any:
@@ -255,9 +289,29 @@ class LeekhaConnection(Protocol):
             return
         chunks = [b for b in map(frames.get, out) if b is not None]
         if chunks:
-            self._transport.write(b"".join(chunks))
+            self._write(b"".join(chunks) if len(chunks) > 1 else chunks[0])
         if self.closing:
             self._close()
+
+    def _write(self, data: bytes) -> None:
+        """transport.write(data), but when nothing is buffered on a TCP transport, send at
+        once: Twisted would buffer the data, ask the selector to watch the socket for
+        writability, send on the next loop turn and stop watching again, two epoll_ctl
+        calls and a loop turn per write. Whatever the socket does not take (or an error,
+        which Twisted then reports as usual) goes the normal way, after what was sent."""
+        transport = self._transport
+        if (
+            self._direct
+            and not transport._tempDataLen
+            and not transport.dataBuffer
+            and transport.connected
+            and not transport.disconnecting
+        ):
+            sent = transport.writeSomeData(data)
+            if isinstance(sent, int) and sent > 0:
+                data = data[sent:]
+        if data:
+            transport.write(data)
 
     def drop_out(self) -> None:
         """The outbox failed: nothing queued may reach the client."""
@@ -284,7 +338,7 @@ class LeekhaConnection(Protocol):
             self._producing = False
             self._transport.unregisterProducer()
         self._transport.loseConnection()
-        self._abort_timer = self.clock.callLater(CLOSE_GRACE_S, self._close_timed_out)
+        self._abort_timer = self.server.close_deadlines.call(self._close_timed_out)
 
     def _close_timed_out(self) -> None:
         self._abort_timer = None
@@ -376,7 +430,8 @@ class LeekhaConnection(Protocol):
         version = self._welcome(msg.id, msg.versions, msg.name)
         session = self.lobby.hello(self, msg.name)
         self._bind(session)
-        log.info("{name} joined from {ip}", name=session.name, ip=self.ip)
+        self.server.hellos += 1
+        log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
         return M.Welcome(
             re=msg.id,
             version=list(version),
@@ -389,7 +444,8 @@ class LeekhaConnection(Protocol):
         version = self._welcome(msg.id, msg.versions, None)
         session = self.lobby.resume(self, msg.token)
         self._bind(session)
-        log.info("{name} resumed from {ip}", name=session.name, ip=self.ip)
+        self.server.resumes += 1
+        log.debug("{name} resumed from {ip}", name=session.name, ip=self.ip)
         table_id, seat = self.lobby.where(session)
         welcome = M.Welcome(
             re=msg.id,

@@ -26,6 +26,7 @@ from leekha.server.persistence import Store, TableRow
 from leekha.server.session import Peer, Session, new_token
 from leekha.server.settings import ServerSettings
 from leekha.server.table import WAITING, WIRE_NAME_MAX, Table, TableOptions, hash_password
+from leekha.server.timers import FixedDelay
 
 log = Logger()
 
@@ -58,6 +59,11 @@ class Lobby:
         self.max_name = min(settings.max_name_len, WIRE_NAME_MAX)
         self.max_chat = min(settings.max_chat_len, WIRE_CHAT_MAX)
         self.tables: dict[int, Table] = {}
+        #: Host token -> ids of the tables it may host (checked against table.host_token on
+        #: use), so a closing connection does not walk every table.
+        self._hosting: dict[str, set[int]] = {}
+        #: Lobby sessions left without a connection are forgotten after the seat grace.
+        self._expiries = FixedDelay(clock, max(settings.seat_grace_s, 1.0))
         self._summaries: dict[int, dict[str, Any]] = {}
         self._next_id = store.next_table_id()
         self.options = TableOptions(
@@ -88,6 +94,7 @@ class Lobby:
                     host = self._session(row.host_token, names.get(row.host_token, "host"))
                     host.stored = True
                 self.tables[row.id] = table
+                self._hosted(table)
                 table.restore(row)
             except Exception:
                 log.failure("cannot restore table {table}; dropping it", table=row.id)
@@ -200,9 +207,7 @@ class Lobby:
                 session.table_id = None
         if session.table_id is None and not self._hosts(session):
             # Nothing to come back to: forget the session after the grace period.
-            session.expiry = self.clock.callLater(
-                max(self.settings.seat_grace_s, 1.0), self._expire, session
-            )
+            session.expiry = self._expiries.call(self._expire, session)
         self._counts()
 
     def _expire(self, session: Session) -> None:
@@ -216,7 +221,24 @@ class Lobby:
         session.expiry = None
 
     def _hosts(self, session: Session) -> list[Table]:
-        return [t for t in self.tables.values() if t.host_token == session.token]
+        ids = self._hosting.get(session.token)
+        if not ids:
+            return []
+        out = []
+        for table_id in list(ids):
+            table = self.tables.get(table_id)
+            if table is not None and table.host_token == session.token:
+                out.append(table)
+            else:
+                ids.discard(table_id)  # closed, or the host controls passed on
+        if not ids:
+            del self._hosting[session.token]
+        return out
+
+    def _hosted(self, table: Table) -> None:
+        """Index the table under its host (again after the host controls pass on)."""
+        if table.host_token:
+            self._hosting.setdefault(table.host_token, set()).add(table.id)
 
     def _persist(self, session: Session) -> None:
         if not session.stored:
@@ -281,6 +303,7 @@ class Lobby:
         self.store.save_table(row)
         table = Table(self, self.clock, self.options, row)
         self.tables[table.id] = table
+        self._hosted(table)
         log.info(
             "{player} created table {table} {name!r}",
             player=session.name,
@@ -340,6 +363,7 @@ class Lobby:
             session.send(msg)
 
     def table_changed(self, table: Table) -> None:
+        self._hosted(table)
         summary = table.summary()
         if self._summaries.get(table.id) == summary:
             return
@@ -350,6 +374,11 @@ class Lobby:
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
         self._summaries.pop(table.id, None)
+        hosted = self._hosting.get(table.host_token or "")
+        if hosted is not None:
+            hosted.discard(table.id)
+            if not hosted:
+                del self._hosting[table.host_token or ""]
         for token in table.tokens():
             session = self.sessions.get(token)
             if session is not None and session.table_id == table.id:

@@ -96,17 +96,48 @@ def test_hello_in_time_cancels_the_timeout() -> None:
     assert not c.closed
 
 
-def test_keepalive_pings_and_dead_peer_timeout() -> None:
+def test_keepalive_pings_an_idle_peer_and_drops_a_dead_one() -> None:
     h = Harness(ping_interval_s=10.0, dead_peer_timeout_s=25.0)
     c = h.player("p")
-    h.clock.advance(10.5)
+    h.advance(9.9, step=0.1)
+    assert c.of(M.Ping) == []  # not idle for a whole interval yet
+    h.advance(10.2, step=0.1)  # the sweep visits every connection once per interval
     pings = c.of(M.Ping)
-    assert len(pings) == 1
-    c.send(M.Pong(re=pings[0].id))  # an answer counts as life
-    h.clock.advance(20)
-    assert not c.transport.disconnecting
-    h.clock.advance(20)  # 30 s of silence since the pong
+    assert 1 <= len(pings) <= 2  # an idle peer gets a ping per interval
+    c.send(M.Pong(re=pings[-1].id))  # an answer counts as life
+    h.advance(25.0, step=0.1)
+    assert not c.transport.disconnecting  # 25 s of silence is not more than 25 s
+    # Dropped within one more interval (and a sweep tick) of silence.
+    h.advance(10.0 + 10.0 / 16 + 0.1, step=0.1)
     assert c.closed
+
+
+def test_a_peer_that_talks_gets_no_pings() -> None:
+    h = Harness(ping_interval_s=10.0, dead_peer_timeout_s=25.0)
+    c = h.player("p")
+    for _ in range(12):
+        h.advance(5.0, step=0.1)
+        assert isinstance(c.request(M.ListTables(id=c.rid())), M.TableList)
+    assert c.of(M.Ping) == []
+    assert not c.closed
+
+
+def test_connections_share_their_timers() -> None:
+    """Hello deadlines and keepalives of many connections cost a few clock timers, not one
+    each; every connection is still timed out on its own schedule."""
+    h = Harness(hello_timeout_s=5.0, ping_interval_s=10.0, max_connections_per_ip=1000)
+    silent = []
+    for _ in range(50):
+        silent.append(h.connect())
+        h.clock.advance(0.05)
+    talkers = [h.player(f"p{i}") for i in range(50)]
+    assert len(h.clock.getDelayedCalls()) <= 3
+    h.clock.advance(5.0 + 24 * 0.05 + 0.01 - 50 * 0.05)  # the first 25 silent ones are due
+    assert [c.closed for c in silent] == [True] * 25 + [False] * 25
+    h.advance(2.5, step=0.05)
+    assert all(c.closed for c in silent)
+    assert not any(c.closed for c in talkers)
+    assert all(isinstance(c.of(M.Error)[0], M.Error) for c in silent)
 
 
 def test_ping_from_client_gets_pong() -> None:
@@ -350,3 +381,35 @@ def test_a_table_left_with_only_bots_and_no_watchers_closes() -> None:
     watcher.drop()
     assert tid not in h.lobby.tables
     assert h.store.load_tables() == []
+
+
+def test_a_host_away_from_its_table_keeps_its_session_and_a_former_host_does_not() -> None:
+    h = Harness(seat_grace_s=5.0)
+    host = h.player("host")
+    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    watcher = h.player("watcher")
+    assert isinstance(watcher.request(M.Spectate(id=2, table_id=tid)), M.Snapshot)
+    assert isinstance(host.request(M.Leave(id=3)), M.Ok)  # no human to take over: still host
+    host.drop()
+    h.clock.advance(60)
+    back = h.connect()
+    reply = back.request(M.Resume(id=4, versions=VERSIONS, token=host.token or ""))
+    assert isinstance(reply, M.Welcome) and reply.resumed
+    # Now a human sits down, the host leaves, the controls pass: the old host's session is
+    # an ordinary lobby session again and expires; the new host's table stays hosted.
+    guest = h.player("guest")
+    assert isinstance(guest.request(M.JoinSeat(id=5, table_id=tid)), M.Snapshot)
+    assert h.lobby.tables[tid].host_token == back.token
+    back.drop()
+    h.clock.advance(6)
+    late = h.connect()
+    reply = late.request(M.Resume(id=6, versions=VERSIONS, token=back.token or ""))
+    assert isinstance(reply, M.Welcome)  # still the host of a table: kept
+    assert isinstance(late.request(M.JoinSeat(id=7, table_id=tid)), M.Snapshot)
+    assert isinstance(late.request(M.Leave(id=8)), M.Ok)
+    assert h.lobby.tables[tid].host_token == guest.token
+    late.drop()
+    h.clock.advance(6)
+    gone = h.connect()
+    reply = gone.request(M.Resume(id=9, versions=VERSIONS, token=back.token or ""))
+    assert isinstance(reply, M.Error) and reply.code == "bad_token"
