@@ -306,13 +306,18 @@ def human_pace(
     think: float = 2.0,
     workers: int = 1,
     patch: str | None = None,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
-    """Step the table count up until p99 latency passes the goal (or a step fails)."""
+    """Step the table count up until p99 latency passes the goal (or a step fails).
+    With `profile`, each step's server profile goes to PROFILE.<tables>."""
     out: list[dict[str, Any]] = []
     best = 0
     for tables in steps:
         try:
-            step = run_step(tables, think=think, seconds=seconds, workers=workers, patch=patch)
+            spy = profile.with_name(f"{profile.name}.{tables}") if profile is not None else None
+            step = run_step(
+                tables, think=think, seconds=seconds, workers=workers, patch=patch, profile=spy
+            )
         except Exception as exc:
             out.append({"tables": tables, "error": str(exc)[:500]})
             break
@@ -348,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     p_human.add_argument("--workers", type=int, default=1, help="load-generator processes")
     p_human.add_argument("--json", action="store_true")
     p_human.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
+    p_human.add_argument(
+        "--profile", type=Path, default=None, help="py-spy raw output, one file per step"
+    )
     p_w = sub.add_parser("_worker", help="(internal) one load-generator process")
     p_w.add_argument("--port", type=int, required=True)
     p_w.add_argument("--tables", type=int, required=True)
@@ -367,7 +375,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         steps = [int(x) for x in args.steps.split(",") if x.strip()]
         result = human_pace(
-            steps, args.seconds, think=args.think, workers=args.workers, patch=args.patch
+            steps,
+            args.seconds,
+            think=args.think,
+            workers=args.workers,
+            patch=args.patch,
+            profile=args.profile,
         )
     result["machine"] = machine()
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")

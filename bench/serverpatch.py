@@ -14,6 +14,10 @@ Patches:
   frames seen) to stderr or the file $LEEKHA_STALL_LOG: what blocks the loop, not what
   uses the CPU.
 - nogc: gc.disable() (and no gctune): how much of a latency tail is garbage collection.
+- nodirect: every write goes through transport.write (Twisted buffers it, watches the
+  socket for writability and sends on the next loop turn), as before the direct send.
+- pingall: the keepalive pings every connection once per interval, talking or not, as
+  before only idle peers were pinged.
 - none: no change (the same start-up path, for a like-for-like comparison).
 """
 
@@ -153,12 +157,38 @@ def nogc() -> None:
     gctune.GcTuning.start = lambda self: None  # type: ignore[method-assign]
 
 
+def nodirect() -> None:
+    from leekha.server import connection
+
+    def write(self: Any, data: bytes) -> None:
+        self.transport.write(data)
+
+    connection.LeekhaConnection._write = write  # type: ignore[method-assign]
+
+
+def pingall() -> None:
+    from leekha.protocol import catalogue as M
+    from leekha.server import connection
+
+    original = connection.LeekhaConnection.keepalive
+
+    def keepalive(self: Any, now: float) -> None:
+        if now - self.last_rx < self.settings.ping_interval_s:
+            self._ping_id = (self._ping_id + 1) % 2**31
+            self.send(M.Ping(id=self._ping_id))
+        original(self, now)
+
+    connection.LeekhaConnection.keepalive = keepalive  # type: ignore[method-assign]
+
+
 PATCHES = {
     "nodelay": nodelay,
     "gclog": gclog,
     "gcfreeze": gcfreeze,
     "stalls": stalls,
     "nogc": nogc,
+    "nodirect": nodirect,
+    "pingall": pingall,
     "none": lambda: None,
 }
 
