@@ -41,6 +41,10 @@ MAX_STRIKES_FACTOR = 2
 CLOSE_GRACE_S = 5.0
 #: At most one summary line of connection events per this many seconds.
 VIOLATION_SUMMARY_S = 60.0
+#: Decoder errors meaning the bytes are not a msgpack map frame at all. Before a connection
+#: has sent one message they are not a client of this protocol (a scanner, a fuzzer, another
+#: protocol): such a connection is aborted unanswered, the cheapest way to be rid of it.
+NOT_A_FRAME = frozenset({"bad_frame", "frame_too_large", "bad_msgpack"})
 
 
 class ServerFactory(Factory):
@@ -75,11 +79,15 @@ class ServerFactory(Factory):
         self.resumes = 0
         self._violations_logged = clock.seconds()
         self._latest = ""
+        #: Twisted builds a debug event before the level filter drops it: skip it unless
+        #: the server logs at debug.
+        self.debug = settings.log_level == "debug"
 
     def violation(self, ip: str, code: str, message: str) -> None:
         """Log a protocol violation or a refused connection at debug level, and a count at
         most once a minute, so a fuzzer or a reconnect flood cannot fill the log."""
-        log.debug("refused {ip}: {code} {msg}", ip=ip, code=code, msg=message)
+        if self.debug:
+            log.debug("refused {ip}: {code} {msg}", ip=ip, code=code, msg=message)
         self.violations += 1
         self._summary(ip, code)
 
@@ -164,6 +172,8 @@ class LeekhaConnection(Protocol):
         self._abort_timer: Timer | None = None
         #: A real TCP transport with nothing buffered is written with one send() at once.
         self._direct = False
+        #: The peer has sent at least one well-formed message.
+        self._spoke = False
 
     # ---- lifecycle ---------------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -354,12 +364,25 @@ class LeekhaConnection(Protocol):
         try:
             messages = self.decoder.feed(data)
         except ProtocolError as exc:
-            self._violation(exc)
+            if not self._spoke and exc.code in NOT_A_FRAME:
+                self._not_a_client(exc)
+            else:
+                self._violation(exc)
             return
+        if messages:
+            self._spoke = True
         for msg in messages:
             if self.closing:
                 return
             self._receive(msg)
+
+    def _not_a_client(self, exc: ProtocolError) -> None:
+        """Bytes that are not even a frame before any message: abort without an error
+        frame (counted and penalized like any violation, but nothing is encoded, queued or
+        written, and there is no close handshake to wait for)."""
+        self.server.violation(self.ip, exc.code, exc.message)
+        self.server.penalize(self.ip)
+        self.abort()
 
     def _violation(self, exc: ProtocolError) -> None:
         self.server.violation(self.ip, exc.code, exc.message)

@@ -413,3 +413,65 @@ def test_a_host_away_from_its_table_keeps_its_session_and_a_former_host_does_not
     gone = h.connect()
     reply = gone.request(M.Resume(id=9, versions=VERSIONS, token=back.token or ""))
     assert isinstance(reply, M.Error) and reply.code == "bad_token"
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",  # another protocol: a lying length header
+        b"\x00\x00\x00\x00",  # zero-length frame
+        b"\x00\x00\x00\x03\xc1\xc1\xc1",  # not msgpack
+        b"\x00\x00\x00\x02\x01\x00",  # not a map, bytes left over
+    ],
+)
+def test_garbage_before_any_message_is_aborted_unanswered(garbage: bytes) -> None:
+    h = Harness(kick_penalty_s=10.0)
+    good = h.player("good", ip="10.0.0.9")
+    c = h.connect(ip="10.0.0.2")
+    c.raw(garbage)
+    assert c.drain() == []  # no error frame is built or written
+    assert c.transport.disconnected  # aborted, not a graceful close
+    assert h.factory.violations == 1  # still counted in the once-a-minute summary
+    assert h.try_connect(ip="10.0.0.2") is None  # and penalized like any violation
+    c.drop()
+    assert c.proto not in h.factory.connections
+    h.advance(h.settings.hello_timeout_s + 1, step=1.0)  # no hello timer left to fire
+    assert c.transport.value() == b""
+    assert not good.closed
+    assert isinstance(good.request(M.ListTables(id=5)), M.TableList)
+
+
+def test_a_bad_hello_field_before_the_handshake_still_gets_an_error() -> None:
+    h = Harness()
+    c = h.connect()
+    c.raw(encode(M.Hello(id=4, versions=VERSIONS, name="x"))[:-1] + b"\xc1")  # bad body
+    assert c.drain() == [] and c.transport.disconnected  # not a message: aborted
+    c = h.connect(ip="10.0.0.3")  # (the first address is in the penalty box)
+    body = b"\x82\xa4type\xa5hello\xa2id\x04"  # a map with `type` hello but no `versions`
+    c.raw(len(body).to_bytes(4, "big") + body)
+    (err,) = c.drain()
+    assert isinstance(err, M.Error) and err.code == "missing_field" and err.re == 4
+    assert c.closed and not c.transport.disconnected
+
+
+def test_garbage_after_a_first_message_still_gets_an_error() -> None:
+    h = Harness()
+    c = h.connect()
+    c.send(M.Ping(id=1))
+    c.raw(b"\x00\x00\x00\x03\xc1\xc1\xc1")
+    msgs = c.drain()
+    assert isinstance(msgs[-1], M.Error) and msgs[-1].code == "bad_msgpack"
+    assert c.closed and not c.transport.disconnected
+
+
+@pytest.mark.parametrize("level", ["debug", "info"])
+def test_violations_are_logged_one_by_one_only_at_debug(level: str) -> None:
+    from twisted.logger import capturedLogs
+
+    h = Harness(log_level=level)
+    c = h.player("p")
+    with capturedLogs() as events:
+        c.raw(b"\x00\x00\x00\x03\xc1\xc1\xc1")
+    lines = [e for e in events if "refused" in e.get("log_format", "")]
+    assert len(lines) == (1 if level == "debug" else 0)
+    assert h.factory.violations == 1
