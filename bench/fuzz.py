@@ -11,6 +11,11 @@ connection carries a short burst and the fuzzers reconnect.
 
     python bench/fuzz.py --frames 1000000 --games 20       # the long run
     python bench/fuzz.py --frames 2000 --games 2 --json    # what CI runs
+    python bench/fuzz.py --frames 200000 --rate 10000 --pin  # server alone on core 0
+
+--pin puts the server on core 0 and everything else (this process with the game clients,
+and the fuzzer processes) on core 1, so the games' p99 measures the server's own cost
+rather than how the scheduler shares cores between the fuzzer and the server.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import subprocess
 import sys
@@ -103,6 +109,20 @@ ODD_VALUES: list[Any] = [
     {"a": {"b": {"c": [None]}}},
     {"target": -5, "void_rule": "nope"},
 ]
+
+
+SERVER_CORE = 0
+CLIENT_CORE = 1
+
+
+def pin(pid: int, core: int) -> None:
+    """Pin every thread of process `pid` (0: this one) to `core`; threads and processes
+    started later inherit it."""
+    pid = pid or os.getpid()
+    tasks = [int(t) for t in os.listdir(f"/proc/{pid}/task")] if os.path.isdir("/proc") else [pid]
+    for tid in tasks:
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(tid, {core})
 
 
 def _encode(obj: Any) -> bytes:
@@ -275,8 +295,11 @@ def run(
     timeout: float = 900.0,
     rate: float = 0.0,
     kick_penalty_s: float = 0.0,
+    pinned: bool = False,
 ) -> dict[str, Any]:
     raise_fd_limit()
+    if pinned and not {SERVER_CORE, CLIENT_CORE} <= os.sched_getaffinity(0):
+        raise SystemExit(f"--pin needs cores {SERVER_CORE} and {CLIENT_CORE}")
     with tempfile.TemporaryDirectory(prefix="leekha-fuzz-") as tmp:
         # No kick penalty by default: the fuzzer shares 127.0.0.1 and would be shut out
         # after its first bad frame, and this bench measures the parser, not the penalty.
@@ -286,6 +309,10 @@ def run(
         procs: list[subprocess.Popen[str]] = []
         try:
             port = server.start()
+            if pinned:
+                assert server.proc is not None
+                pin(server.proc.pid, SERVER_CORE)
+                pin(0, CLIENT_CORE)  # the game clients; the fuzzers inherit it
 
             def fuzz() -> dict[str, Any]:
                 shares = [frames // fuzzers + (i < frames % fuzzers) for i in range(fuzzers)]
@@ -310,6 +337,8 @@ def run(
                         str(rate / fuzzers),
                     ]
                     procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
+                    if pinned:
+                        pin(procs[-1].pid, CLIENT_CORE)
                 out = {"sent": 0, "connections": 0, "refused": 0}
                 for p in procs:
                     text, _ = p.communicate(timeout=timeout + 30)
@@ -322,6 +351,11 @@ def run(
                 _games_phase(port, games, think, seconds, fuzz)
             )
             alive = server.alive()
+            assert server.proc is not None
+            cores = {
+                "server": sorted(os.sched_getaffinity(server.proc.pid)) if alive else [],
+                "clients": sorted(os.sched_getaffinity(0)),
+            }
             rss_mb = server.rss_bytes() / 2**20 if alive else 0.0
         finally:
             for p in procs:
@@ -339,6 +373,8 @@ def run(
         "fuzz_seconds": round(fuzz_s, 2),
         "frames_per_s": round(fuzzed["sent"] / fuzz_s, 1) if fuzz_s else 0.0,
         "rate_cap": rate,
+        "pinned": pinned,
+        "cores": cores,
         "games": games,
         "clean": c,
         "under_fuzz": d,
@@ -383,6 +419,11 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="server's kick penalty (0 = off: measure the parser; 10 = as deployed)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help=f"server on core {SERVER_CORE}; game clients and fuzzers on core {CLIENT_CORE}",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.role == "_fuzzer":
@@ -398,6 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         timeout=args.timeout,
         rate=args.rate,
         kick_penalty_s=args.kick_penalty_s,
+        pinned=args.pin,
     )
     result["machine"] = machine()
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))

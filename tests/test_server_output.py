@@ -35,8 +35,8 @@ def test_a_kicked_connection_whose_writes_were_paused_is_closed() -> None:
 def test_a_closed_connection_is_not_aborted_later() -> None:
     h = Harness()
     c = h.connect()
-    c.raw(b"\x00\x00\x00\x03abc")
-    assert c.closed
+    c.send(M.ListTables(id=1))  # not_hello_first: an error, then a graceful close
+    assert c.closed and not c.transport.disconnected
     c.drop()
     h.clock.advance(CLOSE_GRACE_S * 2)
     assert not c.transport.disconnected
