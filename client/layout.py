@@ -49,6 +49,7 @@ STYLE = Style.from_dict(
         "seat.away": "fg:ansiyellow",
         "seat.bot": "fg:ansicyan",
         "seat.dealer": "fg:ansimagenta",
+        "seat.partner": "fg:ansicyan",
         "muted": "fg:ansibrightblack",
         "hint": "fg:ansibrightblack",
         "status": "",
@@ -112,6 +113,13 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
         return first, host
     if seat == v["dealer"]:
         first.append(("class:seat.dealer", " (D)"))
+    partners = m.rules.partnership != "off"
+    if partners and m.your_seat is not None and seat == (m.your_seat + 2) % 4:
+        first.append(("class:seat.partner", " (partner)"))
+    if m.rules.partnership == "combined":
+        # Partners' points are added: the team figure is the one that decides the game.
+        team = v["totals"][seat] + v["totals"][(seat + 2) % 4]
+        first.append(("class:seat.partner", f" · team {team}"))
     second: Frags = [("", f"{v['totals'][seat]} pts  +{v['round_points'][seat]}")]
     if v["phase"] == "play" and v["turn"] == seat:
         second.append(("class:seat.turn", "  ◀ turn" if not m.ascii else "  < turn"))

@@ -576,3 +576,15 @@ def test_create_form_arrows_still_cycle_targets_from_a_typed_one() -> None:
     m.form_change(-1)
     m.form_change(-1)
     assert f.target == 31
+
+
+def test_partnership_marks_the_partner_and_shows_team_totals() -> None:
+    m = at_table("partnership")
+    m.view = dict(m.view or {}, totals=[5, 6, 7, 8])
+    while m.double_offer:  # close the doubling prompts so every seat is visible
+        m.answer_double(False)
+    text = render_text(m)
+    assert "b2 [bot] (partner)" in text  # seat 2 sits opposite seat 0
+    assert "b2 [bot] (partner) · team 12" in text and "b1 [bot] · team 14" in text
+    solo = at_table("classic")
+    assert "(partner)" not in render_text(solo) and "team" not in render_text(solo)
