@@ -104,8 +104,7 @@ def _capture(game: Game, step: int, action: str, penalty: int) -> Frame:
 
 def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) -> list[Frame]:
     game = Game(record.rules, record.seed)
-    pts = record.rules.card_points()
-    penalty = C.mask_of(c for c in range(52) if pts[c])
+    penalty = record.rules.penalty_mask
     frames = [_capture(game, 0, "the deal", penalty)]
     for i, action in enumerate(record.actions, 1):
         prev = frames[-1]
@@ -119,7 +118,8 @@ def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) 
             if game.round_no != before_round or game.phase == OVER:
                 # The engine already moved on (or ended); show the round's last trick.
                 taken = [list(t) for t in prev.taken]
-                taken[winner] = sorted({*taken[winner], *(c for _s, c in trick if pts[c])})
+                won = (c for _s, c in trick if penalty & C.BIT[c])
+                taken[winner] = sorted({*taken[winner], *won})
                 hands = [list(h) for h in prev.hands]
                 hands[action["seat"]].remove(action["card"])
                 frames.append(

@@ -137,8 +137,8 @@ class BatchRounds:
         self._trick_leekha: Bools = np.zeros(n, dtype=np.bool_)
 
         self._points: I64 = np.array(config.card_points(), dtype=np.int64)
-        self._penalty = np.uint64(C.mask_of(c for c in range(52) if self._points[c]))
-        self._leekha_mask = np.uint64(C.mask_of(config.leekha_cards))
+        self._penalty = np.uint64(config.penalty_mask)
+        self._leekha_mask = np.uint64(config.leekha_mask)
         exempt = 0
         for c in config.leekha_cards:
             exempt |= C.BIT[c] | C.ABOVE[c]

@@ -62,14 +62,16 @@ class RulesConfig:
 
     def card_points(self) -> tuple[int, ...]:
         """Points of each of the 52 cards before any doubling."""
-        pts = [0] * 52
-        for c in C.cards_of(C.HEARTS_MASK):
-            pts[c] = 1
-        pts[C.QUEEN_SPADES] = 13
-        pts[C.TEN_DIAMONDS] = 10
-        if self.club_leekha:
-            pts[C.KING_CLUBS] = 14
-        return tuple(pts)
+        return _POINTS[self.club_leekha]
+
+    @property
+    def penalty_mask(self) -> int:
+        """Every card that scores: the hearts and the Leekha cards."""
+        return _PENALTY[self.club_leekha]
+
+    @property
+    def leekha_mask(self) -> int:
+        return C.mask_of(self.leekha_cards)
 
     @property
     def round_total(self) -> int:
@@ -130,6 +132,22 @@ def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ConfigError(name, "one of " + ", ".join(repr(a) for a in allowed), value)
 
+
+def _points_table(club_leekha: bool) -> tuple[int, ...]:
+    pts = [0] * 52
+    for c in C.cards_of(C.HEARTS_MASK):
+        pts[c] = 1
+    pts[C.QUEEN_SPADES] = 13
+    pts[C.TEN_DIAMONDS] = 10
+    if club_leekha:
+        pts[C.KING_CLUBS] = 14
+    return tuple(pts)
+
+
+# Points depend on one option only, so both tables are built once rather than per call:
+# views, trick scoring and rollouts ask for them constantly.
+_POINTS: Final = {club: _points_table(club) for club in (False, True)}
+_PENALTY: Final = {club: C.mask_of(c for c in range(52) if _POINTS[club][c]) for club in _POINTS}
 
 CLASSIC: Final = RulesConfig()
 LEVANT: Final = replace(CLASSIC, talbees=True, doubling=True, void_rule="queen_only")

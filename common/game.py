@@ -99,8 +99,7 @@ class Game:
     def __init__(self, config: RulesConfig, seed: int, *, first_dealer: int = 0) -> None:
         self.config = config
         self.seed = seed
-        pts = config.card_points()
-        self._points = list(pts)
+        self._points = config.card_points()
         self._rules = PlayRules(config)
         self._leekha_mask = self._rules.leekha_mask
         self.actions: list[dict[str, Any]] = []
@@ -332,7 +331,7 @@ class Game:
         scored = list(self.round_points)
         moon = self.config.moon_penalty
         if moon:
-            penalty = C.mask_of(c for c in range(52) if self._points[c])
+            penalty = self.config.penalty_mask
             for seat in range(SEATS):
                 if self.taken[seat] & penalty == penalty:
                     scored[seat] = max(moon, scored[seat])

@@ -87,7 +87,7 @@ class PlayRules:
     __slots__ = ("leekha_mask", "leekha_of_suit", "talbees", "undercut", "void_rule")
 
     def __init__(self, config: RulesConfig) -> None:
-        self.leekha_mask = C.mask_of(config.leekha_cards)
+        self.leekha_mask = config.leekha_mask
         # The Leekha that talbees forces in each suit (-1: the suit has none).
         lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
         if config.club_leekha:

@@ -67,11 +67,6 @@ class SeatView:
         return self.turn == self.seat
 
 
-def _penalty(game: Game) -> int:
-    pts = game.config.card_points()
-    return C.mask_of(c for c in range(52) if pts[c])
-
-
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The redacted view for `seat`, or the public view when `seat` is None."""
     own = seat is not None
@@ -84,7 +79,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         legal = []
     else:
         legal = game.legal_moves(seat)
-    penalty = _penalty(game)
+    penalty = game.config.penalty_mask
     return SeatView(
         seat=seat,
         phase=game.phase,

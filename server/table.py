@@ -599,7 +599,7 @@ class Table:
             )
             before.taken[winner] |= C.mask_of(c for _, c in trick)
         if game.round_no != before.round_no or game.phase == OVER:
-            penalty = C.mask_of(c for c in range(52) if self.config.card_points()[c])
+            penalty = self.config.penalty_mask
             self._broadcast(
                 M.RoundScored(
                     round=before.round_no,

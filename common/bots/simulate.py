@@ -33,7 +33,7 @@ class Rules(PlayRules):
         self.points: tuple[int, ...] = tuple(
             p * 2 if doubled_mask & _BIT[c] else p for c, p in enumerate(base)
         )
-        self.penalty_mask = C.mask_of(c for c in range(52) if base[c])
+        self.penalty_mask = config.penalty_mask
         self.moon = config.moon_penalty
 
 

@@ -39,7 +39,7 @@ class Tracker:
         self.config: RulesConfig = view.config
         self.hand = C.mask_of(view.hand)
         cfg = self.config
-        leekhas = C.mask_of(cfg.leekha_cards)
+        leekhas = cfg.leekha_mask
         lk_of_suit = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
         if cfg.club_leekha:
             lk_of_suit[C.CLUBS] = C.KING_CLUBS
