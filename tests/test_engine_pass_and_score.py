@@ -143,9 +143,10 @@ def test_partnership_individual_bust() -> None:
     assert g2.phase == PASS
 
 
-def test_golden_goal_ends_mid_round() -> None:
+def _q_spade_trick_with_two_left(config: RulesConfig) -> Game:
+    """Seat 2 (95 points) takes the Q♠ in the 12th trick; one trick is still to play."""
     g = Game.position(
-        GOLDEN,
+        config,
         [hand("2S 2C"), hand("3S 3C"), hand("QS 4C"), hand("4S 5C")],
         dealer=3,
         leader=0,
@@ -154,18 +155,13 @@ def test_golden_goal_ends_mid_round() -> None:
     )
     for seat, c in [(0, "2S"), (1, "3S"), (2, "QS"), (3, "4S")]:
         g.play(seat, cards(c)[0])
+    return g
+
+
+def test_golden_goal_ends_mid_round() -> None:
+    g = _q_spade_trick_with_two_left(GOLDEN)
     assert g.phase == OVER and g.result is not None and g.result["losers"] == [2]
-    normal = Game.position(
-        LEVANT,
-        [hand("2S 2C"), hand("3S 3C"), hand("QS 4C"), hand("4S 5C")],
-        dealer=3,
-        leader=0,
-        tricks_done=11,
-        totals=[5, 10, 95, 20],
-    )
-    for seat, c in [(0, "2S"), (1, "3S"), (2, "QS"), (3, "4S")]:
-        normal.play(seat, cards(c)[0])
-    assert normal.phase == PLAY
+    assert _q_spade_trick_with_two_left(LEVANT).phase == PLAY
 
 
 def test_moon_penalty() -> None:
