@@ -143,7 +143,7 @@ def test_partnership_individual_bust() -> None:
     assert g2.phase == PASS
 
 
-def _q_spade_trick_with_two_left(config: RulesConfig) -> Game:
+def _queen_taken_before_last_trick(config: RulesConfig) -> Game:
     """Seat 2 (95 points) takes the Q♠ in the 12th trick; one trick is still to play."""
     g = Game.position(
         config,
@@ -159,9 +159,9 @@ def _q_spade_trick_with_two_left(config: RulesConfig) -> Game:
 
 
 def test_golden_goal_ends_mid_round() -> None:
-    g = _q_spade_trick_with_two_left(GOLDEN)
+    g = _queen_taken_before_last_trick(GOLDEN)
     assert g.phase == OVER and g.result is not None and g.result["losers"] == [2]
-    assert _q_spade_trick_with_two_left(LEVANT).phase == PLAY
+    assert _queen_taken_before_last_trick(LEVANT).phase == PLAY
 
 
 def test_moon_penalty() -> None:
