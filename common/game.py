@@ -182,6 +182,13 @@ class Game:
             self.hands[seat], self.trick, self.trick_high, self.trick_has_leekha
         )
 
+    def choosable(self, seat: int) -> list[int]:
+        """What `seat` may pick from now: passable cards in the pass phase (until it has
+        passed), its legal plays on its turn, otherwise nothing. The `legal` of views and
+        turn prompts."""
+        mask = self.passable_mask(seat) if self.phase == PASS else self.legal_mask(seat)
+        return C.cards_of(mask)
+
     def legal_moves(self, seat: int) -> list[int]:
         return C.cards_of(self.legal_mask(seat))
 

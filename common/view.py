@@ -11,7 +11,7 @@ from typing import Any
 
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
-from leekha.common.game import OVER, PASS, SEATS, Game
+from leekha.common.game import PASS, SEATS, Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +73,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     hand = C.cards_of(game.hands[seat]) if seat is not None else []
     passed_mask = game.passed[seat] if seat is not None else None
     received_mask = game.received[seat] if seat is not None else None
-    if game.phase == PASS:
-        legal = C.cards_of(game.passable_mask(seat)) if seat is not None else []
-    elif game.phase == OVER or seat is None:
-        legal = []
-    else:
-        legal = game.legal_moves(seat)
+    legal = game.choosable(seat) if seat is not None else []
     penalty = game.config.penalty_mask
     return SeatView(
         seat=seat,

@@ -710,8 +710,7 @@ class Table:
         if self.game is None or seat is None or seat.token is None or self._decision[i] is None:
             return
         game = self.game
-        # What seat_view(game, i).legal would say, without building the whole view.
-        legal = C.cards_of(game.passable_mask(i)) if game.phase == PASS else game.legal_moves(i)
+        legal = game.choosable(i)  # the view's `legal`, without building the whole view
         if not legal:
             return
         deadline = self._deadline[i]
