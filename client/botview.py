@@ -14,7 +14,14 @@ import copy
 from typing import Any
 
 from leekha import protocol as P
-from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, empty_view, new_round, speaks
+from leekha.client.seatdict import (
+    CAN_DOUBLE_SINCE,
+    doublable,
+    empty_view,
+    fold_event,
+    new_round,
+    speaks,
+)
 from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
 
@@ -66,6 +73,8 @@ class ViewTracker:
         handler = getattr(self, "_on_" + msg.TYPE, None)
         if handler is not None:
             handler(msg)
+        else:
+            self.view = fold_event(self.view, msg, self.seat, self._points)
 
     def own_pass(self, cards: list[int]) -> None:
         """Our pass was accepted; the cards leave the hand when everyone has passed."""
@@ -101,61 +110,3 @@ class ViewTracker:
             v["can_double"] = sorted(msg.can_double)
         if msg.phase == PLAY:
             v["turn"] = self.seat
-
-    def _on_pass_done(self, msg: P.PassDone) -> None:
-        self.view["passes_done"][msg.seat] = True
-        if msg.seat == self.seat:
-            self.view["legal"] = []
-
-    def _on_double_revealed(self, msg: P.DoubleRevealed) -> None:
-        self.view["doubled"] = sorted([*self.view["doubled"], [msg.card, msg.seat]])
-
-    def _on_passed_received(self, msg: P.PassedReceived) -> None:
-        v = self.view
-        v["received"] = sorted(msg.cards)
-        gone = set(v["passed"] or [])
-        v["hand"] = sorted({c for c in v["hand"] if c not in gone} | set(msg.cards))
-        v["passes_done"] = [True] * 4
-        v["phase"] = PLAY
-        v["turn"] = v["leader"] = (v["dealer"] + 1) % 4
-        v["legal"] = []
-
-    def _on_card_played(self, msg: P.CardPlayed) -> None:
-        v = self.view
-        if not v["trick"]:
-            v["leader"] = msg.seat
-        v["trick"].append([msg.seat, msg.card])
-        if msg.seat == self.seat:
-            v["hand"] = [c for c in v["hand"] if c != msg.card]
-        v["turn"] = (msg.seat + 1) % 4
-        v["legal"] = []
-
-    def _on_trick_taken(self, msg: P.TrickTaken) -> None:
-        v = self.view
-        cards = [list(sc) for sc in msg.cards]
-        v["tricks"].append(
-            {"leader": cards[0][0], "cards": cards, "winner": msg.winner, "points": msg.points}
-        )
-        v["trick"] = []
-        v["leader"] = v["turn"] = msg.winner
-        penalty = [c for _s, c in cards if self._points[c]]
-        v["taken"][msg.winner] = sorted([*v["taken"][msg.winner], *penalty])
-        v["round_points"][msg.winner] += msg.points
-
-    def _on_round_scored(self, msg: P.RoundScored) -> None:
-        v = self.view
-        v["history"].append(list(msg.round_points))
-        v["totals"] = list(msg.totals)
-        v["turn"] = None
-        v["legal"] = []
-
-    def _on_game_over(self, msg: P.GameOver) -> None:
-        v = self.view
-        v["phase"] = OVER
-        v["turn"] = None
-        v["legal"] = []
-        v["result"] = {
-            "winners": list(msg.winners),
-            "losers": list(msg.losers),
-            "totals": list(msg.totals),
-        }

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
-from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, new_round, speaks
+from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, fold_event, new_round, speaks
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
@@ -548,30 +548,22 @@ class ClientModel:
         self.cursor = 0
         self._offer_doubles()
 
-    def _on_pass_done(self, msg: P.PassDone) -> None:
+    def _fold(self, msg: P.Message) -> bool:
+        """Fold a game event into the view (seatdict.fold_event); False with no view yet."""
         if self.view is None:
+            return False
+        self.view = fold_event(self.view, msg, self.your_seat, self.rules.card_points())
+        return True
+
+    def _on_pass_done(self, msg: P.PassDone) -> None:
+        if not self._fold(msg):
             return
-        done = list(self.view["passes_done"])
-        done[msg.seat] = True
-        self.view["passes_done"] = done
         if msg.seat == self.your_seat:
             self.double_offer = []
 
     def _on_passed_received(self, msg: P.PassedReceived) -> None:
-        v = self.view
-        if v is None:
+        if not self._fold(msg):
             return
-        lead = (v["dealer"] + 1) % 4
-        hand = sorted(set(v["hand"]) | set(msg.cards))
-        self.view = v | {
-            "phase": "play",
-            "hand": hand,
-            "received": list(msg.cards),
-            "passes_done": [True] * 4,
-            "turn": lead,
-            "leader": lead,
-            "legal": [],
-        }
         self.double_offer = []
         self.say(
             f"received {C.format_cards(C.display_order(msg.cards))} "
@@ -580,76 +572,39 @@ class ClientModel:
         self._clamp_cursor()
 
     def _on_double(self, msg: P.DoubleRevealed) -> None:
-        if self.view is None:
+        if not self._fold(msg):
             return
-        doubled = [d for d in self.view["doubled"] if d[0] != msg.card] + [[msg.card, msg.seat]]
-        self.view["doubled"] = sorted(doubled)
         who = "You" if msg.seat == self.your_seat else self.player_name(msg.seat)
         self.say(f"{who} doubled {C.format_card(msg.card)}: it now scores double")
         self._offer_doubles()
 
     def _on_card_played(self, msg: P.CardPlayed) -> None:
-        v = self.view
-        if v is None:
+        if not self._fold(msg):
             return
-        trick = [*v["trick"], [msg.seat, msg.card]]
-        changes: dict[str, Any] = {"trick": trick}
-        if not v["trick"]:
-            changes["leader"] = msg.seat
         if msg.seat == self.your_seat:
-            changes["hand"] = [c for c in v["hand"] if c != msg.card]
-            changes["legal"] = []
             self.lifted = None
             self.deadline_at = None
-        changes["turn"] = (msg.seat + 1) % 4 if len(trick) < 4 else None
-        self.view = v | changes
         self.trick_done = False
         self.show_last = False
         self._clamp_cursor()
 
     def _on_trick_taken(self, msg: P.TrickTaken) -> None:
-        v = self.view
-        if v is None:
+        if not self._fold(msg):
             return
-        leader = msg.cards[0][0]
-        record = {"leader": leader, "cards": msg.cards, "winner": msg.winner, "points": msg.points}
-        pts = self.rules.card_points()
-        taken = [list(t) for t in v["taken"]]
-        taken[msg.winner] = sorted(set(taken[msg.winner]) | {c for _s, c in msg.cards if pts[c]})
-        rp = list(v["round_points"])
-        rp[msg.winner] += msg.points
-        self.view = v | {
-            "trick": [],
-            "tricks": [*v["tricks"], record],
-            "taken": taken,
-            "round_points": rp,
-            "turn": msg.winner,
-            "leader": msg.winner,
-        }
-        self.last_trick = record
+        assert self.view is not None
+        self.last_trick = self.view["tricks"][-1]
         self.trick_done = True
 
     def _on_round_scored(self, msg: P.RoundScored) -> None:
         self.summary = RoundSummary(msg.round, msg.round_points, msg.totals, msg.taken)
-        if self.view is not None:
-            history = [*self.view["history"], list(msg.round_points)]
-            self.view = self.view | {
-                "totals": list(msg.totals),
-                "round_points": [0] * 4,
-                "history": history,
-                "taken": [list(t) for t in msg.taken],
-            }
+        if self._fold(msg):
+            assert self.view is not None
+            # The summary overlay shows this round's points; the seats start the next at 0.
+            self.view = self.view | {"round_points": [0] * 4}
         self.deadline_at = None
 
     def _on_game_over(self, msg: P.GameOver) -> None:
-        result = {"winners": msg.winners, "losers": msg.losers, "totals": msg.totals}
-        if self.view is not None:
-            self.view = self.view | {
-                "phase": "game_over",
-                "result": result,
-                "turn": None,
-                "legal": [],
-            }
+        self._fold(msg)
         if self.table is not None:
             self.table = self.table | {"status": "finished"}
         self.deadline_at = None

@@ -93,3 +93,100 @@ def doublable(
     else:
         offered = list(rules.leekha_cards) if rules.doubling else []
     return [c for c in offered if c in hand and c not in revealed]
+
+
+# ---- game events ---------------------------------------------------------------------
+# Each returns the view after the event, as the engine's seat view would show it, without
+# touching the old dict. The clients add their own bookkeeping (prompts, screen state).
+
+
+def _pass_done(v: dict[str, Any], msg: P.PassDone, seat: int | None) -> dict[str, Any]:
+    done = list(v["passes_done"])
+    done[msg.seat] = True
+    return v | {"passes_done": done, "legal": [] if msg.seat == seat else v["legal"]}
+
+
+def _double_revealed(v: dict[str, Any], msg: P.DoubleRevealed) -> dict[str, Any]:
+    doubled = [d for d in v["doubled"] if d[0] != msg.card] + [[msg.card, msg.seat]]
+    return v | {"doubled": sorted(doubled)}
+
+
+def _passed_received(v: dict[str, Any], msg: P.PassedReceived) -> dict[str, Any]:
+    gone = set(v["passed"] or [])
+    lead = (v["dealer"] + 1) % 4
+    return v | {
+        "phase": "play",
+        "hand": sorted({c for c in v["hand"] if c not in gone} | set(msg.cards)),
+        "received": sorted(msg.cards),
+        "passes_done": [True] * 4,
+        "turn": lead,
+        "leader": lead,
+        "legal": [],
+    }
+
+
+def _card_played(v: dict[str, Any], msg: P.CardPlayed, seat: int | None) -> dict[str, Any]:
+    trick = [*v["trick"], [msg.seat, msg.card]]
+    changes: dict[str, Any] = {"trick": trick}
+    if not v["trick"]:
+        changes["leader"] = msg.seat
+    if msg.seat == seat:
+        changes["hand"] = [c for c in v["hand"] if c != msg.card]
+        changes["legal"] = []
+    # A full trick has no one to move until trick_taken names its winner.
+    changes["turn"] = (msg.seat + 1) % 4 if len(trick) < 4 else None
+    return v | changes
+
+
+def _trick_taken(v: dict[str, Any], msg: P.TrickTaken, points: Sequence[int]) -> dict[str, Any]:
+    cards = [list(sc) for sc in msg.cards]
+    record = {"leader": cards[0][0], "cards": cards, "winner": msg.winner, "points": msg.points}
+    taken = [list(t) for t in v["taken"]]
+    taken[msg.winner] = sorted(set(taken[msg.winner]) | {c for _s, c in cards if points[c]})
+    round_points = list(v["round_points"])
+    round_points[msg.winner] += msg.points
+    return v | {
+        "trick": [],
+        "tricks": [*v["tricks"], record],
+        "taken": taken,
+        "round_points": round_points,
+        "turn": msg.winner,
+        "leader": msg.winner,
+    }
+
+
+def _round_scored(v: dict[str, Any], msg: P.RoundScored) -> dict[str, Any]:
+    return v | {
+        "history": [*v["history"], list(msg.round_points)],
+        "totals": list(msg.totals),
+        "taken": [list(t) for t in msg.taken],
+        "turn": None,
+        "legal": [],
+    }
+
+
+def _game_over(v: dict[str, Any], msg: P.GameOver) -> dict[str, Any]:
+    result = {"winners": list(msg.winners), "losers": list(msg.losers), "totals": list(msg.totals)}
+    return v | {"phase": "game_over", "result": result, "turn": None, "legal": []}
+
+
+def fold_event(
+    view: dict[str, Any], msg: P.Message, seat: int | None, points: Sequence[int]
+) -> dict[str, Any]:
+    """The seat view after a game event; `view` itself for any other message."""
+    match msg:
+        case P.PassDone():
+            return _pass_done(view, msg, seat)
+        case P.DoubleRevealed():
+            return _double_revealed(view, msg)
+        case P.PassedReceived():
+            return _passed_received(view, msg)
+        case P.CardPlayed():
+            return _card_played(view, msg, seat)
+        case P.TrickTaken():
+            return _trick_taken(view, msg, points)
+        case P.RoundScored():
+            return _round_scored(view, msg)
+        case P.GameOver():
+            return _game_over(view, msg)
+    return view
