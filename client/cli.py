@@ -17,14 +17,14 @@ from leekha.common import __version__
 # subcommand -> "module:function"; the module supplies `add_arguments(parser)` and the
 # function takes the parsed namespace and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("leekha.client.play", "play against bots right now (embedded server)"),
-    "join": ("leekha.client.join", "join a server on the network"),
-    "replay": ("leekha.client.replay", "step through a finished game from a record export"),
+    "play": ("leekha.client.tui.play", "play against bots right now (embedded server)"),
+    "join": ("leekha.client.tui.join", "join a server on the network"),
+    "replay": ("leekha.client.tui.replay", "step through a finished game from a record export"),
     "servers": ("leekha.client.discovery", "list Leekha servers on the local network"),
-    "match": ("leekha.client.match", "run an in-process bot arena"),
+    "match": ("leekha.client.arena.match", "run an in-process bot arena"),
     "serve": ("leekha.server.cli", "run a table server"),
     "records": ("leekha.server.records_cli", "export stored games and player statistics"),
-    "bot": ("leekha.client.bot", "run headless bot clients against a server"),
+    "bot": ("leekha.client.bot.command", "run headless bot clients against a server"),
 }
 
 

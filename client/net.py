@@ -23,7 +23,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
-from leekha.client.model import CLIENT_NAME
+from leekha.client.tui.model import CLIENT_NAME
 from leekha.client.wire import ConnectFailed as ConnectFailed
 from leekha.client.wire import FrameWire, WireFactory, plain_reason
 

@@ -15,8 +15,8 @@ from twisted.internet.testing import MemoryReactorClock, StringTransport
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
-from leekha.client import bot as bot_cli
-from leekha.client.botnet import BotClient, BotOptions, ConnectFailed
+from leekha.client.bot import command as bot_cli
+from leekha.client.bot.client import BotClient, BotOptions, ConnectFailed
 from leekha.common.config import preset
 from leekha.common.game import Game
 from leekha.common.view import seat_view

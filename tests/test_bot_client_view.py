@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from leekha import protocol as P
-from leekha.client.botview import ViewTracker
+from leekha.client.bot.view import ViewTracker
 from leekha.common import cards as C
 from leekha.common.bots.base import decide, make_strategy
 from leekha.common.config import preset

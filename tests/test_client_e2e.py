@@ -25,10 +25,10 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from twisted.internet.defer import Deferred
 
-from leekha.client import model as M
-from leekha.client import play
-from leekha.client.app import ClientApp
 from leekha.client.net import Backoff
+from leekha.client.tui import model as M
+from leekha.client.tui import play
+from leekha.client.tui.app import ClientApp
 
 T = TypeVar("T")
 AsyncTest = Callable[..., Coroutine[Any, Any, None]]
@@ -206,7 +206,7 @@ def free_port() -> int:
 
 @reactor_test
 async def test_bad_address_is_a_plain_message(capsys: pytest.CaptureFixture[str]) -> None:
-    from leekha.client.join import join_main
+    from leekha.client.tui.join import join_main
 
     port = free_port()
     rc = await aio(join_main(get_reactor(), "127.0.0.1", port, "x", output=DummyOutput()))
@@ -273,7 +273,7 @@ def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
 
 @reactor_test
 async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
-    from leekha.client.join import join_main
+    from leekha.client.tui.join import join_main
     from leekha.server.app import start_server
     from leekha.server.settings import ServerSettings
 

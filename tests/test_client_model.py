@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from leekha import protocol as P
-from leekha.client import model as M
-from leekha.client.layout import render_text
+from leekha.client.tui import model as M
+from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
 
@@ -469,7 +469,7 @@ def test_only_the_host_removes_bots_and_refusals_are_shown() -> None:
 
 
 def test_remove_bot_key_is_bound_and_in_the_help() -> None:
-    from leekha.client.keys import Actions, build_keys
+    from leekha.client.tui.keys import Actions, build_keys
 
     m = waiting_room()
     kb = build_keys(m, Actions(quit=lambda: None, open_chat=lambda: None,

@@ -15,8 +15,8 @@ from prompt_toolkit.output import DummyOutput
 from twisted.internet.defer import Deferred
 
 from leekha.client.cli import main
-from leekha.client.replay import build_replay_app, render_replay_text
-from leekha.client.replay_model import ReplayError, ReplayModel, load_records, pick_record
+from leekha.client.tui.replay import build_replay_app, render_replay_text
+from leekha.client.tui.replay_model import ReplayError, ReplayModel, load_records, pick_record
 from leekha.common.bots.base import make_strategy, play_out
 from leekha.common.config import preset
 from leekha.common.game import Game

@@ -9,7 +9,7 @@ from twisted.internet.testing import MemoryReactorClock, StringTransport
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
-from leekha.client.botnet import BotClient, BotOptions
+from leekha.client.bot.client import BotClient, BotOptions
 from leekha.client.net import Session
 from leekha.client.wire import FrameWire, WireFactory, plain_reason
 

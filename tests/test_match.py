@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from leekha.client import cli, match
+from leekha.client import cli
+from leekha.client.arena import match
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]

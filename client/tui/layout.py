@@ -27,8 +27,8 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
-from leekha.client import model as M
-from leekha.client.canvas import Canvas, Frags, frags_width, wrap
+from leekha.client.tui import model as M
+from leekha.client.tui.canvas import Canvas, Frags, frags_width, wrap
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
 

@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
     """Per-bot options, or an error message for the operator."""
-    from leekha.client.botnet import BotOptions
+    from leekha.client.bot.client import BotOptions
     from leekha.common.bots.base import make_strategy
 
     if not 0 < args.port < 65536:
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     reactor = install_reactor()
     _begin_logging(args.verbose)
 
-    from leekha.client.botrun import BotFleet
+    from leekha.client.bot.run import BotFleet
 
     fleet = BotFleet(reactor, options)
     reactor.callWhenRunning(fleet.start)

@@ -13,7 +13,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from leekha.client.botnet import BotClient, BotOptions, ConnectFailed
+from leekha.client.bot.client import BotClient, BotOptions, ConnectFailed
 
 log = Logger()
 

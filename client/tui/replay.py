@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from leekha.client.replay_model import ReplayError, ReplayModel, load_records, pick_record
+    from leekha.client.tui.replay_model import ReplayError, ReplayModel, load_records, pick_record
 
     try:
         record = pick_record(load_records(args.record), args.game)
@@ -65,7 +65,7 @@ def build_replay_app(model: Any, **io: Any) -> Any:
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.layout import Layout, Window
 
-    from leekha.client.layout import STYLE, FrameControl
+    from leekha.client.tui.layout import STYLE, FrameControl
 
     control = FrameControl(lambda w, h: paint_replay(model, w, h))
     kb = KeyBindings()
@@ -112,8 +112,8 @@ def build_replay_app(model: Any, **io: Any) -> Any:
 
 def paint_replay(model: Any, width: int, height: int) -> Any:
     """One replay frame on a canvas: four open hands around the trick."""
-    from leekha.client.canvas import Canvas, frags_width
-    from leekha.client.layout import card_frag
+    from leekha.client.tui.canvas import Canvas, frags_width
+    from leekha.client.tui.layout import card_frag
     from leekha.common import cards as C
 
     f = model.frame

@@ -88,8 +88,8 @@ async def play_main(
 ) -> int:
     """The whole `leekha play` session; `io` passes input/output through and `ready` gets
     the ClientApp once connected (tests)."""
-    from leekha.client.app import ClientApp
-    from leekha.client.model import AutoSetup, ClientModel
+    from leekha.client.tui.app import ClientApp
+    from leekha.client.tui.model import AutoSetup, ClientModel
     from leekha.server.app import local_settings, start_server
 
     bot = best_bot() if args.bots == "best" else args.bots

@@ -20,7 +20,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
-from leekha.client.botview import OVER, PASS, PLAY, ViewTracker
+from leekha.client.bot.view import OVER, PASS, PLAY, ViewTracker
 from leekha.client.seatdict import speaks
 from leekha.client.wire import ConnectFailed as ConnectFailed
 from leekha.client.wire import FrameWire, WireFactory, plain_reason

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from leekha.client import model as M
+from leekha.client.tui import model as M
 
 CARD_KEYS = "abcdefghijklm"
 

@@ -62,7 +62,7 @@ def choose_server(
 
 def run(args: argparse.Namespace) -> int:
     from leekha.client.net import parse_address
-    from leekha.client.play import default_name
+    from leekha.client.tui.play import default_name
 
     address = args.address
     if address is None:
@@ -103,10 +103,10 @@ async def join_main(
     **io: Any,
 ) -> int:
     """Connect, then run the lobby/table screens until the player quits."""
-    from leekha.client.app import ClientApp
-    from leekha.client.model import ClientModel
     from leekha.client.net import ConnectFailed
-    from leekha.client.play import best_bot
+    from leekha.client.tui.app import ClientApp
+    from leekha.client.tui.model import ClientModel
+    from leekha.client.tui.play import best_bot
 
     model = ClientModel(name, ascii=ascii)
     client = ClientApp(model, reactor, host, port, bot_strategy=best_bot(), **io)

@@ -23,10 +23,10 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
 from leekha import protocol as P
-from leekha.client import model as M
-from leekha.client.keys import Actions, build_keys
-from leekha.client.layout import STYLE, Options, build_layout
 from leekha.client.net import Backoff, Session
+from leekha.client.tui import model as M
+from leekha.client.tui.keys import Actions, build_keys
+from leekha.client.tui.layout import STYLE, Options, build_layout
 
 log = Logger()
 
