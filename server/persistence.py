@@ -78,6 +78,26 @@ CREATE TABLE IF NOT EXISTS game_players (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS game_players_name ON game_players (name);
+CREATE TABLE IF NOT EXISTS identities (
+    name_key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    claimed REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    name TEXT PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    name TEXT NOT NULL,
+    game_id INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (name, game_id)
+);
 """
 
 
@@ -377,3 +397,63 @@ class Store:
             args,
         ).fetchall()
         return [PlayerStats(r[0], r[1], r[2] or 0, r[3] or 0, r[4] or 0) for r in rows]
+
+    # ---- identities and ratings ---------------------------------------------------------
+    def claimed_key(self, name_key: str) -> str | None:
+        """The public key that claimed a name (by its comparison key), or None."""
+        row = self._db.execute(
+            "SELECT public_key FROM identities WHERE name_key = ?", (name_key,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def claim_name(self, name_key: str, name: str, public_key: str) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO identities (name_key, name, public_key, claimed)"
+                " VALUES (?, ?, ?, ?)",
+                (name_key, name, public_key, time.time()),
+            )
+
+    def ratings(self, names: Sequence[str]) -> dict[str, tuple[float, float, int]]:
+        """(mu, sigma, games) of each rated name among `names`."""
+        out: dict[str, tuple[float, float, int]] = {}
+        for name in names:
+            row = self._db.execute(
+                "SELECT mu, sigma, games FROM ratings WHERE name = ?", (name,)
+            ).fetchone()
+            if row is not None:
+                out[name] = (float(row[0]), float(row[1]), int(row[2]))
+        return out
+
+    def save_ratings(self, game_id: int, new: Mapping[str, tuple[float, float]]) -> None:
+        now = time.time()
+        with self._tx() as db:
+            for name, (mu, sigma) in new.items():
+                db.execute(
+                    "INSERT INTO ratings (name, mu, sigma, games) VALUES (?, ?, ?, 1)"
+                    " ON CONFLICT(name) DO UPDATE SET mu = excluded.mu,"
+                    " sigma = excluded.sigma, games = games + 1",
+                    (name, mu, sigma),
+                )
+                db.execute(
+                    "INSERT OR REPLACE INTO rating_history (name, game_id, mu, sigma, at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (name, game_id, mu, sigma, now),
+                )
+
+    def leaderboard(self, limit: int = 50) -> list[tuple[str, float, float, int]]:
+        """(name, mu, sigma, games), best conservative rating (mu - 3 sigma) first."""
+        rows = self._db.execute(
+            "SELECT name, mu, sigma, games FROM ratings ORDER BY mu - 3 * sigma DESC, name"
+            " LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [(str(r[0]), float(r[1]), float(r[2]), int(r[3])) for r in rows]
+
+    def rating_history(self, name: str) -> list[tuple[int, float, float]]:
+        """(game id, mu, sigma) after each rated game of `name`, oldest first."""
+        rows = self._db.execute(
+            "SELECT game_id, mu, sigma FROM rating_history WHERE name = ? ORDER BY game_id",
+            (name,),
+        ).fetchall()
+        return [(int(r[0]), float(r[1]), float(r[2])) for r in rows]

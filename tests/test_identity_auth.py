@@ -1,0 +1,88 @@
+"""Identity keys and the challenge a client signs: forged, replayed and foreign answers fail."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from leekha.client import identity as I
+from leekha.protocol import auth
+from leekha.protocol.errors import ProtocolError
+
+
+def test_key_is_made_once_and_kept_owner_only(tmp_path: Path) -> None:
+    first = I.load_or_create(tmp_path)
+    again = I.load_or_create(tmp_path)
+    assert first.public_key == again.public_key
+    mode = stat.S_IMODE(os.stat(I.key_path(tmp_path)).st_mode)
+    assert mode == 0o600
+
+
+def test_export_import_moves_the_same_identity(tmp_path: Path) -> None:
+    ident = I.Identity.generate()
+    moved = I.Identity.from_export(ident.export_line())
+    assert moved.public_key == ident.public_key
+    I.save(moved, tmp_path / "other")
+    loaded = I.load(tmp_path / "other")
+    assert loaded is not None and loaded.public_key == ident.public_key
+
+
+@pytest.mark.parametrize("line", ["", "hello", "leekha-id-1:!!!!", "leekha-id-1:AAAA"])
+def test_damaged_export_lines_are_refused_clearly(line: str) -> None:
+    with pytest.raises(I.IdentityError):
+        I.Identity.from_export(line)
+
+
+def _answer(ident: I.Identity, server: str, name: str, nonce: bytes) -> bytes:
+    return ident.sign(auth.challenge_payload(server, name, ident.public_key, nonce))
+
+
+def test_a_signed_challenge_verifies() -> None:
+    ident = I.Identity.generate()
+    nonce = os.urandom(auth.NONCE_BYTES)
+    sig = _answer(ident, "srv", "Rana", nonce)
+    assert auth.verify(ident.public_key, sig, auth.challenge_payload("srv", "Rana", ident.public_key, nonce))
+
+
+def test_replayed_answer_fails_on_a_new_nonce() -> None:
+    ident = I.Identity.generate()
+    old = _answer(ident, "srv", "Rana", b"\x01" * 32)
+    fresh = auth.challenge_payload("srv", "Rana", ident.public_key, b"\x02" * 32)
+    assert not auth.verify(ident.public_key, old, fresh)
+
+
+def test_answer_for_another_server_or_name_fails() -> None:
+    ident = I.Identity.generate()
+    nonce = b"\x07" * 32
+    sig = _answer(ident, "srv-a", "Rana", nonce)
+    key = ident.public_key
+    assert not auth.verify(key, sig, auth.challenge_payload("srv-b", "Rana", key, nonce))
+    assert not auth.verify(key, sig, auth.challenge_payload("srv-a", "Rania", key, nonce))
+
+
+def test_wrong_key_fails() -> None:
+    owner, thief = I.Identity.generate(), I.Identity.generate()
+    nonce = b"\x09" * 32
+    payload = auth.challenge_payload("srv", "Rana", owner.public_key, nonce)
+    assert not auth.verify(owner.public_key, thief.sign(payload), payload)
+    assert not auth.verify(owner.public_key, b"\x00" * 64, payload)
+    assert not auth.verify(owner.public_key, b"short", payload)
+
+
+@pytest.mark.parametrize(
+    "key", ["rsa:AAAA", "ed448:" + "A" * 76, "nocolon", "ed25519:***", "ed25519:AAAA"]
+)
+def test_keys_of_unknown_type_or_shape_are_refused_with_bad_key(key: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        auth.decode_public_key(key)
+    assert info.value.code == "bad_key"
+
+
+def test_fingerprint_is_stable_and_short() -> None:
+    ident = I.Identity.generate()
+    fp = auth.key_fingerprint(ident.public_key)
+    assert fp == I.Identity.from_export(ident.export_line()).fingerprint
+    assert len(fp) == 19 and fp.count(":") == 3
