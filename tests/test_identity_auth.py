@@ -44,7 +44,8 @@ def test_a_signed_challenge_verifies() -> None:
     ident = I.Identity.generate()
     nonce = os.urandom(auth.NONCE_BYTES)
     sig = _answer(ident, "srv", "Rana", nonce)
-    assert auth.verify(ident.public_key, sig, auth.challenge_payload("srv", "Rana", ident.public_key, nonce))
+    payload = auth.challenge_payload("srv", "Rana", ident.public_key, nonce)
+    assert auth.verify(ident.public_key, sig, payload)
 
 
 def test_replayed_answer_fails_on_a_new_nonce() -> None:
