@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("leekha.server.cli", "run a table server"),
     "records": ("leekha.server.records_cli", "export stored games and player statistics"),
     "bot": ("leekha.client.bot.command", "run headless bot clients against a server"),
+    "id": ("leekha.client.idcmd", "show, export or import your identity key"),
 }
 
 
