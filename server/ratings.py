@@ -68,7 +68,8 @@ def rate_game(
     else:
         groups = [[i] for i in range(len(entrants))]
         ranks = _ranks_solo([e.total for e in entrants])
-    rated = _MODEL.rate([[model_ratings[i] for i in g] for g in groups], ranks=[float(r) for r in ranks])
+    teams_in = [[model_ratings[i] for i in g] for g in groups]
+    rated = _MODEL.rate(teams_in, ranks=[float(r) for r in ranks])
     out: dict[str, Rating] = {}
     for group, new in zip(groups, rated, strict=True):
         for seat, r in zip(group, new, strict=True):
