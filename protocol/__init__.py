@@ -1,8 +1,9 @@
 """The Leekha wire protocol, sans-IO in the style of h11.
 
-Bytes in, messages out (`Decoder.feed`); messages in, bytes out (`encode`). No sockets, no
-Twisted: the server and clients own the I/O and call into this package. docs/protocol.md is
-the specification; it is partly generated from this package so the two cannot drift.
+Bytes in, messages out (`Decoder.feed`); messages in, bytes out (`encode`); the session
+rules on top of both (`Connection`). No sockets, no Twisted: the server and clients own the
+I/O and call into this package. docs/protocol.md is the specification; it is partly
+generated from this package so the two cannot drift.
 """
 
 from .catalogue import (
@@ -44,15 +45,25 @@ from .catalogue import (
     YourTurn,
 )
 from .codec import DEFAULT_MAX_FRAME, Decoder, encode, encode_body
+from .connection import Connection, LocalProtocolError, State
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS, ProtocolError
 from .message import CLIENT_TYPES, MESSAGE_TYPES, SERVER_TYPES, Message, from_dict, to_dict
-from .version import PROTOCOL_VERSION, SUPPORTED_VERSIONS, negotiate, require_handshake
+from .version import (
+    FEATURES,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    Feature,
+    negotiate,
+    require_handshake,
+    speaks,
+)
 
 __all__ = [
     "APPLICATION_ERRORS",
     "CLIENT_TYPES",
     "DEFAULT_MAX_FRAME",
     "ENGINE_ERRORS",
+    "FEATURES",
     "MESSAGE_TYPES",
     "PROTOCOL_ERRORS",
     "PROTOCOL_VERSION",
@@ -62,18 +73,21 @@ __all__ = [
     "CardPlayed",
     "Chat",
     "ChatMessage",
+    "Connection",
     "CreateTable",
     "Dealt",
     "DeclareDouble",
     "Decoder",
     "DoubleRevealed",
     "Error",
+    "Feature",
     "GameOver",
     "GetStats",
     "Hello",
     "JoinSeat",
     "Leave",
     "ListTables",
+    "LocalProtocolError",
     "Message",
     "Ok",
     "PassCards",
@@ -91,6 +105,7 @@ __all__ = [
     "Snapshot",
     "Spectate",
     "Start",
+    "State",
     "Stats",
     "TableList",
     "TableUpdate",
@@ -102,5 +117,6 @@ __all__ = [
     "from_dict",
     "negotiate",
     "require_handshake",
+    "speaks",
     "to_dict",
 ]

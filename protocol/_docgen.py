@@ -16,10 +16,12 @@ from typing import Any
 
 from ._examples import EXAMPLES, TRANSCRIPT
 from .codec import DEFAULT_MAX_FRAME, encode
+from .connection import TRANSITIONS
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS
 from .message import MESSAGE_TYPES, Message, to_dict, wire_fields
 from .records import RECORDS
 from .schema import RecordSpec
+from .version import FEATURES
 
 __all__ = ["GROUPS", "hex_dump", "main", "pretty", "render"]
 
@@ -180,7 +182,23 @@ def _limits() -> str:
     return f"`DEFAULT_MAX_FRAME` = {DEFAULT_MAX_FRAME} bytes (body only, header excluded).\n"
 
 
+def _session() -> str:
+    out = ["| state | event | next state |", "|---|---|---|"]
+    for (state, event), after in TRANSITIONS.items():
+        out.append(f"| `{state.value}` | {event.value} | `{after.value}` |")
+    return "\n".join(out) + "\n"
+
+
+def _features() -> str:
+    out = ["| feature | since | what |", "|---|---|---|"]
+    for f in FEATURES.values():
+        out.append(f"| `{f.name}` | {f.since[0]}.{f.since[1]} | {f.doc} |")
+    return "\n".join(out) + "\n"
+
+
 SECTIONS = {
+    "session": _session,
+    "features": _features,
     "messages": _messages,
     "records": _records,
     "errors": _errors,

@@ -1,4 +1,4 @@
-"""Every message of protocol 1.0.
+"""Every message of the protocol, each marked with the version that added it when not 1.0.
 
 Client requests carry `id`; the server's direct reply echoes it as `re`. Field docs here are
 rendered into docs/protocol.md by `leekha.protocol._docgen`.

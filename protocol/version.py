@@ -1,19 +1,79 @@
-"""Protocol versions and the handshake rules that do not need I/O."""
+"""Protocol versions, the features each version added, and the handshake rules.
+
+A peer never compares version numbers itself: it asks `speaks(version, FEATURE)`. Each
+feature is declared once here with the version that added it, so "which version brought
+what" has one answer and one place to extend (`feature(...)` for each new 1.2 addition).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .catalogue import Hello, Resume
 from .errors import ProtocolError
 from .message import Message
 
-__all__ = ["PROTOCOL_VERSION", "SUPPORTED_VERSIONS", "negotiate", "require_handshake"]
+__all__ = [
+    "CAN_DOUBLE",
+    "FEATURES",
+    "PROTOCOL_VERSION",
+    "STATS",
+    "SUPPORTED_VERSIONS",
+    "WELCOME_SAYS_SEAT",
+    "Feature",
+    "feature",
+    "negotiate",
+    "require_handshake",
+    "speaks",
+]
 
 #: (major, minor). Minor bumps only add optional fields; major bumps may break anything.
-PROTOCOL_VERSION: tuple[int, int] = (1, 1)
-#: Highest minor spoken per major, newest first.
+PROTOCOL_VERSION: tuple[int, int] = (1, 2)
+#: Highest minor spoken per major, newest first. A minor includes every lower minor, so
+#: (1, 2) means 1.0, 1.1 and 1.2 are all spoken.
 SUPPORTED_VERSIONS: tuple[tuple[int, int], ...] = (PROTOCOL_VERSION,)
+
+
+@dataclass(frozen=True)
+class Feature:
+    """Something a protocol version added that a peer must not expect from older ones."""
+
+    name: str
+    since: tuple[int, int]
+    doc: str = ""
+
+
+#: Every feature by name (docs and tests list them from here).
+FEATURES: dict[str, Feature] = {}
+
+
+def feature(name: str, since: tuple[int, int], doc: str = "") -> Feature:
+    """Declare a feature once; a second declaration of the same name is a bug."""
+    if name in FEATURES:
+        raise ValueError(f"feature {name!r} is already declared")
+    if since > PROTOCOL_VERSION:
+        raise ValueError(f"feature {name!r} is newer than PROTOCOL_VERSION")
+    FEATURES[name] = made = Feature(name, since, doc)
+    return made
+
+
+CAN_DOUBLE = feature(
+    "can_double", (1, 1), "`SeatView` and `your_turn` list the Leekha cards still doublable"
+)
+WELCOME_SAYS_SEAT = feature(
+    "welcome_says_seat", (1, 1), "a resume `welcome` carries `table_id` and `seat`"
+)
+STATS = feature("stats", (1, 1), "`get_stats` and `stats`")
+
+
+def speaks(version: Sequence[int] | None, what: Feature) -> bool:
+    """Whether a negotiated version (welcome.version) includes `what`.
+
+    A decoded 1.0 frame still carries the defaults of later fields (`can_double: []`), so
+    a field's presence cannot tell "empty" from "not sent": the version has to.
+    """
+    return version is not None and tuple(version[:2]) >= what.since
 
 
 def negotiate(

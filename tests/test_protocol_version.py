@@ -14,11 +14,13 @@ from leekha.protocol import (
     Resume,
     negotiate,
     require_handshake,
+    speaks,
 )
+from leekha.protocol.version import CAN_DOUBLE, FEATURES, STATS, Feature, feature
 
 
 def test_current_version() -> None:
-    assert PROTOCOL_VERSION == (1, 1)
+    assert PROTOCOL_VERSION == (1, 2)
     assert PROTOCOL_VERSION in SUPPORTED_VERSIONS
 
 
@@ -44,8 +46,9 @@ def test_negotiate(
 
 def test_negotiate_defaults_to_what_this_package_speaks() -> None:
     assert negotiate([[1, 0]]) == (1, 0)  # a 1.0 client still gets in, at 1.0
-    assert negotiate([[1, 1]]) == (1, 1)
-    assert negotiate([[1, 7]]) == (1, 1)
+    assert negotiate([[1, 1]]) == (1, 1)  # and a 1.1 client at 1.1
+    assert negotiate([[1, 2]]) == (1, 2)
+    assert negotiate([[1, 7]]) == (1, 2)
     assert negotiate([[0, 9]]) is None
 
 
@@ -60,3 +63,19 @@ def test_first_message_must_be_hello_or_resume() -> None:
     assert info.value.re == 5
     with pytest.raises(ProtocolError):
         require_handshake(Ping(id=1))
+
+
+def test_speaks_compares_negotiated_versions_with_the_feature() -> None:
+    assert speaks([1, 1], CAN_DOUBLE) and speaks([1, 2], CAN_DOUBLE) and speaks([2, 0], STATS)
+    assert not speaks([1, 0], CAN_DOUBLE) and not speaks(None, CAN_DOUBLE)
+    later = Feature("later", (1, 2))
+    assert speaks([1, 2], later) and not speaks([1, 1], later)
+
+
+def test_features_are_declared_once_and_no_newer_than_the_protocol() -> None:
+    assert FEATURES["can_double"] is CAN_DOUBLE
+    with pytest.raises(ValueError, match="already declared"):
+        feature("can_double", (1, 1))
+    with pytest.raises(ValueError, match="newer"):
+        feature("from_the_future", (1, 99))
+    assert "from_the_future" not in FEATURES

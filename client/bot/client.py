@@ -21,19 +21,17 @@ from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.bot.view import OVER, PASS, PLAY, ViewTracker
-from leekha.client.seatdict import speaks
 from leekha.client.wire import ConnectFailed as ConnectFailed
 from leekha.client.wire import FrameWire, WireFactory, plain_reason
 from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, make_strategy
 from leekha.common.legality import legal_passes
+from leekha.protocol.version import WELCOME_SAYS_SEAT, speaks
 
 log = Logger()
 
 VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
 CLIENT = "leekha-bot 0.1"
-#: The first version whose resume `welcome` says where the session sits (table_id, seat).
-WELCOME_SAYS_SEAT_SINCE = (1, 1)
 #: Refusals that mean our move itself was wrong (a random legal move may fix it); any other
 #: refusal means our picture is stale and the server's next prompt will set it right.
 MOVE_ERRORS = frozenset(
@@ -275,7 +273,7 @@ class BotClient:
             if not msg.resumed:
                 self.table_id = None
                 self._enter_lobby()
-            elif speaks(msg.version, WELCOME_SAYS_SEAT_SINCE):
+            elif speaks(msg.version, WELCOME_SAYS_SEAT):
                 self._resumed_at(msg.table_id, msg.seat)
             else:
                 log.info("{bot}: session resumed", bot=self.name)

@@ -14,16 +14,10 @@ import copy
 from typing import Any
 
 from leekha import protocol as P
-from leekha.client.seatdict import (
-    CAN_DOUBLE_SINCE,
-    doublable,
-    empty_view,
-    fold_event,
-    new_round,
-    speaks,
-)
 from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
+from leekha.protocol.seatview import doublable, empty_view, fold_event, new_round
+from leekha.protocol.version import CAN_DOUBLE, speaks
 
 PASS = "pass"
 PLAY = "play"
@@ -85,7 +79,7 @@ class ViewTracker:
             v["passes_done"][self.seat] = True
 
     def _on_welcome(self, msg: P.Welcome) -> None:
-        self.server_lists_doubles = speaks(msg.version, CAN_DOUBLE_SINCE)
+        self.server_lists_doubles = speaks(msg.version, CAN_DOUBLE)
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         rules = msg.table.get("rules", {})

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
-from leekha.client.seatdict import CAN_DOUBLE_SINCE, doublable, fold_event, new_round, speaks
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
 from leekha.common.legality import legal_passes, pass_error, passable_mask
 from leekha.common.view import SeatView
+from leekha.protocol.seatview import doublable, fold_event, new_round
+from leekha.protocol.version import CAN_DOUBLE, STATS, WELCOME_SAYS_SEAT, speaks
 
 CLIENT_NAME = "leekha-tui"
 CHAT_KEEP = 200
@@ -77,8 +78,6 @@ PASS_TIMERS = (None, 30, 60, 120)
 TURN_TIMERS = (None, 15, 30, 60)
 TARGETS = (None, 11, 31, 51, 101, 151, 201)
 TARGET_MIN, TARGET_MAX = 1, 10000
-#: Since 1.1: welcome says where a resumed session sits, and `get_stats` exists.
-WELCOME_SAYS_SEAT_SINCE = STATS_SINCE = (1, 1)
 
 
 @dataclass
@@ -322,7 +321,7 @@ class ClientModel:
         1.0 server, the engine's rule applied to our view."""
         if self.pass_sent:
             return []
-        lists = speaks(self.version, CAN_DOUBLE_SINCE)
+        lists = speaks(self.version, CAN_DOUBLE)
         return doublable(self.view, self.rules, self.your_seat, server_lists=lists)
 
     def seconds_left(self) -> int | None:
@@ -420,7 +419,7 @@ class ClientModel:
             msg.resumed
             and msg.table_id is None
             and self.table is not None
-            and speaks(self.version, WELCOME_SAYS_SEAT_SINCE)
+            and speaks(self.version, WELCOME_SAYS_SEAT)
         ):
             # The server says we are in the lobby: no snapshot will come to replace the
             # table on screen. (A 1.0 server does not say; the stale table stays.)
@@ -549,7 +548,7 @@ class ClientModel:
         self._offer_doubles()
 
     def _fold(self, msg: P.Message) -> bool:
-        """Fold a game event into the view (seatdict.fold_event); False with no view yet."""
+        """Fold a game event into the view (seatview.fold_event); False with no view yet."""
         if self.view is None:
             return False
         self.view = fold_event(self.view, msg, self.your_seat, self.rules.card_points())
@@ -708,7 +707,7 @@ class ClientModel:
 
     def open_stats(self) -> None:
         """Lobby: ask for everyone's statistics and show them as they arrive."""
-        if not speaks(self.version, STATS_SINCE):
+        if not speaks(self.version, STATS):
             self.say("this server keeps no statistics (protocol 1.0)", error=True)
             return
         self.stats_open = True

@@ -1,30 +1,30 @@
-"""The seat-view dict both clients keep between snapshots: the parts they must agree on.
+"""The seat view a client keeps between snapshots, folded from the game events.
 
-A snapshot carries a whole `SeatView.to_dict()`; between snapshots the terminal client
-(model.py) and the bot client (botview.py) fold events into that dict themselves. How a
-new round starts and which Leekha cards the seat may still double are facts of the
-protocol, not of either client, so they live here once. Pure: dicts and messages only.
+A snapshot carries a whole `SeatView` (records.SEAT_VIEW); between snapshots every client
+folds events into that dict. How each event changes the view, how a new round starts and
+which Leekha cards the seat may still double are facts of the protocol, not of any one
+client, so they are stated here once. Pure: dicts and messages only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from leekha import protocol as P
-from leekha.common.config import RulesConfig
+from . import catalogue as P
+from .message import Message
 
-#: The first protocol version whose `SeatView` and `your_turn` list `can_double`.
-CAN_DOUBLE_SINCE = (1, 1)
+__all__ = ["DoublingRules", "doublable", "empty_view", "fold_event", "new_round"]
 
 
-def speaks(version: Sequence[int] | None, since: tuple[int, int]) -> bool:
-    """Whether a negotiated version (welcome.version) includes what `since` added.
+class DoublingRules(Protocol):
+    """The two rules facts `doublable` needs (common.config.RulesConfig has them)."""
 
-    A decoded 1.0 frame still has `can_double: []` (the decoder fills defaults), so the
-    field's presence cannot tell "none left" from "not sent": the version has to.
-    """
-    return version is not None and tuple(version[:2]) >= since
+    @property
+    def doubling(self) -> bool: ...
+
+    @property
+    def leekha_cards(self) -> Sequence[int]: ...
 
 
 def empty_view(seat: int | None) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def new_round(view: dict[str, Any] | None, seat: int | None, msg: P.Dealt) -> di
 
 def doublable(
     view: dict[str, Any] | None,
-    rules: RulesConfig,
+    rules: DoublingRules,
     seat: int | None,
     *,
     server_lists: bool,
@@ -171,7 +171,7 @@ def _game_over(v: dict[str, Any], msg: P.GameOver) -> dict[str, Any]:
 
 
 def fold_event(
-    view: dict[str, Any], msg: P.Message, seat: int | None, points: Sequence[int]
+    view: dict[str, Any], msg: Message, seat: int | None, points: Sequence[int]
 ) -> dict[str, Any]:
     """The seat view after a game event; `view` itself for any other message."""
     match msg:

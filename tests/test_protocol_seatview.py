@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from leekha import protocol as P
-from leekha.client.seatdict import doublable, empty_view, new_round, speaks
 from leekha.common import cards as C
 from leekha.common.config import preset
+from leekha.protocol.seatview import doublable, empty_view, new_round
 
 QS, TD = C.QUEEN_SPADES, C.TEN_DIAMONDS
 HAND = C.parse_cards("2C 5C KC 3D 10D QD 2H 7H QH AH 4S QS AS")
@@ -58,8 +58,3 @@ def test_the_servers_list_wins_when_it_sends_one() -> None:
     assert doublable(view, levant, 0, server_lists=True) == []
     assert doublable(None, levant, 0, server_lists=True) == []
     assert doublable(view, levant, None, server_lists=True) == []
-
-
-def test_speaks_compares_negotiated_versions() -> None:
-    assert speaks([1, 1], (1, 1)) and speaks([1, 2], (1, 1)) and speaks([2, 0], (1, 1))
-    assert not speaks([1, 0], (1, 1)) and not speaks(None, (1, 1))

@@ -1,0 +1,281 @@
+"""One end of a Leekha session, sans-IO in the style of h11: bytes in, messages out.
+
+Every peer (server, terminal client, bot client, bench harness) feeds received bytes to
+`Connection.receive_data` and sends through `Connection.send`, so the session rules of
+docs/protocol.md sections 2 and 3 are enforced once: hello first, which side may send
+what, the negotiated version, request ids and their replies, and answering pings. It
+does no I/O and keeps no time; the owner writes the bytes and runs the timers.
+
+Everything that moves the session between states is in `TRANSITIONS` below: a message
+is first named by the event it is for the session (`_event`), then looked up there. A
+pair missing from the table is a violation: raised as `ProtocolError` when the peer did
+it, as `LocalProtocolError` (a bug in the caller) when we tried to.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Literal
+
+from . import catalogue as M
+from .codec import DEFAULT_MAX_FRAME, Decoder, encode
+from .errors import PROTOCOL_ERRORS, ProtocolError
+from .message import Message
+from .version import Feature, speaks
+
+__all__ = [
+    "CLOSING_ERRORS",
+    "TRANSITIONS",
+    "Connection",
+    "Event",
+    "LocalProtocolError",
+    "Pending",
+    "Role",
+    "State",
+]
+
+Role = Literal["client", "server"]
+
+
+class State(enum.Enum):
+    AWAITING_HELLO = "awaiting_hello"  # no session yet: only hello/resume may start one
+    HANDSHAKING = "handshaking"  # hello/resume sent, its answer not yet
+    READY = "ready"  # welcomed: anything goes, in the right direction
+    CLOSED = "closed"  # a closing error was sent or received, or the link is gone
+
+
+class Event(enum.Enum):
+    """What a message means to the session (see `_event`)."""
+
+    HELLO = "hello"  # hello or resume
+    WELCOME = "welcome"
+    REFUSED = "refused"  # an error answering the hello/resume; the client may try again
+    FATAL = "fatal"  # an error after which the server closes (CLOSING_ERRORS)
+    KEEPALIVE = "keepalive"  # ping, pong, and errors that change nothing
+    TRAFFIC = "traffic"  # every other request, reply or event
+    PIPELINED = "pipelined"  # a request the server got right behind the hello, unanswered
+    LOST = "lost"  # the transport is gone
+
+
+A, H, R, X = State.AWAITING_HELLO, State.HANDSHAKING, State.READY, State.CLOSED
+E = Event
+#: The session's whole state machine: (state, event) -> next state. FATAL and LOST close
+#: from anywhere. A server handles requests in order, so one pipelined behind the hello
+#: is answered after the welcome; a client may not send it (it must wait for welcome).
+TRANSITIONS: dict[tuple[State, Event], State] = {
+    (A, E.HELLO): H,
+    (A, E.KEEPALIVE): A,
+    (H, E.KEEPALIVE): H,
+    (H, E.WELCOME): R,
+    (H, E.REFUSED): A,
+    (H, E.PIPELINED): H,
+    (R, E.KEEPALIVE): R,
+    (R, E.TRAFFIC): R,
+    **{(s, E.FATAL): X for s in (A, H, R)},
+    **{(s, E.LOST): X for s in State},
+}
+
+#: Error codes after which the server closes the connection.
+CLOSING_ERRORS = frozenset(PROTOCOL_ERRORS) | {
+    "server_full",
+    "hello_timeout",
+    "session_replaced",
+    "server_shutdown",
+}
+
+
+class LocalProtocolError(Exception):
+    """We tried to send something the session does not allow now: a bug in the caller."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A request waiting for its reply, with whatever the sender noted about it."""
+
+    request: Message
+    note: object = None
+
+
+class Connection:
+    """The session state of one connection, seen from `role`'s end."""
+
+    def __init__(
+        self, role: Role, *, max_frame: int = DEFAULT_MAX_FRAME, answer_pings: bool = True
+    ) -> None:
+        self.role: Role = role
+        self.peer: Role = "server" if role == "client" else "client"
+        self.state = State.AWAITING_HELLO
+        #: The negotiated (major, minor), once a welcome went by.
+        self.version: tuple[int, int] | None = None
+        #: The session token and name of the last welcome.
+        self.token: str | None = None
+        self.name: str | None = None
+        self.resumed = False
+        self.max_frame = max_frame
+        #: With answer_pings a received ping's pong is queued in `data_to_send()`; a server
+        #: that rate-limits pings first turns it off and answers itself.
+        self.answer_pings = answer_pings
+        self._decoder = Decoder(max_frame, peer=self.peer)
+        self._next_id = 0
+        self._handshake_id: int | None = None
+        self._pending: dict[int, Pending] = {}
+        self._answered: dict[int, Pending] = {}
+        self._outgoing = bytearray()
+
+    # ---- the state machine -------------------------------------------------------------
+    def _event(self, msg: Message, sender: Role) -> Event:
+        if isinstance(msg, M.Hello | M.Resume):
+            return Event.HELLO
+        if isinstance(msg, M.Welcome):
+            return Event.WELCOME
+        if isinstance(msg, M.Ping | M.Pong):
+            return Event.KEEPALIVE
+        if isinstance(msg, M.Error):
+            if msg.code in CLOSING_ERRORS:
+                return Event.FATAL
+            if self.state is State.HANDSHAKING and msg.re == self._handshake_id:
+                return Event.REFUSED
+            return Event.KEEPALIVE
+        if self.state is State.HANDSHAKING and sender == "client" and self.role == "server":
+            return Event.PIPELINED
+        return Event.TRAFFIC
+
+    def _advance(self, msg: Message, sender: Role) -> State | None:
+        """The state after `msg`, or None when the table has no such step."""
+        return TRANSITIONS.get((self.state, self._event(msg, sender)))
+
+    # ---- receiving ---------------------------------------------------------------------
+    def receive_data(self, data: bytes | bytearray | memoryview) -> list[Message]:
+        """The messages `data` completes, in order, after checking each against the state.
+
+        Raises ProtocolError for bad bytes or a message the session does not allow now;
+        after that the connection is CLOSED (the server answers with the error's code).
+        """
+        if self.state is State.CLOSED:
+            return []
+        try:
+            messages = self._decoder.feed(data)
+        except ProtocolError:
+            self.state = State.CLOSED
+            raise
+        self._answered = {}
+        out: list[Message] = []
+        for msg in messages:
+            if self._receive(msg):
+                out.append(msg)
+            if self.closed:
+                break
+        return out
+
+    def _receive(self, msg: Message) -> bool:
+        if (
+            self.role == "server"
+            and self.state is State.READY
+            and isinstance(msg, M.Hello | M.Resume)
+        ):
+            self._queue(
+                M.Error(
+                    code="already_welcomed",
+                    message="this connection already has a session",
+                    re=msg.id,
+                )
+            )
+            return False
+        after = self._advance(msg, self.peer)
+        if after is None:
+            self.state = State.CLOSED
+            raise self._violation(msg)
+        if isinstance(msg, M.Hello | M.Resume):
+            self._handshake_id = msg.id
+        elif isinstance(msg, M.Welcome):
+            self._welcomed(msg)
+        elif isinstance(msg, M.Ping) and self.answer_pings:
+            self._queue(M.Pong(re=msg.id))
+        re = getattr(msg, "re", None)
+        if type(re) is int and re in self._pending:
+            self._answered[re] = self._pending.pop(re)
+        self.state = after
+        return True
+
+    def _violation(self, msg: Message) -> ProtocolError:
+        rid = getattr(msg, "id", None)
+        rid = rid if type(rid) is int else None
+        if self.role == "server" and self.state is State.AWAITING_HELLO:
+            return ProtocolError(
+                "not_hello_first", f"first message must be hello or resume, not {msg.TYPE}", rid
+            )
+        if self.role == "server":
+            return ProtocolError("not_hello_first", f"{msg.TYPE} before the welcome", rid)
+        return ProtocolError(
+            "unknown_type", f"{msg.TYPE} is not allowed in state {self.state.value}", rid
+        )
+
+    def _welcomed(self, msg: M.Welcome) -> None:
+        self.version = (msg.version[0], msg.version[1])
+        self.token = msg.token
+        self.name = msg.name
+        self.resumed = msg.resumed
+        self._handshake_id = None
+
+    # ---- sending -----------------------------------------------------------------------
+    def send(self, msg: Message, *, note: object = None) -> bytes:
+        """The bytes of `msg`; a request (one with an `id`) is remembered until answered,
+        with `note` for the caller (see `answered`). Nothing goes out once CLOSED."""
+        if self.state is State.CLOSED:
+            return b""
+        if type(msg).SENDER not in (self.role, "both"):
+            raise LocalProtocolError(f"a {self.role} may not send {msg.TYPE}")
+        after = self._advance(msg, self.role)
+        if after is None:
+            raise LocalProtocolError(f"{msg.TYPE} may not be sent in state {self.state.value}")
+        data = encode(msg, self.max_frame)
+        if isinstance(msg, M.Hello | M.Resume):
+            self._handshake_id = msg.id
+        elif isinstance(msg, M.Welcome):
+            self._welcomed(msg)
+        rid = getattr(msg, "id", None)
+        if type(rid) is int:
+            self._pending[rid] = Pending(msg, note)
+        self.state = after
+        return data
+
+    def new_id(self) -> int:
+        """A fresh request id; ids restart at 1 on each connection."""
+        self._next_id += 1
+        return self._next_id
+
+    def ping(self) -> bytes:
+        """The bytes of a ping with a fresh id (its pong comes back as a reply)."""
+        return self.send(M.Ping(id=self.new_id()))
+
+    def data_to_send(self) -> bytes:
+        """Answers the connection made by itself (pongs, `already_welcomed`); drains."""
+        out, self._outgoing = bytes(self._outgoing), bytearray()
+        return out
+
+    def _queue(self, msg: Message) -> None:
+        self._outgoing += encode(msg, self.max_frame)
+
+    # ---- asking ------------------------------------------------------------------------
+    def answered(self, reply: Message) -> Pending | None:
+        """The request `reply` answers, if it came in the last `receive_data` batch."""
+        re = getattr(reply, "re", None)
+        return self._answered.get(re) if type(re) is int else None
+
+    @property
+    def pending(self) -> int:
+        """How many requests still wait for their reply."""
+        return len(self._pending)
+
+    @property
+    def closed(self) -> bool:
+        return self.state is State.CLOSED
+
+    def speaks(self, what: Feature) -> bool:
+        """Whether the negotiated version includes `what` (False before the welcome)."""
+        return speaks(self.version, what)
+
+    def connection_lost(self) -> None:
+        """The transport is gone: nothing more is sent or received."""
+        self.state = TRANSITIONS[(self.state, Event.LOST)]

@@ -1,0 +1,93 @@
+"""Static types of the shared structures (records.py checks them at run time).
+
+Messages carry these records as plain dicts, so code that reads `snapshot.table["seats"]`
+or a folded seat view gets key names checked by mypy rather than by a crash at a LAN
+party. tests/test_protocol_views.py keeps each TypedDict's keys equal to its record's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+__all__ = [
+    "PlayerInfo",
+    "Result",
+    "SeatInfo",
+    "SeatView",
+    "TableSummary",
+    "Timers",
+    "TrickRecord",
+]
+
+Phase = Literal["pass", "play", "game_over"]
+TableStatus = Literal["waiting", "playing", "finished"]
+
+
+class SeatInfo(TypedDict):
+    name: str | None
+    is_bot: bool
+    connected: bool
+
+
+class Timers(TypedDict):
+    pass_s: int | None
+    turn_s: int | None
+
+
+class TableSummary(TypedDict):
+    id: int
+    name: str
+    host: str | None
+    preset: str
+    rules: dict[str, Any]
+    seats: list[SeatInfo]
+    spectators: int
+    status: TableStatus
+    has_password: bool
+    timers: Timers
+
+
+class PlayerInfo(TypedDict):
+    name: str | None
+    is_bot: bool
+    connected: bool
+    strategy: str | None
+    is_host: bool
+
+
+class TrickRecord(TypedDict):
+    leader: int
+    cards: list[list[int]]
+    winner: int
+    points: int
+
+
+class Result(TypedDict):
+    winners: list[int]
+    losers: list[int]
+    totals: list[int]
+
+
+class SeatView(TypedDict):
+    seat: int | None
+    phase: Phase
+    round: int
+    dealer: int
+    pass_to: int | None
+    turn: int | None
+    hand: list[int]
+    passed: list[int] | None
+    received: list[int] | None
+    passes_done: list[bool]
+    doubled: list[list[int]]
+    trick: list[list[int]]
+    leader: int | None
+    tricks: list[TrickRecord]
+    taken: list[list[int]]
+    round_points: list[int]
+    totals: list[int]
+    legal: list[int]
+    history: list[list[int]]
+    result: Result | None
+    can_double: list[int]
+    rules: dict[str, Any]
