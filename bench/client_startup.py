@@ -52,7 +52,7 @@ def _run_pty(argv: list[str], timeout: float = 30.0) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--bots", default="best")
+    parser.add_argument("--strategy", default="best")
     args = parser.parse_args()
     leekha = str(Path(sys.executable).with_name("leekha"))
     bare, drawn, total = [], [], []
@@ -64,8 +64,8 @@ def main() -> int:
             argv = [
                 leekha,
                 "play",
-                "--bots",
-                args.bots,
+                "--strategy",
+                args.strategy,
                 "--exit-when-drawn",
                 "--report-drawn",
                 str(marker),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from leekha.client.i18n import _
 from leekha.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 from leekha.server.discovery import SERVICE_TYPE, version_text
 
@@ -203,7 +204,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=3.0,
         metavar="SECONDS",
-        help="how long to listen for answers (default: 3)",
+        help=_("how long to listen for answers (default: %(default)s)"),
     )
 
 
@@ -211,14 +212,17 @@ def run(args: argparse.Namespace) -> int:
     timeout = float(args.timeout)
     if not 0 < timeout <= _MAX_TIMEOUT_S:
         print(
-            f"leekha servers: --timeout must be more than 0 and at most {_MAX_TIMEOUT_S:g}",
+            _("leekha servers: --timeout must be more than 0 and at most {most}").format(
+                most=f"{_MAX_TIMEOUT_S:g}"
+            ),
             file=sys.stderr,
         )
         return 2
     try:
         servers = browse_sync(timeout)
     except OSError as exc:
-        print(f"leekha servers: cannot browse the network: {exc}", file=sys.stderr)
+        problem = _("leekha servers: cannot browse the network: {problem}").format(problem=exc)
+        print(problem, file=sys.stderr)
         return 1
     print(format_servers(servers))
     return 0

@@ -238,29 +238,3 @@ class Session:
         if self._retry is not None and self._retry.active():
             self._retry.cancel()
         self._retry = None
-
-
-def parse_address(text: str, default_port: int) -> tuple[str, int]:
-    """HOST, HOST:PORT or [V6]:PORT; raises ValueError with a plain message."""
-    text = text.strip()
-    if not text:
-        raise ValueError("empty address")
-    host, port_text = text, ""
-    if text.startswith("["):
-        end = text.find("]")
-        if end < 0:
-            raise ValueError(f"bad address {text!r}: missing ']'")
-        host, rest = text[1:end], text[end + 1 :]
-        if rest:
-            if not rest.startswith(":"):
-                raise ValueError(f"bad address {text!r}")
-            port_text = rest[1:]
-    elif text.count(":") == 1:
-        host, port_text = text.split(":")
-    if not host:
-        raise ValueError(f"bad address {text!r}: no host")
-    if not port_text:
-        return host, default_port
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"bad port {port_text!r}: use a number from 1 to 65535")
-    return host, int(port_text)

@@ -21,13 +21,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = sub.add_parser("export", help="export game records as JSON (replay format)")
     export.add_argument("--data", type=Path, default=None, help=data_help)
     export.add_argument("--game", type=int, default=None, help="one game id (default: all)")
-    export.add_argument("--format", choices=("json",), default="json")
+    export.add_argument(
+        "--format", choices=("json",), default="json", help="output format (default: %(default)s)"
+    )
     export.add_argument("--output", "-o", type=Path, default=None, help="file (default: stdout)")
     stats = sub.add_parser("stats", help="games, wins and average points per round per player")
     stats.add_argument("--data", type=Path, default=None, help=data_help)
     stats.add_argument("--name", default=None, help="only this player")
     stats.add_argument("--bots", action="store_true", help="include server bots")
-    stats.add_argument("--format", choices=("text", "json"), default="text")
+    stats.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: %(default)s)",
+    )
 
 
 def _open(data: Path | None) -> Store | None:

@@ -428,11 +428,12 @@ def test_garbage_from_the_server_closes_the_link_and_reconnects() -> None:
 @pytest.mark.parametrize(
     ("argv", "problem"),
     [
-        (["--port", "0", "--table", "t"], "bad port"),
-        (["--port", "1", "--table", "t", "--count", "0"], "--count"),
-        (["--port", "1", "--table", "t", "--strategy", "nope"], "unknown strategy"),
-        (["--port", "1", "--table", "t", "--rules", "nope"], "preset"),
-        (["--port", "1", "--table", "t", "--target", "0"], "target"),
+        (["127.0.0.1:0", "--table", "t"], "bad port"),
+        (["--table", "t", "--count", "0"], "--count"),
+        (["--table", "t", "--strategy", "nope"], "unknown strategy"),
+                (["--table", "t", "--rule", "target=0"], "target"),
+        (["--table", "t", "--rule", "talbees=maybe"], "talbees"),
+        (["--table", "t", "--rule", "nope=1"], "nope"),
     ],
 )
 def test_bad_options_are_one_clear_line(
@@ -446,10 +447,11 @@ def test_bad_options_are_one_clear_line(
 
 def test_count_bots_share_the_table_and_only_the_first_creates() -> None:
     args = build_parser_for_tests().parse_args(
-        ["--port", "5", "--create", "t", "--count", "3", "--name", "x", "--target", "20"]
+        ["example.org", "--create", "t", "--count", "3", "--name", "x", "--rule", "target=20"]
     )
     opts, problem = bot_cli._options(args)
     assert problem is None
     assert [o.name for o in opts] == ["x-1", "x-2", "x-3"]
     assert [o.create for o in opts] == ["t", None, None]
     assert all(o.table == "t" and o.overrides == {"target": 20} for o in opts)
+    assert {(o.host, o.port) for o in opts} == {("example.org", 7241)}

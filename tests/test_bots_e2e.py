@@ -99,7 +99,7 @@ def serve(tmp: Path, port: int = 0, data: Path | None = None) -> Iterator[tuple[
 
 
 def bot(tmp: Path, port: int, *args: str) -> Proc:
-    argv = [*LEEKHA, "bot", "--host", "127.0.0.1", "--port", str(port), *args]
+    argv = [*LEEKHA, "bot", f"127.0.0.1:{port}", *args]
     return Proc(argv, clean_env(tmp))
 
 
@@ -110,7 +110,7 @@ def totals(proc: Proc) -> str:
 def test_four_bot_processes_meet_by_table_name_and_finish(tmp_path: Path) -> None:
     with serve(tmp_path) as (_server, port):
         bots = [
-            bot(tmp_path, port, "--table", "meet", "--name", f"p{i}", "--target", "30",
+            bot(tmp_path, port, "--table", "meet", "--name", f"p{i}", "--rule", "target=30",
                 "--strategy", strategy)
             for i, strategy in enumerate(["random", "heuristic", "random", "heuristic"])
         ]  # fmt: skip
@@ -128,7 +128,7 @@ def test_four_bot_processes_meet_by_table_name_and_finish(tmp_path: Path) -> Non
 def test_count_four_in_one_process_plays_two_games(tmp_path: Path) -> None:
     with serve(tmp_path) as (_server, port):
         fleet = bot(tmp_path, port, "--create", "duo", "--count", "4", "--games", "2",
-                    "--target", "20")  # fmt: skip
+                    "--rule", "target=20")  # fmt: skip
         try:
             assert fleet.finish() == 0, fleet.text()
             assert len(re.findall(r"game 2 over", fleet.text())) == 4
@@ -173,8 +173,8 @@ def test_bots_resume_their_seats_after_a_server_crash(tmp_path: Path) -> None:
     try:
         with serve(tmp_path, port, data) as (server, _port):
             bots = [
-                bot(tmp_path, port, "--table", "crash", "--name", f"c{i}", "--target", "40",
-                    "--think-ms", "25")
+                bot(tmp_path, port, "--table", "crash", "--name", f"c{i}", "--rule", "target=40",
+                    "--delay-ms", "25")
                 for i in range(4)
             ]  # fmt: skip
             for b in bots:

@@ -56,7 +56,9 @@ async def until(client: ClientApp, pred: Callable[[], bool], what: str) -> None:
 def play_args(*extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     play.add_arguments(parser)
-    return parser.parse_args(["--name", "tester", "--bots", "random", "--bot-delay", "0", *extra])
+    return parser.parse_args(
+        ["--name", "tester", "--strategy", "random", "--bot-delay", "0", *extra]
+    )
 
 
 async def press(
@@ -110,7 +112,7 @@ async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
             task = asyncio.ensure_future(
                 play.play_main(
                     get_reactor(),
-                    play_args("--target", "10"),
+                    play_args("--rule", "target=10"),
                     ready=holder.append,
                     input=inp,
                     output=DummyOutput(),
@@ -262,7 +264,8 @@ def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
     marker = tmp_path / "drawn"
     leekha = str(Path(sys.executable).with_name("leekha"))
     rc, out = run_in_pty(
-        [leekha, "play", "--bots", "random", "--exit-when-drawn", "--report-drawn", str(marker)],
+        [leekha, "play", "--strategy", "random", "--exit-when-drawn", "--report-drawn",
+         str(marker)],
         timeout=30,
     )
     assert rc == 0, out[-2000:]

@@ -15,7 +15,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: i
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
-BASE = ["--seats", "heuristic,random,random,random", "--rounds", "30", "--seed", "7"]
+BASE = ["--strategies", "heuristic,random,random,random", "--rounds", "30", "--seed", "7"]
 
 
 def test_same_seed_same_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,8 +45,8 @@ def test_report_shape_and_paired_difference(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_search_seats_with_fixed_samples(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--seats", "search,heuristic,heuristic,heuristic", "--rounds", "4", "--seed", "3",
-            "--think-ms", "0", "--samples", "2"]
+    args = ["--strategies", "search,heuristic,heuristic,heuristic", "--rounds", "4", "--seed", "3",
+            "--budget-ms", "0", "--samples", "2"]
     assert run_json(capsys, *args) == run_json(capsys, *args)
 
 
@@ -54,8 +54,8 @@ def test_text_report_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
     assert cli.main(["match", *BASE]) == 0
     out = capsys.readouterr().out
     assert "heuristic" in out and "pts/round" in out
-    assert cli.main(["match", "--seats", "random,random"]) == 2
-    assert cli.main(["match", "--seats", "random,random,random,nope"]) == 2
+    assert cli.main(["match", "--strategies", "random,random"]) == 2
+    assert cli.main(["match", "--strategies", "random,random,random,nope"]) == 2
 
 
 def test_interval_of_constant_and_spread() -> None:

@@ -25,9 +25,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from leekha.client.i18n import _
+from leekha.client.options import add_rules_arguments, default_help, rules_from_args, strategy_help
 from leekha.common.bots.base import Strategy, make_strategy, play_out
 from leekha.common.bots.search import SearchStrategy
-from leekha.common.config import PRESETS, RulesConfig
+from leekha.common.config import RulesConfig
 from leekha.common.game import OVER, Game
 
 MAX_GAME_ROUNDS = 500
@@ -36,25 +38,49 @@ Z95 = 1.959963984540054
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--seats", default="heuristic,random,random,random",
-        help="four strategies, comma-separated: random, heuristic, search or module:Class",
-    )
-    parser.add_argument("--rounds", type=int, default=1000, help="rounds to play in total")
-    parser.add_argument("--rules", default="classic", choices=sorted(PRESETS))
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--duplicate", action="store_true",
-        help="play every game in all four seat rotations (rounds count each rotation)",
-    )
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument(
-        "--think-ms", type=float, default=None,
-        help="per-decision time budget of `search` seats (default: its own)",
+        "--strategies",
+        default="heuristic,random,random,random",
+        metavar="S1,S2,S3,S4",
+        help=default_help(
+            _("the strategy of each of the four seats, comma-separated: ")
+            + strategy_help(_(", or module:Class (importable by every worker)"))
+        ),
     )
     parser.add_argument(
-        "--samples", type=int, default=None,
-        help="max deals per decision of `search` seats; with --think-ms 0 a fixed count",
+        "--rounds", type=int, default=1000, metavar="N",
+        help=default_help(_("rounds to play in total")),
+    )  # fmt: skip
+    add_rules_arguments(parser)
+    parser.add_argument("--seed", type=int, default=1, help=default_help(_("match seed")))
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help=_("play every game in all four seat rotations (rounds count each rotation)"),
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N",
+        help=default_help(_("worker processes on this machine")),
+    )  # fmt: skip
+    parser.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    parser.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        metavar="MS",
+        help=_(
+            "time budget per decision of `search` seats, in milliseconds; 0 = no clock, "
+            "use --samples (default: the strategy's own)"
+        ),
+    )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        metavar="N",
+        help=_(
+            "most deals sampled per decision of `search` seats; with --budget-ms 0 a fixed "
+            "count (default: the strategy's own)"
+        ),
     )
 
 
@@ -64,7 +90,7 @@ class Task:
     specs: tuple[str, ...]  # strategy spec per seat
     game_seed: int
     strategy_seed: int
-    think_ms: float | None
+    budget_ms: float | None
     samples: int | None
 
 
@@ -74,11 +100,11 @@ class GameResult:
     winners: list[int] | None  # None when the game did not finish
 
 
-def _build(spec: str, seed: int, think_ms: float | None, samples: int | None) -> Strategy:
-    if spec == "search" and (think_ms is not None or samples is not None):
+def _build(spec: str, seed: int, budget_ms: float | None, samples: int | None) -> Strategy:
+    if spec == "search" and (budget_ms is not None or samples is not None):
         kwargs: dict[str, Any] = {}
-        if think_ms is not None:
-            kwargs["think_ms"] = think_ms if think_ms > 0 else None
+        if budget_ms is not None:
+            kwargs["think_ms"] = budget_ms if budget_ms > 0 else None
         if samples is not None:
             kwargs["max_samples"] = samples
         return SearchStrategy(seed, **kwargs)
@@ -89,7 +115,7 @@ def play_game(task: Task) -> GameResult:
     config = RulesConfig.from_dict(task.rules)
     rng = random.Random(task.strategy_seed)
     strategies = [
-        _build(spec, rng.getrandbits(62), task.think_ms, task.samples) for spec in task.specs
+        _build(spec, rng.getrandbits(62), task.budget_ms, task.samples) for spec in task.specs
     ]
     game = Game(config, task.game_seed)
     play_out(game, strategies, rounds=MAX_GAME_ROUNDS)
@@ -103,7 +129,7 @@ def derive_seed(*parts: int) -> int:
 
 
 def tasks(specs: Sequence[str], args: argparse.Namespace) -> Iterator[tuple[int, int, Task]]:
-    rules = PRESETS[args.rules].to_dict()
+    rules = args.config.to_dict()
     rotations = 4 if args.duplicate else 1
     g = 0
     while True:
@@ -111,7 +137,7 @@ def tasks(specs: Sequence[str], args: argparse.Namespace) -> Iterator[tuple[int,
         for r in range(rotations):
             seats = tuple(specs[(s + r) % 4] for s in range(4))
             yield g, r, Task(rules, seats, game_seed, derive_seed(args.seed, g, r),
-                             args.think_ms, args.samples)
+                             args.budget_ms, args.samples)
         g += 1
 
 
@@ -184,6 +210,7 @@ def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> d
     out: dict[str, Any] = {
         "seats": list(specs),
         "rules": args.rules,
+        "rule_overrides": args.overrides,
         "seed": args.seed,
         "duplicate": bool(args.duplicate),
         "rounds": counted,
@@ -224,8 +251,11 @@ def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> d
 def format_report(report: dict[str, Any]) -> str:
     mode = "duplicate, " if report["duplicate"] else ""
     width = max(16, *(len(name) + 2 for name in report["strategies"]))
+    rules = " ".join(
+        [report["rules"], *(f"{k}={json.dumps(v)}" for k, v in report["rule_overrides"].items())]
+    )
     lines = [
-        f"{report['rounds']} rounds ({mode}{report['deals']} deals), rules {report['rules']}, "
+        f"{report['rounds']} rounds ({mode}{report['deals']} deals), rules {rules}, "
         f"seed {report['seed']}; {report['games_finished']} games finished",
         f"{'strategy':<{width}}{'seats':>6}{'pts/round':>12}{'±95%':>8}{'games won':>11}"
         f"{'vs others':>11}{'±95%':>8}{'relative':>10}",
@@ -243,20 +273,23 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _fail(problem: str) -> int:
+    print(_("leekha match: {problem}").format(problem=problem), file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
-    specs = [s.strip() for s in args.seats.split(",") if s.strip()]
+    specs = [s.strip() for s in args.strategies.split(",") if s.strip()]
     if len(specs) != 4:
-        print("leekha match: --seats needs exactly four strategies", file=sys.stderr)
-        return 2
+        return _fail(_("--strategies needs exactly four strategies"))
     if args.rounds < 1:
-        print("leekha match: --rounds must be at least 1", file=sys.stderr)
-        return 2
+        return _fail(_("--rounds must be at least 1"))
     try:
+        args.config, args.overrides = rules_from_args(args)
         for spec in dict.fromkeys(specs):
             make_strategy(spec, 0)
     except ValueError as exc:
-        print(f"leekha match: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     progress = sys.stdout.isatty() and not args.json
     report = collect(specs, args, progress)
     if args.json:

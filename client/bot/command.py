@@ -12,59 +12,79 @@ import argparse
 import sys
 from typing import Any
 
-from leekha.common.config import PRESETS, preset
-from leekha.common.errors import ConfigError
-from leekha.server.reactor import install_asyncio_reactor as install_reactor
-
-TABLE_HELP = (
-    "table to play at, by name: join it if it exists and has a free seat, otherwise create "
-    "it (the creator is the host and starts the game once all four seats are full). Several "
-    "`leekha bot` processes given the same --table meet at one table."
+from leekha.client.i18n import _
+from leekha.client.options import (
+    add_rules_arguments,
+    address_help,
+    default_help,
+    parse_address,
+    rules_from_args,
+    strategy_help,
 )
+from leekha.server.reactor import install_asyncio_reactor as install_reactor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="server address (default %(default)s)")
-    parser.add_argument("--port", type=int, required=True, help="server port")
+    parser.add_argument(
+        "address", nargs="?", default="127.0.0.1", metavar="HOST[:PORT]",
+        help=default_help(address_help()),
+    )  # fmt: skip
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--table", metavar="NAME", help=TABLE_HELP)
+    where.add_argument(
+        "--table",
+        metavar="NAME",
+        help=_(
+            "table to play at, by name: join it if it exists and has a free seat, otherwise "
+            "create it (the creator is the host and starts the game once all four seats are "
+            "full); several `leekha bot` processes given the same --table meet at one table"
+        ),
+    )
     where.add_argument(
         "--create",
         metavar="NAME",
-        help="always create a new table NAME (the first bot hosts it; the other --count bots "
-        "join it)",
+        help=_(
+            "always create a new table NAME (the first bot hosts it; the other --count bots "
+            "join it)"
+        ),
     )
+    add_rules_arguments(parser)
     parser.add_argument(
-        "--rules",
-        default="classic",
-        metavar="PRESET",
-        help=f"rules preset when creating: {', '.join(sorted(PRESETS))} (default %(default)s)",
+        "--password", help=_("table password, to create or to join (default: none)")
     )
-    parser.add_argument(
-        "--target", type=int, help="override the game's target score when creating (short games)"
-    )
-    parser.add_argument("--password", help="table password (to create or to join)")
     parser.add_argument(
         "--strategy",
         default="random",
-        help="random, heuristic, search, or module:Class (default %(default)s)",
+        metavar="STRATEGY",
+        help=default_help(
+            strategy_help(_(", or module:Class, importable by this process"))
+        ),
     )
-    parser.add_argument("--name", default="bot", help="display name; numbered when --count > 1")
     parser.add_argument(
-        "--count", type=int, default=1, help="bots to run in this process (default 1)"
+        "--name",
+        default="bot",
+        help=default_help(_("display name, numbered when --count is more than 1")),
     )
     parser.add_argument(
-        "--think-ms", type=int, default=0, help="pause before each move (default 0)"
-    )
+        "--count", type=int, default=1, metavar="N",
+        help=default_help(_("bots to run in this process, 1 to 64")),
+    )  # fmt: skip
+    parser.add_argument(
+        "--delay-ms", type=int, default=0, metavar="MS",
+        help=default_help(_("pause before each move, in milliseconds")),
+    )  # fmt: skip
     parser.add_argument(
         "--games",
         type=int,
         default=1,
-        help="games to finish before leaving, voting rematch in between; 0 = until stopped "
-        "(default 1)",
+        metavar="N",
+        help=default_help(
+            _("games to finish before leaving, voting rematch in between; 0 = until stopped")
+        ),
     )
-    parser.add_argument("--seed", type=int, default=0, help="strategy random seed")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log every step")
+    parser.add_argument(
+        "--seed", type=int, default=0, help=default_help(_("strategy random seed"))
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help=_("log every step"))
 
 
 def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
@@ -72,26 +92,22 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
     from leekha.client.bot.client import BotOptions
     from leekha.common.bots.base import make_strategy
 
-    if not 0 < args.port < 65536:
-        return [], f"bad port {args.port}: use 1..65535"
     if not 1 <= args.count <= 64:
-        return [], "--count must be 1..64"
-    if args.games < 0 or args.think_ms < 0:
-        return [], "--games and --think-ms must not be negative"
-    overrides: dict[str, Any] = {}
-    if args.target is not None:
-        overrides["target"] = args.target
+        return [], _("--count must be 1..64")
+    if args.games < 0 or args.delay_ms < 0:
+        return [], _("--games and --delay-ms must not be negative")
     try:
-        preset(args.rules, overrides)
+        host, port = parse_address(args.address)
+        _config, overrides = rules_from_args(args)
         make_strategy(args.strategy, args.seed)
-    except (ConfigError, ValueError) as exc:
+    except ValueError as exc:
         return [], str(exc)
     out = []
     for i in range(args.count):
         out.append(
             BotOptions(
-                host=args.host,
-                port=args.port,
+                host=host,
+                port=port,
                 name=args.name if args.count == 1 else f"{args.name}-{i + 1}",
                 strategy=args.strategy,
                 table=args.table if args.table is not None else args.create,
@@ -99,7 +115,7 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
                 preset=args.rules,
                 overrides=overrides,
                 password=args.password,
-                think_s=args.think_ms / 1000,
+                think_s=args.delay_ms / 1000,
                 games=args.games,
                 seed=args.seed + i,
             )
@@ -130,7 +146,7 @@ def _begin_logging(verbose: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     options, problem = _options(args)
     if problem is not None:
-        print(f"leekha bot: {problem}", file=sys.stderr)
+        print(_("leekha bot: {problem}").format(problem=problem), file=sys.stderr)
         return 2
     reactor = install_reactor()
     _begin_logging(args.verbose)
@@ -142,5 +158,5 @@ def run(args: argparse.Namespace) -> int:
     reactor.addSystemEventTrigger("before", "shutdown", fleet.shutdown)
     reactor.run()
     if fleet.error is not None:
-        print(f"leekha bot: {fleet.error}", file=sys.stderr)
+        print(_("leekha bot: {problem}").format(problem=fleet.error), file=sys.stderr)
     return fleet.code

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-DEFAULT_PORT = 7241  # leekha.server.settings.DEFAULT_PORT, without importing the server
+from leekha.client.i18n import _
+from leekha.client.options import address_help, default_help
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,16 +22,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         default=None,
         metavar="HOST[:PORT]",
-        help=f"server address (default port {DEFAULT_PORT}); omit to browse the local network",
+        help=address_help() + _("; omit it to browse the local network"),
     )
-    parser.add_argument("--name", default=None, help="your name at the tables")
-    parser.add_argument("--ascii", action="store_true", help="C D H S instead of ♣ ♦ ♥ ♠")
+    parser.add_argument(
+        "--name", default=None, help=_("your name at the tables (default: your login name)")
+    )
+    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
     parser.add_argument(
         "--browse-timeout",
         type=float,
         default=2.0,
         metavar="SECONDS",
-        help="how long to listen for servers on the LAN (default: 2)",
+        help=default_help(_("how long to listen for servers on the LAN")),
     )
 
 
@@ -61,7 +64,7 @@ def choose_server(
 
 
 def run(args: argparse.Namespace) -> int:
-    from leekha.client.net import parse_address
+    from leekha.client.options import parse_address
     from leekha.client.tui.play import default_name
 
     address = args.address
@@ -81,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
         if address is None:
             return 1
     try:
-        host, port = parse_address(address, DEFAULT_PORT)
+        host, port = parse_address(address)
     except ValueError as exc:
-        print(f"leekha join: {exc}", file=sys.stderr)
+        print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
     name = (args.name or default_name()).strip()[:24] or "you"
 
@@ -113,7 +116,7 @@ async def join_main(
     try:
         await client.connect()
     except ConnectFailed as exc:
-        print(f"leekha join: {exc}", file=sys.stderr)
+        print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 1
     if ready is not None:
         ready(client)

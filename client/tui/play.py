@@ -10,17 +10,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from leekha.common.config import PRESETS
+from leekha.client.i18n import _
+from leekha.client.options import STRATEGY_TIERS, add_rules_arguments, default_help, strategy_help
 
 T = TypeVar("T")
 
-BOT_TIERS = ("search", "heuristic", "random")
 DEFAULT_BOT_DELAY_MS = 350
 
 
@@ -29,7 +30,7 @@ def best_bot() -> str:
     from leekha.common.bots.base import strategy_names
 
     names = set(strategy_names())
-    return next((t for t in BOT_TIERS if t in names), "random")
+    return next((t for t in STRATEGY_TIERS if t in names), "random")
 
 
 def default_name() -> str:
@@ -40,28 +41,19 @@ def default_name() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
     parser.add_argument(
-        "--rules",
-        choices=sorted(PRESETS),
-        default="classic",
-        metavar="PRESET",
-        help="rules preset: " + ", ".join(PRESETS) + " (default: classic)",
+        "--name", default=None, help=_("your name at the table (default: your login name)")
     )
+    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
     parser.add_argument(
-        "--target",
-        type=int,
-        default=None,
-        metavar="N",
-        help="points that end the game (default: the preset's)",
-    )
-    parser.add_argument("--name", default=None, help="your name at the table")
-    parser.add_argument("--ascii", action="store_true", help="C D H S instead of ♣ ♦ ♥ ♠")
-    parser.add_argument(
-        "--bots",
-        choices=(*BOT_TIERS, "best"),
+        "--strategy",
+        choices=(*STRATEGY_TIERS, "best"),
         default="best",
-        metavar="TIER",
-        help="bot tier: search, heuristic, random or best (default: best)",
+        metavar="STRATEGY",
+        help=default_help(
+            strategy_help(_(", or best (the strongest installed)")) + _(" for the three bots")
+        ),
     )
     parser.add_argument(
         "--bot-delay", type=int, default=DEFAULT_BOT_DELAY_MS, metavar="MS", help=argparse.SUPPRESS
@@ -72,9 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from leekha.client.eventloop import run_on_reactor
+    from leekha.client.options import rules_from_args
 
-    if args.target is not None and not 1 <= args.target <= 10_000:
-        print("leekha play: --target must be from 1 to 10000")
+    try:
+        rules_from_args(args)
+    except ValueError as exc:
+        print(_("leekha play: {problem}").format(problem=exc), file=sys.stderr)
         return 2
     return run_on_reactor(lambda reactor: play_main(reactor, args))
 
@@ -92,9 +87,9 @@ async def play_main(
     from leekha.client.tui.model import AutoSetup, ClientModel
     from leekha.server.app import local_settings, start_server
 
-    bot = best_bot() if args.bots == "best" else args.bots
+    bot = best_bot() if args.strategy == "best" else args.strategy
     name = (args.name or default_name()).strip()[:24] or "you"
-    overrides = {"target": args.target} if args.target is not None else {}
+    overrides = dict(args.rule)
     with tempfile.TemporaryDirectory(prefix="leekha-play-") as tmp:
         settings = local_settings(
             Path(tmp), name="leekha play", bot_think_ms=max(0, int(args.bot_delay))

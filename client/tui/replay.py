@@ -12,23 +12,33 @@ import argparse
 import sys
 from typing import Any
 
+from leekha.client.i18n import _, ngettext
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD", help="a JSON file from `leekha records export`")
+    parser.add_argument(
+        "record", metavar="RECORD", help=_("a JSON file from `leekha records export`")
+    )
     parser.add_argument(
         "--game",
         type=int,
         default=1,
         metavar="N",
-        help="which game in the file (default: the first)",
+        help=_("which game in the file (default: the first)"),
     )
-    parser.add_argument("--ascii", action="store_true", help="C D H S instead of ♣ ♦ ♥ ♠")
-    parser.add_argument("--round", type=int, default=None, metavar="R", help="start at round R")
+    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
+    parser.add_argument(
+        "--round",
+        type=int,
+        default=None,
+        metavar="R",
+        help=_("start at round R (default: the start, or the end with --print)"),
+    )
     parser.add_argument(
         "--print",
         action="store_true",
         dest="print_only",
-        help="print the final position as text and exit (no full screen)",
+        help=_("print the final position as text and exit (no full screen)"),
     )
 
 
@@ -38,11 +48,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = pick_record(load_records(args.record), args.game)
     except ReplayError as exc:
-        print(f"leekha replay: {exc}", file=sys.stderr)
+        print(_("leekha replay: {problem}").format(problem=exc), file=sys.stderr)
         return 1
     model = ReplayModel(record, ascii=args.ascii)
     if args.round is not None and not model.jump_round(args.round):
-        print(f"leekha replay: the game has {model.rounds} round(s)", file=sys.stderr)
+        text = ngettext(
+            "leekha replay: the game has {n} round", "leekha replay: the game has {n} rounds",
+            model.rounds,
+        )  # fmt: skip
+        print(text.format(n=model.rounds), file=sys.stderr)
         return 2
     if args.print_only:
         if args.round is None:

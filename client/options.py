@@ -1,0 +1,118 @@
+"""Options that several `leekha` subcommands take, spelled and checked one way everywhere.
+
+A server address is `HOST[:PORT]` with the default port; a bot's playing style is a
+*strategy* (the wire's word); rules are a preset plus `--rule KEY=VALUE` overrides checked
+by the same `leekha.common.config.preset` the server runs on `create_table`, so a bad rule
+gets the server's own error. Only the pure rules package is imported here: building the
+parser must stay cheap (`leekha --help`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import fields
+from typing import Any
+
+from leekha.client.i18n import _
+from leekha.common.config import PRESETS, RulesConfig, preset
+from leekha.common.errors import ConfigError
+
+#: The TCP port a Leekha server listens on unless told otherwise; the server's
+#: `leekha.server.settings.DEFAULT_PORT` (a test keeps the two equal).
+DEFAULT_PORT = 7241
+
+#: The built-in bot strategies, strongest first.
+STRATEGY_TIERS = ("search", "heuristic", "random")
+
+
+def default_help(text: str) -> str:
+    """Help text with the option's default, written the same way in every command."""
+    return text + " " + _("(default: %(default)s)")
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """HOST, HOST:PORT or [V6]:PORT; raises ValueError with a plain message."""
+    text = text.strip()
+    if not text:
+        raise ValueError(_("empty address"))
+    host, port_text = text, ""
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ValueError(_("bad address {text!r}: missing ']'").format(text=text))
+        host, rest = text[1:end], text[end + 1 :]
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(_("bad address {text!r}").format(text=text))
+            port_text = rest[1:]
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    if not host:
+        raise ValueError(_("bad address {text!r}: no host").format(text=text))
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(
+            _("bad port {port!r}: use a number from 1 to 65535").format(port=port_text)
+        )
+    return host, int(port_text)
+
+
+def address_help() -> str:
+    return _("server address, HOST[:PORT]; the port defaults to {port}").format(port=DEFAULT_PORT)
+
+
+def strategy_help(extra: str = "") -> str:
+    """One description of a strategy for every command that takes one."""
+    text = _("a bot strategy: {tiers}").format(tiers=", ".join(STRATEGY_TIERS))
+    return text + extra
+
+
+def parse_rule(text: str) -> tuple[str, Any]:
+    """`KEY=VALUE` with VALUE read as JSON when it is JSON (true, 51, "x"), else as text."""
+    key, sep, raw = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(
+            _("expected KEY=VALUE, for example target=51; got {text!r}").format(text=text)
+        )
+    raw = raw.strip()
+    try:
+        value: Any = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key, value
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--rules PRESET` and the repeatable `--rule KEY=VALUE` on top of it."""
+    parser.add_argument(
+        "--rules",
+        default="classic",
+        choices=sorted(PRESETS),
+        metavar="PRESET",
+        help=default_help(_("rules preset: {names}").format(names=", ".join(sorted(PRESETS)))),
+    )
+    parser.add_argument(
+        "--rule",
+        dest="rule",
+        action="append",
+        type=parse_rule,
+        default=[],
+        metavar="KEY=VALUE",
+        help=_(
+            "change one rules option of the preset, for example --rule talbees=true "
+            "--rule target=51; repeatable (options: {keys})"
+        ).format(keys=", ".join(f.name for f in fields(RulesConfig))),
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> tuple[RulesConfig, dict[str, Any]]:
+    """The preset with the overrides applied, and the overrides alone; raises ValueError
+    with the server's message for the same rules when they do not make a valid game."""
+    overrides = dict(args.rule)
+    try:
+        return preset(args.rules, overrides), overrides
+    except ConfigError as exc:
+        raise ValueError(exc.message) from None
