@@ -16,8 +16,7 @@ from leekha.client.i18n import _
 from leekha.common import __version__
 
 
-
-def N_(message: str) -> str:  # noqa: N802 - Babel's marker for text translated later
+def N_(message: str) -> str:  # Babel's marker for text translated later
     """Mark `message` for the catalogues; `_()` translates it when the parser is built."""
     return message
 
