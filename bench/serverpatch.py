@@ -173,7 +173,7 @@ def pingall() -> None:
     original = connection.LeekhaConnection.keepalive
 
     def keepalive(self: Any, now: float) -> None:
-        if now - self.last_rx < self.settings.ping_interval_s:
+        if now - self.last_heard < self.settings.ping_interval_s:
             self._ping_id = (self._ping_id + 1) % 2**31
             self.send(M.Ping(id=self._ping_id))
         original(self, now)

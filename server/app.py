@@ -2,6 +2,10 @@
 
 `leekha serve`, the tests and `leekha play` (an embedded server sharing prompt_toolkit's
 asyncio loop) all go through `start_server`, so there is exactly one way to run a server.
+A server is a Twisted `MultiService`: one `StreamServerEndpointService` per listening
+endpoint (made with `serverFromString`), a `TimerService` for the once-a-minute summary
+line, and the LAN announcer; `RunningServer.stop` stops them in that order and closes the
+lobby and the database last.
 """
 
 from __future__ import annotations
@@ -12,33 +16,111 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from twisted.application.internet import StreamServerEndpointService, TimerService
+from twisted.application.service import MultiService, Service
 from twisted.internet.defer import Deferred, DeferredList, ensureDeferred
-from twisted.internet.endpoints import TCP4ServerEndpoint, TCP6ServerEndpoint
+from twisted.internet.endpoints import serverFromString
+from twisted.internet.interfaces import IListeningPort, IStreamServerEndpoint
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
+from twisted.python.failure import Failure
+from zope.interface import implementer
 
 from leekha.protocol.version import PROTOCOL_VERSION
 from leekha.server.connection import ServerFactory
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
+from leekha.server.stats import SUMMARY_EVERY_S
+from leekha.server.tls import Credentials, credentials, quote, with_credentials
 
 log = Logger()
 
 
+@implementer(IStreamServerEndpoint)
+class _Recorded:
+    """An endpoint that reports the port it listened on (or why it could not) through
+    `ready`, so `start_server` learns a port-0 listener's real port and a busy port is a
+    clear failure, while the service does the listening."""
+
+    def __init__(self, endpoint: Any) -> None:
+        self.endpoint = endpoint
+        self.ready: Deferred[IListeningPort] = Deferred()
+
+    def listen(self, factory: Any) -> Deferred[IListeningPort | None]:
+        d: Deferred[IListeningPort] = self.endpoint.listen(factory)
+
+        def listening(port: IListeningPort) -> IListeningPort:
+            self.ready.callback(port)
+            return port
+
+        def failed(failure: Failure) -> None:
+            self.ready.errback(failure)  # the service then has no port to stop
+
+        return d.addCallbacks(listening, failed)
+
+
+class _Announcing(Service):
+    """The mDNS announcement as a child service: it starts in the background (probing
+    takes seconds and must not delay the first game) and is withdrawn on stop."""
+
+    def __init__(self, settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> None:
+        self.settings = settings
+        self.port = port
+        self.tls = tls
+        self.lobby = lobby
+        self.announcer: Any = None
+        self.starting: Deferred[Any] | None = None
+
+    def startService(self) -> None:
+        super().startService()  # type: ignore[no-untyped-call]
+        self.starting = ensureDeferred(_announce(self.settings, self.port, self.tls, self.lobby))
+        self.starting.addCallback(lambda a: setattr(self, "announcer", a))
+
+    def stopService(self) -> Deferred[None]:
+        super().stopService()  # type: ignore[no-untyped-call]
+        return ensureDeferred(self._stop())
+
+    async def _stop(self) -> None:
+        if self.starting is not None:
+            await self.starting
+        if self.announcer is not None:
+            try:
+                await Deferred.fromFuture(asyncio.ensure_future(self.announcer.stop()))
+            except Exception:
+                log.failure("stopping the LAN announcement failed")
+            self.announcer = None
+
+
+@dataclass
+class Listener:
+    """One listening endpoint: its description (keys and paths left out) and real port."""
+
+    description: str
+    port: int
+    tls: bool
+    service: StreamServerEndpointService
+
+
 @dataclass
 class RunningServer:
-    """A listening server. `port` is the real port (useful with port 0)."""
+    """A listening server. `port` is the real port of the first listener (useful with
+    port 0); `listeners` has them all."""
 
     host: str
     port: int
     lobby: Lobby
     factory: ServerFactory
     store: Store
-    listening: Any
-    announcer: Any = None
-    announcing: Deferred[Any] | None = None
+    services: MultiService
+    listeners: list[Listener]
+    tls: Credentials | None = None
+    announcing: _Announcing | None = None
     stopped: bool = field(default=False)
+
+    @property
+    def announcer(self) -> Any:
+        return self.announcing.announcer if self.announcing is not None else None
 
     async def stop(self) -> None:
         """Clean shutdown: stop accepting, tell every client, close the database."""
@@ -46,40 +128,22 @@ class RunningServer:
             return
         self.stopped = True
         log.info("shutting down")
-        await self.listening.stopListening()
-        closing = [self._closed(c) for c in list(self.factory.connections)]
+        await DeferredList([x.service.stopService() for x in self.listeners])
+        closing = [c.closed for c in list(self.factory.connections)]
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
         self.lobby.outbox.flush()  # commit, then send the goodbyes and close
         if closing:
             await DeferredList(closing)
-        if self.announcing is not None:
-            await self.announcing
-        if self.announcer is not None:
-            try:
-                await Deferred.fromFuture(asyncio.ensure_future(self.announcer.stop()))
-            except Exception:
-                log.failure("stopping the LAN announcement failed")
+        await self.services.stopService()
         self.lobby.outbox.flush()
         self.store.close()
         log.info("stopped")
-
-    def _closed(self, conn: Any) -> Deferred[None]:
-        d: Deferred[None] = Deferred()
-        original = conn.connectionLost
-
-        def lost(reason: Any = None) -> None:
-            original(reason)
-            if not d.called:
-                d.callback(None)
-
-        conn.connectionLost = lost
-        return d
 
     async def abandon(self) -> None:
         """Vanish as a crash would: no goodbye, no flush (tests use it to simulate kill -9)."""
         self.stopped = True
         self.lobby.outbox.stop()  # what was not committed yet is lost, as in a crash
-        await self.listening.stopListening()
+        await DeferredList([x.service.stopService() for x in self.listeners])
         for table in self.lobby.tables.values():
             table.shutdown()
         for session in self.lobby.sessions.values():
@@ -87,6 +151,7 @@ class RunningServer:
                 session.expiry.cancel()
         for conn in list(self.factory.connections):
             conn.abort()
+        await self.services.stopService()
 
 
 def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSettings:
@@ -105,10 +170,30 @@ def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSett
     return replace(ServerSettings(), **values)
 
 
-def _endpoint(reactor: Any, host: str, port: int) -> Any:
-    if ":" in host:
-        return TCP6ServerEndpoint(reactor, port, interface=host)  # type: ignore[no-untyped-call]
-    return TCP4ServerEndpoint(reactor, port, interface=host)  # type: ignore[no-untyped-call]
+def endpoint_descriptions(settings: ServerSettings) -> list[str]:
+    """What to listen on: every `listen` entry, or else the short form host/port (TLS with
+    `tls`). Twisted picks IPv4 or IPv6 from the interface address itself."""
+    if settings.listen:
+        return list(settings.listen)
+    kind = "ssl" if settings.tls else "tcp"
+    return [f"{kind}:port={settings.port}:interface={quote(settings.host)}"]
+
+
+def _is_tls(description: str) -> bool:
+    return description.split(":", 1)[0].lower() in ("ssl", "tls")
+
+
+def _tls_description(description: str) -> str:
+    """`tls:` is accepted as another name of Twisted's `ssl:` endpoint."""
+    kind, _, rest = description.partition(":")
+    return f"ssl:{rest}" if kind.lower() == "tls" else description
+
+
+def _shown(description: str) -> str:
+    """A description fit for the log: no key or certificate paths."""
+    parts = description.split(":")
+    keep = [p for p in parts if not p.startswith(("privateKey=", "certKey=", "extraCertChain="))]
+    return ":".join(keep)
 
 
 async def start_server(
@@ -122,6 +207,10 @@ async def start_server(
     Works on any running reactor; LAN announcement needs the asyncio reactor and is
     skipped with a warning if it cannot start.
     """
+    descriptions = endpoint_descriptions(settings)
+    creds: Credentials | None = None
+    if any(_is_tls(d) for d in descriptions):
+        creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
     store = store if store is not None else Store.in_dir(settings.data_dir)
     lobby = Lobby(reactor, settings, store)
     lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
@@ -129,21 +218,57 @@ async def start_server(
     if restored:
         log.info("restored {n} tables from {path}", n=restored, path=store.path)
     factory = ServerFactory(lobby, settings, reactor)
+    services = MultiService()
+    listeners: list[Listener] = []
+    recorded: list[tuple[str, bool, _Recorded, StreamServerEndpointService]] = []
     try:
-        listening = await _endpoint(reactor, settings.host, settings.port).listen(factory)
+        for description in descriptions:
+            tls = _is_tls(description)
+            full = description
+            if tls and creds is not None:
+                full = with_credentials(_tls_description(description), creds)
+            endpoint = _Recorded(serverFromString(reactor, full))
+            service = StreamServerEndpointService(endpoint, factory)
+            service.setServiceParent(services)
+            recorded.append((description, tls, endpoint, service))
+        timer = TimerService(SUMMARY_EVERY_S, factory.summary)
+        timer.clock = reactor
+        timer.setServiceParent(services)
+        services.startService()
+        for description, tls, endpoint, service in recorded:
+            port = await endpoint.ready
+            address: Any = port.getHost()  # type: ignore[misc]
+            number = int(address.port)
+            listeners.append(Listener(_shown(description), number, tls, service))
     except Exception:
+        await services.stopService()
         for table in lobby.tables.values():
             table.shutdown()
         store.close()
         raise
-    address = listening.getHost()
-    port = int(address.port)  # type: ignore[attr-defined]
-    log.info("listening on {host}:{port}", host=settings.host, port=port)
-    server = RunningServer(settings.host, port, lobby, factory, store, listening)
+    for listener in listeners:
+        log.info(
+            "listening on {endpoint} (port {port}{tls})",
+            endpoint=listener.description,
+            port=listener.port,
+            tls=", TLS" if listener.tls else "",
+        )
+    if creds is not None:
+        log.info(
+            "TLS certificate {path} ({kind}), SHA-256 fingerprint {fp}",
+            path=creds.cert,
+            kind="self-signed" if creds.self_signed else "the operator's",
+            fp=creds.fingerprint,
+        )
+    first = listeners[0]
+    server = RunningServer(
+        settings.host, first.port, lobby, factory, store, services, listeners, creds
+    )
     if settings.announce:
-        # In the background: mDNS probing takes seconds and must not delay the first game.
-        server.announcing = ensureDeferred(_announce(settings, port, lobby))
-        server.announcing.addCallback(lambda a: setattr(server, "announcer", a))
+        # Announce the first TLS listener if there is one, else the first listener.
+        shown = next((x for x in listeners if x.tls), first)
+        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby)
+        server.announcing.setServiceParent(services)  # type: ignore[no-untyped-call]
     return server
 
 
@@ -155,7 +280,7 @@ def _ip(host: str) -> str:
     return host
 
 
-async def _announce(settings: ServerSettings, port: int, lobby: Lobby) -> Any:
+async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> Any:
     try:
         from leekha.server.discovery import Announcer
 
@@ -169,6 +294,7 @@ async def _announce(settings: ServerSettings, port: int, lobby: Lobby) -> Any:
             "{}.{}".format(*PROTOCOL_VERSION),
             interfaces=only,
             addresses=only,
+            tls=tls,
         )
         await Deferred.fromFuture(asyncio.ensure_future(announcer.start()))
     except Exception as exc:

@@ -56,10 +56,15 @@ def run(args: argparse.Namespace) -> int:
     outcome = {"code": 0}
 
     def started(server: RunningServer) -> None:
-        # One parseable line on stdout for scripts and test harnesses.
+        # One parseable line on stdout per listener for scripts and test harnesses; the
+        # first is the short form's host and port.
         print(f"listening on {server.host}:{server.port}", flush=True)
+        for listener in server.listeners[1:]:
+            print(f"listening on {listener.description} port {listener.port}", flush=True)
+        if server.tls is not None:
+            print(f"TLS fingerprint SHA-256 {server.tls.fingerprint}", flush=True)
         # After the restore: the restored tables are the first long-lived objects frozen.
-        GcTuning(reactor).start()
+        GcTuning(reactor).setServiceParent(server.services)  # type: ignore[no-untyped-call]
 
         def fatal() -> None:  # the database refused a commit: stop (see server/outbox.py)
             outcome["code"] = 1

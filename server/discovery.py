@@ -26,7 +26,8 @@ from leekha.protocol import PROTOCOL_VERSION
 #: DNS-SD service type of a Leekha table server.
 SERVICE_TYPE = "_leekha._tcp.local."
 
-#: TXT keys every announcement carries; values are UTF-8 strings.
+#: TXT keys every announcement carries; values are UTF-8 strings. A TLS server adds
+#: `tls=1` (clients then connect with TLS); a plain one leaves the key out.
 TXT_KEYS = ("name", "proto", "tables", "players")
 
 # DNS labels are at most 63 bytes; a TXT string at most 255 bytes including "key=".
@@ -55,14 +56,19 @@ def instance_label(name: str) -> str:
     return _truncate_utf8(label, _MAX_LABEL_BYTES).rstrip() or "Leekha"
 
 
-def txt_properties(name: str, proto_version: str, tables: int, players: int) -> dict[str, str]:
+def txt_properties(
+    name: str, proto_version: str, tables: int, players: int, *, tls: bool = False
+) -> dict[str, str]:
     """The TXT record of an announcement; the full name travels here, untruncated by DNS."""
-    return {
+    out = {
         "name": _truncate_utf8(name, _MAX_TXT_NAME_BYTES),
         "proto": proto_version,
         "tables": str(max(0, int(tables))),
         "players": str(max(0, int(players))),
     }
+    if tls:
+        out["tls"] = "1"
+    return out
 
 
 def _default_addresses(interfaces: Sequence[str] | None) -> list[str]:
@@ -93,12 +99,14 @@ class Announcer:
         addresses: Sequence[str] | None = None,
         hostname: str | None = None,
         min_update_interval_s: float = 2.0,
+        tls: bool = False,
     ) -> None:
         if not 1 <= port <= 65535:
             raise ValueError(f"port must be from 1 to 65535 (got {port})")
         self.name = name
         self.port = port
         self.proto_version = version_text(proto_version)
+        self.tls = tls
         self._interfaces = list(interfaces) if interfaces else None
         self._addresses = list(addresses) if addresses else _default_addresses(self._interfaces)
         for address in self._addresses:
@@ -126,7 +134,9 @@ class Announcer:
             SERVICE_TYPE,
             f"{instance}.{SERVICE_TYPE}",
             port=self.port,
-            properties=txt_properties(self.name, self.proto_version, self._tables, self._players),
+            properties=txt_properties(
+                self.name, self.proto_version, self._tables, self._players, tls=self.tls
+            ),
             server=self._server,
             parsed_addresses=self._addresses,
         )

@@ -14,7 +14,7 @@ frozen every second (gc.freeze() is O(1): it splices lists and resets the gen-0 
 the gen-0 threshold is high enough that a young collection runs only when a burst (a
 restore, a wave of new tables) allocates GEN0_THRESHOLD net objects within one second.
 
-Only `leekha serve` calls `tune_gc` (tests and embedded servers keep the defaults).
+Only `leekha serve` adds this service (tests and embedded servers keep the defaults).
 Frozen objects are still freed by reference counting; only cycles among them wait for
 the occasional `gc.unfreeze()` + full collection.
 """
@@ -22,9 +22,8 @@ the occasional `gc.unfreeze()` + full collection.
 from __future__ import annotations
 
 import gc
-from typing import Any, cast
 
-from twisted.internet.task import LoopingCall
+from twisted.application.internet import TimerService
 from twisted.logger import Logger
 
 from leekha.server.clock import Clock
@@ -39,25 +38,23 @@ FREEZE_EVERY_S = 1.0
 SWEEP_EVERY_S = 3600.0
 
 
-class GcTuning:
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self._last_sweep = clock.seconds()
-        self._loop = LoopingCall(self.tick)
-        self._loop.clock = cast(Any, clock)
+class GcTuning(TimerService):
+    """A child service of the server: sets the threshold on start, then freezes every
+    FREEZE_EVERY_S (the first freeze at once, after the restore)."""
 
-    def start(self) -> None:
+    def __init__(self, clock: Clock) -> None:
+        super().__init__(FREEZE_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
+        self.clock = clock
+        self._clock = clock
+        self._last_sweep = clock.seconds()
+
+    def startService(self) -> None:
         _gen0, gen1, gen2 = gc.get_threshold()
         gc.set_threshold(GEN0_THRESHOLD, gen1, gen2)
-        gc.freeze()
-        self._loop.start(FREEZE_EVERY_S, now=False)
-
-    def stop(self) -> None:
-        if self._loop.running:
-            self._loop.stop()
+        super().startService()  # type: ignore[no-untyped-call]
 
     def tick(self) -> None:
-        now = self.clock.seconds()
+        now = self._clock.seconds()
         if now - self._last_sweep >= SWEEP_EVERY_S:
             self._last_sweep = now
             gc.unfreeze()

@@ -59,7 +59,8 @@ def _opt(
     choices: tuple[str, ...] = (),
     why: str = "",
 ) -> dict[str, Any]:
-    """Field metadata: `kind` is one of str, int, float, bool, path, optional_path; `why`
+    """Field metadata: `kind` is one of str, int, float, bool, path, optional_path, list
+    (of strings; a repeatable option); `why`
     explains a bound in the error message."""
     return {
         "help": help,
@@ -88,6 +89,28 @@ class ServerSettings:
     port: int = field(
         default=DEFAULT_PORT,
         metadata=_opt("TCP port to listen on (0 = any free port)", kind="int", lo=0, hi=65535),
+    )
+    listen: tuple[str, ...] = field(
+        default=(),
+        metadata=_opt(
+            "Twisted endpoint to listen on, e.g. tcp:7241, tcp6:7241:interface=\\:\\:,"
+            " ssl:7242 (repeatable; replaces host/port)",
+            kind="list",
+            lo=1,
+            hi=16,
+        ),
+    )
+    tls: bool = field(
+        default=False,
+        metadata=_opt("serve TLS on host/port (self-signed unless tls_cert is set)", kind="bool"),
+    )
+    tls_cert: Path | None = field(
+        default=None,
+        metadata=_opt("PEM certificate (chain) for TLS; unset = self-signed", kind="optional_path"),
+    )
+    tls_key: Path | None = field(
+        default=None,
+        metadata=_opt("PEM private key for tls_cert (unset = in tls_cert)", kind="optional_path"),
     )
     data_dir: Path = field(
         default_factory=_default_data_dir,
@@ -124,6 +147,25 @@ class ServerSettings:
             kind="float",
             lo=0,
             hi=3600,
+        ),
+    )
+    frame_timeout_s: float = field(
+        default=10.0,
+        metadata=_opt(
+            "seconds a frame has to complete once its first byte arrived",
+            kind="float",
+            lo=0.1,
+            hi=3600,
+        ),
+    )
+    max_output_kib: int = field(
+        default=256,
+        metadata=_opt(
+            "KiB of unsent replies and events held for a peer that does not read before it"
+            " is dropped",
+            kind="int",
+            lo=64,
+            hi=1_000_000,
         ),
     )
     hello_timeout_s: float = field(
@@ -223,6 +265,8 @@ def _allowed(meta: Mapping[str, Any]) -> str:
         return "one of " + ", ".join(repr(c) for c in meta["choices"])
     if kind == "bool":
         return "true or false"
+    if kind == "list":
+        return f"a list of at most {int(hi)} strings"
     if kind in ("path", "optional_path"):
         return "a path string"
     noun = {"int": "an integer", "float": "a number", "str": "a string"}[kind]
@@ -247,6 +291,15 @@ def _check(key: str, value: object, source: str) -> object:
         if not isinstance(value, bool):
             raise bad()
         return value
+    if kind == "list":
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(
+            isinstance(v, str) and v.strip() for v in items
+        ):
+            raise bad()
+        if len(items) > meta["hi"]:
+            raise bad(f"{len(items)} entries")
+        return tuple(v.strip() for v in items)
     if kind in ("path", "optional_path"):
         if isinstance(value, Path):
             value = str(value)
@@ -350,7 +403,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     for f in fields(ServerSettings):
         meta = f.metadata
         default = f.default if f.default is not MISSING else None
-        shown = f" (default: {default})" if default is not None else ""
+        shown = f" (default: {default})" if default not in (None, ()) else ""
         help_text = f"{meta['help']}{shown}"
         kind = meta["kind"]
         flag = option_flag(f.name)
@@ -364,7 +417,10 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
             )
             continue
         kwargs: dict[str, Any] = {"dest": f.name, "default": None, "help": help_text}
-        if kind == "int":
+        if kind == "list":
+            help_text = meta["help"]
+            kwargs.update(action="append", metavar="ENDPOINT", help=help_text)
+        elif kind == "int":
             kwargs.update(type=int, metavar="N")
         elif kind == "float":
             seconds = f.name.endswith("_s") and not f.name.endswith("per_s")
@@ -400,9 +456,15 @@ def example_config() -> str:
             lines.append('# name = "Leekha on <hostname>"')
         elif f.name == "log_file":
             lines.append('# log_file = "/var/log/leekha/server.log"   # unset = stderr')
+        elif f.name == "tls_cert":
+            lines.append('# tls_cert = "/etc/leekha/fullchain.pem"   # unset = self-signed')
+        elif f.name == "tls_key":
+            lines.append('# tls_key = "/etc/leekha/privkey.pem"   # unset = in tls_cert')
         else:
             value = f.default
-            if isinstance(value, bool):
+            if isinstance(value, tuple):
+                text = "[]"
+            elif isinstance(value, bool):
                 text = "true" if value else "false"
             elif isinstance(value, str):
                 text = f'"{value}"'

@@ -334,7 +334,7 @@ class Table:
             self._cancel_grace(seat)
             self.rematch_votes.discard(i)
             if self.status == PLAYING:
-                stand_in = f"{seat.name[:WIRE_NAME_MAX - 6]} (bot)"
+                stand_in = f"{seat.name[: WIRE_NAME_MAX - 6]} (bot)"
                 self.seats[i] = Seat(stand_in, None, DEFAULT_BOT, connected=True)
             else:
                 self.seats[i] = None

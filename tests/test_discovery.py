@@ -221,8 +221,8 @@ async def test_server_announces_counts_and_withdraws_on_stop(tmp_path: Any) -> N
         assert found and found[0].port == server.port and found[0].compatible
         assert (found[0].tables, found[0].players) == (0, 0)
     finally:
-        if server.announcing is not None:
-            await server.announcing
+        if server.announcing is not None and server.announcing.starting is not None:
+            await server.announcing.starting
         await server.stop()
     after = await aio(browse(1.5, interfaces=LOOPBACK))
     assert all(s.name != name for s in after)

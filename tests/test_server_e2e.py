@@ -225,31 +225,8 @@ def _read_frame(sock: socket.socket, decoder: Decoder) -> Message:
 def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(
     tmp_path: Path, sig: signal.Signals
 ) -> None:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "leekha.client.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--data",
-            str(tmp_path),
-            "--no-announce",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    proc, port = serve_process(tmp_path)
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), line
-        port = int(line.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             decoder = Decoder(peer="server")
             sock.sendall(encode(M.Hello(id=1, versions=VERSIONS, name="cli")))
@@ -318,7 +295,9 @@ class BlockingClient:
         self.sock.close()
 
 
-def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+def serve_process(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """`leekha serve` on 127.0.0.1, any port, in another process; returns it and its port
+    once it printed the port (the rest of its stdout is left to read)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -332,10 +311,7 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
             "--data",
             str(tmp_path),
             "--no-announce",
-            "--bot-think-ms",
-            "1",
-            "--seat-grace-s",
-            "60",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -350,7 +326,7 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
 
 @pytest.mark.timeout(60)
 def test_kill_9_then_restart_on_the_same_data_folder(tmp_path: Path) -> None:
-    proc, port = _serve(tmp_path)
+    proc, port = serve_process(tmp_path, "--bot-think-ms", "1", "--seat-grace-s", "60")
     try:
         c = BlockingClient(port)
         c.send(M.Hello(id=c.rid(), versions=VERSIONS, name="alice"))
@@ -369,7 +345,7 @@ def test_kill_9_then_restart_on_the_same_data_folder(tmp_path: Path) -> None:
         proc.kill()  # SIGKILL: no shutdown code runs
         proc.wait()
     c.close()
-    proc, port = _serve(tmp_path)
+    proc, port = serve_process(tmp_path, "--bot-think-ms", "1", "--seat-grace-s", "60")
     try:
         c = BlockingClient(port)
         c.send(M.Resume(id=c.rid(), versions=VERSIONS, token=token))

@@ -14,7 +14,7 @@ def test_everything_alive_is_frozen_every_tick_and_unfrozen_by_the_hourly_sweep(
     before = gc.get_threshold()
     tuning = GcTuning(clock)
     try:
-        tuning.start()
+        tuning.startService()
         assert gc.get_threshold()[0] == GEN0_THRESHOLD
         frozen = gc.get_freeze_count()
         young = [[i] for i in range(1000)]  # tracked containers born after the start
@@ -26,6 +26,6 @@ def test_everything_alive_is_frozen_every_tick_and_unfrozen_by_the_hourly_sweep(
         assert gc.get_freeze_count() > 0
         assert tuning._last_sweep == clock.seconds()
     finally:
-        tuning.stop()
+        tuning.stopService()
         gc.unfreeze()
         gc.set_threshold(*before)

@@ -184,9 +184,7 @@ def test_table_list_and_live_updates_reach_lobby_watchers() -> None:
     listing = watcher.request(M.ListTables(id=9))
     assert isinstance(listing, M.TableList) and listing.tables == []
     host = h.player("host")
-    snap = host.request(
-        M.CreateTable(id=host.rid(), name="Friday", preset="levant", password="pw")
-    )
+    snap = host.request(M.CreateTable(id=host.rid(), name="Friday", preset="levant", password="pw"))
     assert isinstance(snap, M.Snapshot) and snap.view is None and snap.your_seat == 0
     updates = watcher.of(M.TableUpdate)
     assert updates, "the watcher hears about the new table"
@@ -341,16 +339,24 @@ def test_server_only_messages_from_a_client_are_a_violation() -> None:
 
 
 def test_a_peer_that_stops_reading_is_dropped() -> None:
-    h = Harness(dead_peer_timeout_s=30.0, ping_interval_s=1000.0)
+    h = Harness(dead_peer_timeout_s=30.0, ping_interval_s=10.0)
     slow = h.player("slow")
-    slow.proto.pauseProducing()  # what Twisted does when the write buffer fills up
-    h.clock.advance(20)
+
+    def talk(seconds: float) -> None:  # it keeps sending requests all along
+        for _ in range(int(seconds / 5)):
+            h.advance(5, step=0.5)
+            slow.send(M.Ping(id=slow.rid()))
+
+    slow.proto.pauseProducing()  # what Twisted does when it holds bytes the peer did not take
+    talk(20)
     slow.proto.resumeProducing()  # it caught up in time
-    h.clock.advance(20)
+    talk(20)
     assert not slow.closed
     slow.proto.pauseProducing()
-    h.clock.advance(31)
-    assert slow.closed
+    talk(30)
+    assert not slow.transport.disconnecting  # 30 s without reading is not more than 30 s
+    talk(15)  # noticed by the next keepalive visit, talking or not
+    assert slow.transport.disconnecting
 
 
 def test_a_lobby_session_expires_after_its_connection_is_gone() -> None:
@@ -431,7 +437,7 @@ def test_garbage_before_any_message_is_aborted_unanswered(garbage: bytes) -> Non
     c.raw(garbage)
     assert c.drain() == []  # no error frame is built or written
     assert c.transport.disconnected  # aborted, not a graceful close
-    assert h.factory.violations == 1  # still counted in the once-a-minute summary
+    assert h.factory.stats.violations == 1  # still counted in the once-a-minute summary
     assert h.try_connect(ip="10.0.0.2") is None  # and penalized like any violation
     c.drop()
     assert c.proto not in h.factory.connections
@@ -474,4 +480,4 @@ def test_violations_are_logged_one_by_one_only_at_debug(level: str) -> None:
         c.raw(b"\x00\x00\x00\x03\xc1\xc1\xc1")
     lines = [e for e in events if "refused" in e.get("log_format", "")]
     assert len(lines) == (1 if level == "debug" else 0)
-    assert h.factory.violations == 1
+    assert h.factory.stats.violations == 1

@@ -145,7 +145,7 @@ def test_new_connections_per_address_are_rate_limited() -> None:
     h = Harness(new_connections_per_ip_per_s=2.0)  # bursts of 10
     admitted = [h.connect("10.0.0.9") for _ in range(10)]
     assert h.try_connect("10.0.0.9") is None  # refused before any connection object
-    assert h.factory.refused == 1 and len(h.factory.connections) == 10
+    assert h.factory.stats.refused == 1 and len(h.factory.connections) == 10
     assert not any(c.closed for c in admitted)
     other = h.connect("10.0.0.10")  # another address has its own budget
     assert not other.closed

@@ -44,9 +44,7 @@ def exposed(msg: Message) -> set[int]:
         return set(msg.legal)
     if isinstance(msg, M.Snapshot) and msg.view is not None:
         v = msg.view
-        return set(v["hand"]) | set(v["legal"]) | set(v["passed"] or []) | set(
-            v["received"] or []
-        )
+        return set(v["hand"]) | set(v["legal"]) | set(v["passed"] or []) | set(v["received"] or [])
     return set()
 
 
@@ -57,7 +55,7 @@ class Spy:
         self.h = h
         self.tid = tid
         self.checked = 0
-        self.original = LeekhaConnection._queue
+        self.original = LeekhaConnection.queue
 
     def __call__(self, conn: LeekhaConnection, msg: Message, at: int | None) -> None:
         table = self.h.lobby.tables.get(self.tid)
@@ -77,7 +75,7 @@ class Spy:
         def queue(conn: LeekhaConnection, msg: Message, at: int | None) -> None:
             self(conn, msg, at)
 
-        monkeypatch.setattr(LeekhaConnection, "_queue", queue)
+        monkeypatch.setattr(LeekhaConnection, "queue", queue)
 
 
 def double_sometimes(h: Harness, c: FakeClient, tid: int, rng: random.Random) -> None:

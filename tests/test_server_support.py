@@ -126,15 +126,18 @@ class Harness:
         self._port = 40000
 
     def try_connect(self, ip: str = "10.0.0.1") -> FakeClient | None:
-        """A connected client, or None when the factory refuses to build one (Twisted
-        then closes the socket unanswered)."""
+        """A connected client, or None when the factory refuses the connection (it then
+        gets one `rate_limited` frame and is closed)."""
         self._port += 1
         addr = IPv4Address("TCP", ip, self._port)
         proto = self.factory.buildProtocol(addr)
-        if proto is None:
-            return None
         transport = StringTransport(peerAddress=addr)
         proto.makeConnection(transport)
+        if not isinstance(proto, LeekhaConnection):  # refused: one rate_limited frame
+            (refusal,) = Decoder(peer="server").feed(transport.value())
+            assert isinstance(refusal, M.Error) and refusal.code == "rate_limited", refusal
+            assert transport.disconnecting
+            return None
         return FakeClient(proto, transport)
 
     def connect(self, ip: str = "10.0.0.1") -> FakeClient:

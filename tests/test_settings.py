@@ -169,7 +169,7 @@ def test_example_config_lists_every_key_and_uncommented_is_valid(tmp_path: Path)
     lines = [m.group(1) for line in text.splitlines() if (m := setting.match(line))]
     path = write(tmp_path, "\n".join(lines) + "\n")
     parsed = tomllib.loads(path.read_text(encoding="utf-8"))
-    assert set(parsed) == keys - {"data_dir", "name", "log_file"}
+    assert set(parsed) == keys - {"data_dir", "name", "log_file", "tls_cert", "tls_key"}
     assert load_settings(path, {}) == load_settings(None, {})
 
 

@@ -1,0 +1,226 @@
+"""What a client's messages mean: one `handle_<type>` per request.
+
+Everything a client can get wrong ends here as an `error` reply: a refused request keeps
+the connection, a protocol violation closes it, and an unexpected exception is logged and
+answered with `internal` without touching any other connection or table. The bytes,
+deadlines and backpressure are `leekha.server.transport`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from twisted.logger import Logger
+
+from leekha.common import __version__
+from leekha.protocol import catalogue as M
+from leekha.protocol.codec import encode
+from leekha.protocol.errors import ProtocolError
+from leekha.protocol.message import Message
+from leekha.protocol.version import negotiate, require_handshake
+from leekha.server.errors import Refused
+from leekha.server.limits import TokenBucket
+from leekha.server.session import Session
+from leekha.server.transport import FramedConnection
+
+if TYPE_CHECKING:
+    from leekha.server.connection import ServerFactory
+
+log = Logger()
+
+SERVER_NAME = f"leekha-server {__version__}"
+#: Requests dropped for rate limiting in a row before the connection is closed.
+MAX_STRIKES_FACTOR = 2
+
+
+class LeekhaConnection(FramedConnection):
+    """One client session's requests."""
+
+    def __init__(self, factory: ServerFactory, ip: str) -> None:
+        super().__init__(factory, ip)
+        self.session: Session | None = None
+        self.bucket = TokenBucket(
+            self.clock, self.settings.rate_limit_msgs_per_s, self.settings.rate_burst
+        )
+        self.strikes = 0
+
+    def gone(self) -> None:
+        if self.session is not None:
+            session, self.session = self.session, None
+            self.lobby.gone(session, self)
+
+    def receive(self, msg: Message) -> None:
+        rid = getattr(msg, "id", None)
+        re = rid if isinstance(rid, int) and msg.TYPE != "ping" else None
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes > self.settings.rate_burst * MAX_STRIKES_FACTOR:
+                self.server.penalize(self.ip)
+                self.kick("rate_limited", "too many messages; closing")
+            elif self.strikes == 1 or self.strikes % 10 == 0:
+                self.send(M.Error(code="rate_limited", message="too many messages", re=re))
+            return
+        self.strikes = 0
+        if self.session is None and msg.TYPE not in ("ping", "pong"):
+            try:
+                require_handshake(msg)
+            except ProtocolError as exc:
+                self.on_violation(exc)
+                return
+        handler: Callable[[Any], Message | None] | None = getattr(self, f"handle_{msg.TYPE}", None)
+        if handler is None:
+            self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
+            return
+        mark = self.queued  # the reply goes before whatever handling it queues
+        reply: Message | None = None
+        try:
+            if self.session is not None and msg.TYPE not in ("ping", "pong"):
+                self._active(self.session)
+            reply = handler(msg)
+        except Refused as exc:
+            reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
+        except ProtocolError as exc:
+            self.unqueue(mark)
+            self.on_violation(exc)
+            return
+        except Exception:
+            log.failure("handling {type} from {ip} failed", type=msg.TYPE, ip=self.ip)
+            reply = M.Error(code="internal", message="the server failed; no effect", re=re)
+        if reply is not None:
+            self.queue(reply, mark)
+
+    def _active(self, session: Session) -> None:
+        table = self.lobby.tables.get(session.table_id) if session.table_id is not None else None
+        if table is not None:
+            table.human_active(session.token)
+
+    def _need_session(self) -> Session:
+        if self.session is None:
+            raise Refused("not_hello_first", "say hello first")
+        return self.session
+
+    # ---- handshake ---------------------------------------------------------------------
+    def _welcome(self, rid: int, versions: list[list[int]], name: str | None) -> tuple[int, int]:
+        if self.session is not None:
+            raise Refused("already_welcomed", "this connection already has a session")
+        version = negotiate(versions)
+        if version is None:
+            raise ProtocolError("version_mismatch", "no common protocol version", rid)
+        return version
+
+    def handle_hello(self, msg: M.Hello) -> Message:
+        version = self._welcome(msg.id, msg.versions, msg.name)
+        session = self.lobby.hello(self, msg.name)
+        self._bind(session)
+        self.server.stats.hellos += 1
+        log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
+        return M.Welcome(
+            re=msg.id,
+            version=list(version),
+            server=SERVER_NAME,
+            token=session.token,
+            name=session.name,
+        )
+
+    def handle_resume(self, msg: M.Resume) -> Message | None:
+        version = self._welcome(msg.id, msg.versions, None)
+        session = self.lobby.resume(self, msg.token)
+        self._bind(session)
+        self.server.stats.resumes += 1
+        log.debug("{name} resumed from {ip}", name=session.name, ip=self.ip)
+        table_id, seat = self.lobby.where(session)
+        welcome = M.Welcome(
+            re=msg.id,
+            version=list(version),
+            server=SERVER_NAME,
+            token=session.token,
+            name=session.name,
+            resumed=True,
+            table_id=table_id,
+            seat=seat,
+        )
+        self.send(welcome)  # the welcome goes out before the snapshot
+        self.lobby.resumed(session)
+        return None
+
+    def _bind(self, session: Session) -> None:
+        self.session = session
+        self.welcomed()
+
+    def handle_ping(self, msg: M.Ping) -> Message:
+        return M.Pong(re=msg.id)
+
+    def handle_pong(self, msg: M.Pong) -> None:
+        return None
+
+    # ---- lobby -------------------------------------------------------------------------
+    def handle_list_tables(self, msg: M.ListTables) -> Message:
+        reply = self.lobby.list_tables(self._need_session(), msg.id)
+        tables = reply.tables
+        while tables:
+            try:
+                encode(M.TableList(re=msg.id, tables=tables))
+                break
+            except ProtocolError:
+                tables = tables[: len(tables) // 2]  # too many to fit one frame
+        return M.TableList(re=msg.id, tables=tables)
+
+    def handle_create_table(self, msg: M.CreateTable) -> Message:
+        return self.lobby.create_table(self._need_session(), msg)
+
+    def handle_join_seat(self, msg: M.JoinSeat) -> Message:
+        return self.lobby.join_seat(self._need_session(), msg)
+
+    def handle_spectate(self, msg: M.Spectate) -> Message:
+        return self.lobby.spectate(self._need_session(), msg)
+
+    def handle_leave(self, msg: M.Leave) -> Message:
+        self.lobby.leave(self._need_session())
+        return M.Ok(re=msg.id)
+
+    def handle_chat(self, msg: M.Chat) -> Message:
+        self.lobby.chat(self._need_session(), msg.text)
+        return M.Ok(re=msg.id)
+
+    def handle_get_stats(self, msg: M.GetStats) -> Message:
+        self._need_session()
+        return M.Stats(re=msg.id, players=self.lobby.stats(msg.name))
+
+    # ---- table (host) ------------------------------------------------------------------
+    def handle_add_bot(self, msg: M.AddBot) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).add_bot(session.token, msg.seat, msg.strategy)
+        return M.Ok(re=msg.id)
+
+    def handle_remove_bot(self, msg: M.RemoveBot) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).remove_bot(session.token, msg.seat)
+        return M.Ok(re=msg.id)
+
+    def handle_start(self, msg: M.Start) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).start(session.token)
+        return M.Ok(re=msg.id)
+
+    def handle_rematch(self, msg: M.Rematch) -> Message:
+        session = self._need_session()
+        self.lobby.table_of(session).rematch(session.token)
+        return M.Ok(re=msg.id)
+
+    # ---- game actions ------------------------------------------------------------------
+    def _act(self, action: dict[str, Any]) -> None:
+        session = self._need_session()
+        self.lobby.table_of(session).act(session.token, action)
+
+    def handle_pass_cards(self, msg: M.PassCards) -> Message:
+        self._act({"kind": "pass", "cards": list(msg.cards)})
+        return M.Ok(re=msg.id)
+
+    def handle_declare_double(self, msg: M.DeclareDouble) -> Message:
+        self._act({"kind": "double", "card": msg.card})
+        return M.Ok(re=msg.id)
+
+    def handle_play_card(self, msg: M.PlayCard) -> Message:
+        self._act({"kind": "play", "card": msg.card})
+        return M.Ok(re=msg.id)

@@ -1,0 +1,381 @@
+"""The byte side of one client connection: framing, the output queue, backpressure, closing,
+the keepalive and the deadlines. What the messages mean is `leekha.server.handlers`.
+
+Promises:
+- Every frame a connection writes leaves after the outbox's commit (leekha.server.outbox),
+  in the order queued, with one write per flush.
+- The server holds at most `max_output_kib` of unsent frames for a peer on top of the one
+  write Twisted is sending. The connection is the streaming producer of its transport:
+  while Twisted has bytes waiting (it pauses us), frames wait here; past the cap, or when
+  the peer has not read for dead_peer_timeout_s, the peer is dropped and that is logged.
+- A frame whose first byte arrived must complete within `frame_timeout_s` (slowloris).
+- Liveness is judged by the peer's messages, not its bytes: a peer that sends no complete
+  message for a ping interval is pinged, and one silent for dead_peer_timeout_s is dropped.
+- `closed` fires once the connection is gone, whoever closed it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IPushProducer
+from twisted.internet.protocol import Protocol, connectionDone
+from twisted.internet.tcp import Connection as TCPConnection
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from zope.interface import implementer
+
+from leekha.protocol import catalogue as M
+from leekha.protocol.codec import Decoder
+from leekha.protocol.errors import ProtocolError
+from leekha.protocol.message import Message
+from leekha.server.clock import Clock, Timer
+from leekha.server.outbox import Frames
+from leekha.server.settings import ServerSettings
+
+if TYPE_CHECKING:
+    from leekha.server.connection import ServerFactory
+
+log = Logger()
+
+#: Seconds a closing connection has to take its last frames before it is aborted.
+CLOSE_GRACE_S = 5.0
+#: Decoder errors meaning the bytes are not a msgpack map frame at all. Before a connection
+#: has sent one message they are not a client of this protocol (a scanner, a fuzzer, another
+#: protocol): such a connection is aborted unanswered, the cheapest way to be rid of it.
+NOT_A_FRAME = frozenset({"bad_frame", "frame_too_large", "bad_msgpack"})
+
+
+def _tls_failure(reason: Failure) -> str | None:
+    """What went wrong in a TLS handshake or record, or None for any other reason."""
+    from OpenSSL.SSL import Error as SSLError
+
+    if reason.check(SSLError) is None:  # type: ignore[no-untyped-call]
+        return None
+    args = getattr(reason.value, "args", ())
+    details = [str(part[2]) for part in (args[0] if args and args[0] else []) if len(part) > 2]
+    return ", ".join(details) or reason.getErrorMessage() or "TLS error"
+
+
+@implementer(IPushProducer)
+class FramedConnection(Protocol):
+    """One client's byte stream. Subclasses implement `receive` (one decoded message)
+    and may extend `gone` (the connection closed)."""
+
+    def __init__(self, factory: ServerFactory, ip: str) -> None:
+        self.server = factory
+        self.lobby = factory.lobby
+        self.settings: ServerSettings = factory.settings
+        self.clock: Clock = factory.clock
+        self.ip = ip
+        self.decoder = Decoder(peer="client")
+        self.counted = False
+        self.closing = False
+        #: When the peer last sent a complete message (what the keepalive judges).
+        self.last_heard = self.clock.seconds()
+        self._ping_id = 0
+        #: Messages waiting for the outbox's next commit (see leekha.server.outbox).
+        self._out: list[Message] = []
+        #: Frames that waited while Twisted still had bytes for the peer, and their size.
+        self._held: list[bytes] = []
+        self._held_bytes = 0
+        #: Since when Twisted has held bytes the peer has not taken yet (None: it has none).
+        self._paused_since: float | None = None
+        self._producing = False
+        self._gone = False  # lost or aborted: write nothing more
+        self._hello_timer: Timer | None = None
+        self._frame_timer: Timer | None = None
+        self._abort_timer: Timer | None = None
+        #: A plain TCP transport: written with one send() at once when nothing waits.
+        self._direct = False
+        #: The peer has sent at least one well-formed message.
+        self.spoke = False
+        #: Fires with None once the connection is gone.
+        self.closed: Deferred[None] = Deferred()
+
+    # ---- to be provided by the request layer --------------------------------------------
+    def receive(self, msg: Message) -> None:
+        raise NotImplementedError
+
+    def gone(self) -> None:
+        """The connection closed; the request layer lets go of its session here."""
+
+    def on_violation(self, exc: ProtocolError) -> None:
+        """A protocol error in the byte stream: log, penalize and kick."""
+        self.server.stats.violation(self.ip, exc.code, exc.message)
+        if exc.code != "version_mismatch":  # an old client, not an attack
+            self.server.penalize(self.ip)
+        self.kick(exc.code, exc.message, exc.re)
+
+    # ---- lifecycle ---------------------------------------------------------------------
+    def connectionMade(self) -> None:
+        server = self.server
+        refusal = server.counter.acquire(self.ip)
+        if refusal is not None:
+            server.stats.violation(self.ip, "refused", refusal)
+            self.kick("server_full", refusal)
+            return
+        self.counted = True
+        server.connections.add(self)
+        server.stats.opened += 1
+        transport: Any = self.transport
+        # Events are small frames; Nagle + delayed ACK would hold a prompt back ~40 ms.
+        set_no_delay = getattr(transport, "setTcpNoDelay", None)
+        if set_no_delay is not None:
+            set_no_delay(True)
+        # On plain TCP the connection is a pull producer: Twisted calls resumeProducing
+        # whenever its buffer has just emptied, so "Twisted holds unsent bytes" is known
+        # exactly (it is true from a write that the socket did not take whole until that
+        # call), which tells `_write` when a direct send would jump the queue. Other
+        # transports (TLS) pause and resume a streaming producer at their buffer limit.
+        self._direct = isinstance(transport, TCPConnection)
+        transport.registerProducer(self, not self._direct)
+        self._producing = True
+        self._hello_timer = server.hello_deadlines.call(self._no_hello)
+        server.keepalive.add(self)
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        tls = _tls_failure(reason)
+        if tls is not None and not self.spoke:
+            log.info("TLS handshake with {ip} failed: {why}", ip=self.ip, why=tls)
+        self.closing = True
+        self._gone = True
+        self._out = []
+        self._release_held()
+        self._stop_timers()
+        if self._abort_timer is not None and self._abort_timer.active():
+            self._abort_timer.cancel()
+        self._abort_timer = None
+        if self.counted:
+            self.counted = False
+            self.server.counter.release(self.ip)
+        self.server.connections.discard(self)
+        try:
+            self.gone()
+        except Exception:
+            log.failure("cleanup after {ip} failed", ip=self.ip)
+        if not self.closed.called:
+            self.closed.callback(None)
+
+    def _stop_timers(self) -> None:
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
+        self._stop_frame_timer()
+        self.server.keepalive.discard(self)
+
+    def _stop_frame_timer(self) -> None:
+        if self._frame_timer is not None and self._frame_timer.active():
+            self._frame_timer.cancel()
+        self._frame_timer = None
+
+    def welcomed(self) -> None:
+        """The handshake is done: no hello deadline any more."""
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
+
+    # ---- IPushProducer: the peer's reading speed ----------------------------------------
+    def pauseProducing(self) -> None:
+        """Twisted holds bytes the peer has not taken: further frames wait here."""
+        self._backlog()
+
+    def _backlog(self) -> None:
+        if self._paused_since is None:
+            self._paused_since = self.clock.seconds()
+
+    def resumeProducing(self) -> None:
+        """Twisted sent everything (or, streaming, nearly): write what waited."""
+        self._paused_since = None
+        if self._held and not self._gone:
+            held, self._held = self._held, []
+            self._held_bytes = 0
+            self._write(b"".join(held))
+
+    def stopProducing(self) -> None:
+        self._release_held()
+
+    def _release_held(self) -> None:
+        self._held = []
+        self._held_bytes = 0
+
+    def _dropped(self, why: str) -> None:
+        log.info("dropping {ip}: {why}", ip=self.ip, why=why)
+        self.server.stats.dropped += 1
+        self.abort()
+
+    def abort(self) -> None:
+        """Drop the connection now, without writing anything more."""
+        self.closing = True
+        self._gone = True
+        self._out = []
+        self._release_held()
+        self._stop_timers()
+        if self.transport is not None:
+            self.transport.abortConnection()  # type: ignore[attr-defined]
+
+    def _no_hello(self) -> None:
+        self._hello_timer = None
+        self.kick("hello_timeout", f"no hello within {self.settings.hello_timeout_s:g} s")
+
+    def _frame_timed_out(self) -> None:
+        self._frame_timer = None
+        self._dropped(f"a frame did not complete within {self.settings.frame_timeout_s:g} s")
+
+    def keepalive(self, now: float) -> None:
+        """The factory's keepalive sweep visits each connection once per ping interval:
+        a peer that has not read for dead_peer_timeout_s, or sent no message for as long,
+        is dropped; one that sent no message for a whole interval gets a ping."""
+        limit = self.settings.dead_peer_timeout_s
+        if self._paused_since is not None and now - self._paused_since > limit:
+            self._dropped(f"it has not read for {now - self._paused_since:.0f} s")
+            return
+        silent = now - self.last_heard
+        if silent > limit:
+            self._dropped(f"no message for {silent:.0f} s")
+            return
+        if silent >= self.settings.ping_interval_s:
+            self._ping_id = (self._ping_id + 1) % 2**31
+            self.send(M.Ping(id=self._ping_id))
+
+    # ---- output ------------------------------------------------------------------------
+    def send(self, msg: Message) -> None:
+        """Queue a message; the outbox writes it once the turn's actions are committed."""
+        self.queue(msg, None)
+
+    def queue(self, msg: Message, at: int | None) -> None:
+        """Queue at position `at` (None: at the end) unless the connection is closing."""
+        if self.closing or self.transport is None:
+            return
+        if at is None:
+            self._out.append(msg)
+        else:
+            self._out.insert(min(at, len(self._out)), msg)
+        if len(self._out) == 1:
+            self.lobby.outbox.add(self)
+
+    @property
+    def queued(self) -> int:
+        """Messages queued for the next flush (the request layer orders replies by it)."""
+        return len(self._out)
+
+    def unqueue(self, mark: int) -> None:
+        """Forget what was queued after position `mark` (a request that turned out bad)."""
+        del self._out[mark:]
+
+    def write_out(self, frames: Frames) -> None:
+        """Called by the outbox after its commit: one write of every queued frame, then
+        the close that a kick asked for."""
+        out, self._out = self._out, []
+        if self._gone or self.transport is None:
+            return
+        chunks = [b for b in map(frames.get, out) if b is not None]
+        if chunks:
+            self._write(b"".join(chunks) if len(chunks) > 1 else chunks[0])
+        if self.closing and not self._gone:
+            self._close()
+
+    def _write(self, data: bytes) -> None:
+        """Write `data` after whatever waits. While Twisted holds unsent bytes (we are
+        paused) the frames wait here, up to the cap. Otherwise on a TCP transport they are
+        sent at once: Twisted would buffer the data, ask the selector to watch the socket
+        for writability, send on the next loop turn and stop watching again, two
+        epoll_ctl calls and a loop turn per write. What the socket does not take (or an
+        error, which Twisted then reports as usual) goes the normal way."""
+        if self._paused_since is not None:
+            self._held.append(data)
+            self._held_bytes += len(data)
+            cap = self.settings.max_output_kib * 1024
+            if self._held_bytes > cap:
+                self._dropped(f"it is not reading ({self._held_bytes // 1024} KiB waiting)")
+            return
+        transport: Any = self.transport
+        if not self._direct:
+            transport.write(data)  # a streaming transport pauses us itself
+            return
+        if transport.connected and not transport.disconnecting:
+            sent = transport.writeSomeData(data)
+            if isinstance(sent, int) and sent > 0:
+                data = data[sent:]
+        if data:
+            transport.write(data)
+            self._backlog()
+
+    def drop_out(self) -> None:
+        """The outbox failed: nothing queued may reach the client."""
+        self.abort()
+
+    def kick(self, code: str, message: str, re: int | None = None) -> None:
+        """Send a last error and close (protocol violation, replaced session, shutdown).
+        The error goes out after what is already queued, at the outbox's next flush."""
+        if self.closing:
+            return
+        self.send(M.Error(code=code, message=message[:1000], re=re))
+        self.closing = True
+        self._stop_timers()
+        if not self._out:
+            self._close()
+
+    def _close(self) -> None:
+        """Close after the last write. A registered producer would keep the transport open
+        (Twisted resumes the producer instead of closing), so unregister first; a peer that
+        never takes its last frames is aborted after CLOSE_GRACE_S."""
+        if self._gone or self._abort_timer is not None or self.transport is None:
+            return
+        transport: Any = self.transport
+        if self._producing:
+            self._producing = False
+            transport.unregisterProducer()
+        if self._held:  # what waited for the peer goes to Twisted now, to close after it
+            transport.write(b"".join(self._held))
+            self._release_held()
+        transport.loseConnection()
+        self._abort_timer = self.server.close_deadlines.call(self._close_timed_out)
+
+    def _close_timed_out(self) -> None:
+        self._abort_timer = None
+        if not self._gone:
+            log.info("aborting {ip}: it did not take its last frames", ip=self.ip)
+            self.abort()
+
+    # ---- input -------------------------------------------------------------------------
+    def dataReceived(self, data: bytes) -> None:
+        if self.closing:
+            return
+        try:
+            messages = self.decoder.feed(data)
+        except ProtocolError as exc:
+            self._stop_frame_timer()
+            if not self.spoke and exc.code in NOT_A_FRAME:
+                self._not_a_client(exc)
+            else:
+                self.on_violation(exc)
+            return
+        self._frame_deadline(bool(messages))
+        if messages:
+            self.spoke = True
+            self.last_heard = self.clock.seconds()
+        for msg in messages:
+            if self.closing:
+                return
+            self.receive(msg)
+
+    def _frame_deadline(self, completed: bool) -> None:
+        """A frame begun must end within frame_timeout_s of its first byte: the deadline
+        starts with a partial frame and restarts each time a frame completes."""
+        if self.decoder.buffered == 0:
+            self._stop_frame_timer()
+            return
+        if completed:
+            self._stop_frame_timer()
+        if self._frame_timer is None:
+            self._frame_timer = self.server.frame_deadlines.call(self._frame_timed_out)
+
+    def _not_a_client(self, exc: ProtocolError) -> None:
+        """Bytes that are not even a frame before any message: abort without an error
+        frame (counted and penalized like any violation, but nothing is encoded, queued or
+        written, and there is no close handshake to wait for)."""
+        self.server.stats.violation(self.ip, exc.code, exc.message)
+        self.server.penalize(self.ip)
+        self.abort()
