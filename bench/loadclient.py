@@ -292,7 +292,7 @@ def record_problems(record: dict[str, Any]) -> list[str]:
     except Exception as exc:
         return [f"record does not replay: {exc}"]
     problems = []
-    if game.result is None:
+    if game.outcome is None:
         problems.append("record does not reach game over")
     if config.game_end == "round_end" and not config.doubling and not config.moon_penalty:
         for r, pts in enumerate(game.history):

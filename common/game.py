@@ -9,21 +9,42 @@ and allocate nothing per move beyond the trick record.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from leekha.common import cards as C
 from leekha.common import errors as E
+from leekha.common.actions import (
+    PASS_COUNT,
+    Action,
+    Double,
+    Pass,
+    Play,
+    check_seat,
+    from_dict,
+)
 from leekha.common.config import RulesConfig
 from leekha.common.errors import RuleError
+from leekha.common.events import (
+    CardPlayed,
+    Dealt,
+    Doubled,
+    Event,
+    GameOver,
+    Passed,
+    PassesExchanged,
+    RoundScored,
+    TrickTaken,
+)
 from leekha.common.legality import (
-    PASS_COUNT,
     PlayRules,
     exempt_mask,
     legal_passes,
     pass_error,
     passable_mask,
 )
+from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome
+from leekha.common.scoring import moon_seat, points_table, round_scores, take_trick
 
 # The pass-legality helpers moved to leekha.common.legality; they stay importable here.
 __all__ = [
@@ -70,20 +91,23 @@ class Game:
 
     __slots__ = (
         "_leekha_mask",
-        "_points",
         "_rules",
+        "_sink",
+        "_table",
+        "_tied",
         "actions",
         "config",
         "dealer",
+        "dealt",
         "doubled",
         "doubled_mask",
         "hands",
         "history",
         "leader",
+        "outcome",
         "passed",
         "phase",
         "received",
-        "result",
         "round_no",
         "round_points",
         "seed",
@@ -99,13 +123,14 @@ class Game:
     def __init__(self, config: RulesConfig, seed: int, *, first_dealer: int = 0) -> None:
         self.config = config
         self.seed = seed
-        self._points = config.card_points()
+        self._sink: list[Event] | None = None
+        self._tied = False
         self._rules = PlayRules(config)
         self._leekha_mask = self._rules.leekha_mask
         self.actions: list[dict[str, Any]] = []
         self.totals = [0] * SEATS
         self.history: list[list[int]] = []
-        self.result: dict[str, Any] | None = None
+        self.outcome: Outcome | None = None
         self.round_no = 0
         self.dealer = first_dealer % SEATS
         self._start_round()
@@ -139,6 +164,8 @@ class Game:
         game.round_points = list(round_points)
         game.doubled = dict(doubled or {})
         game.doubled_mask = C.mask_of(game.doubled)
+        game._table = points_table(config, game.doubled_mask)
+        game.dealt = Dealt(round_no, dealer, tuple(hands), game.dealt.pass_to)
         game.passed = [0] * SEATS
         game.phase = PLAY
         game.tricks = [{"leader": -1, "cards": [], "winner": -1, "points": 0}] * tricks_done
@@ -157,6 +184,7 @@ class Game:
         self.received: list[int | None] = [None] * SEATS
         self.doubled: dict[int, int] = {}
         self.doubled_mask = 0
+        self._table = self.config.card_points()
         self.taken = [0] * SEATS
         self.round_points = [0] * SEATS
         self.tricks: list[dict[str, Any]] = []
@@ -166,6 +194,14 @@ class Game:
         self.leader: int | None = None
         self.turn: int | None = None
         self.phase = PASS
+        self.dealt = Dealt(
+            self.round_no,
+            self.dealer,
+            tuple(self.hands),
+            tuple(self.pass_target(s) for s in range(SEATS)),
+        )
+        if self._sink is not None:
+            self._sink.append(self.dealt)
 
     def pass_target(self, seat: int) -> int:
         """Who receives `seat`'s pass this round: right is the next seat to play."""
@@ -200,7 +236,7 @@ class Game:
 
     def check_pass(self, seat: int, cards: Sequence[int]) -> int:
         """Validate a pass for `seat` and return its mask; raises RuleError if illegal."""
-        self._check_seat(seat)
+        check_seat(seat)
         if self.phase != PASS:
             raise self._phase_error("pass cards")
         if self.passed[seat] is not None:
@@ -228,25 +264,30 @@ class Game:
         return self.totals[seat] + self.round_points[seat]
 
     # ---- actions -------------------------------------------------------------------
-    def apply(self, action: Mapping[str, Any]) -> None:
-        """Apply a wire/record action dict; the single entry point for replay."""
-        if not isinstance(action, Mapping):
-            raise RuleError(E.BAD_ACTION, "an action is a map with a 'kind'")
-        kind = action.get("kind")
-        seat = action.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise RuleError(E.BAD_SEAT, f"action seat must be 0..3, got {seat!r}")
-        if kind == "play":
-            self.play(seat, action.get("card"))  # type: ignore[arg-type]
-        elif kind == "pass":
-            self.pass_cards(seat, action.get("cards"))  # type: ignore[arg-type]
-        elif kind == "double":
-            self.double(seat, action.get("card"))  # type: ignore[arg-type]
-        else:
-            raise RuleError(E.BAD_ACTION, f"unknown action kind {kind!r} (pass, double, play)")
+    def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Apply one action and say what happened; the entry point of servers and replay.
+
+        A wire or record map is read through `actions.from_dict`, so both shapes take the
+        same checks. `pass_cards`, `double` and `play` do the same work without building
+        events, for rollouts and benchmarks that only need the state.
+        """
+        if not isinstance(action, (Play, Pass, Double)):
+            action = from_dict(action)
+        events: list[Event] = []
+        self._sink = events
+        try:
+            if isinstance(action, Play):
+                self.play(action.seat, action.card)
+            elif isinstance(action, Pass):
+                self.pass_cards(action.seat, action.cards)
+            else:
+                self.double(action.seat, action.card)
+        finally:
+            self._sink = None
+        return events
 
     def double(self, seat: int, card: int) -> None:
-        self._check_seat(seat)
+        check_seat(seat)
         C.check_card(card)
         if self.phase != PASS:
             raise self._phase_error("double")
@@ -262,17 +303,23 @@ class Game:
             raise RuleError(E.CANNOT_DOUBLE, f"{C.format_card(card)} is already doubled")
         self.doubled[card] = seat
         self.doubled_mask |= _BIT[card]
+        self._table = points_table(self.config, self.doubled_mask)
         self.actions.append({"kind": "double", "seat": seat, "card": card})
+        if self._sink is not None:
+            self._sink.append(Doubled(seat, card))
 
     def pass_cards(self, seat: int, cards: Sequence[int]) -> None:
         mask = self.check_pass(seat, cards)
         self.passed[seat] = mask
         self.actions.append({"kind": "pass", "seat": seat, "cards": sorted(cards)})
+        if self._sink is not None:
+            self._sink.append(Passed(seat))
         if all(p is not None for p in self.passed):
             self._exchange()
 
     def _exchange(self) -> None:
         hands = self.hands
+        senders = [0] * SEATS
         for seat in range(SEATS):
             hands[seat] &= ~self.passed[seat]  # type: ignore[operator]
         for seat in range(SEATS):
@@ -281,9 +328,13 @@ class Game:
             assert got is not None
             hands[to] |= got
             self.received[to] = got
+            senders[to] = seat
         self.phase = PLAY
         self.leader = (self.dealer + 1) % SEATS
         self.turn = self.leader
+        if self._sink is not None:
+            received = tuple(r or 0 for r in self.received)
+            self._sink.append(PassesExchanged(received, tuple(senders), self.leader))
 
     def play(self, seat: int, card: int) -> None:
         """Play one card, validated against `legal_mask`."""
@@ -295,7 +346,11 @@ class Game:
             raise self._illegal_play(seat, card)
         self.hands[seat] ^= bit
         self.actions.append({"kind": "play", "seat": seat, "card": card})
+        if self._sink is not None:
+            self._sink.append(CardPlayed(seat, card))
         trick = self.trick
+        # The running high card of the led suit (scoring.led_high, kept as we go because
+        # talbees and undercut read it on every play).
         if not trick or (_SUIT_OF[card] == _SUIT_OF[trick[0][1]] and card > self.trick_high):
             self.trick_high = card
         if self._leekha_mask & bit:
@@ -307,57 +362,75 @@ class Game:
             self._finish_trick()
 
     def _finish_trick(self) -> None:
-        high = self.trick_high
-        winner = next(s for s, c in self.trick if c == high)
-        pts = 0
-        won = 0
-        points = self._points
-        doubled = self.doubled_mask
-        for _, c in self.trick:
-            won |= _BIT[c]
-            p = points[c]
-            pts += p * 2 if doubled & _BIT[c] else p
+        trick = self.trick
+        winner, won, pts = take_trick(trick, self.trick_high, self._table)
         self.taken[winner] |= won
         self.round_points[winner] += pts
-        self.tricks.append(
-            {"leader": self.leader, "cards": list(self.trick), "winner": winner, "points": pts}
-        )
+        if self._sink is not None:
+            self._sink.append(
+                TrickTaken(
+                    len(self.tricks),
+                    trick[0][0],
+                    winner,
+                    tuple(trick),
+                    pts,
+                    tuple(C.cards_of(won & self._leekha_mask)),
+                    tuple(C.cards_of(won & self.doubled_mask)),
+                )
+            )
+        self.tricks.append({"leader": self.leader, "cards": trick, "winner": winner, "points": pts})
         self.trick = []
         self.trick_high = -1
         self.trick_has_leekha = False
         self.leader = winner
         self.turn = winner
         if len(self.tricks) == 13:
-            self._finish_round()
+            scored = round_scores(
+                self.round_points,
+                self.taken,
+                moon=self.config.moon_penalty,
+                penalty_mask=self.config.penalty_mask,
+            )
+            self.round_points = scored
+            self._close_round(scored, stopped=False)
         elif self.config.game_end == "golden_goal" and pts:
             live = [self.totals[s] + self.round_points[s] for s in range(SEATS)]
-            if self._decide(live) is not None:
-                self._close_round(self.round_points)
+            if self._decide(live, GOLDEN_GOAL)[0] is not None:
+                self._close_round(self.round_points, stopped=True)
 
-    def _finish_round(self) -> None:
-        scored = list(self.round_points)
-        moon = self.config.moon_penalty
-        if moon:
-            penalty = self.config.penalty_mask
-            for seat in range(SEATS):
-                if self.taken[seat] & penalty == penalty:
-                    scored[seat] = max(moon, scored[seat])
-        self.round_points = scored
-        self._close_round(scored)
-
-    def _close_round(self, scored: list[int]) -> None:
+    def _close_round(self, scored: list[int], *, stopped: bool) -> None:
         for seat in range(SEATS):
             self.totals[seat] += scored[seat]
         self.history.append(list(scored))
-        decided = self._decide(self.totals)
-        if decided is not None:
-            self.result = decided
+        outcome, tie = self._decide(self.totals, GOLDEN_GOAL if stopped else TARGET)
+        if self._sink is not None:
+            self._sink.append(self._round_scored(scored, stopped=stopped, tie=tie))
+            if outcome is not None:
+                self._sink.append(GameOver(outcome))
+        if outcome is not None:
+            self.outcome = outcome
             self.phase = OVER
             self.turn = None
             return
         self.dealer = self._next_dealer(scored)
         self.round_no += 1
         self._start_round()
+
+    def _round_scored(self, scored: list[int], *, stopped: bool, tie: bool) -> RoundScored:
+        penalty = self.config.penalty_mask
+        moon = None
+        if self.config.moon_penalty and not stopped:
+            moon = moon_seat(self.taken, penalty)
+        return RoundScored(
+            round=self.round_no,
+            points=tuple(scored),
+            totals=tuple(self.totals),
+            taken=tuple(t & penalty for t in self.taken),
+            doubled=tuple(sorted(self.doubled.items())),
+            moon=moon,
+            stopped=stopped,
+            tie=tie,
+        )
 
     def _next_dealer(self, scored: list[int]) -> int:
         if self.config.dealer_rule == "biggest_eater":
@@ -368,43 +441,45 @@ class Game:
                     return seat
         return (self.dealer + 1) % SEATS
 
-    def _decide(self, totals: list[int]) -> dict[str, Any] | None:
-        """Winners and losers if `totals` end the game, else None (ties play on)."""
+    def _decide(self, totals: list[int], reason: str) -> tuple[Outcome | None, bool]:
+        """(the outcome if `totals` end the game, whether a tie is all that prevents it).
+
+        A tie for the win (or, with partners, between the teams) plays on; the game
+        remembers it so the outcome can say that play went past the target.
+        """
         target = self.config.target
         mode = self.config.partnership
         if mode == "off":
             if max(totals) < target:
-                return None
+                return None, False
             low = min(totals)
-            winners = [s for s in range(SEATS) if totals[s] == low]
-            if len(winners) > 1:
-                return None
+            winners = tuple(s for s in range(SEATS) if totals[s] == low)
             high = max(totals)
-            losers = [s for s in range(SEATS) if totals[s] == high]
-            return {"winners": winners, "losers": losers, "totals": list(totals)}
-        teams = [totals[0] + totals[2], totals[1] + totals[3]]
-        if mode == "combined":
-            if max(teams) < target or teams[0] == teams[1]:
-                return None
-            loser = 0 if teams[0] > teams[1] else 1
-        else:  # individual_bust
-            crossed = [s for s in range(SEATS) if totals[s] >= target]
-            if not crossed:
-                return None
-            top = max(totals[s] for s in crossed)
-            losing_teams = {team_of(s) for s in crossed if totals[s] == top}
-            if len(losing_teams) > 1:
-                return None
-            loser = losing_teams.pop()
-        losers = [s for s in range(SEATS) if team_of(s) == loser]
-        winners = [s for s in range(SEATS) if team_of(s) != loser]
-        return {"winners": winners, "losers": losers, "totals": list(totals)}
+            losers = tuple(s for s in range(SEATS) if totals[s] == high)
+            tie = len(winners) > 1
+        else:
+            teams = [totals[0] + totals[2], totals[1] + totals[3]]
+            if mode == "combined":
+                if max(teams) < target:
+                    return None, False
+                tie = teams[0] == teams[1]
+                loser = 0 if teams[0] > teams[1] else 1
+            else:  # individual_bust
+                crossed = [s for s in range(SEATS) if totals[s] >= target]
+                if not crossed:
+                    return None, False
+                top = max(totals[s] for s in crossed)
+                losing_teams = {team_of(s) for s in crossed if totals[s] == top}
+                tie = len(losing_teams) > 1
+                loser = min(losing_teams)
+            losers = tuple(s for s in range(SEATS) if team_of(s) == loser)
+            winners = tuple(s for s in range(SEATS) if team_of(s) != loser)
+        if tie:
+            self._tied = True
+            return None, True
+        return Outcome(winners, losers, tuple(totals), reason, self._tied), False
 
     # ---- errors --------------------------------------------------------------------
-    def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-            raise RuleError(E.BAD_SEAT, f"seat must be 0..3, got {seat!r}")
-
     def _bad_card(self, card: object) -> int:
         C.check_card(card)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -415,7 +490,7 @@ class Game:
         return RuleError(E.WRONG_PHASE, f"cannot {what} during the {self.phase} phase")
 
     def _turn_error(self, seat: int) -> RuleError:
-        self._check_seat(seat)
+        check_seat(seat)
         if self.phase != PLAY:
             return self._phase_error("play a card")
         return RuleError(E.NOT_YOUR_TURN, f"it is seat {self.turn}'s turn, not seat {seat}'s")
@@ -438,9 +513,22 @@ class Game:
         return RuleError(E.MUST_PLAY_LEEKHA, f"void in {C.SUIT_NAMES[led]}: play {legal}")
 
 
-def replay(config: RulesConfig, seed: int, actions: Sequence[Mapping[str, Any]]) -> Game:
-    """Rebuild a game from its record; raises RuleError if any action is illegal."""
+def replay(
+    config: RulesConfig,
+    seed: int,
+    actions: Sequence[Action | Mapping[str, Any]],
+    *,
+    watch: Callable[[Game, Action | Mapping[str, Any], list[Event]], None] | None = None,
+) -> Game:
+    """Rebuild a game from its record; raises RuleError if any action is illegal.
+
+    The one replay: records, the server's restore and rollback and the replay viewer all
+    call it. `watch` sees the game after each action with the events that action caused,
+    for callers that keep something per step.
+    """
     game = Game(config, seed)
     for action in actions:
-        game.apply(action)
+        events = game.apply(action)
+        if watch is not None:
+            watch(game, action, events)
     return game

@@ -14,10 +14,9 @@ from typing import Final
 
 from leekha.common import cards as C
 from leekha.common import errors as E
+from leekha.common.actions import PASS_COUNT, check_pass_cards
 from leekha.common.config import RulesConfig
 from leekha.common.errors import RuleError
-
-PASS_COUNT: Final = 3
 
 _BIT: Final = C.BIT
 _SUIT_OF: Final = C.SUIT_OF
@@ -37,15 +36,10 @@ def exempt_mask(config: RulesConfig) -> int:
 
 def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleError | None:
     """Why passing `cards` from `hand` is illegal, or None when it is legal."""
-    if not isinstance(cards, (list, tuple)) or len(cards) != PASS_COUNT:
-        return RuleError(E.BAD_PASS, f"a pass is exactly {PASS_COUNT} cards")
-    mask = 0
-    for c in cards:
-        if type(c) is not int or not 0 <= c < 52:
-            return RuleError(E.BAD_CARD, f"not a card number: {c!r} (expected an int 0..51)")
-        mask |= _BIT[c]
-    if mask.bit_count() != PASS_COUNT:
-        return RuleError(E.BAD_PASS, "the three passed cards must be different")
+    try:
+        mask = C.mask_of(check_pass_cards(cards))
+    except RuleError as exc:
+        return exc
     if mask & ~hand:
         missing = C.format_cards(C.cards_of(mask & ~hand))
         return RuleError(E.NOT_IN_HAND, f"not in your hand: {missing}")

@@ -13,7 +13,7 @@ from typing import Any
 from leekha.common import errors as E
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError, RuleError
-from leekha.common.game import Game
+from leekha.common.game import Game, replay
 
 RECORD_VERSION = 1
 
@@ -33,10 +33,7 @@ class GameRecord:
         )
 
     def replay(self) -> Game:
-        game = Game(self.rules, self.seed)
-        for action in self.actions:
-            game.apply(action)
-        return game
+        return replay(self.rules, self.seed, self.actions)
 
     def to_dict(self) -> dict[str, Any]:
         game = self.replay()
@@ -47,7 +44,7 @@ class GameRecord:
             "players": list(self.players),
             "actions": [dict(a) for a in self.actions],
             "history": game.history,
-            "result": game.result,
+            "result": game.outcome.to_dict() if game.outcome else None,
             "meta": dict(self.meta),
         }
 

@@ -103,7 +103,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         totals=list(game.totals),
         legal=legal,
         history=[list(h) for h in game.history],
-        result=dict(game.result) if game.result else None,
+        result=game.outcome.to_dict() if game.outcome else None,
         can_double=game.can_double(seat) if seat is not None else [],
         rules=game.config.to_dict(),
     )

@@ -22,7 +22,7 @@ from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, make_strategy, strategy_names
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
-from leekha.common.game import OVER, PASS, PLAY, Game
+from leekha.common.game import OVER, PASS, PLAY, Game, replay
 from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
 from leekha.protocol import catalogue as M
@@ -200,10 +200,7 @@ class Table:
             if s is not None:
                 self.seats[i] = Seat(s.name, s.token, s.strategy or DEFAULT_BOT)
         if self.status in (PLAYING, FINISHED) and self.seed is not None:
-            game = Game(self.config, self.seed)
-            for action in row.actions:
-                game.apply(action)
-            self.game = game
+            self.game = replay(self.config, self.seed, row.actions)
         for i, seat in enumerate(self.seats):
             if seat is not None and not seat.is_bot:
                 self._start_grace(i)
@@ -560,9 +557,7 @@ class Table:
         except Exception:
             # Unstored means uncommitted: rebuild the game without the action.
             log.failure("table {table}: cannot store an action", table=self.id)
-            self.game = Game(self.config, game.seed)
-            for a in game.actions[:-1]:
-                self.game.apply(a)
+            self.game = replay(self.config, game.seed, game.actions[:-1])
             raise Refused("internal", "the server could not store your move") from None
         self._events(game, before, stored)
         if game.phase == OVER:
@@ -608,8 +603,8 @@ class Table:
                     taken=[C.cards_of(t & penalty) for t in before.taken],
                 )
             )
-            if game.phase == OVER and game.result is not None:
-                r = game.result
+            if game.outcome is not None:
+                r = game.outcome.to_dict()
                 self._broadcast(
                     M.GameOver(winners=r["winners"], losers=r["losers"], totals=r["totals"])
                 )
@@ -631,13 +626,13 @@ class Table:
 
     def _finish(self) -> None:
         game = self.game
-        assert game is not None and game.result is not None
+        assert game is not None and game.outcome is not None
         self.status = FINISHED
         names = [s.name if s is not None else "" for s in self.seats]
         record = GameRecord.of(
             game, names, table=self.name, table_id=self.id, game_no=self.game_no
         ).to_dict()
-        winners = set(game.result["winners"])
+        winners = set(game.outcome.winners)
         players = [
             (
                 names[i],

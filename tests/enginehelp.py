@@ -6,6 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
+from leekha.common.actions import Action, Double, Pass, Play
 from leekha.common.cards import mask_of, parse_cards
 from leekha.common.config import (
     DEALER_RULES,
@@ -50,6 +51,7 @@ def position(
     leader: int = 0,
     trick: str = "",
     dealer: int = 3,
+    doubled: dict[int, int] | None = None,
 ) -> Game:
     """A play-phase game: `trick` is the cards already played this trick, from `leader` on."""
     played = cards(trick)
@@ -59,7 +61,21 @@ def position(
         dealer=dealer,
         leader=leader,
         trick=[((leader + i) % 4, c) for i, c in enumerate(played)],
+        doubled=doubled,
     )
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A random legal action: in the pass phase a double now and then, else a pass."""
+    if game.phase == PASS:
+        seat = rng.choice([s for s in range(4) if game.passed[s] is None])
+        doubles = game.can_double(seat)
+        if doubles and rng.random() < 0.5:
+            return Double(seat, rng.choice(doubles))
+        return Pass(seat, rng.choice(list(game.legal_passes(seat))))
+    seat = game.turn
+    assert seat is not None
+    return Play(seat, rng.choice(game.legal_moves(seat)))
 
 
 def random_game(config: RulesConfig, seed: int, rng: random.Random, max_rounds: int = 50) -> Game:

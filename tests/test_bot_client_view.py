@@ -69,8 +69,8 @@ def _events(game: Game, seat: int, action: dict[str, Any]) -> list[P.Message]:
                 taken=[C.cards_of(t & penalty) for t in taken],
             )
         )
-        if game.phase == OVER and game.result is not None:
-            r = game.result
+        if game.phase == OVER and game.outcome is not None:
+            r = game.outcome.to_dict()
             out.append(P.GameOver(winners=r["winners"], losers=r["losers"], totals=r["totals"]))
         else:
             hand = C.cards_of(game.hands[seat])
@@ -113,7 +113,7 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
             for key in CHECKED:
                 assert got[key] == expected[key], (steps, key)
             steps += 1
-    assert tracker.view["result"] == game.result
+    assert tracker.view["result"] == game.outcome.to_dict()
 
 
 def test_prompt_makes_a_seat_view_for_strategies() -> None:

@@ -49,7 +49,8 @@ def test_every_hand_is_shown_and_frames_follow_the_engine() -> None:
     m.end()
     final = m.frame
     game = record.replay()
-    assert final.result == game.result and final.totals == game.totals
+    assert game.outcome is not None and final.result == game.outcome.to_dict()
+    assert final.totals == game.totals
     assert final.step == len(record.actions)
     text = render_replay_text(m)
     assert "game over" in text and "winner:" in text

@@ -18,6 +18,7 @@ from leekha.common.config import (
     RulesConfig,
 )
 from leekha.common.game import Game, deal, legal_passes, pass_error, passable_mask
+from leekha.common.scoring import points_table, round_scores
 
 
 def random_config(rng: random.Random) -> RulesConfig:
@@ -282,3 +283,29 @@ def test_bad_hands_are_refused() -> None:
         BatchRounds(PRESETS["classic"], np.array([[hands[0], hands[0], hands[2], hands[3]]]))
     with pytest.raises(ValueError):
         BatchRounds(PRESETS["classic"], np.array([hands[:3]], dtype=np.uint64))
+
+
+def test_batch_round_points_agree_with_scoring() -> None:
+    """The batch engine restates trick points and the moon in NumPy; check it against
+    `leekha.common.scoring` over many random rounds with doubles and a moon penalty."""
+    rng = random.Random(11)
+    gen = np.random.default_rng(11)
+    for _ in range(6):
+        config = replace(random_config(rng), moon_penalty=rng.choice([0, 20, 37]), doubling=True)
+        n = 300
+        doubled = np.array(
+            [C.mask_of(c for c in config.leekha_cards if rng.random() < 0.5) for _ in range(n)],
+            dtype=np.uint64,
+        )
+        batch = BatchRounds.deal(config, n, gen, doubled=doubled)
+        batch.random_pass(gen)
+        while not batch.done:
+            batch.random_play(gen)
+        for g in range(n):
+            table = points_table(config, int(doubled[g]))
+            taken = [int(t) for t in batch.taken[g]]
+            points = [sum(table[c] for c in C.cards_of(t)) for t in taken]
+            expected = round_scores(
+                points, taken, moon=config.moon_penalty, penalty_mask=config.penalty_mask
+            )
+            assert list(batch.round_points[g]) == expected

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 from enginehelp import cards, hand
 
+from leekha.common.actions import Play
 from leekha.common.config import CLASSIC, GOLDEN, IDLIB, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
+from leekha.common.events import Event, GameOver, RoundScored, TrickTaken
 from leekha.common.game import OVER, PASS, PLAY, Game
 from leekha.common.legality import pass_error
+from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome
 from leekha.common.view import seat_view
 
 
@@ -112,12 +115,12 @@ def _last_trick(config: RulesConfig, totals: list[int], hands: list[str], **kw: 
 def test_game_ends_at_target_lowest_wins() -> None:
     g = _last_trick(CLASSIC, [90, 10, 20, 30], ["QS", "3S", "2S", "4S"])
     assert g.phase == OVER
-    assert g.result == {"winners": [1], "losers": [0], "totals": [103, 10, 20, 30]}
+    assert g.outcome == Outcome((1,), (0,), (103, 10, 20, 30), TARGET, tie_extended=False)
 
 
 def test_tie_for_lowest_plays_on() -> None:
     g = _last_trick(CLASSIC, [90, 10, 10, 30], ["QS", "3S", "2S", "4S"])
-    assert g.phase == PASS and g.result is None and g.round_no == 1
+    assert g.phase == PASS and g.outcome is None and g.round_no == 1
 
 
 def test_dealer_rotates_or_biggest_eater_deals() -> None:
@@ -130,20 +133,20 @@ def test_dealer_rotates_or_biggest_eater_deals() -> None:
 def test_partnership_combined() -> None:
     p = RulesConfig(partnership="combined")
     g = _last_trick(p, [50, 10, 40, 20], ["2S", "3S", "QS", "4S"])
-    assert g.phase == OVER and g.result is not None
-    assert g.result["losers"] == [0, 2] and g.result["winners"] == [1, 3]
+    assert g.phase == OVER and g.outcome is not None
+    assert g.outcome.losers == (0, 2) and g.outcome.winners == (1, 3)
 
 
 def test_partnership_individual_bust() -> None:
     p = RulesConfig(partnership="individual_bust")
     g = _last_trick(p, [10, 95, 0, 0], ["2S", "QS", "3S", "4S"])
-    assert g.result is not None and g.result["losers"] == [1, 3]
+    assert g.outcome is not None and g.outcome.losers == (1, 3)
     # Combined totals under the target do not matter: only an individual crossing does.
     g2 = _last_trick(p, [60, 0, 30, 0], ["2S", "QS", "3S", "4S"])
     assert g2.phase == PASS
 
 
-def _queen_taken_before_last_trick(config: RulesConfig) -> Game:
+def _queen_taken_before_last_trick(config: RulesConfig) -> tuple[Game, list[Event]]:
     """Seat 2 (95 points) takes the Q♠ in the 12th trick; one trick is still to play."""
     g = Game.position(
         config,
@@ -153,15 +156,21 @@ def _queen_taken_before_last_trick(config: RulesConfig) -> Game:
         tricks_done=11,
         totals=[5, 10, 95, 20],
     )
+    events: list[Event] = []
     for seat, c in [(0, "2S"), (1, "3S"), (2, "QS"), (3, "4S")]:
-        g.play(seat, cards(c)[0])
-    return g
+        events += g.apply(Play(seat, cards(c)[0]))
+    return g, events
 
 
 def test_golden_goal_ends_mid_round() -> None:
-    g = _queen_taken_before_last_trick(GOLDEN)
-    assert g.phase == OVER and g.result is not None and g.result["losers"] == [2]
-    assert _queen_taken_before_last_trick(LEVANT).phase == PLAY
+    g, events = _queen_taken_before_last_trick(GOLDEN)
+    assert g.phase == OVER and g.outcome is not None and g.outcome.losers == (2,)
+    scored, over = events[-2:]
+    assert isinstance(scored, RoundScored) and scored.stopped and scored.moon is None
+    assert scored.points == (0, 0, 13, 0) and scored.totals == (5, 10, 108, 20)
+    assert over == GameOver(Outcome((0,), (2,), (5, 10, 108, 20), GOLDEN_GOAL))
+    g, events = _queen_taken_before_last_trick(LEVANT)
+    assert g.phase == PLAY and isinstance(events[-1], TrickTaken)
 
 
 def test_moon_penalty() -> None:
@@ -177,6 +186,10 @@ def test_moon_penalty() -> None:
         round_points=[0, 0, 23, 0],
     )
     g2.taken[2] = hand("10D") | hand("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
+    events: list[Event] = []
     for seat in range(4):
-        g2.play(seat, g2.legal_moves(seat)[0])
+        events += g2.apply(Play(seat, g2.legal_moves(seat)[0]))
     assert g2.history[-1] == [0, 0, 37, 0]
+    scored = next(e for e in events if isinstance(e, RoundScored))
+    assert scored.moon == 2 and scored.points == (0, 0, 37, 0)
+    assert scored.taken[2] == moon.penalty_mask

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from enginehelp import cards, hand, position
+from enginehelp import cards, position
 
+from leekha.common.actions import Play
 from leekha.common.config import CLASSIC, IDLIB, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
+from leekha.common.events import CardPlayed, TrickTaken
 from leekha.common.game import PLAY
 
 FREE = RulesConfig(void_rule="free")
@@ -126,9 +128,11 @@ def test_trick_winner_points_and_next_lead() -> None:
 
 
 def test_doubled_card_scores_twice() -> None:
-    g = position(CLASSIC, ["5D 2C", "10D 3C", "KD 4C", "6D 5C"], leader=0)
-    g.doubled = {cards("10D")[0]: 1}
-    g.doubled_mask = hand("10D")
-    for seat, c in [(0, "5D"), (1, "10D"), (2, "KD"), (3, "6D")]:
+    ten = cards("10D")[0]
+    g = position(CLASSIC, ["5D 2C", "10D 3C", "KD 4C", "6D 5C"], leader=0, doubled={ten: 1})
+    for seat, c in [(0, "5D"), (1, "10D"), (2, "KD")]:
         g.play(seat, cards(c)[0])
+    events = g.apply(Play(3, cards("6D")[0]))
     assert g.round_points[2] == 20
+    trick = tuple(zip(range(4), cards("5D 10D KD 6D"), strict=True))
+    assert events == [CardPlayed(3, cards("6D")[0]), TrickTaken(0, 0, 2, trick, 20, (ten,), (ten,))]

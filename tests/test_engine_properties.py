@@ -78,7 +78,7 @@ def test_random_games_hold_invariants(config: RulesConfig, seed: int) -> None:
     game = _checked_random_game(config, seed)
     rec = GameRecord.of(game).to_dict()
     again = GameRecord.from_dict(rec).replay()
-    assert again.history == game.history and again.result == game.result
+    assert again.history == game.history and again.outcome == game.outcome
     assert again.hands == game.hands and again.phase == game.phase
 
 

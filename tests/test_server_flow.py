@@ -318,15 +318,15 @@ def test_stats_of_a_real_game() -> None:
     assert game is not None
     for _ in range(20000):
         answer_prompts(h, alice, tid)
-        if game.result is not None:
+        if game.outcome is not None:
             break
         h.advance(0.05, step=0.05)
-    assert game.result is not None
+    assert game.outcome is not None
     reply = alice.request(M.GetStats(id=alice.rid(), name="alice"))
     assert isinstance(reply, M.Stats)
     (line,) = reply.players
     rounds = len(game.history)
-    assert line["games"] == 1 and line["wins"] == int(0 in game.result["winners"])
+    assert line["games"] == 1 and line["wins"] == int(0 in game.outcome.winners)
     points = sum(r[0] for r in game.history)
     assert line["avg_points_per_round"] == pytest.approx(points / rounds, abs=1e-3)
 

@@ -60,7 +60,7 @@ def test_restart_after_a_crash_restores_tables_seats_tokens_and_play(tmp_path: P
         if table.status != "playing":
             break
         h.advance(0.01)
-    assert table.game.result is not None, (table.status, table.closed, len(table.game.actions))
+    assert table.game.outcome is not None, (table.status, table.closed, len(table.game.actions))
     (gid,) = h.store.game_ids()
     record = h.store.game_record(gid)
     assert record is not None and record["actions"][: len(actions)] == actions
@@ -126,7 +126,9 @@ def test_records_export_and_stats(tmp_path: Path, capsys: pytest.CaptureFixture[
     records = json.loads(capsys.readouterr().out)
     assert isinstance(records, list) and len(records) == 1
     record = GameRecord.from_dict(records[0])
-    assert record.players[0] == "alice" and record.replay().result == records[0]["result"]
+    outcome = record.replay().outcome
+    assert record.players[0] == "alice" and outcome is not None
+    assert outcome.to_dict() == records[0]["result"]
     gid = records[0]["meta"]["game_id"]
     args = parser.parse_args(["export", "--data", str(tmp_path), "--game", str(gid)])
     assert records_cli.run(args) == 0

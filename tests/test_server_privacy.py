@@ -109,7 +109,7 @@ def play_random_game(seed: int, preset: str, monkeypatch: pytest.MonkeyPatch) ->
     table = h.lobby.tables[tid]
     dropped = False
     for _ in range(20_000):
-        if table.game is not None and table.game.result is not None:
+        if table.game is not None and table.game.outcome is not None:
             break
         for p in players:
             double_sometimes(h, p, tid, rng)
@@ -119,7 +119,7 @@ def play_random_game(seed: int, preset: str, monkeypatch: pytest.MonkeyPatch) ->
             dropped = True
         h.advance(0.01)
         watcher.drain()
-    assert table.game is not None and table.game.result is not None
+    assert table.game is not None and table.game.outcome is not None
     assert h.store.game_ids(), "the finished game was stored"
     return spy.checked
 

@@ -30,7 +30,7 @@ from leekha.client.options import add_rules_arguments, default_help, rules_from_
 from leekha.common.bots.base import Strategy, make_strategy, play_out
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.config import RulesConfig
-from leekha.common.game import OVER, Game
+from leekha.common.game import Game
 
 MAX_GAME_ROUNDS = 500
 Z95 = 1.959963984540054
@@ -119,7 +119,7 @@ def play_game(task: Task) -> GameResult:
     ]
     game = Game(config, task.game_seed)
     play_out(game, strategies, rounds=MAX_GAME_ROUNDS)
-    winners = list(game.result["winners"]) if game.phase == OVER and game.result else None
+    winners = list(game.outcome.winners) if game.outcome else None
     return GameResult(rounds=[list(h) for h in game.history], winners=winners)
 
 

@@ -8,14 +8,16 @@ is a few hundred actions) so stepping backwards is as cheap as stepping forwards
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from leekha.common import cards as C
+from leekha.common.actions import Action
 from leekha.common.errors import LeekhaError
-from leekha.common.game import OVER, Game
+from leekha.common.events import Event, RoundScored, TrickTaken
+from leekha.common.game import OVER, Game, replay
 from leekha.common.record import GameRecord
 
 
@@ -97,58 +99,55 @@ def _capture(game: Game, step: int, action: str, penalty: int) -> Frame:
         taken=[C.cards_of(t & penalty) for t in game.taken],
         doubled=sorted(game.doubled.items()),
         action=action,
-        result=dict(game.result) if game.result else None,
+        result=game.outcome.to_dict() if game.outcome else None,
         passed=[C.cards_of(p) if p is not None else None for p in game.passed],
     )
 
 
 def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) -> list[Frame]:
-    game = Game(record.rules, record.seed)
     penalty = record.rules.penalty_mask
-    frames = [_capture(game, 0, "the deal", penalty)]
-    for i, action in enumerate(record.actions, 1):
-        prev = frames[-1]
-        before_round = game.round_no
-        game.apply(action)
-        text = _describe(action, names, ascii)
-        if action.get("kind") == "play" and len(prev.trick) == 3:
-            trick = [*prev.trick, (action["seat"], action["card"])]
-            led = C.suit_of(trick[0][1])
-            winner = max((c, s) for s, c in trick if C.suit_of(c) == led)[1]
-            if game.round_no != before_round or game.phase == OVER:
-                # The engine already moved on (or ended); show the round's last trick.
-                taken = [list(t) for t in prev.taken]
-                won = (c for _s, c in trick if penalty & C.BIT[c])
-                taken[winner] = sorted({*taken[winner], *won})
-                hands = [list(h) for h in prev.hands]
-                hands[action["seat"]].remove(action["card"])
-                frames.append(
-                    Frame(
-                        step=i,
-                        round=before_round,
-                        dealer=prev.dealer,
-                        phase=game.phase if game.phase == OVER else prev.phase,
-                        hands=hands,
-                        trick=trick,
-                        trick_winner=winner,
-                        totals=list(game.totals),
-                        round_points=list(game.history[-1]),
-                        taken=taken,
-                        doubled=prev.doubled,
-                        action=text,
-                        round_over=list(game.history[-1]),
-                        result=dict(game.result) if game.result else None,
-                    )
-                )
-                if game.phase != OVER:
-                    frames.append(
-                        _capture(game, i, f"round {game.round_no + 1}: the deal", penalty)
-                    )
-                continue
+    frames = [_capture(Game(record.rules, record.seed), 0, "the deal", penalty)]
+
+    def step(game: Game, act: Action | Mapping[str, Any], events: list[Event]) -> None:
+        i = len(game.actions)
+        action = act if isinstance(act, Mapping) else act.to_dict()
+        text = _describe(dict(action), names, ascii)
+        taken = next((e for e in events if isinstance(e, TrickTaken)), None)
+        scored = next((e for e in events if isinstance(e, RoundScored)), None)
+        if taken is None:
+            frames.append(_capture(game, i, text, penalty))
+            return
+        trick = list(taken.cards)
+        if scored is None:
             frame = _capture(game, i, text, penalty)
-            frames.append(Frame(**{**frame.__dict__, "trick": trick, "trick_winner": winner}))
-            continue
-        frames.append(_capture(game, i, text, penalty))
+            frames.append(replace(frame, trick=trick, trick_winner=taken.winner))
+            return
+        # The engine already moved on (or ended); show the round's last trick.
+        prev = frames[-1]
+        hands = [list(h) for h in prev.hands]
+        hands[action["seat"]].remove(action["card"])
+        frames.append(
+            Frame(
+                step=i,
+                round=scored.round,
+                dealer=prev.dealer,
+                phase=game.phase if game.phase == OVER else prev.phase,
+                hands=hands,
+                trick=trick,
+                trick_winner=taken.winner,
+                totals=list(scored.totals),
+                round_points=list(scored.points),
+                taken=scored.taken_cards(),
+                doubled=prev.doubled,
+                action=text,
+                round_over=list(scored.points),
+                result=game.outcome.to_dict() if game.outcome else None,
+            )
+        )
+        if game.phase != OVER:
+            frames.append(_capture(game, i, f"round {game.round_no + 1}: the deal", penalty))
+
+    replay(record.rules, record.seed, record.actions, watch=step)
     return frames
 
 

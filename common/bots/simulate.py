@@ -3,7 +3,8 @@
 `Game` records actions and trick dicts for replay and the wire; a rollout needs none of
 that and runs tens of thousands of times per decision, so this keeps only the four hands,
 the trick in progress and the points taken. Legality comes from the same
-`leekha.common.legality.PlayRules` that `Game` uses.
+`leekha.common.legality.PlayRules` that `Game` uses, and trick and round scores from the
+same `leekha.common.scoring`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Final
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
 from leekha.common.legality import PlayRules
+from leekha.common.scoring import points_table, round_scores, take_trick
 
 _BIT: Final = C.BIT
 _SUIT_OF: Final = C.SUIT_OF
@@ -29,10 +31,7 @@ class Rules(PlayRules):
 
     def __init__(self, config: RulesConfig, doubled_mask: int = 0) -> None:
         super().__init__(config)
-        base = config.card_points()
-        self.points: tuple[int, ...] = tuple(
-            p * 2 if doubled_mask & _BIT[c] else p for c, p in enumerate(base)
-        )
+        self.points = points_table(config, doubled_mask)
         self.penalty_mask = config.penalty_mask
         self.moon = config.moon_penalty
 
@@ -117,16 +116,7 @@ class Round:
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return
-        high = self.high
-        points = self.rules.points
-        winner = seat
-        won = 0
-        pts = 0
-        for s, card in trick:
-            if card == high:
-                winner = s
-            won |= _BIT[card]
-            pts += points[card]
+        winner, won, pts = take_trick(trick, self.high, self.rules.points)
         self.taken[winner] |= won
         self.points[winner] += pts
         self.trick = []
@@ -152,11 +142,7 @@ class Round:
         return self.scores()
 
     def scores(self) -> list[int]:
-        out = list(self.points)
-        moon = self.rules.moon
-        if moon:
-            penalty = self.rules.penalty_mask
-            for seat in range(4):
-                if self.taken[seat] & penalty == penalty:
-                    out[seat] = max(moon, out[seat])
-        return out
+        rules = self.rules
+        return round_scores(
+            self.points, self.taken, moon=rules.moon, penalty_mask=rules.penalty_mask
+        )
