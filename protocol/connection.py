@@ -15,6 +15,8 @@ it, as `LocalProtocolError` (a bug in the caller) when we tried to.
 from __future__ import annotations
 
 import enum
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -101,7 +103,12 @@ class Connection:
     """The session state of one connection, seen from `role`'s end."""
 
     def __init__(
-        self, role: Role, *, max_frame: int = DEFAULT_MAX_FRAME, answer_pings: bool = True
+        self,
+        role: Role,
+        *,
+        max_frame: int = DEFAULT_MAX_FRAME,
+        answer_pings: bool = True,
+        ids: Iterator[int] | None = None,
     ) -> None:
         self.role: Role = role
         self.peer: Role = "server" if role == "client" else "client"
@@ -117,7 +124,9 @@ class Connection:
         #: that rate-limits pings first turns it off and answers itself.
         self.answer_pings = answer_pings
         self._decoder = Decoder(max_frame, peer=self.peer)
-        self._next_id = 0
+        #: Request ids; a client that reconnects may share one counter across its
+        #: connections so that a late reply never matches a newer request.
+        self._ids = ids if ids is not None else itertools.count(1)
         self._handshake_id: int | None = None
         self._pending: dict[int, Pending] = {}
         self._answered: dict[int, Pending] = {}
@@ -241,9 +250,8 @@ class Connection:
         return data
 
     def new_id(self) -> int:
-        """A fresh request id; ids restart at 1 on each connection."""
-        self._next_id += 1
-        return self._next_id
+        """A fresh request id (from 1 on each connection unless `ids` was given)."""
+        return next(self._ids)
 
     def ping(self) -> bytes:
         """The bytes of a ping with a fresh id (its pong comes back as a reply)."""

@@ -1,0 +1,467 @@
+"""One resumable session with one server, for every client (terminal, bot).
+
+A player's seat belongs to a session, not to a TCP connection: Wi-Fi drops, a laptop
+sleeps, a client crashes. This module keeps the session going across connections:
+
+- the wire rules (hello first, versions, pings, request ids) are the sans-IO
+  `leekha.protocol.Connection`'s; this module only moves its bytes;
+- reconnecting is Twisted's `ClientService` with a back-off policy, and the handshake is
+  its `prepareConnection` step, so a connection counts as made only once welcomed;
+- the session token is kept (in memory, and on disk with a `TokenStore`), so a new
+  connection, or a new process, resumes the same seat;
+- `Target.tls` wraps the endpoint in Twisted's TLS with `client.trust`'s certificate check.
+
+The first connection is not retried: a bad address or a refused hello fails fast with one
+sentence for the player (`ConnectFailed`). After that, drops are retried until `close()`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from OpenSSL import SSL
+from twisted.application.internet import ClientService, backoffPolicy
+from twisted.internet import defer, error, task
+from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
+from twisted.internet.interfaces import IStreamClientEndpoint
+from twisted.internet.protocol import Factory, Protocol
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from leekha import protocol as P
+from leekha.client.i18n import _
+from leekha.client.tokens import TokenStore, server_key
+from leekha.client.trust import KnownHosts, TrustError, TrustingCreator, first_contact_notice
+from leekha.protocol.connection import Pending
+
+log = Logger()
+
+_DONE = Failure(error.ConnectionDone())  # type: ignore[no-untyped-call]
+
+VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
+#: The first bytes of a TLS record (handshake or alert, TLS 1.0-1.3 framing).
+TLS_RECORD_STARTS = (b"\x15\x03", b"\x16\x03")
+
+RetryPolicy = Callable[[int], float]
+
+
+def retry_policy(first: float = 0.25, cap: float = 8.0) -> RetryPolicy:
+    """Reconnect delays doubling from `first` to `cap`, plus up to `first` of jitter so a
+    server restart is not met by every client in the same instant."""
+    return backoffPolicy(
+        initialDelay=first / 2, maxDelay=cap, factor=2.0, jitter=lambda: random.random() * first
+    )
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a session goes."""
+
+    host: str
+    port: int
+    tls: bool = False
+
+    @property
+    def server(self) -> str:
+        return server_key(self.host, self.port)
+
+    def __str__(self) -> str:
+        return self.server
+
+
+class ConnectFailed(Exception):
+    """The session cannot start or go on; the message is meant for a person."""
+
+
+def plain_reason(reason: BaseException | Failure | None) -> str:
+    """A connection failure in words a player or an operator understands."""
+    exc = reason.value if isinstance(reason, Failure) else reason
+    if isinstance(exc, error.ConnectionRefusedError):
+        return _("connection refused (is a Leekha server running there?)")
+    if isinstance(exc, error.DNSLookupError):
+        return _("unknown host name")
+    if isinstance(exc, error.TimeoutError | defer.TimeoutError):
+        return _("no answer (timed out)")
+    if isinstance(exc, SSL.Error):
+        return _("the TLS handshake failed (is the server serving TLS? try without --tls)")
+    if isinstance(exc, error.ConnectionDone):
+        return _("the server closed the connection")
+    if isinstance(exc, error.ConnectionLost):
+        return _("the connection was lost")
+    if isinstance(exc, error.NoRouteError):
+        return _("no route to that host")
+    text = str(exc).strip() if exc is not None else ""
+    return text or _("the connection failed")
+
+
+class SessionProtocol(Protocol):
+    """One connection of a session: bytes through its `Connection`, events to the session."""
+
+    def __init__(self, session: ClientSession) -> None:
+        self.session = session
+        self.conn = P.Connection("client", ids=session.ids)
+        self.welcomed: defer.Deferred[P.Welcome] = defer.Deferred()
+        self.welcome: P.Welcome | None = None
+        self.heard = False
+        self.failed = False
+
+    def connectionMade(self) -> None:
+        # Frames are small and each waits on a person or a bot: Nagle plus delayed ACKs
+        # would hold a move back ~40 ms per round trip (protocol.md section 9).
+        transport: Any = self.transport
+        set_nodelay = getattr(transport, "setTcpNoDelay", None)
+        if set_nodelay is not None:
+            set_nodelay(True)
+        # Over TLS this is held back until the handshake (and so the certificate) passed.
+        self.session._greet(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        first = not self.heard
+        self.heard = True
+        self.session._heard()
+        try:
+            messages = self.conn.receive_data(data)
+        except P.ProtocolError as exc:
+            if first and data.startswith(TLS_RECORD_STARTS) and not self.session.target.tls:
+                self.fail(ConnectFailed(_("the server speaks TLS: join with --tls")))
+            else:
+                log.warn("{who}: bad data from the server: {err}", who=self.session.name, err=exc)
+            self.abort()
+            return
+        self.write(self.conn.data_to_send())  # pongs
+        for msg in messages:
+            if self.failed:
+                break
+            self.session._received(self, msg)
+
+    def connectionLost(self, reason: Failure = _DONE) -> None:
+        self.conn.connection_lost()
+        self.fail(self.session._why_lost(self, reason))
+        self.session._lost(self, reason)
+
+    def send(self, msg: P.Message, note: object = None) -> None:
+        self.write(self.conn.send(msg, note=note))
+
+    def write(self, data: bytes) -> None:
+        transport: Any = self.transport
+        if data and transport is not None:
+            transport.write(data)
+
+    def fail(self, exc: Exception) -> None:
+        """End the handshake of this connection with `exc` (no-op once welcomed)."""
+        self.failed = True
+        if not self.welcomed.called:
+            self.welcomed.errback(exc)
+
+    def hang_up(self) -> None:
+        transport: Any = self.transport
+        if transport is not None:
+            transport.loseConnection()
+
+    def abort(self) -> None:
+        transport: Any = self.transport
+        if transport is not None:
+            transport.abortConnection()
+
+
+class _Fatal(ConnectFailed):
+    """A refusal that retrying cannot fix (refused hello, changed certificate)."""
+
+
+class ClientSession:
+    """A resumable session with one server. `connect()` once, then `send` until `close()`.
+
+    Callbacks: `on_message` gets every server message after the handshake (the welcome
+    included); `on_lost(why)` a dropped connection that will be retried; `on_retry(attempt,
+    delay)` each scheduled retry; `on_failed(why)` the end of a session that cannot go on;
+    `on_notice(text)` something to show the player (first TLS contact); `on_refused(error)`
+    a refused hello: return another name to try, or None to give up.
+    """
+
+    def __init__(
+        self,
+        reactor: Any,
+        target: Target,
+        name: str,
+        *,
+        client: str,
+        on_message: Callable[[P.Message], None],
+        on_lost: Callable[[str], None] = lambda _why: None,
+        on_retry: Callable[[int, float], None] = lambda _n, _d: None,
+        on_failed: Callable[[str], None] = lambda _why: None,
+        on_notice: Callable[[str], None] = lambda _text: None,
+        on_refused: Callable[[P.Error], str | None] = lambda _e: None,
+        tokens: TokenStore | None = None,
+        known_hosts: KnownHosts | None = None,
+        retry: RetryPolicy | None = None,
+        connect_timeout: float = 5.0,
+        dead_after: float = 75.0,
+    ) -> None:
+        self.reactor = reactor
+        self.target = target
+        self.name = name
+        self.wanted_name = name
+        self.client = client
+        self.on_message = on_message
+        self.on_lost = on_lost
+        self.on_retry = on_retry
+        self.on_failed = on_failed
+        self.on_notice = on_notice
+        self.on_refused = on_refused
+        self.tokens = tokens
+        self.retry = retry or retry_policy()
+        self.connect_timeout = connect_timeout
+        self.dead_after = dead_after
+        #: One id counter for all the session's connections, so a reply can never be
+        #: mistaken for the answer to a request of an earlier connection.
+        self.ids = itertools.count(1)
+        self.token: str | None = tokens.get(target.server, name) if tokens is not None else None
+        self.proto: SessionProtocol | None = None
+        self.resumes = 0
+        self.ever_online = False
+        self.closing = False
+        self._creator: TrustingCreator | None = None
+        if target.tls:
+            self._creator = TrustingCreator(target.host, target.server, known_hosts or KnownHosts())
+        self._service: ClientService | None = None
+        self._first: defer.Deferred[P.Welcome] | None = None
+        self._watchdog: Any = None  # IDelayedCall
+
+    # ---- public ------------------------------------------------------------------------
+    @property
+    def online(self) -> bool:
+        return self.proto is not None
+
+    @property
+    def version(self) -> tuple[int, int] | None:
+        return self.proto.conn.version if self.proto is not None else None
+
+    def speaks(self, what: P.Feature) -> bool:
+        return P.speaks(self.version, what)
+
+    def connect(self) -> defer.Deferred[P.Welcome]:
+        """Connect and handshake; fails with ConnectFailed (plain words) if the first try does."""
+        self._service = ClientService(
+            self._endpoint(),
+            cast(Any, Factory.forProtocol(lambda: SessionProtocol(self))),
+            retryPolicy=self._policy,
+            clock=self.reactor,
+            prepareConnection=self._prepare,
+        )
+        self._first = defer.Deferred()
+        self._service.startService()
+        # Only the failure matters here: success is the welcome, which `_welcomed` passes
+        # on outside ClientService's state machine (so a caller may close() at once).
+        self._service.whenConnected(failAfterFailures=1).addErrback(self._first_failed)
+        return self._first
+
+    def new_id(self) -> int:
+        return next(self.ids)
+
+    def send(self, msg: P.Message, note: object = None) -> bool:
+        """Send when online; False when the link is down (the request is dropped)."""
+        if self.proto is None:
+            log.debug("not sent while offline: {type}", type=msg.TYPE)
+            return False
+        self.proto.send(msg, note)
+        return True
+
+    def answered(self, reply: P.Message) -> Pending | None:
+        """The request (and its note) that `reply` answers, while its batch is handled."""
+        return self.proto.conn.answered(reply) if self.proto is not None else None
+
+    def close(self) -> defer.Deferred[None]:
+        """Hang up for good; fires once the connection is closed. The token is kept."""
+        return self._stop()
+
+    def drop(self) -> None:
+        """Cut the link as a network failure would (tests, and the dead-peer watchdog)."""
+        if self.proto is not None:
+            self.proto.abort()
+
+    # ---- connecting --------------------------------------------------------------------
+    def _endpoint(self) -> IStreamClientEndpoint:
+        t = self.target
+        # Twisted's interfaces are zope-typed; mypy without the zope plugin needs Any.
+        tcp: Any = HostnameEndpoint(
+            self.reactor, t.host.encode("idna"), t.port, timeout=self.connect_timeout
+        )
+        if self._creator is None:
+            return cast(IStreamClientEndpoint, tcp)
+        return wrapClientTLS(cast(Any, self._creator), tcp)
+
+    def _policy(self, attempt: int) -> float:
+        delay = float(self.retry(attempt))
+        self.on_retry(attempt, delay)
+        return delay
+
+    def _prepare(self, proto: Any) -> defer.Deferred[P.Welcome]:
+        """ClientService's step between "connected" and "in use": the handshake."""
+        welcomed: defer.Deferred[P.Welcome] = proto.welcomed  # through ClientService's proxy
+        return welcomed
+
+    def _greet(self, proto: SessionProtocol) -> None:
+        if self.closing:
+            proto.hang_up()
+            return
+        proto.welcomed.addCallbacks(
+            lambda w: self._welcomed(proto, w), lambda f: self._not_welcomed(proto, f)
+        )
+        self._hello(proto)
+
+    def _hello(self, proto: SessionProtocol) -> None:
+        rid = next(self.ids)
+        if self.token is not None:
+            proto.send(P.Resume(id=rid, versions=VERSIONS, token=self.token))
+        else:
+            proto.send(P.Hello(id=rid, versions=VERSIONS, name=self.name, client=self.client))
+
+    def _handshake(self, proto: SessionProtocol, msg: P.Message) -> None:
+        if isinstance(msg, P.Welcome):
+            proto.welcome = msg
+            proto.welcomed.callback(msg)
+        elif isinstance(msg, P.Error) and proto.conn.state is P.State.AWAITING_HELLO:
+            self._refused(proto, msg)
+        elif isinstance(msg, P.Error):
+            proto.fail(_Fatal(_("the server refused us: {why}").format(why=msg.message)))
+
+    def _refused(self, proto: SessionProtocol, msg: P.Error) -> None:
+        if msg.code == "bad_token" and self.token is not None:
+            log.info("{who}: the old session has expired; starting a new one", who=self.name)
+            self._forget_token()
+            self._hello(proto)
+            return
+        other = self.on_refused(msg)
+        if other is not None:
+            self.name = other
+            self._hello(proto)
+            return
+        proto.fail(
+            _Fatal(_("the server refused {name}: {why}").format(name=self.name, why=msg.message))
+        )
+
+    def _welcomed(self, proto: SessionProtocol, welcome: P.Welcome) -> P.Welcome:
+        self.proto = proto
+        self.ever_online = True
+        self.token = welcome.token
+        self.name = welcome.name
+        if welcome.resumed:
+            self.resumes += 1
+        if self.tokens is not None:
+            self.tokens.put(self.target.server, self.wanted_name, welcome.token)
+        self._notice_trust(proto)
+        self._feed_watchdog()
+        self.on_message(welcome)
+        first, self._first = self._first, None
+        if first is not None:
+            first.callback(welcome)
+        return welcome
+
+    def _not_welcomed(self, proto: SessionProtocol, failure: Failure) -> Failure:
+        proto.abort()  # ClientService does not close a connection its prepare step refused
+        if isinstance(failure.value, _Fatal) and not self.closing:
+            # Retrying cannot help; the first connect() reports it through its Deferred.
+            self._stop()
+            if self.ever_online:
+                self.on_failed(str(failure.value))
+        return failure
+
+    def _notice_trust(self, proto: SessionProtocol) -> None:
+        verdict = self._creator.verdict(proto.transport) if self._creator is not None else None
+        if verdict is not None and verdict.how == "first":
+            self.on_notice(first_contact_notice(self.target.server, verdict.fingerprint))
+
+    def _why_lost(self, proto: SessionProtocol, reason: Failure) -> Exception:
+        """Why a connection ended before its welcome, in words for the player."""
+        verdict = self._creator.verdict(proto.transport) if self._creator is not None else None
+        if verdict is not None and verdict.error is not None:
+            return _Fatal(str(verdict.error))
+        if self.closing:
+            return ConnectFailed(_("the connection closed during the handshake"))
+        if not proto.heard and self.target.tls and (verdict is None or verdict.how is None):
+            return ConnectFailed(
+                _("the TLS handshake failed (is the server serving TLS? try without --tls)")
+            )
+        if not proto.heard and isinstance(
+            reason.value, error.ConnectionDone | error.ConnectionLost
+        ):
+            return ConnectFailed(
+                _("the server hung up without answering (if it serves TLS, join with --tls)")
+            )
+        return ConnectFailed(_("the handshake failed: {why}").format(why=plain_reason(reason)))
+
+    def _first_failed(self, failure: Failure) -> None:
+        first, self._first = self._first, None
+        if first is None or first.called:
+            return  # stopped on purpose, or welcomed already
+        self._stop()
+        if not isinstance(failure.value, ConnectFailed):
+            why = plain_reason(failure)
+            failure = Failure(  # type: ignore[no-untyped-call]
+                ConnectFailed(
+                    _("cannot connect to {where}: {why}").format(where=self.target, why=why)
+                )
+            )
+        first.errback(failure)
+
+    # ---- connected ---------------------------------------------------------------------
+    def _received(self, proto: SessionProtocol, msg: P.Message) -> None:
+        if proto is not self.proto:
+            self._handshake(proto, msg)
+            return
+        if not isinstance(msg, P.Ping | P.Pong):
+            self.on_message(msg)
+
+    def _heard(self) -> None:
+        if self.proto is not None:
+            self._feed_watchdog()
+
+    def _lost(self, proto: SessionProtocol, reason: Failure) -> None:
+        if proto is not self.proto:
+            return
+        self.proto = None
+        self._cancel_watchdog()
+        if not self.closing:
+            self.on_lost(plain_reason(reason))
+
+    def _stop(self) -> defer.Deferred[None]:
+        """Stop the ClientService on the next turn: this may run inside one of its own
+        transitions (a refused handshake), which must finish first."""
+        self.closing = True
+        self._cancel_watchdog()
+        if self._service is None:
+            return defer.succeed(None)
+        service, self._service = self._service, None
+        turn: defer.Deferred[None] = task.deferLater(self.reactor, 0, lambda: None)
+        return turn.addCallback(lambda _: service.stopService())
+
+    def _forget_token(self) -> None:
+        self.token = None
+        if self.tokens is not None:
+            self.tokens.forget(self.target.server, self.wanted_name)
+
+    # ---- the dead-peer watchdog --------------------------------------------------------
+    def _feed_watchdog(self) -> None:
+        if self._watchdog is not None and self._watchdog.active():
+            self._watchdog.reset(self.dead_after)
+        else:
+            self._watchdog = self.reactor.callLater(self.dead_after, self._dead)
+
+    def _dead(self) -> None:
+        self._watchdog = None
+        log.info("no word from the server for {s}s; reconnecting", s=self.dead_after)
+        self.drop()
+
+    def _cancel_watchdog(self) -> None:
+        if self._watchdog is not None and self._watchdog.active():
+            self._watchdog.cancel()
+        self._watchdog = None
+
+
+def dial_error(exc: BaseException) -> str:
+    """The one line a command prints when a session could not start."""
+    return str(exc) if isinstance(exc, ConnectFailed | TrustError) else plain_reason(exc)

@@ -1,0 +1,255 @@
+"""The client session on real loopback sockets: TCP and TLS, resume, tokens, trust.
+
+A real Leekha server (start_server) listens on 127.0.0.1 port 0; for TLS the same server
+factory also listens on an `ssl:` endpoint with a certificate made in the test. Each test
+waits for events, never for time, and is bounded by WAIT.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import stat
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from twisted.internet import defer
+from twisted.internet.endpoints import serverFromString
+
+from leekha import protocol as P
+from leekha.client.session import ClientSession, ConnectFailed, Target, retry_policy
+from leekha.client.tokens import TokenStore
+from leekha.client.trust import KnownHosts, fingerprint
+
+reactor_test = pytest_twisted.ensureDeferred
+WAIT = 10.0
+
+
+def get_reactor() -> Any:
+    from twisted.internet import reactor
+
+    return reactor
+
+
+def make_cert(folder: Path, name: str = "leekha-test") -> tuple[Path, x509.Certificate]:
+    """A self-signed certificate and key (for 127.0.0.1), as `leekha serve --tls` makes."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=30))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    pem = folder / f"{name}.pem"
+    pem.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        + cert.public_bytes(serialization.Encoding.PEM)
+    )
+    return pem, cert
+
+
+class Server:
+    def __init__(self, running: Any) -> None:
+        self.running = running
+        self.port = running.port
+        self.tls_ports: list[Any] = []
+
+    async def listen_tls(self, pem: Path) -> int:
+        ep = serverFromString(
+            get_reactor(), f"ssl:0:interface=127.0.0.1:privateKey={pem}:certKey={pem}"
+        )
+        port = await ep.listen(self.running.factory)
+        self.tls_ports.append(port)
+        return int(port.getHost().port)
+
+
+@asynccontextmanager
+async def server(tmp: Path) -> AsyncIterator[Server]:
+    from leekha.server.app import local_settings, start_server
+
+    settings = local_settings(tmp / "data")
+    running = await defer.Deferred.fromCoroutine(start_server(get_reactor(), settings))
+    s = Server(running)
+    try:
+        yield s
+    finally:
+        for port in s.tls_ports:
+            await port.stopListening()
+        await defer.Deferred.fromCoroutine(running.stop())
+
+
+class Client:
+    """A session with its messages, losses and notices recorded."""
+
+    def __init__(self, target: Target, tmp: Path, name: str = "ann", **kw: Any) -> None:
+        self.messages: list[P.Message] = []
+        self.lost: list[str] = []
+        self.notices: list[str] = []
+        self.failed: list[str] = []
+        self._waiters: list[tuple[Callable[[], bool], defer.Deferred[None]]] = []
+        kw.setdefault("tokens", TokenStore(tmp / "state" / "sessions.json"))
+        kw.setdefault("known_hosts", KnownHosts(tmp / "config" / "known_hosts"))
+        self.session = ClientSession(
+            get_reactor(),
+            target,
+            name,
+            client="test",
+            on_message=self._record(self.messages),
+            on_lost=self._record(self.lost),
+            on_notice=self._record(self.notices),
+            on_failed=self._record(self.failed),
+            retry=retry_policy(first=0.02),
+            **kw,
+        )
+
+    def _record(self, into: list[Any]) -> Callable[[Any], None]:
+        def record(item: Any) -> None:
+            into.append(item)
+            for pred, d in list(self._waiters):
+                if not d.called and pred():
+                    d.callback(None)
+
+        return record
+
+    async def until(self, pred: Callable[[], bool]) -> None:
+        if pred():
+            return
+        d: defer.Deferred[None] = defer.Deferred()
+        self._waiters.append((pred, d))
+        d.addTimeout(WAIT, get_reactor())
+        await d
+
+    async def connect(self) -> P.Welcome:
+        d = self.session.connect()
+        d.addTimeout(WAIT, get_reactor())
+        return await d
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+@reactor_test
+async def test_hello_then_resume_with_the_token_kept_on_disk(tmp_path: Path) -> None:
+    async with server(tmp_path) as s:
+        target = Target("127.0.0.1", s.port)
+        first = Client(target, tmp_path)
+        welcome = await first.connect()
+        assert not welcome.resumed and first.session.speaks(P.FEATURES["stats"])
+        first.session.send(P.CreateTable(id=first.session.new_id(), name="t"))
+        await first.until(lambda: any(isinstance(m, P.Snapshot) for m in first.messages))
+        await first.close()  # as a quit or a crash would leave it: the token stays
+
+        store = tmp_path / "state" / "sessions.json"
+        assert stat.S_IMODE(os.stat(store).st_mode) == 0o600
+        second = Client(target, tmp_path)  # a new process: only the file remembers
+        welcome = await second.connect()
+        assert welcome.resumed and welcome.token == first.session.token
+        assert welcome.table_id is not None and welcome.seat == 0
+        await second.close()
+
+
+@reactor_test
+async def test_a_dropped_link_is_resumed_by_client_service(tmp_path: Path) -> None:
+    async with server(tmp_path) as s:
+        c = Client(Target("127.0.0.1", s.port), tmp_path)
+        await c.connect()
+        c.session.drop()
+        await c.until(lambda: c.lost and c.session.online)
+        welcomes = [m for m in c.messages if isinstance(m, P.Welcome)]
+        assert [w.resumed for w in welcomes] == [False, True]
+        assert c.session.resumes == 1
+        await c.close()
+
+
+@reactor_test
+async def test_an_expired_token_starts_a_fresh_session(tmp_path: Path) -> None:
+    async with server(tmp_path) as s:
+        target = Target("127.0.0.1", s.port)
+        TokenStore(tmp_path / "state" / "sessions.json").put(target.server, "ann", "stale")
+        c = Client(target, tmp_path)
+        welcome = await c.connect()
+        assert not welcome.resumed and welcome.token != "stale"
+        assert TokenStore(tmp_path / "state" / "sessions.json").get(target.server, "ann") == (
+            welcome.token
+        )
+        await c.close()
+
+
+@reactor_test
+async def test_nobody_listening_fails_fast_in_plain_words(tmp_path: Path) -> None:
+    async with server(tmp_path) as s:
+        port = s.port
+    c = Client(Target("127.0.0.1", port), tmp_path)
+    with pytest.raises(ConnectFailed, match="refused"):
+        await c.connect()
+
+
+# ---- TLS -------------------------------------------------------------------------------
+@reactor_test
+async def test_tls_first_contact_then_same_server_then_changed_certificate(
+    tmp_path: Path,
+) -> None:
+    pem, cert = make_cert(tmp_path, "one")
+    async with server(tmp_path) as s:
+        port = await s.listen_tls(pem)
+        target = Target("127.0.0.1", port, tls=True)
+
+        first = Client(target, tmp_path)
+        assert not (await first.connect()).resumed
+        assert first.notices and fingerprint(cert) in first.notices[0]
+        known = KnownHosts(tmp_path / "config" / "known_hosts")
+        assert known.get(target.server) == fingerprint(cert)
+        await first.close()
+
+        again = Client(target, tmp_path)
+        assert (await again.connect()).resumed  # same certificate: no notice, same session
+        assert again.notices == []
+        await again.close()
+
+        other_pem, other = make_cert(tmp_path, "two")
+        port2 = await s.listen_tls(other_pem)
+        known.put(f"127.0.0.1:{port2}", fingerprint(cert))  # as if the server had changed
+        changed = Client(Target("127.0.0.1", port2, tls=True), tmp_path)
+        with pytest.raises(ConnectFailed) as info:
+            await changed.connect()
+        text = str(info.value)
+        assert "changed" in text and fingerprint(other) in text and str(known.path) in text
+        assert known.get(f"127.0.0.1:{port2}") == fingerprint(cert)  # never overwritten
+
+
+@reactor_test
+async def test_plain_client_on_a_tls_port_and_tls_client_on_a_plain_port(
+    tmp_path: Path,
+) -> None:
+    pem, _cert = make_cert(tmp_path)
+    async with server(tmp_path) as s:
+        tls_port = await s.listen_tls(pem)
+        plain = Client(Target("127.0.0.1", tls_port), tmp_path)
+        with pytest.raises(ConnectFailed, match="--tls"):
+            await plain.connect()
+        tls = Client(Target("127.0.0.1", s.port, tls=True), tmp_path)
+        with pytest.raises(ConnectFailed, match="TLS handshake failed"):
+            await tls.connect()
