@@ -3,23 +3,24 @@
 Each subcommand lives in the module that owns the job and is named here in `COMMANDS`.
 Only the module of the subcommand being run is imported, and it imports Twisted,
 prompt_toolkit or zeroconf only inside `run`: `leekha --help` loads none of them.
+
+`--lang` and `--bidi` belong to every command (before or after its name). They are read
+before the parsers are built, because the parsers' help texts are translated as they are
+built.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import shutil
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
-from leekha.client.i18n import _
+from leekha.client import i18n, rtl
+from leekha.client.i18n import N_, _
 from leekha.common import __version__
-
-
-def N_(message: str) -> str:  # Babel's marker for text translated later
-    """Mark `message` for the catalogues; `_()` translates it when the parser is built."""
-    return message
-
 
 # subcommand -> (module, summary); the module supplies `add_arguments(parser)` and
 # `run(args)`, which takes the parsed namespace and returns an exit code.
@@ -42,8 +43,64 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help and errors are printed in display order (`--bidi`)."""
+
+    def format_help(self) -> str:
+        return _shown(super().format_help())
+
+    def format_usage(self) -> str:
+        return _shown(super().format_usage())
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        super().exit(status, _shown(message) if message else message)
+
+
+def _shown(text: str) -> str:
+    return rtl.display_lines(text, shutil.get_terminal_size().columns)
+
+
+def _display_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
+    """--lang and --bidi; `suppress` leaves the namespace alone (subcommands repeat them
+    for their help, and the values were read before parsing anyway)."""
+    default: Any = argparse.SUPPRESS if suppress else None
+    parser.add_argument(
+        "--lang",
+        choices=i18n.LANGUAGES,
+        default=default,
+        help=_("language: en, ar or it (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"),
+    )
+    parser.add_argument(
+        "--bidi",
+        choices=rtl.MODES,
+        default=argparse.SUPPRESS if suppress else "auto",
+        help=_(
+            "reorder right-to-left text for display: on, off, or auto (on for terminals "
+            "known not to do it themselves; default: auto)"
+        ),
+    )
+
+
+def configure_display(argv: Sequence[str]) -> list[str]:
+    """Read --lang and --bidi from anywhere in `argv` and set the language and bidi mode;
+    returns the other arguments."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang", choices=i18n.LANGUAGES, default=None)
+    pre.add_argument("--bidi", choices=rtl.MODES, default="auto")
+    # Bad values are reported later by the full parser, in the chosen language.
+    try:
+        known, rest = pre.parse_known_args(argv)
+    except SystemExit:
+        known, rest = argparse.Namespace(lang=None, bidi="auto"), list(argv)
+    i18n.set_language(known.lang or i18n.language_from_environment())
+    i18n.translate_argparse()
+    rtl.set_enabled(rtl.resolve(known.bidi))
+    return list(rest)
+
+
 def _chosen(argv: Sequence[str]) -> str | None:
-    """The subcommand in `argv`: the top level takes only flags, so it is the first word."""
+    """The subcommand in `argv` (without --lang/--bidi): the top level takes only flags, so
+    it is the first word."""
     return next((a for a in argv if not a.startswith("-")), None)
 
 
@@ -51,7 +108,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser for `argv`; its subcommand alone gets its options (all of them when
     `argv` is None, for tests and docs)."""
     only = None if argv is None else _chosen(argv)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="leekha",
         description=_("Leekha (ليخة): the Levantine trick-avoidance card game."),
     )
@@ -61,19 +118,22 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         version=f"leekha {__version__}",
         help=_("show the version and exit"),
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _display_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
     for name, (module_name, summary) in COMMANDS.items():
         p = sub.add_parser(name, help=_(summary), description=_(summary))
         if argv is None or name == only:
             module = importlib.import_module(module_name)
             module.add_arguments(p)
+            _display_options(p, suppress=True)
             p.set_defaults(_module=module)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv)
+    rest = configure_display(argv)
+    parser = build_parser(rest)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
+from leekha.client import rtl
+
 Frags = list[tuple[str, str]]
 
 
@@ -23,6 +25,21 @@ class Canvas:
 
     def put(self, x: int, y: int, text: str, style: str = "") -> int:
         """Write `text` at (x, y), clipped to the grid; returns the x after it."""
+        return self.frags(x, y, [(style, text)])
+
+    def frags(self, x: int, y: int, frags: Frags) -> int:
+        """Write one paragraph of styled fragments from (x, y); returns the x after it.
+
+        Every text reaches the grid here, so this is where right-to-left text is put in
+        display order when bidi display is on (`leekha.client.rtl`).
+        """
+        if rtl.enabled():
+            frags = rtl.visual(frags)
+        for style, text in frags:
+            x = self._cells(x, y, text, style)
+        return x
+
+    def _cells(self, x: int, y: int, text: str, style: str) -> int:
         if not 0 <= y < self.height:
             return x + len(text)
         row = self.cells[y]
@@ -33,11 +50,6 @@ class Canvas:
                 if w == 2 and x + 1 < self.width:
                     row[x + 1] = (style, "")
             x += max(1, w)
-        return x
-
-    def frags(self, x: int, y: int, frags: Frags) -> int:
-        for style, text in frags:
-            x = self.put(x, y, text, style)
         return x
 
     def fill(self, x: int, y: int, w: int, h: int, style: str = "") -> None:

@@ -1,0 +1,184 @@
+"""Right-to-left text for terminals that draw every cell left to right.
+
+Most terminals (xterm, tmux, the Linux console, kitty, …) put characters on screen in the
+order they arrive, so Arabic, written in logical order, reads backwards and its letters stay
+unjoined. With bidi display on, each piece of text is turned into its visual form before it
+reaches a cell: letters joined (arabic-reshaper, presentation forms) and the line reordered
+by the Unicode bidi algorithm (python-bidi). Terminals that do bidi themselves (VTE-based
+ones such as GNOME Terminal, Konsole, mlterm, macOS Terminal) must get logical order, or the
+text would be turned twice; `auto` tells them apart from the environment.
+
+A paragraph's direction follows the interface language (right to left in Arabic), so a
+sentence with an embedded card or name reads correctly in either language. Styles travel
+with their characters, so a highlighted name stays highlighted after reordering.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from leekha.client import i18n
+
+Frags = list[tuple[str, str]]
+
+MODES = ("auto", "on", "off")
+
+# Characters that make a text need the bidi algorithm at all (strong R/AL, Arabic digits).
+_RTL = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+
+#: Suit symbols are neutral to Unicode, but on a card they belong to its rank (Q♠, 10♦), so
+#: they count as left-to-right letters and a card label never splits into ♠Q.
+_SUITS = frozenset("♣♦♥♠♧♢♡♤")
+
+_enabled = False
+
+
+def terminal_does_bidi(environ: Mapping[str, str] | None = None) -> bool | None:
+    """True for terminals known to reorder RTL text themselves, False for terminals known
+    not to, None when the environment does not say.
+
+    A multiplexer (tmux, screen) decides first: it keeps its own grid of cells and redraws
+    them in order, whatever the terminal around it does.
+    """
+    env = os.environ if environ is None else environ
+    term = env.get("TERM", "")
+    program = env.get("TERM_PROGRAM", "")
+    if env.get("TMUX") or env.get("STY") or term.startswith(("tmux", "screen")):
+        return False
+    if term == "linux":
+        return False
+    if env.get("VTE_VERSION", "").isdigit():
+        # VTE reorders RTL paragraphs since 0.58 (VTE_VERSION 5800).
+        return int(env["VTE_VERSION"]) >= 5800
+    if env.get("KONSOLE_VERSION") or env.get("MLTERM") or term.startswith("mlterm"):
+        return True
+    if program == "Apple_Terminal":
+        return True
+    if program in ("iTerm.app", "WezTerm", "vscode", "Hyper", "Tabby", "ghostty"):
+        return False
+    if env.get("KITTY_WINDOW_ID") or env.get("ALACRITTY_SOCKET") or env.get("WT_SESSION"):
+        return False
+    if env.get("XTERM_VERSION"):
+        return False
+    if term.startswith(("xterm-kitty", "alacritty", "foot", "st-", "rxvt", "wezterm")):
+        return False
+    return None
+
+
+def resolve(mode: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether `--bidi MODE` means reordering here: `auto` reorders only for a terminal known
+    not to do it itself."""
+    if mode == "on":
+        return True
+    if mode == "off":
+        return False
+    return terminal_does_bidi(environ) is False
+
+
+def set_enabled(on: bool) -> None:
+    global _enabled
+    _enabled = on
+
+
+def enabled() -> bool:
+    return _enabled
+
+
+def needs_bidi(text: str) -> bool:
+    return _RTL.search(text) is not None
+
+
+@lru_cache(maxsize=1)
+def _reshaper() -> Any:
+    import arabic_reshaper
+
+    # No ligatures, so one logical character stays one cell and the layout's widths hold.
+    return arabic_reshaper.ArabicReshaper(
+        configuration={"support_ligatures": False, "delete_harakat": False}
+    )
+
+
+def _visual_order(text: str, rtl_paragraph: bool) -> list[tuple[int, str]]:
+    """(logical index, displayed character) in left-to-right screen order."""
+    from bidi import algorithm as B
+
+    storage: dict[str, Any] = B.get_empty_storage()
+    level = 1 if rtl_paragraph else 0
+    storage["base_level"] = level
+    storage["base_dir"] = "LR"[level]
+    B.get_embedding_levels(text, storage)
+    for i, ch in enumerate(storage["chars"]):
+        ch["index"] = i
+        if ch["ch"] in _SUITS:
+            ch["type"] = ch["orig"] = "L"
+    B.explicit_embed_and_overrides(storage, False)
+    B.resolve_weak_types(storage, False)
+    B.resolve_neutral_types(storage, False)
+    B.resolve_implicit_levels(storage, False)
+    B.reorder_resolved_levels(storage, False)
+    B.apply_mirroring(storage, False)
+    return [(ch["index"], ch["ch"]) for ch in storage["chars"]]
+
+
+def visual(frags: Frags, rtl_paragraph: bool | None = None) -> Frags:
+    """The fragments of one paragraph as they must be sent to a left-to-right terminal.
+
+    The result covers the same cells as the input (combining marks, which would otherwise
+    take a cell of their own in reverse order, are dropped), so positions computed from the
+    logical text stay right. Text with nothing right-to-left in it is returned unchanged.
+    """
+    text = "".join(t for _s, t in frags)
+    if not needs_bidi(text):
+        return frags
+    if rtl_paragraph is None:
+        rtl_paragraph = i18n.is_rtl()
+    return list(_visual(tuple(frags), rtl_paragraph))
+
+
+@lru_cache(maxsize=4096)
+def _visual(frags: tuple[tuple[str, str], ...], rtl_paragraph: bool) -> tuple[tuple[str, str], ...]:
+    """`visual`, cached: a screen repaints the same texts frame after frame."""
+    chars: list[tuple[str, str]] = [
+        (style, ch)
+        for style, t in frags
+        for ch in t
+        if not (unicodedata.combining(ch) or ch in "\u200c\u200d")
+    ]
+    logical = "".join(ch for _s, ch in chars)
+    shaped = _reshaper().reshape(logical)
+    if len(shaped) != len(logical):
+        shaped = logical
+    out: Frags = []
+    for index, ch in _visual_order(shaped, rtl_paragraph):
+        style = chars[index][0]
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + ch)
+        else:
+            out.append((style, ch))
+    return tuple(out)
+
+
+def visual_text(text: str, rtl_paragraph: bool | None = None) -> str:
+    return "".join(t for _s, t in visual([("", text)], rtl_paragraph))
+
+
+def display_lines(text: str, width: int | None = None) -> str:
+    """Printed (not full-screen) output, line by line in visual form when bidi display is
+    on; in a right-to-left language the lines are aligned to the right edge at `width`."""
+    if not _enabled or not needs_bidi(text):
+        return text
+    rtl = i18n.is_rtl()
+    lines = []
+    for line in text.split("\n"):
+        shown = visual_text(line, rtl)
+        if rtl and width and line.strip():
+            shown = shown.rjust(width - 1)
+        lines.append(shown)
+    return "\n".join(lines)

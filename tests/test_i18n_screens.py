@@ -1,0 +1,87 @@
+"""The table screen in each language, as a person sees it: `leekha play` on an 80x24
+pseudo-terminal, read through the pyte terminal emulator."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+import pyte
+import pytest
+
+NAME = "أحمد"  # an Arabic player name, laid out right in every language
+COLS, ROWS = 80, 24
+ARABIC = re.compile("[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+")
+LABELS = re.compile(r"\ba {3}b {3}c {3}d {3}e {3}f {3}g {3}h {3}i {3}j {3}k {3}l {3}m\b")
+
+
+def screen_of(argv: list[str], ready: Callable[[list[str]], bool], timeout: float) -> list[str]:
+    """Run `argv` on a pty, feed its output to pyte until `ready(lines)`, then Ctrl-C."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color")
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.ByteStream(screen)
+    deadline = time.monotonic() + timeout
+    shown: list[str] | None = None
+    try:
+        while shown is None:
+            left = deadline - time.monotonic()
+            if left <= 0 or proc.poll() is not None:
+                raise AssertionError("no such screen:\n" + "\n".join(screen.display))
+            if select.select([master], [], [], min(left, 0.5))[0]:
+                stream.feed(os.read(master, 65536))
+                if ready(screen.display):
+                    shown = list(screen.display)
+        os.write(master, b"\x03")
+        assert proc.wait(timeout=10) == 0
+        return shown
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+def table_drawn(lines: list[str]) -> bool:
+    """The own hand is dealt: its 13 key letters are on one line."""
+    return any(LABELS.search(line) for line in lines)
+
+
+def logical(visual: str) -> str:
+    return unicodedata.normalize("NFKC", visual[::-1])
+
+
+def play(lang: str, bidi: str) -> list[str]:
+    leekha = str(Path(sys.executable).with_name("leekha"))
+    argv = [leekha, "--lang", lang, "--bidi", bidi, "play", "--bots", "random"]
+    return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], table_drawn, timeout=30)
+
+
+@pytest.mark.parametrize(("lang", "bidi"), [("en", "on"), ("it", "off"), ("ar", "on")])
+def test_table_screen(lang: str, bidi: str) -> None:
+    lines = play(lang, bidi)
+    assert len(lines) == ROWS and all(len(line) == COLS for line in lines)
+    # The header names the table ("NAME vs bots") and the player.
+    names = ARABIC.findall(lines[0])
+    assert len(names) == 2
+    for shown in names:
+        if bidi == "on":
+            # Sent in display order: right to left, letters joined.
+            assert shown != NAME
+            assert logical(shown) == NAME
+        else:
+            assert shown == NAME
