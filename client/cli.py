@@ -16,10 +16,11 @@ import importlib
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from leekha.client import i18n, rtl
 from leekha.client.i18n import N_, _
+from leekha.client.options import default_help
 from leekha.common import __version__
 
 # subcommand -> (module, summary); the module supplies `add_arguments(parser)` and
@@ -60,23 +61,24 @@ def _shown(text: str) -> str:
     return rtl.display_lines(text, shutil.get_terminal_size().columns)
 
 
-def _display_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
-    """--lang and --bidi; `suppress` leaves the namespace alone (subcommands repeat them
-    for their help, and the values were read before parsing anyway)."""
-    default: Any = argparse.SUPPRESS if suppress else None
+def _display_options(parser: argparse.ArgumentParser) -> None:
+    """--lang and --bidi, on the top level and on each subcommand. Their values are read by
+    `configure_display` before parsing; the parsers only document and check them."""
     parser.add_argument(
         "--lang",
         choices=i18n.LANGUAGES,
-        default=default,
+        default=None,
         help=_("language: en, ar or it (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"),
     )
     parser.add_argument(
         "--bidi",
         choices=rtl.MODES,
-        default=argparse.SUPPRESS if suppress else "auto",
-        help=_(
-            "reorder right-to-left text for display: on, off, or auto (on for terminals "
-            "known not to do it themselves; default: auto)"
+        default="auto",
+        help=default_help(
+            _(
+                "reorder right-to-left text for display: on, off, or auto (on for terminals "
+                "known not to do it themselves)"
+            )
         ),
     )
 
@@ -125,7 +127,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if argv is None or name == only:
             module = importlib.import_module(module_name)
             module.add_arguments(p)
-            _display_options(p, suppress=True)
+            _display_options(p)
             p.set_defaults(_module=module)
     return parser
 

@@ -67,7 +67,7 @@ def logical(visual: str) -> str:
 
 def play(lang: str, bidi: str) -> list[str]:
     leekha = str(Path(sys.executable).with_name("leekha"))
-    argv = [leekha, "--lang", lang, "--bidi", bidi, "play", "--bots", "random"]
+    argv = [leekha, "--lang", lang, "--bidi", bidi, "play", "--strategy", "random"]
     return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], table_drawn, timeout=30)
 
 
