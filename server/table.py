@@ -1,25 +1,22 @@
-"""One table: four seats, spectators, the authoritative engine game, timers and bots.
+"""One table: the authoritative game, its members, and what each member is told.
 
 The engine is the only source of truth. Every client action is checked by the engine,
 stored, and only then broadcast; every message a member receives is built from that
-member's own seat view, so a hidden card can only reach its owner.
+member's own seat view, so a hidden card can only reach its owner. The jobs around the
+game live beside this module: who sits where (`seats`), whose decision is pending and its
+timer (`turns`), the server bots (`autopilot`) and the states a table goes through
+(`lifecycle`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import partial
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.logger import Logger
 
 from leekha.common import cards as C
-from leekha.common.bots.base import Strategy, decide, make_strategy, strategy_names
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
 from leekha.common.game import OVER, PASS, PLAY, Game, replay
@@ -27,54 +24,36 @@ from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
-from leekha.server.clock import Clock, Timer
+from leekha.server import lifecycle as L
+from leekha.server.autopilot import Actions, Autopilot, Think, think_inline
+from leekha.server.clock import Clock
 from leekha.server.errors import Refused
-from leekha.server.persistence import SeatRow, Store, TableRow
+from leekha.server.lifecycle import FINISHED, PLAYING, WAITING
+from leekha.server.persistence import Store, TableRow
+from leekha.server.seats import (
+    DEFAULT_BOT,
+    WIRE_NAME_MAX,
+    Room,
+    Seat,
+    bot_strategy_name,
+    hash_password,
+    password_matches,
+    stand_in_name,
+)
+from leekha.server.turns import Key, Turns, count_timeout, pending, prompt_for
+
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "WAITING",
+    "WIRE_NAME_MAX",
+    "Table",
+    "TableHub",
+    "TableOptions",
+    "hash_password",
+]
 
 log = Logger()
-
-WAITING = "waiting"
-PLAYING = "playing"
-FINISHED = "finished"
-
-#: Strategy a server bot uses when none is named, and the stand-in for absent players.
-DEFAULT_BOT = "heuristic"
-#: The protocol's hard cap on names (leekha.protocol.records.NAME); server limits stay below.
-WIRE_NAME_MAX = 64
-#: Wire names accepted for add_bot besides the registered tiers.
-BOT_ALIASES = {"basic": DEFAULT_BOT, "default": DEFAULT_BOT}
-
-
-def build_strategy(name: str, seed: int) -> Strategy:
-    """A registered strategy, falling back to `random` while a tier is not available."""
-    try:
-        return make_strategy(name, seed)
-    except ValueError:
-        return make_strategy("random", seed)
-
-
-def bot_strategy_name(requested: str) -> str:
-    """Validate a client's bot name: only registered tiers, never `module:Class` imports."""
-    name = BOT_ALIASES.get(requested, requested)
-    if name not in (*strategy_names(), DEFAULT_BOT):
-        known = ", ".join(sorted({*strategy_names(), *BOT_ALIASES}))
-        raise Refused("no_such_bot", f"unknown bot strategy {requested!r}; use one of {known}")
-    return name
-
-
-def hash_password(password: str) -> str:
-    salt = secrets.token_hex(8)
-    digest = hashlib.sha256((salt + password).encode()).hexdigest()
-    return f"{salt}${digest}"
-
-
-def password_matches(stored: str | None, given: str | None) -> bool:
-    if stored is None:
-        return True
-    if given is None:
-        return False
-    salt, _, digest = stored.partition("$")
-    return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
 
 
 class TableHub(Protocol):
@@ -93,48 +72,12 @@ class TableHub(Protocol):
     def release(self, token: str, table: Table) -> None: ...
 
 
-Actions = list[dict[str, Any]]
-#: Runs a bot's decision and delivers the result; the server passes a thread-pool runner so
-#: a slow strategy (search) never stalls the reactor, tests the inline default.
-Think = Callable[[Callable[[], Actions]], "Deferred[Actions]"]
-
-
-def think_inline(decide_now: Callable[[], Actions]) -> Deferred[Actions]:
-    return maybeDeferred(decide_now)
-
-
 @dataclass
 class TableOptions:
     bot_think_s: float
     seat_grace_s: float
     afk_limit: int
     think: Think = think_inline
-
-
-@dataclass
-class Seat:
-    """Who sits in a seat. A bot seat has no token; a human seat's token is its key."""
-
-    name: str
-    token: str | None
-    strategy: str = DEFAULT_BOT
-    connected: bool = False
-    away: bool = False  # disconnected longer than the grace period
-    afk: bool = False  # timed out too often in a row
-    timeouts: int = 0
-    grace: Timer | None = field(default=None, repr=False)
-
-    @property
-    def is_bot(self) -> bool:
-        return self.token is None
-
-    @property
-    def autopilot(self) -> bool:
-        """True while a server bot makes this seat's decisions."""
-        return self.is_bot or self.away or self.afk
-
-    def row(self) -> SeatRow:
-        return SeatRow(self.name, self.token, self.strategy if self.is_bot else None)
 
 
 @dataclass
@@ -165,17 +108,21 @@ class Table:
         self.status = row.status
         self.game_no = row.game_no
         self.seed = row.seed
-        self.seats: list[Seat | None] = [None] * 4
-        self.spectators: set[str] = set()
+        self.room = Room()
         self.game: Game | None = None
         self.rematch_votes: set[int] = set()
-        self._strategies: dict[tuple[int, str], Strategy] = {}
-        self._decision: list[tuple[Any, ...] | None] = [None] * 4
-        self._deadline: list[float | None] = [None] * 4
-        self._timers: list[Timer | None] = [None] * 4
-        self._bot_call: Timer | None = None
-        self._thinking = False
+        self.turns = Turns(clock, self._timed_out)
+        self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
+        self.autopilot.new_game(self.seed or 0)
         self.closed = False
+
+    @property
+    def seats(self) -> list[Seat | None]:
+        return self.room.seats
+
+    @property
+    def spectators(self) -> set[str]:
+        return self.room.spectators
 
     # ---- construction and restore ------------------------------------------------------
     def to_row(self) -> TableRow:
@@ -204,24 +151,20 @@ class Table:
         for i, seat in enumerate(self.seats):
             if seat is not None and not seat.is_bot:
                 self._start_grace(i)
-        self._after_change()
+        self.after_change()
 
     # ---- who is here -------------------------------------------------------------------
+    def seat(self, i: int) -> Seat | None:
+        return self.seats[i]
+
     def seat_of(self, token: str) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s is not None and s.token == token:
-                return i
-        return None
+        return self.room.seat_of(token)
 
     def members(self) -> list[tuple[str, int | None]]:
-        out: list[tuple[str, int | None]] = [
-            (s.token, i) for i, s in enumerate(self.seats) if s is not None and s.token
-        ]
-        out.extend((t, None) for t in sorted(self.spectators))
-        return out
+        return self.room.members()
 
     def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is not None and not s.is_bot]
+        return self.room.humans()
 
     def tokens(self) -> list[str]:
         out = [s.token for s in self.seats if s is not None and s.token]
@@ -249,7 +192,7 @@ class Table:
             "host": self.host_name,
             "preset": self.preset,
             "rules": self.config.to_dict(),
-            "seats": [self._seat_info(i) for i in range(4)],
+            "seats": [self.room.seat_info(i) for i in range(4)],
             "spectators": len(self.spectators),
             "status": self.status,
             "has_password": self.password is not None,
@@ -259,23 +202,8 @@ class Table:
             },
         }
 
-    def _seat_info(self, i: int) -> dict[str, Any]:
-        s = self.seats[i]
-        if s is None:
-            return {"name": None, "is_bot": False, "connected": False}
-        return {"name": s.name, "is_bot": s.is_bot, "connected": s.is_bot or s.connected}
-
     def player_info(self, i: int) -> dict[str, Any]:
-        s = self.seats[i]
-        if s is None:
-            return {"name": None, "is_bot": False, "connected": False}
-        return {
-            "name": s.name,
-            "is_bot": s.is_bot,
-            "connected": s.is_bot or s.connected,
-            "strategy": s.strategy if s.autopilot else None,
-            "is_host": s.token is not None and s.token == self.host_token,
-        }
+        return self.room.player_info(i, self.host_token)
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The member's seat view, or None before the first deal."""
@@ -303,16 +231,13 @@ class Table:
             raise Refused("bad_password", "wrong or missing table password")
 
     def sit(self, token: str, name: str, seat: int | None) -> int:
-        if seat is None:
-            free = [i for i, s in enumerate(self.seats) if s is None]
-            if not free:
-                raise Refused("table_full", "all four seats are taken; spectate instead")
-            seat = free[0]
-        elif self.seats[seat] is not None:
-            raise Refused("seat_taken", f"seat {seat} is taken")
+        seat = self.room.free_seat(seat)
         self.spectators.discard(token)
         self.seats[seat] = Seat(name, token, connected=True)
+        if self.seat_of(self.host_token or "") is None:
+            self._make_host(seat)  # nobody seated hosts: the newcomer takes the controls
         self._seat_changed(seat)
+        self._maybe_rematch()
         return seat
 
     def spectate(self, token: str) -> None:
@@ -320,7 +245,7 @@ class Table:
         self.hub.table_changed(self)
 
     def leave(self, token: str) -> None:
-        """A member leaves for the lobby; a seat in a running game passes to a bot."""
+        """A member gives up their place; a seat in a running game passes to a bot."""
         if token in self.spectators:
             self.spectators.discard(token)
             self.hub.table_changed(self)
@@ -328,31 +253,32 @@ class Table:
         if i is not None:
             seat = self.seats[i]
             assert seat is not None
-            self._cancel_grace(seat)
+            seat.cancel_grace()
             self.rematch_votes.discard(i)
-            if self.status == PLAYING:
-                stand_in = f"{seat.name[: WIRE_NAME_MAX - 6]} (bot)"
-                self.seats[i] = Seat(stand_in, None, DEFAULT_BOT, connected=True)
+            if L.leaving_gives_seat_to_bot(self.status):
+                self.seats[i] = Seat(stand_in_name(seat.name), None, DEFAULT_BOT, connected=True)
             else:
                 self.seats[i] = None
-                if self.status == FINISHED:
-                    self.status = WAITING
-                    self.hub.store.set_status(self.id, WAITING)
             self._seat_changed(i)
-            self._decision[i] = None
-            self._after_change()
+            self.turns.forget(i)
+            self.after_change()
         if token == self.host_token:
             self._pass_host()
-        if not self.humans() and not self.spectators:
+        if self.room.deserted():
             self.close()
+        else:
+            self._maybe_rematch()
+
+    def _make_host(self, i: int) -> None:
+        seat = self.seats[i]
+        assert seat is not None
+        self.host_token, self.host_name = seat.token, seat.name
+        self.hub.store.save_table(self.to_row())
 
     def _pass_host(self) -> None:
         """The host left: the next seated human inherits the host controls."""
         for i in self.humans():
-            seat = self.seats[i]
-            assert seat is not None
-            self.host_token, self.host_name = seat.token, seat.name
-            self.hub.store.save_table(self.to_row())
+            self._make_host(i)
             self._seat_changed(i)
             return
 
@@ -366,14 +292,11 @@ class Table:
         self.hub.table_closed(self)
 
     def _stop_clocks(self) -> None:
-        for i in range(4):
-            self._cancel_timer(i)
+        self.turns.cancel_all()
         for s in self.seats:
             if s is not None:
-                self._cancel_grace(s)
-        if self._bot_call is not None and self._bot_call.active():
-            self._bot_call.cancel()
-        self._bot_call = None
+                s.cancel_grace()
+        self.autopilot.stop()
 
     def shutdown(self) -> None:
         """Stop every clock without touching stored state (server shutdown or crash test)."""
@@ -387,7 +310,7 @@ class Table:
         if token in self.spectators:
             self.spectators.discard(token)
             self.hub.table_changed(self)
-            if not self.humans() and not self.spectators:
+            if self.room.deserted():
                 self.close()
         i = self.seat_of(token)
         if i is None:
@@ -399,7 +322,8 @@ class Table:
         self._seat_changed(i)
 
     def reconnected(self, token: str) -> None:
-        """The player is back: the seat is theirs again from their next decision."""
+        """The player is back: the seat is theirs again from their next decision, even
+        from a stand-in bot after the grace period."""
         if self.closed:
             return
         i = self.seat_of(token)
@@ -407,47 +331,48 @@ class Table:
             return
         seat = self.seats[i]
         assert seat is not None
-        self._cancel_grace(seat)
+        seat.cancel_grace()
         seat.connected = True
         seat.away = False
         if seat.afk:  # coming back is activity: the seat is theirs again at once
             seat.afk = False
             seat.timeouts = 0
-            self._decision[i] = None
-        running = self._timers[i] is not None
+            self.turns.forget(i)
+        running = self.turns.running(i)
         if not running:
-            self._decision[i] = None  # re-prompt and re-arm from scratch
+            self.turns.forget(i)  # re-prompt and re-arm from scratch
         self._seat_changed(i)
-        self._after_change()
+        self.after_change()
         if running:
             self.prompt(i)  # the running timer keeps its deadline: no free extra time
 
     def _start_grace(self, i: int) -> None:
         seat = self.seats[i]
         assert seat is not None
-        self._cancel_grace(seat)
+        seat.cancel_grace()
         seat.grace = self.clock.callLater(self.options.seat_grace_s, self._grace_over, i)
-
-    def _cancel_grace(self, seat: Seat) -> None:
-        if seat.grace is not None and seat.grace.active():
-            seat.grace.cancel()
-        seat.grace = None
 
     def _grace_over(self, i: int) -> None:
         seat = self.seats[i]
         if seat is None or seat.connected:
             return
         seat.grace = None
-        if self.status != PLAYING and seat.token is not None:
-            # Nobody waits for an absent player outside a game: free the seat.
-            token = seat.token
-            self.hub.release(token, self)
-            self.leave(token)
+        if not L.keeps_absent_seat(self.status) and seat.token is not None:
+            self._free_absent(seat.token)
             return
         seat.away = True
         log.info("table {table} seat {seat}: grace over, a bot plays", table=self.id, seat=i)
         self._seat_changed(i)
-        self._after_change()
+        self.after_change()
+
+    def _free_absent(self, token: str) -> None:
+        """Nobody waits for an absent player outside a game: free the seat."""
+        i = self.seat_of(token)
+        seat = self.seats[i] if i is not None else None
+        if self.closed or seat is None or seat.connected or L.keeps_absent_seat(self.status):
+            return
+        self.hub.release(token, self)
+        self.leave(token)
 
     # ---- host controls -----------------------------------------------------------------
     def _require_host(self, token: str) -> None:
@@ -461,6 +386,7 @@ class Table:
             raise Refused("seat_taken", f"seat {seat} is taken")
         self.seats[seat] = Seat(f"{name} bot {seat}", None, name, connected=True)
         self._seat_changed(seat)
+        self._maybe_rematch()
 
     def remove_bot(self, token: str, seat: int) -> None:
         self._require_host(token)
@@ -472,33 +398,42 @@ class Table:
         self.seats[seat] = None
         self._seat_changed(seat)
 
+    def _check(self, event: L.Event) -> None:
+        reason = L.refusal(self.status, event, self.room.empty())
+        if reason is not None:
+            raise Refused("not_ready", reason)
+
     def start(self, token: str) -> None:
         self._require_host(token)
-        if self.status == PLAYING:
-            raise Refused("not_ready", "the game is already running")
-        if any(s is None for s in self.seats):
-            raise Refused("not_ready", "start needs all four seats filled")
+        self._check("start")
         self._new_game()
 
     def rematch(self, token: str) -> None:
+        """A seated person's vote; the game starts once every seated person has voted.
+        Votes stand while a freed seat is filled again."""
         i = self.seat_of(token)
         if i is None:
             raise Refused("not_seated", "only seated players vote for a rematch")
-        if self.status != FINISHED or any(s is None for s in self.seats):
-            raise Refused("not_ready", "a rematch needs a finished game and four seats")
+        self._check("rematch")
         self.rematch_votes.add(i)
+        self._maybe_rematch()
+
+    def _maybe_rematch(self) -> None:
+        if not self.rematch_votes or L.refusal(self.status, "rematch", self.room.empty()):
+            return
         voters = {j for j, s in enumerate(self.seats) if s is not None and not s.autopilot}
         if voters <= self.rematch_votes:
             self._new_game()
 
     def _new_game(self) -> None:
+        event: L.Event = "rematch" if self.status == FINISHED and self.rematch_votes else "start"
+        self.status = L.next_state(self.status, event)
         self.game_no += 1
         self.seed = self.hub.new_seed()
         self.game = Game(self.config, self.seed)
-        self.status = PLAYING
         self.rematch_votes.clear()
-        self._strategies.clear()
-        self._decision = [None] * 4
+        self.autopilot.new_game(self.seed)
+        self.turns.forget_all()
         self.hub.store.start_game(self.id, self.game_no, self.seed)
         log.info("table {table} starts game {game_no}", table=self.id, game_no=self.game_no)
         self.hub.table_changed(self)
@@ -507,7 +442,7 @@ class Table:
         for token, _seat in self.members():
             self._send(token, self.snapshot(token))
         self._deal_events(self.game)
-        self._after_change()
+        self.after_change()
 
     # ---- actions -----------------------------------------------------------------------
     def act(self, token: str, action: dict[str, Any]) -> None:
@@ -518,14 +453,14 @@ class Table:
         if self.game is None or self.status != PLAYING:
             raise Refused("wrong_phase", "no game is running at this table")
         action["seat"] = i
-        self._commit(action)
+        self.commit(action)
         seat = self.seats[i]
         if seat is not None:
             seat.timeouts = 0
             if seat.afk:
                 seat.afk = False
                 self._seat_changed(i)
-        self._after_change()
+        self.after_change()
 
     def human_active(self, token: str) -> None:
         """Any request from a seated player shows they are back at the keyboard."""
@@ -534,16 +469,17 @@ class Table:
         if i is not None and seat is not None and seat.afk:
             seat.afk = False
             seat.timeouts = 0
-            self._decision[i] = None
+            self.turns.forget(i)
             self._seat_changed(i)
-            self._after_change()
+            self.after_change()
 
     def _capture(self, game: Game) -> _Before:
         return _Before(
             game.round_no, list(game.trick), list(game.taken), game.doubled_mask, game.phase
         )
 
-    def _commit(self, action: Mapping[str, Any]) -> None:
+    def commit(self, action: Mapping[str, Any]) -> None:
+        """Apply, store, then tell: an action nobody could store never happened."""
         game = self.game
         assert game is not None
         before = self._capture(game)
@@ -627,7 +563,7 @@ class Table:
     def _finish(self) -> None:
         game = self.game
         assert game is not None and game.outcome is not None
-        self.status = FINISHED
+        self.status = L.next_state(self.status, "game_over")
         names = [s.name if s is not None else "" for s in self.seats]
         record = GameRecord.of(
             game, names, table=self.name, table_id=self.id, game_no=self.game_no
@@ -647,210 +583,72 @@ class Table:
         for seat in self.seats:
             if seat is not None and seat.token is not None and seat.away:
                 # Gone past the grace period: free the seat so the table can be reused.
-                self.clock.callLater(0, self._drop_absent, seat.token)
+                self.clock.callLater(0, self._free_absent, seat.token)
         log.info(
             "table {table} game over, stored as game {game_id}", table=self.id, game_id=game_id
         )
         self.hub.table_changed(self)
 
-    def _drop_absent(self, token: str) -> None:
-        i = self.seat_of(token)
-        seat = self.seats[i] if i is not None else None
-        if self.closed or seat is None or seat.connected or self.status == PLAYING:
-            return
-        self.hub.release(token, self)
-        self.leave(token)
-
     # ---- decisions, timers and bots ----------------------------------------------------
-    def _needs(self) -> list[tuple[int, tuple[Any, ...]]]:
-        """Seats that must decide now, each with a key naming that decision."""
-        game = self.game
-        if game is None or self.status != PLAYING:
-            return []
-        if game.phase == PASS:
-            return [(i, (PASS, game.round_no)) for i in range(4) if game.passed[i] is None]
-        if game.phase == PLAY and game.turn is not None:
-            return [(game.turn, (PLAY, game.round_no, len(game.tricks), len(game.trick)))]
-        return []
+    def needs(self) -> dict[int, Key]:
+        return pending(self.game, self.status == PLAYING)
 
-    def _after_change(self) -> None:
+    def after_change(self) -> None:
         """Prompt humans with a new decision, arm their timers, and wake the bots."""
         if self.closed:
             return
-        needs = dict(self._needs())
-        for i in range(4):
-            key = needs.get(i)
-            if key == self._decision[i]:
-                continue
-            self._decision[i] = key
-            self._cancel_timer(i)
+
+        def human(i: int) -> bool:
             seat = self.seats[i]
-            if key is None or seat is None or seat.autopilot:
-                continue
-            limit = self.pass_s if key[0] == PASS else self.turn_s
-            if limit:
-                self._deadline[i] = self.clock.seconds() + limit
-                self._timers[i] = self.clock.callLater(limit, self._timed_out, i, key)
+            return seat is not None and not seat.autopilot
+
+        def limit(key: Key) -> float | None:
+            return self.pass_s if key[0] == PASS else self.turn_s
+
+        for i in self.turns.update(self.needs(), human, limit):
             self.prompt(i)
-        if (
-            self._bot_call is None
-            and not self._thinking
-            and any((s := self.seats[i]) is not None and s.autopilot for i in needs)
-        ):
-            self._bot_call = self.clock.callLater(self.options.bot_think_s, self._bot_step)
+        self.autopilot.wake()
 
     def prompt(self, i: int) -> None:
         """Send `your_turn` to the human in seat i if they have a decision to make."""
         seat = self.seats[i]
-        if self.game is None or seat is None or seat.token is None or self._decision[i] is None:
-            return
-        game = self.game
-        legal = game.choosable(i)  # the view's `legal`, without building the whole view
-        if not legal:
-            return
-        deadline = self._deadline[i]
-        left = None if deadline is None else max(0.0, deadline - self.clock.seconds())
-        phase = PASS if game.phase == PASS else PLAY
-        doubles = game.can_double(i) if phase == PASS else []
-        self._send(
-            seat.token,
-            M.YourTurn(phase=phase, legal=legal, deadline=left, can_double=doubles),
-        )
-
-    def _cancel_timer(self, i: int) -> None:
-        call = self._timers[i]
-        if call is not None and call.active():
-            call.cancel()
-        self._timers[i] = None
-        self._deadline[i] = None
-
-    def _strategy(self, i: int, name: str) -> Strategy:
-        key = (i, name)
-        if key not in self._strategies:
-            self._strategies[key] = build_strategy(name, (self.seed or 0) + i)
-        return self._strategies[key]
-
-    def _bot_actions(self, i: int, name: str, *, doubles: bool) -> list[dict[str, Any]]:
-        assert self.game is not None
-        view = seat_view(self.game, i)
-        try:
-            actions = decide(self._strategy(i, name), view)
-        except Exception:
-            log.failure(
-                "table {table}: bot {name} failed; playing randomly", table=self.id, name=name
-            )
-            actions = decide(build_strategy("random", self.game.seed), view)
-        return [dict(a) for a in actions if doubles or a["kind"] != "double"]
-
-    def _play_for(self, i: int, name: str, *, doubles: bool) -> None:
-        self._apply_bot(i, self._bot_actions(i, name, doubles=doubles))
-
-    def _bot_step(self) -> None:
-        """Let the first bot-controlled seat that must act decide, maybe off the reactor."""
-        self._bot_call = None
-        if self.closed or self.game is None:
-            return
-        for i, key in self._needs():
-            seat = self.seats[i]
-            if seat is None or not seat.autopilot:
-                continue
-            name = seat.strategy if seat.is_bot else DEFAULT_BOT
-            strategy = self._strategy(i, name)
-            view = seat_view(self.game, i)  # a frozen copy: safe to read from a thread
-            self._thinking = True
-            d = self.options.think(partial(decide, strategy, view))
-            d.addCallbacks(
-                self._bot_decided,
-                self._bot_failed,
-                callbackArgs=(i, key, seat.is_bot),
-                errbackArgs=(i, key),
-            )
-            return
-        self._after_change()
-
-    def _still_bot_turn(self, i: int, key: tuple[Any, ...]) -> bool:
-        seat = self.seats[i]
-        return (
-            not self.closed
-            and seat is not None
-            and seat.autopilot
-            and dict(self._needs()).get(i) == key
-        )
-
-    def _bot_decided(
-        self, actions: list[dict[str, Any]], i: int, key: tuple[Any, ...], doubles: bool
-    ) -> None:
-        self._thinking = False
-        if not self._still_bot_turn(i, key):
-            self._after_change()  # the player took the seat back, or the table closed
-            return
-        try:
-            self._apply_bot(i, [dict(a) for a in actions if doubles or a["kind"] != "double"])
-        except Exception:
-            log.failure("table {table}: bot move failed", table=self.id)
-        self._after_change()
-
-    def _bot_failed(self, failure: Any, i: int, key: tuple[Any, ...]) -> None:
-        self._thinking = False
-        log.failure("table {table}: bot failed; playing randomly", failure, table=self.id)
-        if self._still_bot_turn(i, key):
-            try:
-                self._play_for(i, "random", doubles=False)
-            except Exception:
-                log.failure("table {table}: random fallback failed", table=self.id)
-        self._after_change()
-
-    def _apply_bot(self, i: int, actions: list[dict[str, Any]]) -> None:
-        game = self.game
-        must_pass = game is not None and game.phase == PASS and game.passed[i] is None
-        try:
-            for action in actions:
-                try:
-                    self._commit(action)
-                except Refused as exc:
-                    log.warn(
-                        "table {table}: bot move refused: {code}", table=self.id, code=exc.code
-                    )
-                    for a in self._bot_actions(i, "random", doubles=False):
-                        self._commit(a)
-                    return
-        finally:
-            if must_pass:
-                self._tell_passed_for(i, game)
-
-    def _tell_passed_for(self, i: int, game: Game | None) -> None:
-        """The server passed for a human's seat (timeout, AFK, away): `pass_done` does not
-        say which cards left the hand, so that seat gets a fresh snapshot that does."""
-        seat = self.seats[i]
         if (
-            game is None
-            or game is not self.game
+            self.game is None
             or seat is None
             or seat.token is None
-            or game.passed[i] is None
+            or self.turns.decision[i] is None
+        ):
+            return
+        msg = prompt_for(self.game, i, self.turns.left(i))
+        if msg is not None:
+            self._send(seat.token, msg)
+
+    def server_moved(self, i: int, actions: Actions, why: str) -> None:
+        """The server acted for seat i. `pass_done` does not say which cards left a
+        person's hand, so a person's seat gets a fresh snapshot that does."""
+        seat = self.seats[i]
+        game = self.game
+        if (
+            game is None
+            or seat is None
+            or seat.token is None
+            or not any(a["kind"] == "pass" for a in actions)
             or game.phase == OVER
         ):
             return
         self._send(seat.token, self.snapshot(seat.token))
 
-    def _timed_out(self, i: int, key: tuple[Any, ...]) -> None:
-        self._timers[i] = None
-        self._deadline[i] = None
+    def _timed_out(self, i: int, key: Key) -> None:
         seat = self.seats[i]
-        if self.closed or seat is None or dict(self._needs()).get(i) != key:
+        if self.closed or seat is None or self.needs().get(i) != key:
             return
-        seat.timeouts += 1
         log.info(
             "table {table} seat {seat} timed out ({n} in a row)",
             table=self.id,
             seat=i,
-            n=seat.timeouts,
+            n=seat.timeouts + 1,
         )
-        if seat.timeouts >= self.options.afk_limit and not seat.afk:
-            seat.afk = True
+        if count_timeout(seat, self.options.afk_limit):
             self._seat_changed(i)
-        try:
-            self._play_for(i, DEFAULT_BOT, doubles=False)
-        except Exception:
-            log.failure("table {table}: timeout move failed", table=self.id)
-        self._after_change()
+        self.autopilot.play_now(i, "timeout")
+        self.after_change()

@@ -1,0 +1,67 @@
+"""A table's lifecycle: waiting, playing, finished, and every transition between them.
+
+Everything that moves a table from one state to another, or refuses to, is decided here
+(docs/protocol.md §7, "Table lifecycle"), so that no sequence of joins, leaves, drops and
+votes can jam a table: a table that is not playing can always be started by its host once
+four seats are filled, and every member can always leave.
+
+    waiting  --start (host, four seats)-------------------> playing
+    finished --start (host, four seats)-------------------> playing
+    finished --rematch (the last seated person's vote)----> playing
+    playing  --game_over----------------------------------> finished
+
+Seat changes never change the state: a seat given up mid-game passes to a stand-in bot,
+and a seat freed after a game leaves the table finished (the result stays on screen) until
+the next game starts. Pure: no clock, no messages.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+STATES = (WAITING, PLAYING, FINISHED)
+
+Event = Literal["start", "rematch", "game_over"]
+
+TRANSITIONS: dict[tuple[str, Event], str] = {
+    (WAITING, "start"): PLAYING,
+    (FINISHED, "start"): PLAYING,
+    (FINISHED, "rematch"): PLAYING,
+    (PLAYING, "game_over"): FINISHED,
+}
+
+#: Why an event is refused in a state (the reply's `not_ready` message).
+_WRONG_STATE: dict[tuple[str, Event], str] = {
+    (PLAYING, "start"): "the game is already running",
+    (PLAYING, "rematch"): "the game is still running",
+    (WAITING, "rematch"): "no game has finished here yet; the host starts the first one",
+}
+
+
+def refusal(status: str, event: Event, empty: list[int]) -> str | None:
+    """Why `event` cannot happen now, or None if it may (given the empty seats)."""
+    if (status, event) not in TRANSITIONS:
+        return _WRONG_STATE.get((status, event), f"cannot {event} while {status}")
+    if event in ("start", "rematch") and empty:
+        seats = ", ".join(str(i) for i in empty)
+        return f"seat {seats} is empty: someone must sit there or the host adds a bot"
+    return None
+
+
+def leaving_gives_seat_to_bot(status: str) -> bool:
+    """A person giving up a seat mid-game hands it to a stand-in bot; otherwise it is freed."""
+    return status == PLAYING
+
+
+def next_state(status: str, event: Event) -> str:
+    """The state after `event` (the caller has checked `refusal`)."""
+    return TRANSITIONS[(status, event)]
+
+
+def keeps_absent_seat(status: str) -> bool:
+    """While a game runs an absent person keeps their seat (a bot plays it); outside a game
+    nobody waits for them past the grace period."""
+    return status == PLAYING
