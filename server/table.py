@@ -111,6 +111,9 @@ class Table:
         self.room = Room()
         self.game: Game | None = None
         self.rematch_votes: set[int] = set()
+        #: The token in each seat when the last game ended (None: a bot or an absent person
+        #: finished it); anyone else in that seat sees the finished game as a spectator.
+        self.finishers: list[str | None] = [None] * 4
         self.turns = Turns(clock, self._timed_out)
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
         self.autopilot.new_game(self.seed or 0)
@@ -148,6 +151,7 @@ class Table:
                 self.seats[i] = Seat(s.name, s.token, s.strategy or DEFAULT_BOT)
         if self.status in (PLAYING, FINISHED) and self.seed is not None:
             self.game = replay(self.config, self.seed, row.actions)
+            self.finishers = [s.token if s is not None else None for s in self.seats]
         for i, seat in enumerate(self.seats):
             if seat is not None and not seat.is_bot:
                 self._start_grace(i)
@@ -211,10 +215,11 @@ class Table:
 
     def snapshot(self, token: str, re: int | None = None) -> M.Snapshot:
         seat = self.seat_of(token)
+        played = seat is not None and (self.status != FINISHED or self.finishers[seat] == token)
         return M.Snapshot(
             re=re,
             table=self.summary(),
-            view=self.view(seat),
+            view=self.view(seat if played else None),
             your_seat=seat,
             players=[self.player_info(i) for i in range(4)],
         )
@@ -564,6 +569,7 @@ class Table:
         game = self.game
         assert game is not None and game.outcome is not None
         self.status = L.next_state(self.status, "game_over")
+        self.finishers = [s.token if s is not None and not s.away else None for s in self.seats]
         names = [s.name if s is not None else "" for s in self.seats]
         record = GameRecord.of(
             game, names, table=self.name, table_id=self.id, game_no=self.game_no

@@ -271,3 +271,54 @@ def test_the_host_role_passes_on_when_the_host_leaves() -> None:
     table = h.lobby.tables[tid]
     assert table.host_token == bob.token and table.summary()["host"] == "bob"
     assert isinstance(bob.request(M.AddBot(id=4, seat=0, strategy="random")), M.Ok)
+
+
+def test_a_seat_freed_after_the_game_leaves_it_finished_and_the_rematch_starts() -> None:
+    """The LAN-party jam: bob drops mid-game, a bot finishes for him, his seat is freed;
+    he sits again, both vote, and the next game starts. He is not told he won or lost."""
+    h = Harness(seat_grace_s=1.0)
+    alice = h.player("alice")
+    tid = int(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})).table["id"])
+    bob = h.player("bob")
+    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
+    for seat in (2, 3):
+        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    bob.drop()
+    h.advance(2.0)
+    seat1 = table.seats[1]
+    assert seat1 is not None and seat1.away and seat1.token == bob.token
+    play_until(h, [alice], tid, lambda: table.status == "finished")
+    h.advance(0.1)
+    assert table.seats[1] is None and table.status == "finished"
+    reply = alice.request(M.Rematch(id=alice.rid()))
+    assert isinstance(reply, M.Error) and reply.code == "not_ready"
+    assert "seat 1 is empty" in reply.message
+    bob2 = h.player("bob")
+    snap = bob2.request(M.JoinSeat(id=3, table_id=tid, seat=1))
+    assert isinstance(snap, M.Snapshot) and snap.your_seat == 1
+    assert snap.table["status"] == "finished"
+    assert snap.view is not None and snap.view["seat"] is None, "not his game: no You win!"
+    assert isinstance(alice.request(M.Rematch(id=alice.rid())), M.Ok)
+    assert table.status == "finished"
+    assert isinstance(bob2.request(M.Rematch(id=bob2.rid())), M.Ok)
+    assert table.status == "playing" and table.game_no == 2
+
+
+def test_a_rematch_vote_stands_until_a_freed_seat_is_filled() -> None:
+    h = Harness()
+    alice = h.player("alice")
+    tid = int(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})).table["id"])
+    bob = h.player("bob")
+    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
+    for seat in (2, 3):
+        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    play_until(h, [alice, bob], tid, lambda: table.status == "finished")
+    assert isinstance(alice.request(M.Rematch(id=alice.rid())), M.Ok)
+    assert isinstance(bob.request(M.Leave(id=bob.rid())), M.Ok)
+    assert table.status == "finished"
+    assert isinstance(alice.request(M.AddBot(id=alice.rid(), seat=1, strategy="random")), M.Ok)
+    assert table.status == "playing" and table.game_no == 2

@@ -290,7 +290,7 @@ def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
     x, y = cv.box(min(cv.width, 52), 11, "game over")
     winners = ", ".join(m.player_name(s) for s in r["winners"])
     losers = ", ".join(m.player_name(s) for s in r["losers"]) or "-"
-    mine = m.your_seat
+    mine = v.get("seat")  # None when someone else played this seat to the end
     if mine is not None and mine in r["winners"]:
         head = "You win!"
     elif mine is not None and mine in r["losers"]:
