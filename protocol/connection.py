@@ -109,6 +109,7 @@ class Connection:
         max_frame: int = DEFAULT_MAX_FRAME,
         answer_pings: bool = True,
         ids: Iterator[int] | None = None,
+        answer_hellos: bool = True,
     ) -> None:
         self.role: Role = role
         self.peer: Role = "server" if role == "client" else "client"
@@ -123,6 +124,10 @@ class Connection:
         #: With answer_pings a received ping's pong is queued in `data_to_send()`; a server
         #: that rate-limits pings first turns it off and answers itself.
         self.answer_pings = answer_pings
+        #: With answer_hellos a server answers a second hello/resume `already_welcomed` in
+        #: `data_to_send()`; without, the message is returned (the state does not change)
+        #: so a server that queues its replies answers it in request order.
+        self.answer_hellos = answer_hellos
         self._decoder = Decoder(max_frame, peer=self.peer)
         #: Request ids; a client that reconnects may share one counter across its
         #: connections so that a late reply never matches a newer request.
@@ -183,6 +188,8 @@ class Connection:
             and self.state is State.READY
             and isinstance(msg, M.Hello | M.Resume)
         ):
+            if not self.answer_hellos:
+                return True
             self._queue(
                 M.Error(
                     code="already_welcomed",
@@ -275,6 +282,11 @@ class Connection:
     def pending(self) -> int:
         """How many requests still wait for their reply."""
         return len(self._pending)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not make a whole frame yet."""
+        return self._decoder.buffered
 
     @property
     def closed(self) -> bool:

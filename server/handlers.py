@@ -18,7 +18,7 @@ from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import negotiate, require_handshake
+from leekha.protocol.version import negotiate
 from leekha.server.errors import Refused
 from leekha.server.limits import TokenBucket
 from leekha.server.session import Session
@@ -62,12 +62,6 @@ class LeekhaConnection(FramedConnection):
                 self.send(M.Error(code="rate_limited", message="too many messages", re=re))
             return
         self.strikes = 0
-        if self.session is None and msg.TYPE not in ("ping", "pong"):
-            try:
-                require_handshake(msg)
-            except ProtocolError as exc:
-                self.on_violation(exc)
-                return
         handler: Callable[[Any], Message | None] | None = getattr(self, f"handle_{msg.TYPE}", None)
         if handler is None:
             self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
@@ -80,6 +74,8 @@ class LeekhaConnection(FramedConnection):
             reply = handler(msg)
         except Refused as exc:
             reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
+            if isinstance(msg, M.Hello | M.Resume):
+                self.rules.send(reply)  # the session rules see the handshake refused
         except ProtocolError as exc:
             self.unqueue(mark)
             self.on_violation(exc)
@@ -109,24 +105,23 @@ class LeekhaConnection(FramedConnection):
             raise ProtocolError("version_mismatch", "no common protocol version", rid)
         return version
 
-    def handle_hello(self, msg: M.Hello) -> Message:
+    def handle_hello(self, msg: M.Hello) -> None:
         version = self._welcome(msg.id, msg.versions, msg.name)
         session = self.lobby.hello(self, msg.name)
-        self._bind(session)
         self.server.stats.hellos += 1
         log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
-        return M.Welcome(
+        welcome = M.Welcome(
             re=msg.id,
             version=list(version),
             server=SERVER_NAME,
             token=session.token,
             name=session.name,
         )
+        self._bind(session, welcome)
 
     def handle_resume(self, msg: M.Resume) -> Message | None:
         version = self._welcome(msg.id, msg.versions, None)
         session = self.lobby.resume(self, msg.token)
-        self._bind(session)
         self.server.stats.resumes += 1
         log.debug("{name} resumed from {ip}", name=session.name, ip=self.ip)
         table_id, seat = self.lobby.where(session)
@@ -140,12 +135,14 @@ class LeekhaConnection(FramedConnection):
             table_id=table_id,
             seat=seat,
         )
-        self.send(welcome)  # the welcome goes out before the snapshot
+        self._bind(session, welcome)  # the welcome goes out before the snapshot
         self.lobby.resumed(session)
         return None
 
-    def _bind(self, session: Session) -> None:
+    def _bind(self, session: Session, welcome: M.Welcome) -> None:
         self.session = session
+        self.rules.send(welcome)  # the session rules: ready, at this version
+        self.send(welcome)
         self.welcomed()
 
     def handle_ping(self, msg: M.Ping) -> Message:

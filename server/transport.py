@@ -27,7 +27,7 @@ from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from leekha.protocol import catalogue as M
-from leekha.protocol.codec import Decoder
+from leekha.protocol.connection import Connection
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock, Timer
@@ -69,7 +69,10 @@ class FramedConnection(Protocol):
         self.settings: ServerSettings = factory.settings
         self.clock: Clock = factory.clock
         self.ip = ip
-        self.decoder = Decoder(peer="client")
+        #: The session rules (hello first, directions, version): leekha.protocol.connection.
+        #: Pings are answered by the request layer, rate-limited, in request order; so is a
+        #: second hello.
+        self.rules = Connection("server", answer_pings=False, answer_hellos=False)
         self.counted = False
         self.closing = False
         #: When the peer last sent a complete message (what the keepalive judges).
@@ -142,6 +145,7 @@ class FramedConnection(Protocol):
         self.closing = True
         self._gone = True
         self._out = []
+        self.rules.connection_lost()
         self._release_held()
         self._stop_timers()
         if self._abort_timer is not None and self._abort_timer.active():
@@ -344,7 +348,7 @@ class FramedConnection(Protocol):
         if self.closing:
             return
         try:
-            messages = self.decoder.feed(data)
+            messages = self.rules.receive_data(data)
         except ProtocolError as exc:
             self._stop_frame_timer()
             if not self.spoke and exc.code in NOT_A_FRAME:
@@ -364,7 +368,7 @@ class FramedConnection(Protocol):
     def _frame_deadline(self, completed: bool) -> None:
         """A frame begun must end within frame_timeout_s of its first byte: the deadline
         starts with a partial frame and restarts each time a frame completes."""
-        if self.decoder.buffered == 0:
+        if self.rules.buffered == 0:
             self._stop_frame_timer()
             return
         if completed:

@@ -158,6 +158,18 @@ def test_a_server_answers_a_second_hello_itself_and_stays_open() -> None:
     assert server.state is State.READY
 
 
+def test_a_server_that_answers_hellos_itself_gets_the_second_hello() -> None:
+    """The reference server queues replies in request order, so it answers a second hello
+    itself: the message is handed over and the session stays ready."""
+    server = Connection("server", answer_hellos=False)
+    server.receive_data(P.encode(HELLO))
+    server.send(WELCOME)
+    again = P.Hello(id=7, versions=[[1, 1]], name="bob")
+    data = P.encode(P.ListTables(id=6)) + P.encode(again)
+    assert server.receive_data(data) == [P.ListTables(id=6), again]
+    assert server.data_to_send() == b"" and server.state is State.READY
+
+
 def test_a_request_pipelined_behind_the_hello_reaches_the_server() -> None:
     server = Connection("server")
     data = P.encode(HELLO) + P.encode(P.ListTables(id=2))

@@ -195,3 +195,62 @@ def test_a_name_is_free_again_once_its_connection_is_gone() -> None:
     assert isinstance(reply, M.Error) and reply.code == "bad_name"
     first.drop()
     h.player("RAMI")
+
+
+def test_a_peer_that_does_not_read_is_dropped_past_the_output_cap() -> None:
+    """Replies wait in the connection while Twisted holds unsent bytes; past max_output_kib
+    the peer is dropped and that is logged, whatever the rate limit allowed."""
+    from twisted.logger import capturedLogs
+
+    h = Harness(max_output_kib=64)
+    for i in range(30):  # a lobby worth listing
+        host = h.player(f"host{i}", ip=f"10.0.1.{i}")
+        host.request(M.CreateTable(id=host.rid(), name=f"table {i}", preset="classic"))
+    reader = h.player("reader", ip="10.0.0.2")
+    hog = h.player("hog", ip="10.0.0.3")
+    hog.proto.pauseProducing()  # Twisted's buffer is full: the peer is not reading
+    one = len(encode(reader.request(M.ListTables(id=reader.rid()))))
+    with capturedLogs() as events:
+        sent = 0
+        while not hog.transport.disconnecting:
+            hog.send(M.ListTables(id=hog.rid()))
+            h.clock.advance(0)  # the outbox's flush at the end of the reactor turn
+            sent += 1
+            assert sent * one <= 64 * 1024 + one
+    assert sent * one > 64 * 1024  # nothing was dropped before the cap
+    assert any("not reading" in str(e.get("why", "")) for e in events)
+    assert hog.proto not in h.factory.connections or hog.transport.disconnecting
+    assert not reader.closed
+
+
+def test_a_frame_must_complete_within_the_frame_timeout() -> None:
+    """Slowloris: a frame sent a byte at a time is dropped frame_timeout_s after its first
+    byte, though the peer never stopped sending; whole frames restart the deadline."""
+    h = Harness(frame_timeout_s=5.0, ping_interval_s=1000.0)
+    steady = h.player("steady")
+    slow = h.player("slow", ip="10.0.0.7")
+    for _ in range(10):  # whole frames, 1 s apart: never late
+        steady.send(M.Ping(id=steady.rid()))
+        h.clock.advance(1.0)
+    data = encode(M.ListTables(id=99))
+    for i, byte in enumerate(data[:-1]):
+        slow.raw(bytes([byte]))
+        h.clock.advance(0.5)
+        if (i + 1) * 0.5 > 5.0:
+            break
+    assert slow.transport.disconnecting and not steady.closed
+    assert slow.drain() == []  # dropped without a word: it never finished a message
+
+
+def test_bytes_without_messages_do_not_count_as_an_answer() -> None:
+    """The keepalive judges a peer by its messages: bytes that never make one get it
+    pinged and then dropped as silent."""
+    h = Harness(ping_interval_s=10.0, dead_peer_timeout_s=25.0, frame_timeout_s=3600.0)
+    c = h.player("dribbler")
+    data = encode(M.ListTables(id=5))
+    for i in range(11):  # a byte every 2 s for 22 s: it is still pinged
+        c.raw(data[i : i + 1])
+        h.advance(2.0, step=0.5)
+    assert c.of(M.Ping)
+    h.advance(14.0, step=0.5)
+    assert c.transport.disconnecting
