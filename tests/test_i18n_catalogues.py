@@ -55,8 +55,10 @@ def test_every_source_message_is_translated(lang: str) -> None:
         m = cat.get(key)
         if m is None or not translated(m) or m.fuzzy:
             missing.append(mid)
-    assert not missing, f"{len(missing)} messages without a {lang} translation:\n" + "\n".join(
-        repr(m) for m in missing
+    assert not missing, (
+        f"{len(missing)} messages without a {lang} translation (README.md, 'Translating': "
+        "pybabel extract, pybabel update, translate, pybabel compile):\n"
+        + "\n".join(repr(m) for m in missing)
     )
 
 
