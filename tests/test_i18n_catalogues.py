@@ -146,3 +146,15 @@ def test_set_language_switches_catalogue(lang: str) -> None:
     finally:
         i18n.set_language("en")
     assert i18n._("options") == "options"
+
+
+@pytest.mark.parametrize("page", ["rules.ar.md", "rules.it.md"])
+def test_translated_rules_name_every_option_and_preset(page: str) -> None:
+    """The translated rule pages use the English page's names for every option and preset."""
+    from dataclasses import fields
+
+    from leekha.common.config import PRESETS, RulesConfig
+
+    text = (ROOT / "docs" / page).read_text()
+    names = [f.name for f in fields(RulesConfig)] + list(PRESETS)
+    assert [n for n in names if f"`{n}`" not in text] == []
