@@ -25,7 +25,14 @@ from leekha.server.outbox import Outbox
 from leekha.server.persistence import Store, TableRow
 from leekha.server.session import Peer, Session, new_token
 from leekha.server.settings import ServerSettings
-from leekha.server.table import WAITING, WIRE_NAME_MAX, Table, TableOptions, hash_password
+from leekha.server.table import (
+    SYSTEM_SENDER,
+    WAITING,
+    WIRE_NAME_MAX,
+    Table,
+    TableOptions,
+    hash_password,
+)
 from leekha.server.timers import FixedDelay
 
 log = Logger()
@@ -52,6 +59,9 @@ class Lobby:
         #: may share its name with a newer one, hence a count), kept so that `hello` and the
         #: player count never walk every session.
         self._online: Counter[str] = Counter()
+        #: Casefolded name -> its sessions: a disconnected session's name stays reserved
+        #: while it holds a seat (see `hello`).
+        self._by_name: dict[str, set[Session]] = {}
         #: Connected sessions not at a table that asked for the table list: they get updates.
         self._watchers: set[Session] = set()
         self.closing = False
@@ -124,7 +134,16 @@ class Lobby:
         rate = self.settings.chat_rate_per_min
         session = Session(token, name, TokenBucket(self.clock, rate / 60.0, rate))
         self.sessions[token] = session
+        self._by_name.setdefault(name.casefold(), set()).add(session)
         return session
+
+    def _holds_seat(self, name: str) -> bool:
+        """Someone by this name is away from a seat that is still theirs."""
+        for session in self._by_name.get(name.casefold(), ()):
+            table = self.tables.get(session.table_id) if session.table_id is not None else None
+            if table is not None and table.seat_of(session.token) is not None:
+                return True
+        return False
 
     def _set_peer(self, session: Session, peer: Peer | None) -> None:
         """Attach or detach a session's connection, keeping the online index in step."""
@@ -148,8 +167,14 @@ class Lobby:
 
     def hello(self, peer: Peer, wanted: str) -> Session:
         name = clean_name(wanted, self.max_name)
-        if name.casefold() in self._online:
+        if name.casefold() in self._online or name == SYSTEM_SENDER:
             raise Refused("bad_name", f"the name {name!r} is in use; pick another")
+        if self._holds_seat(name):
+            raise Refused(
+                "bad_name",
+                f"{name!r} holds a seat here: that player comes back with their session "
+                "(resume), or pick another name",
+            )
         session = self._session(new_token(), name)
         self._set_peer(session, peer)
         self._counts()
@@ -192,6 +217,7 @@ class Lobby:
         if table is None:
             return
         session.send(table.snapshot(session.token))
+        table.replay_chat(session.token)
         table.reconnected(session.token)
 
     def gone(self, session: Session, peer: Peer) -> None:
@@ -214,6 +240,11 @@ class Lobby:
         session.expiry = None
         if session.peer is None and session.table_id is None and not self._hosts(session):
             self.sessions.pop(session.token, None)
+            same = self._by_name.get(session.name.casefold())
+            if same is not None:
+                same.discard(session)
+                if not same:
+                    del self._by_name[session.name.casefold()]
 
     def _cancel_expiry(self, session: Session) -> None:
         if session.expiry is not None and session.expiry.active():
@@ -325,6 +356,7 @@ class Lobby:
         table = self._get(msg.table_id)
         table.check_password(msg.password)
         self._seat(session, table, msg.seat)
+        self.clock.callLater(0, table.replay_chat, session.token)  # after the reply
         return table.snapshot(session.token, msg.id)
 
     def spectate(self, session: Session, msg: M.Spectate) -> M.Snapshot:
@@ -334,6 +366,7 @@ class Lobby:
         self._watch(session, False)
         session.table_id = table.id
         table.spectate(session.token)
+        self.clock.callLater(0, table.replay_chat, session.token)  # after the reply
         return table.snapshot(session.token, msg.id)
 
     def leave(self, session: Session) -> None:
@@ -347,9 +380,7 @@ class Lobby:
             raise Refused("rate_limited", "too many chat messages; wait a little")
         table = self._table_of(session)
         if table is not None:
-            out = M.ChatMessage(sender=session.name, text=body, table_id=table.id)
-            for token, _seat in table.members():
-                self.deliver(token, out)
+            table.say(session.name, body)
             return
         lobby_msg = M.ChatMessage(sender=session.name, text=body, table_id=None)
         for other in self.sessions.values():

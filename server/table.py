@@ -10,6 +10,7 @@ timer (`turns`), the server bots (`autopilot`) and the states a table goes throu
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -43,8 +44,10 @@ from leekha.server.seats import (
 from leekha.server.turns import Key, Turns, count_timeout, pending, prompt_for
 
 __all__ = [
+    "CHAT_REPLAY",
     "FINISHED",
     "PLAYING",
+    "SYSTEM_SENDER",
     "WAITING",
     "WIRE_NAME_MAX",
     "Table",
@@ -54,6 +57,11 @@ __all__ = [
 ]
 
 log = Logger()
+
+#: The `from` of the server's own lines in a table's chat; no player may take this name.
+SYSTEM_SENDER = "*"
+#: Table chat lines replayed to whoever joins or resumes.
+CHAT_REPLAY = 50
 
 
 class TableHub(Protocol):
@@ -114,6 +122,7 @@ class Table:
         #: The token in each seat when the last game ended (None: a bot or an absent person
         #: finished it); anyone else in that seat sees the finished game as a spectator.
         self.finishers: list[str | None] = [None] * 4
+        self.chat_log: deque[M.ChatMessage] = deque(maxlen=CHAT_REPLAY)
         self.turns = Turns(clock, self._timed_out)
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
         self.autopilot.new_game(self.seed or 0)
@@ -182,6 +191,21 @@ class Table:
     def _broadcast(self, msg: Message) -> None:
         for token, _ in self.members():
             self._send(token, msg)
+
+    def say(self, sender: str, text: str) -> None:
+        """A line in the table's chat: everyone here hears it, and later comers too."""
+        msg = M.ChatMessage(sender=sender, text=text, table_id=self.id)
+        self.chat_log.append(msg)
+        self._broadcast(msg)
+
+    def _system(self, text: str) -> None:
+        self.say(SYSTEM_SENDER, text)
+
+    def replay_chat(self, token: str) -> None:
+        """The last lines of the table's chat, for someone who just joined or came back."""
+        if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
+            for msg in self.chat_log:
+                self._send(token, msg)
 
     # ---- summaries ---------------------------------------------------------------------
     def _timer_value(self, seconds: float | None) -> int | None:
@@ -262,8 +286,10 @@ class Table:
             self.rematch_votes.discard(i)
             if L.leaving_gives_seat_to_bot(self.status):
                 self.seats[i] = Seat(stand_in_name(seat.name), None, DEFAULT_BOT, connected=True)
+                self._system(f"{seat.name} left the table; a bot plays the seat")
             else:
                 self.seats[i] = None
+                self._system(f"{seat.name} left the table")
             self._seat_changed(i)
             self.turns.forget(i)
             self.after_change()
@@ -325,6 +351,8 @@ class Table:
         seat.connected = False
         self._start_grace(i)
         self._seat_changed(i)
+        grace = round(self.options.seat_grace_s)
+        self._system(f"{seat.name} dropped; the seat waits {grace} s for them to come back")
 
     def reconnected(self, token: str) -> None:
         """The player is back: the seat is theirs again from their next decision, even
@@ -338,6 +366,10 @@ class Table:
         assert seat is not None
         seat.cancel_grace()
         seat.connected = True
+        if seat.away:
+            self._system(f"{seat.name} is back and takes the seat back from the bot")
+        else:
+            self._system(f"{seat.name} is back")
         seat.away = False
         if seat.afk:  # coming back is activity: the seat is theirs again at once
             seat.afk = False
@@ -367,6 +399,7 @@ class Table:
             return
         seat.away = True
         log.info("table {table} seat {seat}: grace over, a bot plays", table=self.id, seat=i)
+        self._system(f"{seat.name} is still away: a bot plays the seat until they come back")
         self._seat_changed(i)
         self.after_change()
 
@@ -630,19 +663,26 @@ class Table:
             self._send(seat.token, msg)
 
     def server_moved(self, i: int, actions: Actions, why: str) -> None:
-        """The server acted for seat i. `pass_done` does not say which cards left a
-        person's hand, so a person's seat gets a fresh snapshot that does."""
+        """The server acted for seat i. A person is told what was played for them and
+        why; `pass_done` does not say which cards left their hand, so after a pass their
+        seat also gets a fresh snapshot that does."""
         seat = self.seats[i]
         game = self.game
-        if (
-            game is None
-            or seat is None
-            or seat.token is None
-            or not any(a["kind"] == "pass" for a in actions)
-            or game.phase == OVER
-        ):
+        if game is None or seat is None or seat.token is None:
             return
-        self._send(seat.token, self.snapshot(seat.token))
+        if why == "timeout":
+            for action in actions:
+                self._send(seat.token, self._timeout_line(action))
+        if any(a["kind"] == "pass" for a in actions) and game.phase != OVER:
+            self._send(seat.token, self.snapshot(seat.token))
+
+    def _timeout_line(self, action: Mapping[str, Any]) -> M.ChatMessage:
+        if action["kind"] == "pass":
+            what = "passed " + C.format_cards(action["cards"])
+        else:
+            what = "played " + C.format_card(int(action["card"]))
+        text = f"Time ran out: the server {what} for you"
+        return M.ChatMessage(sender=SYSTEM_SENDER, text=text, table_id=self.id)
 
     def _timed_out(self, i: int, key: Key) -> None:
         seat = self.seats[i]

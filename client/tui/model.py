@@ -59,6 +59,9 @@ _WHAT = {
     "get_stats": "Statistics",
 }
 
+#: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
+SYSTEM_SENDER = "*"
+
 #: Plain words for error codes whose server text may be terse.
 _PLAIN = {
     "not_your_turn": "it is not your turn",
@@ -66,7 +69,6 @@ _PLAIN = {
     "table_full": "the table is full (you can spectate)",
     "bad_password": "wrong password",
     "not_host": "only the table's host can do that",
-    "not_ready": "all four seats must be filled first",
     "rate_limited": "too fast, slow down",
     "no_such_table": "that table is gone",
     "already_seated": "you are already at a table",
@@ -402,6 +404,8 @@ class ClientModel:
                 self._on_your_turn(msg)
             case P.ChatMessage():
                 self.chat.append((msg.sender, msg.text))
+                if msg.sender == SYSTEM_SENDER:  # the server's own line: drops, returns, timers
+                    self.say(msg.text)
             case P.Stats():
                 self._on_stats(msg)
             case _:
