@@ -3,9 +3,11 @@ flood.py).
 
 - `ServerProcess`: a real `leekha serve` subprocess on 127.0.0.1 with its own data folder,
   config file and log, read back through /proc (CPU seconds, RSS) and its log (tracebacks).
-- `Conn` / `Player` / `TableRun`: a lean asyncio client that speaks the wire protocol with
-  plain msgpack (no validation: the load generator must stay cheaper than the server) and
-  plays legal random cards, immediately or after a human-like think time.
+- `Conn` / `Player` / `TableRun`: a lean asyncio client that speaks the wire protocol
+  through `leekha.protocol.Connection` (the session rules every peer shares: hello first,
+  request ids, pings) and plays legal random cards, immediately or after a human-like
+  think time. Handlers see plain dicts (`wire_map`). The fuzz and flood benches write raw
+  frames of their own on purpose: they test the server with what no client would send.
 - Statistics helpers: percentiles, round invariants, record checks.
 
 Everything talks to 127.0.0.1 only, and every wait has a timeout.
@@ -29,15 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
+from leekha import protocol as P
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig, preset
 from leekha.common.game import Game, legal_passes
+from leekha.protocol.message import wire_map
 
 HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
-VERSIONS = [[1, 0]]
+VERSIONS = [[1, 0]]  # the oldest version: what the server must keep speaking
 #: Settings that let thousands of loopback clients in: every client shares one address, so
 #: a kicked fuzz connection must not shut the others out either (no kick penalty).
 OPEN_LIMITS = (
@@ -303,13 +305,13 @@ def record_problems(record: dict[str, Any]) -> list[str]:
 
 # ---- the client ---------------------------------------------------------------------------
 class Conn(asyncio.Protocol):
-    """One connection: length-prefixed msgpack frames, replies matched by `re`."""
+    """One connection: a protocol `Connection` over an asyncio transport; `request` waits
+    for the reply its id gets."""
 
     def __init__(self, on_message: Callable[[dict[str, Any]], None]) -> None:
         self.on_message = on_message
         self.transport: asyncio.Transport | None = None
-        self.buf = bytearray()
-        self.next_id = 0
+        self.conn = P.Connection("client")
         self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.sent = 0
@@ -320,18 +322,20 @@ class Conn(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        buf = self.buf
-        buf += data
-        while len(buf) >= 4:
-            n = int.from_bytes(buf[:4], "big")
-            if len(buf) < 4 + n:
-                break
-            msg = msgpack.unpackb(bytes(buf[4 : 4 + n]), raw=False)
-            del buf[: 4 + n]
-            self.received += 1
-            if msg.get("type") == "ping":
-                self.send({"type": "pong", "re": msg["id"]})
+        try:
+            messages = self.conn.receive_data(data)
+        except P.ProtocolError as exc:
+            print(f"bad data from the server: {exc}", file=sys.stderr)
+            self.abort()
+            return
+        self.received += len(messages)
+        pongs = self.conn.data_to_send()
+        if pongs:
+            self.write(pongs)
+        for message in messages:
+            if isinstance(message, P.Ping):
                 continue
+            msg = wire_map(message)
             try:
                 self.on_message(msg)
             except Exception as exc:  # a client bug must not look like a server fault
@@ -343,6 +347,7 @@ class Conn(asyncio.Protocol):
                     fut.set_result(msg)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.conn.connection_lost()
         if not self.closed.done():
             self.closed.set_result(None)
         for fut in self.pending.values():
@@ -358,10 +363,13 @@ class Conn(asyncio.Protocol):
         """Send one message; requests get the next id. Returns the id (or -1)."""
         rid = -1
         if "re" not in msg and "id" not in msg:
-            self.next_id += 1
-            rid = msg["id"] = self.next_id
-        body = msgpack.packb(msg)
-        self.write(len(body).to_bytes(4, "big") + body)
+            rid = msg["id"] = self.conn.new_id()
+        try:
+            data = self.conn.send(P.from_dict(msg))
+        except (P.ProtocolError, P.LocalProtocolError) as exc:
+            print(f"not sent: {exc}", file=sys.stderr)
+            return rid
+        self.write(data)
         return rid
 
     def write(self, data: bytes) -> None:

@@ -58,6 +58,7 @@ class FoundServer:
     compatible: bool
     instance: str
     addresses: tuple[str, ...] = ()
+    tls: bool = False  # the server announces `tls=1`: connect with TLS
 
 
 def _text(value: bytes | None) -> str:
@@ -90,6 +91,7 @@ def parse_txt(
         compatible=bool(proto) and is_compatible(proto, client_version),
         instance=instance,
         addresses=tuple(addresses),
+        tls=_text(properties.get(b"tls")).strip() == "1",
     )
 
 

@@ -1,9 +1,9 @@
 """Running a coroutine on Twisted's asyncio reactor from a plain (synchronous) command.
 
 The asyncio reactor must be installed before anything imports `twisted.internet.reactor`,
-so commands call this first and import their Twisted-using modules inside `main`. Twisted
-drives the loop (`reactor.run()`), which keeps its startup and shutdown triggers working;
-prompt_toolkit's `run_async()` then runs as one more task on that same loop.
+so commands call this first and import their Twisted-using modules inside `main`.
+Twisted's `task.react` runs the reactor until `main` is done; prompt_toolkit's
+`run_async()` then runs as one more task on that same asyncio loop.
 """
 
 from __future__ import annotations
@@ -17,23 +17,15 @@ from leekha.server.reactor import install_asyncio_reactor as install_reactor
 
 def run_on_reactor(main: Callable[[Any], Awaitable[int]]) -> int:
     """Run `main(reactor)` to completion on the asyncio reactor; return its exit code."""
-    reactor = install_reactor()
-    outcome: dict[str, Any] = {}
+    install_reactor()
+    from twisted.internet import defer, task
 
-    def begin() -> None:
-        task = asyncio.ensure_future(main(reactor))
+    async def react(reactor: Any) -> None:
+        rc = await defer.Deferred.fromFuture(asyncio.ensure_future(main(reactor)))
+        raise SystemExit(int(rc))
 
-        def done(fut: asyncio.Future[int]) -> None:
-            try:
-                outcome["rc"] = fut.result()
-            except BaseException as exc:  # re-raised below, outside the loop
-                outcome["exc"] = exc
-            reactor.stop()
-
-        task.add_done_callback(done)
-
-    reactor.callWhenRunning(begin)
-    reactor.run()
-    if "exc" in outcome:
-        raise outcome["exc"]
-    return int(outcome.get("rc", 1))
+    try:
+        task.react(lambda reactor: defer.ensureDeferred(react(reactor)))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    return 0

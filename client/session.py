@@ -49,11 +49,14 @@ TLS_RECORD_STARTS = (b"\x15\x03", b"\x16\x03")
 RetryPolicy = Callable[[int], float]
 
 
-def retry_policy(first: float = 0.25, cap: float = 8.0) -> RetryPolicy:
-    """Reconnect delays doubling from `first` to `cap`, plus up to `first` of jitter so a
-    server restart is not met by every client in the same instant."""
+def retry_policy(
+    first: float = 0.25, cap: float = 8.0, rng: random.Random | None = None
+) -> RetryPolicy:
+    """Reconnect delays doubling from `first` to `cap`, each up to a fifth of `first` longer
+    so that a restarted server is not met by every client in the same instant."""
+    spread = rng.random if rng is not None else random.random
     return backoffPolicy(
-        initialDelay=first / 2, maxDelay=cap, factor=2.0, jitter=lambda: random.random() * first
+        initialDelay=first / 2, maxDelay=cap, factor=2.0, jitter=lambda: spread() * first / 5
     )
 
 
@@ -413,7 +416,7 @@ class ClientSession:
         if proto is not self.proto:
             self._handshake(proto, msg)
             return
-        if not isinstance(msg, P.Ping | P.Pong):
+        if not isinstance(msg, P.Ping):  # answered by the Connection already
             self.on_message(msg)
 
     def _heard(self) -> None:

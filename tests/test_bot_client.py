@@ -278,6 +278,7 @@ def test_game_over_leaves_and_finishes() -> None:
     h.feed(snap)
     out = h.feed(P.GameOver(winners=[1], losers=[2], totals=[10, 5, 102, 40]))
     only(out, P.Leave)
+    h.reactor.advance(0)  # the session stops on the next turn
     assert h.transport is not None and h.transport.disconnecting
     h.proto.connectionLost(Failure(error.ConnectionDone()))
     assert h.bot.done.called and h.bot.done.result == 0
@@ -297,6 +298,7 @@ def test_more_games_vote_for_a_rematch() -> None:
 def test_first_connection_refused_is_a_clear_error() -> None:
     h = Harness(port=9)
     h.refuse()
+    h.reactor.advance(0.3)  # HostnameEndpoint reports after its attempt delay
     failures: list[Failure] = []
     h.bot.done.addErrback(failures.append)
     assert isinstance(failures[0].value, ConnectFailed)
@@ -314,9 +316,10 @@ def test_drop_reconnects_with_backoff_and_resumes_the_seat() -> None:
     h.reactor.advance(0.4)  # first retry after ~0.25 s (±20 %)
     assert len(h.reactor.tcpClients) == 2
     h.refuse()  # the server is still down: the next pause doubles
+    h.reactor.advance(0.3)  # HostnameEndpoint reports the refusal after its attempt delay
     h.reactor.advance(0.45)
     assert len(h.reactor.tcpClients) == 2
-    h.reactor.advance(0.2)
+    h.reactor.advance(0.1)  # 0.5 s (+ up to a fifth of 0.25 s)
     assert len(h.reactor.tcpClients) == 3
     h.accept()
     resume = only(h.sent(), P.Resume)
@@ -407,6 +410,7 @@ def test_stop_hangs_up_and_finishes() -> None:
     h.accept()
     h.welcome()
     d = h.bot.stop()
+    h.reactor.advance(0)  # the session stops on the next turn
     assert h.transport is not None and h.transport.disconnecting
     h.proto.connectionLost(Failure(error.ConnectionDone()))
     assert d.called and d.result == 0

@@ -25,7 +25,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from twisted.internet.defer import Deferred
 
-from leekha.client.net import Backoff
+from leekha.client.session import retry_policy
 from leekha.client.tui import model as M
 from leekha.client.tui import play
 from leekha.client.tui.app import ClientApp
@@ -136,6 +136,40 @@ async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
     await aio(main())
 
 
+@reactor_test
+async def test_a_whole_game_over_tls_with_a_self_signed_certificate(tmp_path: Path) -> None:
+    """`leekha serve --tls` (self-signed, made on first run) and `leekha join --tls`."""
+    from leekha.client.trust import KnownHosts
+    from leekha.server.app import local_settings, start_server
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        settings = local_settings(tmp_path / "data", tls=True, bot_think_ms=0)
+        server = await Deferred.fromCoroutine(start_server(get_reactor(), settings)).asFuture(loop)
+        known = KnownHosts(tmp_path / "known_hosts")
+        try:
+            auto = M.AutoSetup(name="t", preset="classic", overrides={"target": 10}, bot="random")
+            model = M.ClientModel("tls", auto=auto)
+            with create_pipe_input() as inp:
+                client = ClientApp(
+                    model, get_reactor(), "127.0.0.1", server.port, tls=True,
+                    known_hosts=known, input=inp, output=DummyOutput(),
+                )  # fmt: skip
+                await client.connect()
+                assert client.notices and known.get(f"127.0.0.1:{server.port}") in (
+                    client.notices[0]
+                )
+                task = asyncio.ensure_future(client.run())
+                await play_whole_game(client, inp)
+                assert model.view is not None and model.view["result"] is not None
+                inp.send_text("qq")
+                assert await asyncio.wait_for(task, WAIT) == 0
+        finally:
+            await Deferred.fromCoroutine(server.stop()).asFuture(loop)
+
+    await aio(main())
+
+
 async def until_holder(holder: list[ClientApp], task: asyncio.Future[int]) -> None:
     deadline = time.monotonic() + WAIT
     while not holder:
@@ -170,7 +204,7 @@ async def test_reconnects_and_resumes_the_same_seat() -> None:
                     server.port,
                     input=inp,
                     output=DummyOutput(),
-                    backoff=Backoff(first=0.02),
+                    retry=retry_policy(first=0.02),
                 )
                 await client.connect()
                 task = asyncio.ensure_future(client.run())

@@ -1,10 +1,10 @@
 """One headless bot seat: a resumable protocol session driving a strategy.
 
-`BotClient` owns one TCP connection at a time. It finds (or creates) its table by name,
-sits, answers every decision with its strategy, and never stalls: a move the server refuses
-is replaced once by a random move from the prompt's `legal` list. After a dropped link it
-reconnects with backoff and resumes its session token, so the server gives the seat back.
-The first connection is not retried, so a bad address fails fast with a clear message.
+`BotClient` finds (or creates) its table by name, sits, answers every decision with its
+strategy, and never stalls: a move the server refuses is replaced once by a random move
+from the prompt's `legal` list. The session itself (handshake, resume after a drop,
+back-off) is `client.session`'s, shared with the terminal client; the first connection
+is not retried, so a bad address fails fast with a clear message.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.bot.view import OVER, PASS, PLAY, ViewTracker
-from leekha.client.wire import ConnectFailed as ConnectFailed
-from leekha.client.wire import FrameWire, WireFactory, plain_reason
+from leekha.client.session import ClientSession, Target, retry_policy
+from leekha.client.session import ConnectFailed as ConnectFailed
 from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, make_strategy
 from leekha.common.legality import legal_passes
@@ -30,7 +30,6 @@ from leekha.protocol.version import WELCOME_SAYS_SEAT, speaks
 
 log = Logger()
 
-VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
 CLIENT = "leekha-bot 0.1"
 #: Refusals that mean our move itself was wrong (a random legal move may fix it); any other
 #: refusal means our picture is stale and the server's next prompt will set it right.
@@ -72,6 +71,7 @@ class BotOptions:
     max_retries: int = 12
     lonely_s: float = 5.0  # a creator alone this long rejoins by name (see _lonely)
     create_jitter_s: float = 0.5
+    tls: bool = False
 
 
 class BotClient:
@@ -96,22 +96,27 @@ class BotClient:
         self.tracker = ViewTracker()
         self.done: defer.Deferred[int] = defer.Deferred()
         self.seated: defer.Deferred[None] = defer.Deferred()
-        self.wire: FrameWire | None = None
-        self.token: str | None = None
-        self.online = False
+        self.session = ClientSession(
+            reactor,
+            Target(options.host, options.port, options.tls),
+            options.name,
+            client=CLIENT,
+            on_message=self._received,
+            on_lost=self._lost,
+            on_retry=self._retrying,
+            on_failed=lambda why: self._fail(ConnectFailed(why)),
+            on_refused=self._refused,
+            retry=retry_policy(options.backoff_first, options.backoff_cap, self.rng),
+            connect_timeout=options.connect_timeout,
+        )
         self.stopping = False
-        self.ever_online = False
-        self.retries = 0
         self.games_done = 0
         self.table_id: int | None = None
         self.occupied = [False] * 4
         self.is_host = False
         self.status = "waiting"
         self.created = False
-        self._next_id = 0
-        self._hs_id = 0
         self._resume_probe: int | None = None
-        self._pending: dict[int, tuple[str, Any]] = {}
         self._answered: tuple[Any, ...] | None = None
         self._timers: dict[str, Any] = {}  # IDelayedCall
         self._name_tries = 0
@@ -120,101 +125,64 @@ class BotClient:
 
     # ---- public ------------------------------------------------------------------------
     def start(self) -> None:
-        self._dial()
+        self.session.connect().addErrback(self._first_failed)
 
     def stop(self) -> defer.Deferred[int]:
         """Hang up for good (SIGINT/SIGTERM or finished); fires `done`."""
         if not self.stopping:
             self.stopping = True
             self._cancel_all()
-            if self.wire is not None:
-                self.wire.hang_up()
-            else:
-                self._finish(0)
+            self.session.close().addBoth(lambda _: self._finish(0))
         return self.done
 
     # ---- connection ----------------------------------------------------------------------
-    def _dial(self) -> None:
-        o = self.options
-        factory = WireFactory(self._build_wire, self._dial_failed)
-        self.reactor.connectTCP(o.host, o.port, factory, timeout=o.connect_timeout)
-
-    def _build_wire(self) -> FrameWire:
-        return FrameWire(self._connected, self._received, self._lost, label=self.name)
-
-    def _dial_failed(self, reason: Failure) -> None:
+    def _first_failed(self, failure: Failure) -> None:
         if self.stopping:
             self._finish(0)
-        elif not self.ever_online:
-            where = f"{self.options.host}:{self.options.port}"
-            self._fail(ConnectFailed(f"cannot connect to {where}: {plain_reason(reason)}"))
         else:
-            self._retry(plain_reason(reason))
+            exc = failure.value
+            self._fail(exc if isinstance(exc, ConnectFailed) else ConnectFailed(str(exc)))
 
-    def _retry(self, why: str) -> None:
-        self.retries += 1
-        if self.retries > self.options.max_retries:
+    def _retrying(self, attempt: int, delay: float) -> None:
+        if attempt > self.options.max_retries:
             log.error(
-                "{bot}: giving up after {n} reconnects: {why}",
-                bot=self.name,
-                n=self.options.max_retries,
-                why=why,
+                "{bot}: giving up after {n} reconnects", bot=self.name, n=self.options.max_retries
             )
-            self._finish(1)
+            # Not from inside ClientService's own retry step: on the next turn.
+            self.reactor.callLater(0, self._give_up)
             return
-        o = self.options
-        delay = min(o.backoff_cap, o.backoff_first * 2 ** (self.retries - 1))
-        delay *= 1 + 0.2 * (2 * self.rng.random() - 1)
-        log.info("{bot}: {why}; reconnecting in {delay:.2f}s", bot=self.name, why=why, delay=delay)
-        self._later("dial", delay, self._dial)
+        log.info("{bot}: reconnecting in {delay:.2f}s", bot=self.name, delay=delay)
 
-    def _connected(self, wire: FrameWire) -> None:
-        if self.stopping:
-            wire.hang_up()
-            return
-        self.wire = wire
-        self._next_id = 0
-        self._pending.clear()
-        self._answered = None  # a move in flight when the link dropped may never have arrived
-        self._hs_id = self._new_id()
-        if self.token is not None:
-            wire.send(P.Resume(id=self._hs_id, versions=VERSIONS, token=self.token))
-        else:
-            self._hello()
-
-    def _hello(self) -> None:
-        if self.wire is not None:
-            self.wire.send(
-                P.Hello(id=self._hs_id, versions=VERSIONS, name=self.name, client=CLIENT)
-            )
-
-    def _lost(self, wire: FrameWire, reason: Failure) -> None:
-        if wire is not self.wire:
-            return
-        self.wire = None
-        self.online = False
+    def _give_up(self) -> None:
+        self.stopping = True
         self._cancel_all()
-        if self.stopping or self.done.called:
-            self._finish(0)
-            return
-        self._retry(f"connection lost ({plain_reason(reason)})")
+        self.session.close().addBoth(lambda _: self._finish(1))
+
+    def _refused(self, msg: P.Error) -> str | None:
+        """A refused hello: try another name when ours is taken."""
+        if msg.code == "bad_name" and self._name_tries < 5:
+            self._name_tries += 1
+            return f"{self.options.name}-{self.rng.randrange(1000, 10000)}"
+        return None
+
+    def _lost(self, why: str) -> None:
+        self._cancel_all()
+        self._answered = None  # a move in flight when the link dropped may never have arrived
+        if not self.stopping:
+            log.info("{bot}: connection lost ({why})", bot=self.name, why=why)
 
     def _send(self, msg: P.Message, kind: str = "", data: Any = None) -> None:
-        if self.wire is None or not self.online:
-            return
-        if kind and hasattr(msg, "id"):
-            self._pending[msg.id] = (kind, data)
-        self.wire.send(msg)
+        self.session.send(msg, (kind, data) if kind else None)
 
-    def _take(self, re: int | None) -> tuple[str, Any]:
+    def _take(self, reply: P.Message) -> tuple[str, Any]:
         """The request a reply answers: (kind, data), or ("", None) when not ours."""
-        if re is None:
+        pending = self.session.answered(reply)
+        if pending is None or pending.note is None:
             return "", None
-        return self._pending.pop(re, ("", None))
+        return cast(tuple[str, Any], pending.note)
 
     def _new_id(self) -> int:
-        self._next_id += 1
-        return self._next_id
+        return self.session.new_id()
 
     def _later(self, key: str, delay: float, fn: Callable[[], None]) -> None:
         old = self._timers.pop(key, None)
@@ -241,59 +209,33 @@ class BotClient:
     def _fail(self, exc: Exception) -> None:
         self.stopping = True
         self._cancel_all()
-        if self.wire is not None:
-            self.wire.hang_up()
+        self.session.close()
         if not self.done.called:
             self.done.errback(exc)
 
     # ---- messages ----------------------------------------------------------------------
-    def _received(self, wire: FrameWire, msg: P.Message) -> None:
-        if wire is not self.wire:
-            return
-        if isinstance(msg, P.Ping):
-            wire.send(P.Pong(re=msg.id))
-            return
-        if not self.online:
-            self._handshake(msg)
-            return
+    def _received(self, msg: P.Message) -> None:
         handler = getattr(self, "_on_" + msg.TYPE, None)
         if handler is not None:
             handler(msg)
         else:
             self.tracker.apply(msg)
 
-    def _handshake(self, msg: P.Message) -> None:
-        if isinstance(msg, P.Welcome):
-            self.online = True
-            self.ever_online = True
-            self.retries = 0
-            self.token = msg.token
-            self.name = msg.name
-            self.tracker.apply(msg)
-            if not msg.resumed:
-                self.table_id = None
-                self._enter_lobby()
-            elif speaks(msg.version, WELCOME_SAYS_SEAT):
-                self._resumed_at(msg.table_id, msg.seat)
-            else:
-                log.info("{bot}: session resumed", bot=self.name)
-                # A 1.0 welcome does not say where we are. A seated session gets its
-                # snapshot right after welcome; a pong arriving first tells us the seat
-                # is gone and the lobby step must run again.
-                self._resume_probe = self._new_id()
-                self._send(P.Ping(id=self._resume_probe))
-            return
-        if isinstance(msg, P.Error) and msg.re == self._hs_id:
-            if msg.code == "bad_token" and self.token is not None:
-                log.info("{bot}: session expired; starting afresh", bot=self.name)
-                self.token = None
-                self._hello()
-            elif msg.code == "bad_name" and self._name_tries < 5:
-                self._name_tries += 1
-                self.name = f"{self.options.name}-{self.rng.randrange(1000, 10000)}"
-                self._hello()
-            else:
-                self._fail(ConnectFailed(f"the server refused {self.name}: {msg.message}"))
+    def _on_welcome(self, msg: P.Welcome) -> None:
+        self.name = msg.name
+        self.tracker.apply(msg)
+        if not msg.resumed:
+            self.table_id = None
+            self._enter_lobby()
+        elif speaks(msg.version, WELCOME_SAYS_SEAT):
+            self._resumed_at(msg.table_id, msg.seat)
+        else:
+            log.info("{bot}: session resumed", bot=self.name)
+            # A 1.0 welcome does not say where we are. A seated session gets its
+            # snapshot right after welcome; a pong arriving first tells us the seat
+            # is gone and the lobby step must run again.
+            self._resume_probe = self._new_id()
+            self._send(P.Ping(id=self._resume_probe))
 
     def _resumed_at(self, table_id: int | None, seat: int | None) -> None:
         """Act on a 1.1 welcome's word on where the resumed session is."""
@@ -315,12 +257,12 @@ class BotClient:
             self._enter_lobby()
 
     def _on_ok(self, msg: P.Ok) -> None:
-        kind, data = self._take(msg.re)
+        kind, data = self._take(msg)
         if kind == "pass":
             self.tracker.own_pass(list(data[1]))
 
     def _on_error(self, msg: P.Error) -> None:
-        kind, data = self._take(msg.re)
+        kind, data = self._take(msg)
         log.warn(
             "{bot}: server refused {kind}: {code} {message}",
             bot=self.name,
@@ -373,7 +315,7 @@ class BotClient:
         self._send(msg, "create")
 
     def _on_table_list(self, msg: P.TableList) -> None:
-        kind, data = self._take(msg.re)
+        kind, data = self._take(msg)
         if kind != "list" or self.table_id is not None:
             return
         wanted = self.options.table or self.options.create
@@ -412,8 +354,6 @@ class BotClient:
         return
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
-        if msg.re is not None:
-            self._pending.pop(msg.re, None)
         if self._resume_probe is not None:
             self._resume_probe = None
         was_over = self.tracker.view["phase"] == OVER

@@ -49,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_rules_arguments(parser)
     parser.add_argument(
+        "--tls",
+        action="store_true",
+        help=_("connect with TLS (system CAs, or the certificate seen first: see known_hosts)"),
+    )
+    parser.add_argument(
         "--password", help=_("table password, to create or to join (default: none)")
     )
     parser.add_argument(
@@ -118,6 +123,7 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
                 think_s=args.delay_ms / 1000,
                 games=args.games,
                 seed=args.seed + i,
+                tls=args.tls,
             )
         )
     # With --create only the first bot creates; the rest join that table by name.

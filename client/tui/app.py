@@ -23,7 +23,9 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
 from leekha import protocol as P
-from leekha.client.net import Backoff, Session
+from leekha.client.session import ClientSession, RetryPolicy, Target
+from leekha.client.tokens import TokenStore
+from leekha.client.trust import KnownHosts
 from leekha.client.tui import model as M
 from leekha.client.tui.keys import Actions, build_keys
 from leekha.client.tui.layout import STYLE, Options, build_layout
@@ -45,21 +47,29 @@ class ClientApp:
         input: Input | None = None,
         output: Output | None = None,
         bot_strategy: str = "random",
-        backoff: Backoff | None = None,
+        tls: bool = False,
+        tokens: TokenStore | None = None,
+        known_hosts: KnownHosts | None = None,
+        retry: RetryPolicy | None = None,
         refresh_interval: float | None = 0.5,
     ) -> None:
         self.model = model
         self.reactor = reactor
-        self.session = Session(
+        self.session = ClientSession(
             reactor,
-            host,
-            port,
+            Target(host, port, tls),
             model.name,
+            client=M.CLIENT_NAME,
             on_message=self._message,
             on_lost=self._lost,
             on_retry=self._retry,
-            backoff=backoff,
+            on_failed=self._failed,
+            on_notice=self._notice,
+            tokens=tokens,
+            known_hosts=known_hosts,
+            retry=retry,
         )
+        model.new_id = self.session.new_id
         model.on_send = self._send
         self.chat_buffer = Buffer(multiline=False)
         layout, self.frame = build_layout(
@@ -88,6 +98,8 @@ class ClientApp:
         )
         self.app.ttimeoutlen = 0.05
         self.table_drawn_at: float | None = None
+        #: What the session said for the player (first TLS contact), also printed on exit.
+        self.notices: list[str] = []
         self._watchers: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
 
     # ---- hooks -------------------------------------------------------------------------
@@ -101,6 +113,15 @@ class ClientApp:
 
     def _retry(self, attempt: int, delay: float) -> None:
         self.model.reconnect_scheduled(attempt, delay)
+        self._changed()
+
+    def _failed(self, why: str) -> None:
+        self.model.connection_failed(why)
+        self._changed()
+
+    def _notice(self, text: str) -> None:
+        self.notices.append(text)
+        self.model.say(text)
         self._changed()
 
     def _send(self, msg: P.Message) -> None:
@@ -158,7 +179,7 @@ class ClientApp:
 
     # ---- running -----------------------------------------------------------------------
     async def connect(self) -> P.Welcome:
-        """Connect and handshake; raises net.ConnectFailed with a message for the player."""
+        """Connect and handshake; raises session.ConnectFailed with a message for the player."""
         return await Deferred.asFuture(self.session.connect(), asyncio.get_running_loop())
 
     async def run(self) -> int:

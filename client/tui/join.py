@@ -1,7 +1,10 @@
 """`leekha join [HOST[:PORT]]`: play on someone's server.
 
 With an address it connects straight away; without one it browses the LAN (mDNS) and
-lets the player pick, or asks for an address when nothing answers. Failures to connect are
+lets the player pick, or asks for an address when nothing answers. The session token is
+kept on disk per server and name, so joining the same server again after a crash, a quit
+or a reboot resumes the seat. `--tls` (or a server that announces `tls=1`) connects with
+TLS, trusting the system CAs or else the certificate seen first. Failures to connect are
 printed as one plain sentence and exit code 1, never a traceback.
 """
 
@@ -29,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
     parser.add_argument(
+        "--tls",
+        action="store_true",
+        help=_("connect with TLS (a server on the internet; automatic when the LAN says so)"),
+    )
+    parser.add_argument(
         "--browse-timeout",
         type=float,
         default=2.0,
@@ -39,35 +47,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def choose_server(
     servers: list[Any], ask: Callable[[str], str] = input, say: Callable[[str], None] = print
-) -> str | None:
-    """Let the player pick a found server or type an address; None = give up."""
+) -> tuple[str, bool] | None:
+    """Let the player pick a found server or type an address: (address, announced TLS);
+    None = give up."""
     if not servers:
         say("No Leekha servers found on the local network.")
         answer = ask("Server address (HOST[:PORT]), or Enter to quit: ").strip()
-        return answer or None
+        return (answer, False) if answer else None
     say("Leekha servers on the local network:")
     for i, s in enumerate(servers, 1):
         note = "" if s.compatible else "  (incompatible version)"
         tables = "" if s.tables is None else f"  {s.tables} tables"
-        say(f"  {i}. {s.name}  {s.host}:{s.port}{tables}{note}")
+        secure = "  TLS" if getattr(s, "tls", False) else ""
+        say(f"  {i}. {s.name}  {s.host}:{s.port}{tables}{secure}{note}")
     while True:
         answer = ask("Number or address (Enter to quit): ").strip()
         if not answer:
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(servers):
             s = servers[int(answer) - 1]
-            return f"{s.host}:{s.port}"
+            return f"{s.host}:{s.port}", s.tls
         if answer.isdigit():
             say(f"Pick 1 to {len(servers)}, or type an address.")
             continue
-        return answer
+        return answer, False
 
 
 def run(args: argparse.Namespace) -> int:
     from leekha.client.options import parse_address
     from leekha.client.tui.play import default_name
 
-    address = args.address
+    address, tls = args.address, bool(args.tls)
     if address is None:
         from leekha.client.discovery import browse_sync
 
@@ -78,11 +88,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"(cannot browse the network: {exc})")
             servers = []
         try:
-            address = choose_server(servers)
+            chosen = choose_server(servers)
         except EOFError:
-            address = None
-        if address is None:
+            chosen = None
+        if chosen is None:
             return 1
+        address, announced = chosen
+        tls = tls or announced
     try:
         host, port = parse_address(address)
     except ValueError as exc:
@@ -91,8 +103,13 @@ def run(args: argparse.Namespace) -> int:
     name = (args.name or default_name()).strip()[:24] or "you"
 
     from leekha.client.eventloop import run_on_reactor
+    from leekha.client.tokens import TokenStore
 
-    return run_on_reactor(lambda reactor: join_main(reactor, host, port, name, args.ascii))
+    return run_on_reactor(
+        lambda reactor: join_main(
+            reactor, host, port, name, args.ascii, tls=tls, tokens=TokenStore()
+        )
+    )
 
 
 async def join_main(
@@ -105,8 +122,9 @@ async def join_main(
     ready: Callable[[Any], None] | None = None,
     **io: Any,
 ) -> int:
-    """Connect, then run the lobby/table screens until the player quits."""
-    from leekha.client.net import ConnectFailed
+    """Connect, then run the lobby/table screens until the player quits. `io` passes
+    on to ClientApp (input/output for tests; tls, tokens, known_hosts, retry)."""
+    from leekha.client.session import ConnectFailed
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import ClientModel
     from leekha.client.tui.play import best_bot
@@ -120,4 +138,8 @@ async def join_main(
         return 1
     if ready is not None:
         ready(client)
-    return await client.run()
+    try:
+        return await client.run()
+    finally:
+        for notice in client.notices:  # the screen is gone: say it where it stays
+            print(notice)

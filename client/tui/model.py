@@ -12,6 +12,7 @@ the status line and the local state is left as the server last described it.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -162,7 +163,8 @@ class ClientModel:
         self.outbox: list[P.Message] = []
         self.on_send: Callable[[P.Message], None] | None = None
         self.on_quit: Callable[[], None] | None = None
-        self._next_id = 1
+        #: Request ids; the app hands in its session's, so ids never repeat across links.
+        self.new_id: Callable[[], int] = itertools.count(1).__next__
         self.pending: dict[int, P.Message] = {}
         # connection
         self.conn = OFFLINE
@@ -209,8 +211,7 @@ class ClientModel:
     # ---- outgoing ----------------------------------------------------------------------
     def request(self, cls: type[P.Message], **fields: Any) -> P.Message:
         """Build a request with a fresh id, remember it and hand it to the sender."""
-        rid = self._next_id
-        self._next_id += 1
+        rid = self.new_id()
         msg: P.Message = cast(Any, cls)(id=rid, **fields)
         self.pending[rid] = msg
         self.outbox.append(msg)
@@ -347,7 +348,7 @@ class ClientModel:
                 return str(name)
         return f"seat {seat + 1}"
 
-    # ---- connection events (from net.py) -----------------------------------------------
+    # ---- connection events (from client/session.py) ----------------------------------
     def connection_lost(self, detail: str = "") -> None:
         self.conn = RECONNECTING
         self.conn_detail = detail
