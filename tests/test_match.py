@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from leekha.client import cli
 from leekha.client.arena import match
+from leekha.client.arena.deal import play_deal
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
@@ -62,3 +64,50 @@ def test_interval_of_constant_and_spread() -> None:
     assert match.Interval.of([2.0, 2.0, 2.0]).half == 0
     wide = match.Interval.of([0.0, 10.0] * 10)
     assert wide.mean == 5 and 2 < wide.half < 3
+
+
+PRECISE = ["--strategies", "heuristic,random,random,random", "--seed", "4", "--duplicate"]
+
+
+def test_precision_stops_at_the_first_game_narrow_enough(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stopped = run_json(capsys, *PRECISE, "--rounds", "2000", "--precision", "0.8")
+    assert stopped["stopped_early"] and stopped["rounds"] < 2000
+    # Rounds played after each whole game (four rotations), from the games themselves.
+    specs = PRECISE[1].split(",")
+    ends = [0]
+    for task in match.deal_tasks(specs, _namespace(*PRECISE)):
+        ends.append(ends[-1] + sum(len(r.rounds) for r in play_deal(task)))
+        if ends[-1] >= stopped["rounds"]:
+            break
+    assert ends[-1] == stopped["rounds"]
+    # The same rounds without --precision are the same match, narrow enough at the end...
+    full = run_json(capsys, *PRECISE, "--rounds", str(ends[-1]))
+    assert full["strategies"] == stopped["strategies"] and not full["stopped_early"]
+    assert full["strategies"]["heuristic"]["diff_ci95"] < 0.8
+    assert full["deals"] >= match.MIN_DEALS_FOR_PRECISION
+    # ...and one game fewer was not (or had too few deals to judge).
+    before = run_json(capsys, *PRECISE, "--rounds", str(ends[-2]))
+    assert (
+        before["strategies"]["heuristic"]["diff_ci95"] >= 0.8
+        or before["deals"] < match.MIN_DEALS_FOR_PRECISION
+    )
+
+
+def _namespace(*argv: str) -> Any:
+    import argparse
+
+    from leekha.client.options import rules_from_args
+
+    parser = argparse.ArgumentParser()
+    match.add_arguments(parser)
+    args = parser.parse_args(argv)
+    args.config, args.overrides = rules_from_args(args)
+    return args
+
+
+def test_progress_line_shows_deals_rate_and_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    match.collect(PRECISE[1].split(","), _namespace(*PRECISE, "--rounds", "40"), True)
+    line = capsys.readouterr().err.strip().split("\r")[-1]
+    assert "/40 rounds" in line and "rounds/s" in line and "heuristic" in line and "±" in line

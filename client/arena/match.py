@@ -1,12 +1,15 @@
-"""`leekha match`: an in-process arena that pits strategies against each other.
+"""`leekha match`: an arena that pits strategies against each other, on the cores of this
+machine (--jobs) or on a Dask cluster (--cluster).
 
-Games are the unit of work: game g gets a seed derived from (--seed, g) alone, so its deals
-and its bots' random choices do not depend on which process plays it or in what order;
-results are consumed in game order, which makes the output the same for any --jobs.
+Game g (the unit of work, see deal.py) gets its seeds from (--seed, g) alone and results
+are consumed in game order, so the output is byte-identical for any --jobs, any cluster and
+any number of workers, and re-running a task after a worker died changes nothing.
 
 The round budget is exact. Games are played whole, one after another, and their rounds
 counted in order; the game in progress when the budget runs out is cut there: its rounds
-up to the limit count for points, but it counts neither as finished nor as won.
+up to the limit count for points, but it counts neither as finished nor as won. With
+--precision the match also stops after the first whole game at which the running 95%
+interval is narrower than asked; that point too depends on the seed alone.
 
 With --duplicate every game is played four times with the strategies rotated one seat
 further each time, so every strategy holds every hand of the same deal sequence and the
@@ -16,24 +19,27 @@ luck of the cards cancels; differences are then paired per deal (game, round).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import math
-import random
 import sys
+import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from leekha.client.arena import runners
+from leekha.client.arena.deal import DealTask, deal_task, rotation
 from leekha.client.i18n import _
 from leekha.client.options import add_rules_arguments, default_help, rules_from_args, strategy_help
-from leekha.common.bots.base import Strategy, make_strategy, play_out
-from leekha.common.bots.search import SearchStrategy
-from leekha.common.config import RulesConfig
-from leekha.common.game import Game
+from leekha.common.bots.base import make_strategy
 
-MAX_GAME_ROUNDS = 500
 Z95 = 1.959963984540054
+#: Deals needed before --precision may stop a match (an interval from a handful of deals
+#: can be narrow by luck).
+MIN_DEALS_FOR_PRECISION = 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +67,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs", type=int, default=1, metavar="N",
         help=default_help(_("worker processes on this machine")),
     )  # fmt: skip
+    parser.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help=_(
+            "play on a Dask cluster instead: a scheduler address (tcp://HOST:8786) or "
+            "local[:N] for a cluster of N worker processes on this machine (default N: the "
+            "number of cores); needs {install}. Workers must have leekha installed, and a "
+            "module:Class strategy must be importable on every worker: install it there or "
+            "ship it with --upload (Client.upload_file)"
+        ).format(install=runners.INSTALL_DASK),
+    )
+    parser.add_argument(
+        "--upload",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help=_(
+            "with --cluster: send a .py, .zip or .egg file to every worker, present and "
+            "future, with Dask's Client.upload_file; repeatable"
+        ),
+    )
+    parser.add_argument(
+        "--precision",
+        type=float,
+        default=None,
+        metavar="POINTS",
+        help=_(
+            "stop early once the 95%% interval of the first strategy (its difference to the "
+            "others; its points per round when all seats are alike) is narrower than "
+            "±POINTS; --rounds stays the limit (default: play all --rounds)"
+        ),
+    )
     parser.add_argument("--json", action="store_true", help=_("machine-readable output"))
     parser.add_argument(
         "--budget-ms",
@@ -84,85 +123,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Task:
-    rules: dict[str, Any]
-    specs: tuple[str, ...]  # strategy spec per seat
-    game_seed: int
-    strategy_seed: int
-    budget_ms: float | None
-    samples: int | None
-
-
-@dataclass(frozen=True)
-class GameResult:
-    rounds: list[list[int]]  # per-round points per seat
-    winners: list[int] | None  # None when the game did not finish
-
-
-def _build(spec: str, seed: int, budget_ms: float | None, samples: int | None) -> Strategy:
-    if spec == "search" and (budget_ms is not None or samples is not None):
-        kwargs: dict[str, Any] = {}
-        if budget_ms is not None:
-            kwargs["think_ms"] = budget_ms if budget_ms > 0 else None
-        if samples is not None:
-            kwargs["max_samples"] = samples
-        return SearchStrategy(seed, **kwargs)
-    return make_strategy(spec, seed)
-
-
-def play_game(task: Task) -> GameResult:
-    config = RulesConfig.from_dict(task.rules)
-    rng = random.Random(task.strategy_seed)
-    strategies = [
-        _build(spec, rng.getrandbits(62), task.budget_ms, task.samples) for spec in task.specs
-    ]
-    game = Game(config, task.game_seed)
-    play_out(game, strategies, rounds=MAX_GAME_ROUNDS)
-    winners = list(game.outcome.winners) if game.outcome else None
-    return GameResult(rounds=[list(h) for h in game.history], winners=winners)
-
-
-def derive_seed(*parts: int) -> int:
-    """A 62-bit seed from a tuple; string seeding hashes with SHA-512, stable everywhere."""
-    return random.Random(":".join(map(str, parts))).getrandbits(62)
-
-
-def tasks(specs: Sequence[str], args: argparse.Namespace) -> Iterator[tuple[int, int, Task]]:
+def deal_tasks(specs: Sequence[str], args: argparse.Namespace) -> Iterator[DealTask]:
     rules = args.config.to_dict()
-    rotations = 4 if args.duplicate else 1
-    g = 0
-    while True:
-        game_seed = derive_seed(args.seed, g)
-        for r in range(rotations):
-            seats = tuple(specs[(s + r) % 4] for s in range(4))
-            yield g, r, Task(rules, seats, game_seed, derive_seed(args.seed, g, r),
-                             args.budget_ms, args.samples)
-        g += 1
+    for g in itertools.count():
+        yield deal_task(
+            args.seed, g, tuple(specs), args.duplicate, rules, args.budget_ms, args.samples
+        )
 
 
-def results(
-    specs: Sequence[str], args: argparse.Namespace
-) -> Iterator[tuple[int, int, GameResult]]:
-    """Game results in game order, computed inline or over a process pool."""
-    if args.jobs <= 1:
-        for g, r, task in tasks(specs, args):
-            yield g, r, play_game(task)
-        return
-    window = args.jobs * 2
-    source = tasks(specs, args)
-    with ProcessPoolExecutor(args.jobs) as pool:
-        pending: list[tuple[int, int, Future[GameResult]]] = []
-        try:
-            while True:
-                while len(pending) < window:
-                    g, r, task = next(source)
-                    pending.append((g, r, pool.submit(play_game, task)))
-                g, r, fut = pending.pop(0)
-                yield g, r, fut.result()
-        finally:
-            for _, _, fut in pending:
-                fut.cancel()
+def results(specs: Sequence[str], args: argparse.Namespace) -> runners.Results:
+    """Each game's results (one per rotation), in game order, from the chosen runner."""
+    source = deal_tasks(specs, args)
+    if args.cluster is not None:
+        return runners.dask_cluster(source, args.cluster, args.upload)
+    if args.jobs > 1:
+        return runners.process_pool(source, args.jobs)
+    return runners.inline(source)
 
 
 @dataclass
@@ -183,28 +159,96 @@ class Interval:
         return cls(mean, Z95 * math.sqrt(var / n), n)
 
 
+@dataclass
+class Running:
+    """The interval of a growing sample without keeping it (progress and --precision)."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+
+    def interval(self) -> Interval:
+        if self.n < 2:
+            return Interval(self.total / self.n if self.n else math.nan, math.inf, self.n)
+        mean = self.total / self.n
+        var = max(0.0, (self.squares - self.n * mean * mean) / (self.n - 1))
+        return Interval(mean, Z95 * math.sqrt(var / self.n), self.n)
+
+
+# One rotation's points on a deal, with the strategy in each seat.
+Play = tuple[list[int], tuple[str, ...]]
+
+
+def deal_values(plays: Sequence[Play], name: str) -> tuple[float, float | None]:
+    """`name`'s mean points on one deal, and its mean gap to the other seats on it (None
+    when it holds every seat)."""
+    mine: list[float] = []
+    gaps: list[float] = []
+    for points, seats in plays:
+        a = [points[s] for s in range(4) if seats[s] == name]
+        b = [points[s] for s in range(4) if seats[s] != name]
+        mine.append(sum(a) / len(a))
+        if b:
+            gaps.append(sum(a) / len(a) - sum(b) / len(b))
+    return sum(mine) / len(mine), (sum(gaps) / len(gaps) if gaps else None)
+
+
+def _progress(deals: int, counted: int, args: argparse.Namespace, rate: float,
+              name: str, running: Interval) -> None:  # fmt: skip
+    line = _("{deals} deals, {rounds}/{total} rounds, {rate:.0f} rounds/s").format(
+        deals=deals, rounds=counted, total=args.rounds, rate=rate
+    )
+    if running.n >= 2:
+        line += _("; {name} {mean:+.3f} ±{half:.3f}").format(
+            name=name, mean=running.mean, half=running.half
+        )
+    sys.stderr.write(f"\r  {line}\x1b[K")
+    sys.stderr.flush()
+
+
 def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> dict[str, Any]:
     names = list(dict.fromkeys(specs))
-    # deal (game, round) -> rotation -> per-seat points, with the spec index per seat.
-    deals: dict[tuple[int, int], list[tuple[list[int], tuple[str, ...]]]] = {}
+    first, paired = specs[0], len(names) > 1
+    deals: dict[tuple[int, int], list[Play]] = {}
     finished = 0
     won = dict.fromkeys(names, 0)
     counted = 0
-    for g, r, res in results(specs, args):
-        seats = tuple(specs[(s + r) % 4] for s in range(4))
-        take = min(len(res.rounds), args.rounds - counted)
-        for k in range(take):
-            deals.setdefault((g, k), []).append((res.rounds[k], seats))
-        counted += take
-        if take == len(res.rounds) and res.winners is not None:
-            finished += 1
-            for name in {seats[w] for w in res.winners}:
-                won[name] += 1
-        if progress:
-            sys.stderr.write(f"\r  {counted}/{args.rounds} rounds")
-            sys.stderr.flush()
-        if counted >= args.rounds:
-            break
+    running = Running()
+    stopped_early = False
+    started = time.monotonic()
+    with contextlib.closing(results(specs, args)) as stream:
+        for g, game in enumerate(stream):
+            for r, res in enumerate(game):
+                seats = rotation(tuple(specs), r)
+                take = min(len(res.rounds), args.rounds - counted)
+                for k in range(take):
+                    deals.setdefault((g, k), []).append((res.rounds[k], seats))
+                counted += take
+                if take == len(res.rounds) and res.winners is not None:
+                    finished += 1
+                    for name in {seats[w] for w in res.winners}:
+                        won[name] += 1
+                if counted >= args.rounds:
+                    break
+            for k in range(max(len(res.rounds) for res in game)):
+                if (g, k) in deals:
+                    own, gap = deal_values(deals[g, k], first)
+                    running.add(gap if paired and gap is not None else own)
+            now = running.interval()
+            if progress:
+                rate = counted / max(1e-9, time.monotonic() - started)
+                _progress(len(deals), counted, args, rate, first, now)
+            if counted >= args.rounds:
+                break
+            enough = args.precision is not None and now.n >= MIN_DEALS_FOR_PRECISION
+            if enough and now.half < args.precision:
+                stopped_early = True
+                break
     if progress:
         sys.stderr.write("\n")
     out: dict[str, Any] = {
@@ -216,24 +260,19 @@ def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> d
         "rounds": counted,
         "deals": len(deals),
         "games_finished": finished,
+        "precision": args.precision,
+        "stopped_early": stopped_early,
         "strategies": {},
     }
     for name in names:
-        own: list[float] = []
+        own_points: list[float] = []
         diff: list[float] = []
         for plays in deals.values():
-            mine: list[float] = []
-            gaps: list[float] = []
-            for points, seats in plays:
-                a = [points[s] for s in range(4) if seats[s] == name]
-                b = [points[s] for s in range(4) if seats[s] != name]
-                mine.append(sum(a) / len(a))
-                if b:
-                    gaps.append(sum(a) / len(a) - sum(b) / len(b))
-            own.append(sum(mine) / len(mine))
-            if gaps:
-                diff.append(sum(gaps) / len(gaps))
-        pts = Interval.of(own)
+            own, gap = deal_values(plays, name)
+            own_points.append(own)
+            if gap is not None:
+                diff.append(gap)
+        pts = Interval.of(own_points)
         d = Interval.of(diff)
         others = pts.mean - d.mean if diff else math.nan
         out["strategies"][name] = {
@@ -273,6 +312,18 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _importable_here(uploads: Sequence[str]) -> None:
+    """Make the modules shipped with --upload importable in this process too, where the
+    strategies are checked before any work is sent."""
+    for name in uploads:
+        path = Path(name).expanduser().resolve()
+        if not path.is_file() or path.suffix not in (".py", ".zip", ".egg"):
+            raise ValueError(_("--upload {path}: not a .py, .zip or .egg file").format(path=name))
+        entry = str(path.parent if path.suffix == ".py" else path)
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+
+
 def _fail(problem: str) -> int:
     print(_("leekha match: {problem}").format(problem=problem), file=sys.stderr)
     return 2
@@ -284,14 +335,26 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("--strategies needs exactly four strategies"))
     if args.rounds < 1:
         return _fail(_("--rounds must be at least 1"))
+    if args.precision is not None and not args.precision > 0:
+        return _fail(_("--precision must be more than 0"))
+    if args.upload and args.cluster is None:
+        return _fail(_("--upload needs --cluster"))
+    if args.cluster is not None and args.jobs != 1:
+        return _fail(_("--jobs and --cluster: give one of them"))
     try:
+        if args.cluster is not None:
+            args.cluster = runners.parse_cluster(args.cluster)
+        _importable_here(args.upload)
         args.config, args.overrides = rules_from_args(args)
         for spec in dict.fromkeys(specs):
             make_strategy(spec, 0)
     except ValueError as exc:
         return _fail(str(exc))
-    progress = sys.stdout.isatty() and not args.json
-    report = collect(specs, args, progress)
+    try:
+        report = collect(specs, args, progress=sys.stderr.isatty() and not args.json)
+    except runners.RunnerError as exc:
+        print(_("leekha match: {problem}").format(problem=exc), file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:
