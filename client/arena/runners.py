@@ -99,7 +99,10 @@ def local_cluster(count: int | None) -> Any:
         n_workers=count or os.cpu_count() or 1,
         threads_per_worker=1,
         processes=True,
+        host="127.0.0.1",
+        # No dashboard, and the scheduler's HTTP endpoints on a free loopback port only.
         dashboard_address=None,
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
     )
 
@@ -125,7 +128,7 @@ def dask_cluster(
         try:
             for path in uploads:
                 client.upload_file(path)
-            yield from _on_client(client, source, distributed.KilledWorker)
+            yield from on_client(client, source, distributed.KilledWorker)
         finally:
             client.close()
     finally:
@@ -133,7 +136,7 @@ def dask_cluster(
             cluster.close()
 
 
-def _on_client(
+def on_client(
     client: Any, source: Iterator[DealTask], killed: type[Exception]
 ) -> Results:
     threads = {"n": 1, "at": -1.0}
