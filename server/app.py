@@ -247,7 +247,9 @@ async def start_server(
         store.close()
         raise
     for listener in listeners:
-        log.info(
+        # At debug: `leekha serve` prints its "listening on" lines itself (stdout, for
+        # scripts), and the same line twice on a terminal reads as two servers.
+        log.debug(
             "listening on {endpoint} (port {port}{tls})",
             endpoint=listener.description,
             port=listener.port,

@@ -57,7 +57,17 @@ def play_args(*extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     play.add_arguments(parser)
     return parser.parse_args(
-        ["--name", "tester", "--strategy", "random", "--bot-delay", "0", *extra]
+        [
+            "--name",
+            "tester",
+            "--strategy",
+            "random",
+            "--bot-delay",
+            "0",
+            "--trick-hold",
+            "0",
+            *extra,
+        ]
     )
 
 
@@ -298,8 +308,15 @@ def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
     marker = tmp_path / "drawn"
     leekha = str(Path(sys.executable).with_name("leekha"))
     rc, out = run_in_pty(
-        [leekha, "play", "--strategy", "random", "--exit-when-drawn", "--report-drawn",
-         str(marker)],
+        [
+            leekha,
+            "play",
+            "--strategy",
+            "random",
+            "--exit-when-drawn",
+            "--report-drawn",
+            str(marker),
+        ],
         timeout=30,
     )
     assert rc == 0, out[-2000:]

@@ -176,7 +176,7 @@ def test_pass_ban_dims_the_last_card_of_a_suit() -> None:
     assert two_c not in m.pass_choosable()  # a singleton club may not be passed
     m.choose(m.hand.index(two_c))
     assert two_c not in m.pass_sel and m.status_error
-    assert "last club" in m.status
+    assert "last of clubs" in m.status
     # choosing two diamonds leaves the third diamond choosable only if it is not the last
     for c in C.parse_cards("3D 4D"):
         m.choose(m.hand.index(c))
@@ -240,7 +240,7 @@ def test_play_needs_lift_then_confirm_and_refuses_illegal() -> None:
     (req,) = m.take_outbox()
     assert req == P.PlayCard(id=req.id, card=two_c)  # type: ignore[attr-defined]
     m.apply(P.Error(code="must_follow_suit", message="You must follow clubs", re=req.id))  # type: ignore[attr-defined]
-    assert m.status == "Play refused: You must follow clubs" and m.status_error
+    assert m.status == "Play refused: you must follow the suit that was led" and m.status_error
 
 
 def test_trick_events_score_and_keep_the_last_trick() -> None:
@@ -465,7 +465,7 @@ def test_only_the_host_removes_bots_and_refusals_are_shown() -> None:
     m.remove_bot()
     (req,) = m.take_outbox()
     m.apply(P.Error(re=req.id, code="no_such_bot", message="no bot in that seat"))  # type: ignore[attr-defined]
-    assert m.status == "Removing the bot refused: no bot in that seat"
+    assert m.status == "Removing the bot refused: no such bot"
 
 
 def test_remove_bot_key_is_bound_and_in_the_help() -> None:
@@ -588,3 +588,295 @@ def test_partnership_marks_the_partner_and_shows_team_totals() -> None:
     assert "b2 [bot] (partner) · team 12" in text and "b1 [bot] · team 14" in text
     solo = at_table("classic")
     assert "(partner)" not in render_text(solo) and "team" not in render_text(solo)
+
+
+# ---- issue 13: the table screen a Hearts player expects --------------------------------
+def trick_on_table(led: str = "9C", legal: str = "2C 3C 4C 6C", **rules: Any) -> M.ClientModel:
+    """Play phase, seat 3 led `led`; it is our turn with `legal` allowed."""
+    m = play_phase() if not rules else at_play(**rules)
+    m.apply(P.CardPlayed(seat=3, card=C.parse_card(led)))
+    m.apply(P.YourTurn(phase="play", legal=C.parse_cards(legal), deadline=None))
+    return m
+
+
+def at_play(**rules: Any) -> M.ClientModel:
+    m = at_table("classic", **rules)
+    m.pass_sel = set(C.parse_cards("AH QH 7H"))
+    m.enter()
+    m.enter()
+    (req,) = m.take_outbox()
+    m.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
+    return m
+
+
+def test_suit_colour_survives_the_legal_and_cursor_classes() -> None:
+    from leekha.client.tui.layout import STYLE, card_frag
+
+    red = STYLE.get_attrs_for_style_str(card_frag(C.parse_card("AH"), False)[0]).color
+    for extra in ("class:card.legal", "class:card.legal class:card.cursor", "class:card.dim"):
+        heart = card_frag(C.parse_card("AH"), False, extra)[0]
+        spade = card_frag(C.parse_card("AS"), False, extra)[0]
+        assert STYLE.get_attrs_for_style_str(heart).color == red == "c00000"
+        assert STYLE.get_attrs_for_style_str(spade).color == "000000"
+
+
+def test_long_names_still_make_a_valid_table_name() -> None:
+    for n in range(1, 25):
+        name = "x" * n
+        assert len(M.table_name_for(name, "{name} vs bots")) <= M.NAME_MAX
+        assert len(M.table_name_for(name, "{name}'s table")) <= M.NAME_MAX
+    assert M.table_name_for("ann", "{name} vs bots") == "ann vs bots"
+
+
+def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
+    m = trick_on_table()
+    m.cursor = m.hand.index(C.parse_card("AS"))
+    assert "a!" in render_text(m).split("\n")[-3]  # the cursor on an illegal card is marked
+    m.enter()
+    assert m.status_error and "must follow clubs" in m.status and m.lifted is None
+    # void in the led suit: a Leekha must go
+    v = trick_on_table(led="5H", legal="QS")
+    v.view = dict(v.view or {}, hand=[c for c in (v.view or {})["hand"] if C.suit_of(c) != 2])
+    v.choose(v.hand.index(C.parse_card("AS")))
+    assert "void in hearts" in v.status and "Q♠" in v.status
+    # talbees: a higher spade is down, so the Q♠ must go
+    t = trick_on_table(led="KS", legal="QS", talbees=True)
+    t.choose(t.hand.index(C.parse_card("4S")))
+    assert "talbees" in t.status and "Q♠" in t.status
+    u = trick_on_table(led="KS", legal="4S", undercut=True)
+    u.choose(u.hand.index(C.parse_card("AS")))
+    assert "undercut" in u.status
+    # the server's refusal gets the same words
+    w = trick_on_table()
+    w.view = dict(w.view or {}, legal=w.view["legal"] + [C.parse_card("AS")])  # type: ignore[index]
+    w.choose(w.hand.index(C.parse_card("AS")))
+    w.enter()
+    (req,) = w.take_outbox()
+    w.apply(P.Error(re=req.id, code="must_follow_suit", message="x"))  # type: ignore[attr-defined]
+    assert "must follow clubs" in w.status
+
+
+def test_doubles_show_beside_the_doubler_only_while_passing_and_summary_marks_them() -> None:
+    m = at_table("levant")
+    while m.double_offer:
+        m.answer_double(False)
+    m.apply(P.DoubleRevealed(seat=1, card=C.QUEEN_SPADES))
+    assert "passing…  x2 Q♠" in render_text(m)
+    m.apply(P.PassDone(seat=0))
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
+    text = render_text(m)
+    assert "passing…  x2" not in text and "x2 Q♠" in text  # a neutral note, not by b1
+    m.apply(P.CardPlayed(seat=0, card=C.QUEEN_SPADES))
+    assert "x2 Q♠" not in render_text(m)
+    taken = [[], [C.QUEEN_SPADES], [], []]
+    m.apply(P.RoundScored(round=0, round_points=[0, 26, 0, 0], totals=[0, 26, 0, 0], taken=taken))
+    assert "Q♠x2" in render_text(m) and "scored double" in render_text(m)
+
+
+def test_stale_status_lines_go() -> None:
+    m = welcomed()
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=C.parse_cards("2C 3D 4D 5D 2H 3H 4H 5H 6H 2S 3S 4S 5S"),
+                    pass_to=1))  # fmt: skip
+    m.choose(0 if m.hand[0] == C.parse_card("2C") else m.hand.index(C.parse_card("2C")))
+    assert "pass ban" in m.status
+    m.escape()
+    assert m.status == ""
+    # not playable, then the position moves on: the line goes
+    p = trick_on_table()
+    p.choose(p.hand.index(C.parse_card("AS")))
+    assert "AS" not in p.status and "A♠" in p.status
+    p.apply(P.CardPlayed(seat=0, card=C.parse_card("2C")))
+    assert p.status == ""
+    # a card lifted before the turn is judged when the turn comes
+    q = play_phase()
+    q.choose(q.hand.index(C.parse_card("3D")))
+    assert "ready" in q.status
+    q.apply(P.CardPlayed(seat=3, card=C.parse_card("9C")))
+    q.apply(P.YourTurn(phase="play", legal=C.parse_cards("2C 3C"), deadline=None))
+    assert "ready" not in q.status and "must follow clubs" in q.status and q.lifted is None
+    # the rematch line goes with the new deal
+    r = play_phase()
+    r.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 113, 10, 2]))
+    r.rematch()
+    (req,) = r.take_outbox()[-1:]
+    r.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    assert "rematch vote sent" in r.status
+    r.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
+    assert "rematch" not in r.status and r.view is not None and r.view["totals"] == [0] * 4
+
+
+def test_game_flow_is_explained() -> None:
+    m = play_phase()  # classic, target 101
+    m.apply(P.RoundScored(round=0, round_points=[0, 105, 0, 0], totals=[0, 105, 0, 0],
+                          taken=[[], [], [], []]))  # fmt: skip
+    assert "lowest totals are tied: play goes on" in render_text(m)
+    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 105, 0, 0]))
+    assert "tied" not in render_text(m)
+    g = at_play(game_end="golden_goal")
+    g.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 130, 0, 0],
+                          taken=[[], [C.QUEEN_SPADES], [], []]))  # fmt: skip
+    g.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 130, 0, 0]))
+    assert "golden goal" in render_text(g)
+    # `v` after a new deal has no last trick to show
+    v = play_phase()
+    plays = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, 5], [3, 6]]
+    for seat, card in plays:
+        v.apply(P.CardPlayed(seat=seat, card=card))
+    v.apply(P.TrickTaken(winner=1, cards=plays, points=0))
+    v.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
+    v.toggle_last_trick()
+    assert not v.show_last and "no trick" in v.status
+
+
+def take_trick(m: M.ClientModel, winner: int = 1) -> None:
+    plays = [[3, C.parse_card("9C")], [0, C.parse_card("2C")], [1, C.parse_card("KC")],
+             [2, C.QUEEN_SPADES]]  # fmt: skip
+    for seat, card in plays[len(m.view["trick"]) if m.view else 0 :]:
+        m.apply(P.CardPlayed(seat=seat, card=card))
+    m.apply(P.TrickTaken(winner=winner, cards=plays, points=13))
+
+
+def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.5)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.apply(P.PassDone(seat=0))
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
+    take_trick(m)
+    assert m.holding and "b1 takes Q♠! (+13)" in render_text(m)
+    m.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))  # bots go on: it waits
+    m.apply(P.YourTurn(phase="play", legal=[C.parse_card("3D")], deadline=30.0))
+    assert m.display_trick()[0][1] == C.parse_card("9C") and not m.my_turn
+    assert "any key next trick" in render_text(m)
+    now[0] = 101.0
+    assert not m.tick() and m.holding
+    now[0] = 101.6
+    assert m.tick() and not m.holding
+    assert m.display_trick() == [[1, C.parse_card("AD")]] and m.my_turn
+    assert m.seconds_left() == 29  # the turn's clock ran from when it arrived
+    m.ring = False
+    # a key releases it sooner
+    take_trick(m) if False else None
+    m2 = at_play()
+    m2.trick_hold = 5.0
+    take_trick(m2)
+    m2.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))
+    m2.release_hold()
+    assert m2.display_trick() == [[1, C.parse_card("AD")]]
+
+
+def test_hints_and_status_are_never_cut_at_80x24() -> None:
+    from leekha.client.tui.layout import fit_hints, hint_items
+
+    screens = [welcomed(), at_table(), at_table("levant"), trick_on_table(), waiting_room()]
+    lobby = welcomed()
+    lobby.apply(P.TableList(re=None, tables=[table()]))
+    screens.append(lobby)
+    for m in screens:
+        line = fit_hints(hint_items(m), 80)
+        assert line and len(line) <= 80 and line.endswith(("help", "quit", "hidden"))
+        assert line in render_text(m)
+    ban = welcomed()
+    ban.say("10♦ cannot go: with the cards chosen it would empty your diamonds (the pass ban)"
+            " and this line is long enough to need a second one")  # fmt: skip
+    text = render_text(ban)
+    assert "(the pass ban)" in text and "second one" in text
+    m = play_phase()
+    m.name = "a" * 24
+    m.connection_lost("gone")
+    m.reconnect_scheduled(12, 16.0)
+    assert "reconnecting… attempt 12, next in 16s" in render_text(m)
+
+
+def test_too_small_clipped_hand_and_big_windows() -> None:
+    m = trick_on_table()
+    assert render_text(m, 30, 8).startswith("window too small: need 40×16")
+    narrow = render_text(m, 40, 16)
+    assert "›" in narrow or "‹" in narrow  # the hand is clipped, and says so
+    m.cursor = 12
+    assert "‹" in render_text(m, 40, 16)
+    m.apply(P.ChatMessage(sender="b1", text="x" * 60, table_id=7))
+    big = render_text(m, 160, 50)
+    assert "x" * 32 in big  # the chat column grows with the window
+
+
+def test_ascii_is_pure_ascii() -> None:
+    m = at_table("levant")
+    m.ascii = True
+    m.apply(P.ChatMessage(sender="b1", text="مرحبا …", table_id=7))
+    for frame in (render_text(m), render_text(m, 30, 8)):
+        assert frame.isascii()
+    m.toggle_help()
+    assert render_text(m).isascii()
+
+
+def test_a_box_over_wide_and_combining_text_leaves_no_fragment() -> None:
+    from prompt_toolkit.utils import get_cwidth
+
+    from leekha.client.tui.canvas import Canvas
+
+    cv = Canvas(20, 3)
+    cv.put(0, 0, "漢字漢字漢字")
+    cv.put(0, 1, "مَرْحَبًا بِكُمْ")
+    cv.box(7, 3)
+    for row in cv.lines():  # every row spans exactly the width: nothing shifts the border
+        assert get_cwidth("".join(t for _s, t in row)) == 20
+    assert "│" in cv.text().split("\n")[1]
+
+
+def test_help_is_per_screen_and_explains_the_marks() -> None:
+    lobby = welcomed()
+    lobby.toggle_help()
+    text = render_text(lobby, 80, 24)
+    assert "new table" in text and "watch" in text and "score sheet" not in text
+    m = play_phase()
+    m.toggle_help()
+    text = render_text(m, 80, 24)
+    assert "(D) dealer" in text and "+N points taken this round" in text
+
+
+def test_score_sheet_received_cards_leekha_callout_bell_and_stats() -> None:
+    m = at_play()
+    m.bell = True
+    assert m.received == set(C.parse_cards("3C 4C 6C"))
+    labels = render_text(m).split("\n")[-3]
+    assert labels.count("+") == 3
+    m.apply(P.YourTurn(phase="play", legal=C.parse_cards("3C"), deadline=None))
+    assert m.ring
+    take_trick(m)
+    assert "b1 takes Q♠!" in m.status
+    assert m.received == set()  # our first play ends the marks
+    m.apply(P.RoundScored(round=0, round_points=[0, 26, 0, 0], totals=[0, 26, 0, 0],
+                          taken=[[], C.cards_of(m.rules.penalty_mask), [], []]))  # fmt: skip
+    m.enter()
+    m.toggle_scores()
+    sheet = render_text(m)
+    assert "score sheet" in sheet and "round 1" in sheet and "26" in sheet
+    m.toggle_scores()
+    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 126, 0, 0]))
+    over = render_text(m)
+    cells = [line.split() for line in over.split("\n")]
+    rows = {c[1]: c[2:6] for c in cells if len(c) > 5 and c[1] in ("tricks", "Leekhas", "moons")}
+    assert rows["tricks"] == ["0", "1", "0", "0"]
+    assert rows["Leekhas"] == ["0", "1", "0", "0"]
+    assert rows["moons"] == ["0", "1", "0", "0"]
+
+
+def test_counting_aid_shows_cards_out_and_voids_and_the_host_can_forbid_it() -> None:
+    m = trick_on_table()
+    m.apply(P.CardPlayed(seat=0, card=C.parse_card("2C")))
+    m.apply(P.CardPlayed(seat=1, card=C.parse_card("5H")))  # b1 shows a club void
+    m.toggle_counting()
+    text = render_text(m)
+    out = m.cards_out()
+    assert C.parse_card("9C") not in out[C.CLUBS] and C.parse_card("5H") not in out[C.HEARTS]
+    assert all(c not in out[C.suit_of(c)] for c in m.hand)
+    assert sum(len(cards) for cards in out) == 52 - len(m.hand) - 3
+    assert "still out" in text and "b1:♣" in text
+    m.table = dict(m.table or {}, counting_aid=False)
+    m.toggle_counting()
+    assert not m.counting and "host" in m.status

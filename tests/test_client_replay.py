@@ -104,6 +104,7 @@ def test_cli_print_mode_and_errors(record_file: Path, capsys: pytest.CaptureFixt
     assert main(["replay", str(record_file), "--game", "2", "--print", "--ascii"]) == 0
     out = capsys.readouterr().out
     assert "Replay" in out and "game over" in out and "♠" not in out
+    assert "q quit" not in out and "? help" not in out  # no keys in print mode
     assert main(["replay", str(record_file) + ".missing"]) == 1
     assert "no such file" in capsys.readouterr().err
 
@@ -122,3 +123,14 @@ async def test_replay_screen_by_keys() -> None:
         assert m.frame.round == 1
 
     await Deferred.fromFuture(asyncio.ensure_future(run()))
+
+
+def test_side_hands_write_the_ten_as_10() -> None:
+    import re
+
+    m = ReplayModel(finished_game())
+    tens = sum(1 for seat in (1, 3) for c in m.frame.hands[seat] if c % 13 == 8)
+    text = render_replay_text(m)
+    assert not re.search(r"\bT\b", text)
+    side = "\n".join(line[:20] + line[-20:] for line in text.split("\n"))
+    assert side.count("10") >= tens > 0

@@ -71,6 +71,7 @@ class ClientApp:
         )
         model.new_id = self.session.new_id
         model.on_send = self._send
+        model.server_label = model.server_label or f"{host}:{port}"
         self.chat_buffer = Buffer(multiline=False)
         layout, self.frame = build_layout(
             model, opts or Options(ascii=model.ascii), self.chat_buffer
@@ -98,6 +99,9 @@ class ClientApp:
         )
         self.app.ttimeoutlen = 0.05
         self.table_drawn_at: float | None = None
+        self._hold_timer: asyncio.TimerHandle | None = None
+        # A key may release a held trick, and the events behind it may hold the next one.
+        self.app.key_processor.after_key_press += lambda _kp: self._after_change()
         #: What the session said for the player (first TLS contact), also printed on exit.
         self.notices: list[str] = []
         self._watchers: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
@@ -137,6 +141,29 @@ class ClientApp:
     def _changed(self) -> None:
         self.app.invalidate()
         self._check_watchers()
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """Ring the bell if the model asks, and wake up when a held trick's time is up."""
+        m = self.model
+        if m.ring:
+            m.ring = False
+            self.app.output.bell()
+            self.app.output.flush()
+        if m.hold_until is not None and self._hold_timer is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            delay = max(0.0, m.hold_until - m.clock())
+            self._hold_timer = loop.call_later(delay, self._hold_over)
+
+    def _hold_over(self) -> None:
+        self._hold_timer = None
+        if self.model.tick():
+            self._changed()
+        elif self.model.hold_until is not None:
+            self._after_change()
 
     def _check_watchers(self) -> None:
         keep = []

@@ -3,6 +3,11 @@
 Card tables are spatial (four seats around a middle), which containers express badly; the
 screens paint onto a grid sized to the window on every frame, so resizes come for free and
 tests can read the frame as plain text.
+
+One cell is one terminal column. A wide character takes its cell and an empty one after
+it; a zero-width mark (an Arabic vowel sign, a combining accent) joins the character
+before it. Writing over half of a wide character blanks the other half, so a box drawn
+over text never leaves a fragment that shifts the rest of the line.
 """
 
 from __future__ import annotations
@@ -14,14 +19,50 @@ from leekha.client import rtl
 
 Frags = list[tuple[str, str]]
 
+#: `--ascii`: one ASCII character for each non-ASCII one the screens draw themselves.
+ASCII_FOR = str.maketrans(
+    {
+        "┌": "+",
+        "┐": "+",
+        "└": "+",
+        "┘": "+",
+        "─": "-",
+        "│": "|",
+        "←": "<",
+        "→": ">",
+        "↑": "^",
+        "↓": "v",
+        "‹": "<",
+        "›": ">",
+        "◀": "<",
+        "…": ".",
+        "·": "-",
+        "—": "-",
+        "×": "x",
+        "⏱": "t",
+        "♣": "C",
+        "♦": "D",
+        "♥": "H",
+        "♠": "S",
+    }
+)
+
 
 class Canvas:
     def __init__(self, width: int, height: int) -> None:
         self.width = max(1, width)
         self.height = max(1, height)
         self.cells: list[list[tuple[str, str]]] = [
-            [("", " ")] * self.width for _ in range(self.height)
+            [("", " ")] * self.width for _y in range(self.height)
         ]
+
+    def _clear(self, row: list[tuple[str, str]], x: int) -> None:
+        """Make cell x free to write: blank the other half of a wide character it splits."""
+        style, ch = row[x]
+        if ch == "" and x > 0:
+            row[x - 1] = (row[x - 1][0], " ")
+        elif ch and get_cwidth(ch[0]) == 2 and x + 1 < self.width:
+            row[x + 1] = (style, " ")
 
     def put(self, x: int, y: int, text: str, style: str = "") -> int:
         """Write `text` at (x, y), clipped to the grid; returns the x after it."""
@@ -41,16 +82,27 @@ class Canvas:
 
     def _cells(self, x: int, y: int, text: str, style: str) -> int:
         if not 0 <= y < self.height:
-            return x + len(text)
+            return x + get_cwidth(text)
         row = self.cells[y]
         for ch in text:
             w = get_cwidth(ch)
+            if w == 0:
+                if 0 < x <= self.width and row[x - 1][1]:
+                    row[x - 1] = (row[x - 1][0], row[x - 1][1] + ch)
+                continue
+            if w == 2 and x + 1 >= self.width:
+                ch, w = " ", 1  # half a wide character does not fit: leave a blank
             if 0 <= x < self.width:
+                self._clear(row, x)
                 row[x] = (style, ch)
-                if w == 2 and x + 1 < self.width:
+                if w == 2:
+                    self._clear(row, x + 1)
                     row[x + 1] = (style, "")
-            x += max(1, w)
+            x += w
         return x
+
+    def center(self, cx: int, y: int, text: str, style: str = "") -> int:
+        return self.put(cx - get_cwidth(text) // 2, y, text, style)
 
     def fill(self, x: int, y: int, w: int, h: int, style: str = "") -> None:
         for yy in range(y, y + h):
@@ -69,8 +121,19 @@ class Canvas:
             self.put(x + w - 1, yy, "│", style + " class:box.border")
         self.put(x, y + h - 1, "└" + "─" * (w - 2) + "┘", style + " class:box.border")
         if title:
-            self.put(x + 2, y, f" {title} ", style + " class:box.title")
+            self.put(x + 2, y, f" {fit(title, w - 6)} ", style + " class:box.title")
         return x + 2, y + 1
+
+    def asciified(self) -> Canvas:
+        """The same frame in pure ASCII (`--ascii`): box lines, arrows and suits in
+        letters, anything else outside ASCII (names, chat) as '?'."""
+        for row in self.cells:
+            for x, (style, ch) in enumerate(row):
+                if ch.isascii():
+                    continue
+                plain = ch[0].translate(ASCII_FOR) if ch else " "
+                row[x] = (style, plain if plain.isascii() else "?")
+        return self
 
     def lines(self) -> list[StyleAndTextTuples]:
         out: list[StyleAndTextTuples] = []
@@ -90,6 +153,20 @@ class Canvas:
 
 def frags_width(frags: Frags) -> int:
     return sum(get_cwidth(t) for _s, t in frags)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` in at most `width` columns, ending in "…" when it had to be shortened."""
+    if get_cwidth(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    out = ""
+    for ch in text:
+        if get_cwidth(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
 
 
 def wrap(text: str, width: int) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from leekha.client.i18n import _
 from leekha.client.options import address_help, default_help
+from leekha.client.tui.play import add_screen_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--name", default=None, help=_("your name at the tables (default: your login name)")
     )
     parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
+    add_screen_arguments(parser)
     parser.add_argument(
         "--tls",
         action="store_true",
@@ -107,7 +109,15 @@ def run(args: argparse.Namespace) -> int:
 
     return run_on_reactor(
         lambda reactor: join_main(
-            reactor, host, port, name, args.ascii, tls=tls, tokens=TokenStore()
+            reactor,
+            host,
+            port,
+            name,
+            args.ascii,
+            trick_hold=args.trick_hold,
+            bell=args.bell,
+            tls=tls,
+            tokens=TokenStore(),
         )
     )
 
@@ -119,6 +129,8 @@ async def join_main(
     name: str,
     ascii: bool = False,
     *,
+    trick_hold: float = 0.0,
+    bell: bool = False,
     ready: Callable[[Any], None] | None = None,
     **io: Any,
 ) -> int:
@@ -129,7 +141,7 @@ async def join_main(
     from leekha.client.tui.model import ClientModel
     from leekha.client.tui.play import best_bot
 
-    model = ClientModel(name, ascii=ascii)
+    model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
     client = ClientApp(model, reactor, host, port, bot_strategy=best_bot(), **io)
     try:
         await client.connect()

@@ -1,8 +1,9 @@
 """Key bindings: each key maps to one model intent, guarded by what is on screen.
 
-Which keys are live is decided by filters over the model (help open, a form open, the
-phase, the host's waiting table…), so the same letter can mean "card b" in a hand and "add
-a bot" at an empty table without the two ever both being active.
+Which keys are live follows the model's one `overlay` value (the same value the painter,
+Esc and the hints use), then the screen and the phase; so the same letter can mean "card b"
+in a hand and "add a bot" at an empty table without the two ever both being active. While
+a finished trick is held on screen, any key releases it and does nothing else.
 """
 
 from __future__ import annotations
@@ -32,45 +33,54 @@ class Actions:
 def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     kb = KeyBindings()
 
+    def top(*names: str | None) -> Filter:
+        return Condition(lambda: not m.chat_open and not m.holding and m.overlay in names)
+
     chat = Condition(lambda: m.chat_open)
-    help_open = Condition(lambda: m.show_help)
-    form = Condition(lambda: m.form is not None and not m.show_help)
-    password = Condition(lambda: m.password_prompt is not None and not m.show_help)
-    stats = Condition(lambda: m.stats_open and not m.show_help)
-    modal = chat | help_open | form | password | stats
-    free = ~modal
-    lobby = free & Condition(lambda: m.screen == M.LOBBY)
+    held = Condition(lambda: m.holding and not m.chat_open)
+    help_open = top(M.HELP)
+    form = top(M.FORM)
+    password = top(M.PASSWORD)
+    stats = top(M.STATS)
+    scores = top(M.SCORES)
+    summary = top(M.SUMMARY)
+    doubling = top(M.DOUBLE)
+    over = top(M.GAME_OVER)
+    # no overlay, or one that leaves the table keys live under it
+    free = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
+    lobby = top(None) & Condition(lambda: m.screen == M.LOBBY)
     table = free & Condition(lambda: m.screen == M.TABLE)
-    summary = table & Condition(lambda: m.summary is not None)
-    doubling = table & ~summary & Condition(lambda: bool(m.double_offer))
-    in_hand = (
-        table
-        & ~summary
-        & ~doubling
-        & Condition(lambda: m.phase in ("pass", "play") and bool(m.hand))
+    in_hand = top(None) & Condition(
+        lambda: m.screen == M.TABLE and m.phase in ("pass", "play") and bool(m.hand)
     )
     waiting = table & Condition(lambda: m.status_word == "waiting")
-    over = table & ~summary & Condition(lambda: m.phase == "game_over")
 
     def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
-        def wrap(fn: Callable[[], None]) -> None:
+        def bind(fn: Callable[[], None]) -> None:
             @kb.add(*keys, filter=filter)
-            def _(event: KeyPressEvent) -> None:
+            def handler(event: KeyPressEvent) -> None:
                 fn()
 
-        return wrap
+        return bind
 
     # always
     on("c-c", filter=Condition(lambda: True))(act.quit)
+
+    @kb.add("<any>", filter=held)
+    def release(event: KeyPressEvent) -> None:
+        m.release_hold()
+
+    for key in ("enter", "escape", "space", "left", "right", "up", "down", "tab", "backspace"):
+        on(key, filter=held)(m.release_hold)
 
     # chat input line
     on("enter", filter=chat)(act.send_chat)
     on("escape", filter=chat)(act.close_chat)
 
     # help
-    on("escape", filter=help_open)(m.toggle_help)
+    on("escape", filter=help_open)(m.escape)
     on("?", filter=help_open)(m.toggle_help)
-    on("enter", filter=help_open)(m.toggle_help)
+    on("enter", filter=help_open)(m.escape)
 
     # create-table form
     on("up", filter=form)(lambda: m.form_move(-1))
@@ -83,7 +93,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("escape", filter=form)(m.escape)
 
     @kb.add("<any>", filter=form)
-    def _(event: KeyPressEvent) -> None:
+    def form_text(event: KeyPressEvent) -> None:
         data = event.data
         if data.isprintable() and len(data) == 1:
             m.form_type(data)
@@ -94,27 +104,26 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("escape", filter=password)(m.escape)
 
     @kb.add("<any>", filter=password)
-    def _(event: KeyPressEvent) -> None:
+    def password_text(event: KeyPressEvent) -> None:
         data = event.data
         if data.isprintable() and len(data) == 1:
             m.password_type(data)
 
-    # statistics overlay
-    on("escape", filter=stats)(m.close_stats)
-    on("enter", filter=stats)(m.close_stats)
-    on("S", filter=stats)(m.close_stats)
-    on("q", filter=stats)(m.close_stats)
+    # statistics overlay and score sheet
+    for key in ("escape", "enter", "S", "q"):
+        on(key, filter=stats | scores)(m.escape)
 
-    # anywhere outside modals
-    on("?", filter=free)(m.toggle_help)
-    on("t", filter=free & Condition(lambda: m.screen != M.CONNECTING))(act.open_chat)
+    # anywhere outside the modal overlays
+    outside = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
+    on("?", filter=outside)(m.toggle_help)
+    on("t", filter=outside & Condition(lambda: m.screen != M.CONNECTING))(act.open_chat)
 
     def quit_key() -> None:
         if m.ask_quit():
             act.quit()
 
-    on("q", filter=free)(quit_key)
-    on("escape", filter=free)(m.escape)
+    on("q", filter=outside)(quit_key)
+    on("escape", filter=outside)(m.escape)
 
     # lobby
     on("up", filter=lobby)(lambda: m.lobby_move(-1))
@@ -139,6 +148,8 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     for i, letter in enumerate(CARD_KEYS):
         on(letter, filter=in_hand)(lambda i=i: m.choose(i))  # type: ignore[misc]
     on("v", filter=table & ~summary)(m.toggle_last_trick)
+    on("S", filter=table)(m.toggle_scores)
+    on("C", filter=table)(m.toggle_counting)
     on("r", filter=over)(m.rematch)
     on("enter", filter=over)(m.rematch)
     on("b", filter=waiting)(lambda: m.add_bot(act.bot_strategy))

@@ -4,11 +4,14 @@ Each frame is painted afresh onto a Canvas sized to the window (so 80x24 and any
 the same way) by pure functions of the model; `render_text` gives tests the same frame as
 plain text. The only live prompt_toolkit widgets are the chat input line and the root
 container; everything else is one UIControl that asks these functions for its lines.
+
+The round summary, the game-over box and the trick geometry take plain data, not the model,
+so that the replay viewer paints its frames with the same code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.buffer import Buffer
@@ -27,23 +30,30 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from leekha.client.i18n import _
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, Frags, frags_width, wrap
+from leekha.client.tui.canvas import Canvas, Frags, fit, frags_width, wrap
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
 
+# The suit colour classes are not children of `card`: prompt_toolkit expands a dotted
+# class to its parents too, so a `card.…` class placed after the colour would set the
+# card's black foreground again (red suits turned black exactly when legal or under the
+# cursor). The colour class always comes last.
 STYLE = Style.from_dict(
     {
         "header": "reverse",
         "header.alert": "reverse fg:ansiyellow",
         "card": "bg:#f4f4f4 fg:#000000",
-        "card.red": "fg:#c00000",
-        "card.black": "fg:#000000",
-        "card.dim": "bg:#6c6c6c fg:#2a2a2a",
+        "card.dim": "bg:#9e9e9e",
         "card.legal": "bold",
         "card.cursor": "underline bold bg:#ffffaf",
+        "card.badcursor": "underline bold bg:#ff8787",
         "card.selected": "bg:#87d7ff",
         "card.lifted": "bg:#ffd787",
+        "suit.red": "fg:#c00000",
+        "suit.black": "fg:#000000",
+        "mark": "bold fg:ansigreen",
         "seat.turn": "bold fg:ansigreen",
         "seat.name": "bold",
         "seat.away": "fg:ansiyellow",
@@ -65,7 +75,11 @@ STYLE = Style.from_dict(
 )
 
 CHAT_MIN_WIDTH = 80  # below this the chat pane folds away (t still opens the input line)
-CHAT_WIDTH = 24
+CHAT_WIDTH = 24  # at 80 columns; wider windows give the chat a fifth of the width
+CHAT_MAX_WIDTH = 40
+#: The smallest window the table can be drawn in; below it a "too small" note.
+MIN_WIDTH, MIN_HEIGHT = 40, 16
+TABLE_MAX_WIDTH, TABLE_MAX_HEIGHT = 100, 34
 
 
 @dataclass
@@ -82,15 +96,18 @@ def card_text(card: int, ascii: bool) -> str:
 
 
 def card_frag(card: int, ascii: bool, extra: str = "", width: int = 3) -> tuple[str, str]:
-    colour = "class:card.red" if C.suit_of(card) in (C.HEARTS, C.DIAMONDS) else "class:card.black"
-    return (f"class:card {colour} {extra}".strip(), card_text(card, ascii).ljust(width))
+    colour = "class:suit.red" if C.suit_of(card) in (C.HEARTS, C.DIAMONDS) else "class:suit.black"
+    return (f"class:card {extra} {colour}".replace("  ", " "), card_text(card, ascii).ljust(width))
 
 
-def cards_frags(cards: list[int], ascii: bool) -> Frags:
+def cards_line(cards: Sequence[int], ascii: bool, marked: Sequence[int] = ()) -> Frags:
+    """Cards side by side on the box background; `marked` ones get an x2 after them."""
     out: Frags = []
     for c in cards:
-        out.append(card_frag(c, ascii))
-        out.append(("", " "))
+        out.append(card_frag(c, ascii, width=len(card_text(c, ascii))))
+        if c in marked:
+            out.append(("class:box class:timer", "x2"))
+        out.append(("class:box", " "))
     return out
 
 
@@ -100,35 +117,38 @@ def cards_frags(cards: list[int], ascii: bool) -> Frags:
 def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
     """Two lines about a seat: who (and state), and its scores."""
     p = m.players[seat] if seat < len(m.players) else {}
-    name = m.player_name(seat) if p.get("name") else "(empty)"
-    you = " (you)" if seat == m.your_seat else ""
+    name = m.player_name(seat) if p.get("name") else _("(empty)")
+    you = _(" (you)") if seat == m.your_seat else ""
     first: Frags = [("class:seat.name", name + you)]
     if p.get("is_bot"):
-        first.append(("class:seat.bot", " [bot]"))
+        first.append(("class:seat.bot", _(" [bot]")))
     elif p.get("name") and not p.get("connected", True):
-        first.append(("class:seat.away", " [away]"))
+        first.append(("class:seat.away", _(" [away]")))
     v = m.view
     if v is None:
-        host = [("class:muted", "host")] if p.get("is_host") else []
+        host = [("class:muted", _("host"))] if p.get("is_host") else []
         return first, host
     if seat == v["dealer"]:
-        first.append(("class:seat.dealer", " (D)"))
+        first.append(("class:seat.dealer", _(" (D)")))
     partners = m.rules.partnership != "off"
     if partners and m.your_seat is not None and seat == (m.your_seat + 2) % 4:
-        first.append(("class:seat.partner", " (partner)"))
+        first.append(("class:seat.partner", _(" (partner)")))
     if m.rules.partnership == "combined":
         # Partners' points are added: the team figure is the one that decides the game.
         team = v["totals"][seat] + v["totals"][(seat + 2) % 4]
-        first.append(("class:seat.partner", f" · team {team}"))
-    second: Frags = [("", f"{v['totals'][seat]} pts  +{v['round_points'][seat]}")]
+        first.append(("class:seat.partner", _(" · team {n}").format(n=team)))
+    second: Frags = [
+        ("", _("{total} pts  +{now}").format(total=v["totals"][seat], now=v["round_points"][seat]))
+    ]
     if v["phase"] == "play" and v["turn"] == seat:
-        second.append(("class:seat.turn", "  ◀ turn" if not m.ascii else "  < turn"))
+        second.append(("class:seat.turn", _("  ◀ turn")))
     elif v["phase"] == "pass":
         done = v["passes_done"][seat]
-        second.append(("class:muted", "  passed" if done else "  passing…"))
-    doubled = [c for c, s in v["doubled"] if s == seat]
-    if doubled:
-        second.append(("class:timer", "  x2 " + " ".join(card_text(c, m.ascii) for c in doubled)))
+        second.append(("class:muted", _("  passed") if done else _("  passing…")))
+        # Only during the pass is a doubled card known to be in the doubler's hand.
+        doubled = [c for c, s in v["doubled"] if s == seat]
+        if doubled:
+            second.append(("class:timer", "  x2 " + " ".join(m.fmt(c) for c in doubled)))
     return first, second
 
 
@@ -138,19 +158,30 @@ def _seat_pos(m: M.ClientModel, seat: int) -> str:
     return ("S", "E", "N", "W")[(seat - me) % 4]
 
 
+def trick_spots(cx: int, cy: int, w: int, h: int) -> dict[str, tuple[int, int]]:
+    """Where each position's card lies in the middle; wider windows spread them out."""
+    dx = max(6, min(14, w // 8))
+    dy = 2 if h < 30 else 4
+    return {
+        "N": (cx - 1, cy - dy),
+        "S": (cx - 1, cy + dy),
+        "W": (cx - 1 - dx, cy),
+        "E": (cx - 1 + dx, cy),
+    }
+
+
 # ---- the table -------------------------------------------------------------------------
 
 
 def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
     v = m.view
-    ascii = m.ascii
     by_pos = {_seat_pos(m, s): s for s in range(4)}
     cx = x0 + w // 2
     # north
     f1, f2 = _seat_lines(m, by_pos["N"])
     cv.frags(cx - frags_width(f1) // 2, y0, f1)
     cv.frags(cx - frags_width(f2) // 2, y0 + 1, f2)
-    # hand block at the bottom: info, lift row, cards, labels
+    # hand block at the bottom: own line, lift row, cards, labels
     hand_y = y0 + h - 3
     mid_top, mid_bot = y0 + 2, hand_y - 2
     cy = (mid_top + mid_bot) // 2
@@ -163,62 +194,70 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
     cv.frags(x0 + w - frags_width(f2), cy, f2)
     if v is None:
         filled = sum(1 for p in m.players if p.get("name"))
-        note = f"waiting for players ({filled}/4)"
-        cv.put(cx - len(note) // 2, cy, note, "class:muted")
+        cv.center(cx, cy, _("waiting for players ({n}/4)").format(n=filled), "class:muted")
         if m.is_host:
-            note = "b: add a bot   x: remove a bot   s: start"
-            cv.put(cx - len(note) // 2, cy + 1, note, "class:hint")
+            note = _("b: add a bot   x: remove a bot   s: start")
+            cv.center(cx, cy + 1, note, "class:hint")
         f1, f2 = _seat_lines(m, by_pos["S"])
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
         return
-    # the trick
-    spots = {"N": (cx - 1, cy - 2), "S": (cx - 1, cy + 2), "W": (cx - 7, cy), "E": (cx + 5, cy)}
+    spots = trick_spots(cx, cy, w, h)
     trick = m.display_trick()
-    if m.show_last and m.last_trick is not None:
-        trick = list(m.last_trick["cards"])
     lead = trick[0][0] if trick else None
     for seat, card in trick:
         x, y = spots[_seat_pos(m, seat)]
-        cv.frags(x, y, [card_frag(card, ascii, "class:card.legal" if seat == lead else "")])
+        cv.frags(x, y, [card_frag(card, m.ascii, "class:card.legal" if seat == lead else "")])
+    note_y = spots["S"][1] + 1
     if m.show_last and m.last_trick is not None:
         t = m.last_trick
-        note = f"last trick: {m.player_name(t['winner'])} took it (+{t['points']})"
-        cv.put(cx - len(note) // 2, cy + 3, note, "class:timer")
+        note = _("last trick: {name} took it (+{points})").format(
+            name=m.player_name(t["winner"]), points=t["points"]
+        )
+        cv.center(cx, note_y, note, "class:timer")
     elif m.trick_done and m.last_trick is not None and not v["trick"]:
-        t = m.last_trick
-        note = f"{m.player_name(t['winner'])} takes it (+{t['points']})"
-        cv.put(cx - len(note) // 2, cy + 3, note, "class:muted")
+        cv.center(cx, note_y, m.trick_note, "class:timer" if "!" in m.trick_note else "class:muted")
     elif v["phase"] == "pass":
         dest = v.get("pass_to")
         if m.seated and dest is not None:
-            note = f"passing to {m.player_name(dest)}"
-            cv.put(cx - len(note) // 2, cy + 2, note, "class:muted")
+            note = _("passing to {name}").format(name=m.player_name(dest))
+            cv.center(cx, spots["S"][1], note, "class:muted")
+    doubles = m.unplayed_doubles() if v["phase"] == "play" else []
+    if doubles:
+        cv.put(x0, y0 + 2, "x2 " + " ".join(m.fmt(c) for c in doubles), "class:timer")
     # south: own line
     me = by_pos["S"]
     f1, f2 = _seat_lines(m, me)
     line = [*f1, ("", "   "), *f2]
     left = m.seconds_left()
     if left is not None and m.my_turn:
-        line.append(("class:timer", f"   ⏱ {left}s" if not ascii else f"   time {left}s"))
-    cv.frags(cx - frags_width(line) // 2, hand_y - 1, line)
-    _paint_hand(m, cv, cx, hand_y)
+        line.append(("class:timer", _("   ⏱ {n}s").format(n=left)))
+    cv.frags(max(x0, cx - frags_width(line) // 2), hand_y - 1, line)
+    _paint_hand(m, cv, x0, w, hand_y)
 
 
-def _paint_hand(m: M.ClientModel, cv: Canvas, cx: int, y: int) -> None:
+def _paint_hand(m: M.ClientModel, cv: Canvas, x0: int, w: int, y: int) -> None:
     hand = m.hand
+    cx = x0 + w // 2
     if not hand:
         if m.your_seat is None:
-            note = "spectating"
-            cv.put(cx - len(note) // 2, y + 1, note, "class:muted")
+            cv.center(cx, y + 1, _("spectating"), "class:muted")
         return
-    pass_phase = m.phase == "pass"
-    ok = m.pass_choosable() if pass_phase else m.legal_plays()
-    active = m.my_turn
-    step = 4
-    x = cx - (len(hand) * step) // 2
-    for i, card in enumerate(hand):
+    ok = m.choosable()
+    active = bool(ok) or (m.my_turn and m.phase == "pass")
+    received = m.received
+    step = 4 if len(hand) * 4 <= w else 3
+    shown = max(1, (w - 2) // step) if len(hand) * step > w else len(hand)
+    first = max(0, min(m.cursor - shown // 2, len(hand) - shown))
+    x = cx - (shown * step) // 2
+    if first > 0:
+        cv.put(x - 1, y + 1, "‹", "class:mark")
+    if first + shown < len(hand):
+        cv.put(x + shown * step, y + 1, "›", "class:mark")
+    for i in range(first, first + shown):
+        card = hand[i]
         extra = []
-        if active and card not in ok and card not in m.pass_sel:
+        illegal = active and card not in ok and card not in m.pass_sel
+        if illegal:
             extra.append("class:card.dim")
         elif active:
             extra.append("class:card.legal")
@@ -227,160 +266,284 @@ def _paint_hand(m: M.ClientModel, cv: Canvas, cx: int, y: int) -> None:
         if card == m.lifted:
             extra.append("class:card.lifted")
         if i == m.cursor:
-            extra.append("class:card.cursor")
+            extra.append("class:card.badcursor" if illegal else "class:card.cursor")
         raised = card == m.lifted or card in m.pass_sel
         cv.frags(x, y if raised else y + 1, [card_frag(card, m.ascii, " ".join(extra))])
         label = chr(ord("a") + i)
         cv.put(x + 1, y + 2, label, "class:hint" if i != m.cursor else "class:card.cursor")
+        if i == m.cursor and illegal:
+            cv.put(x + 2, y + 2, "!", "class:status.error")
+        elif card in received:
+            cv.put(x + 2, y + 2, "+", "class:mark")
         x += step
+
+
+# ---- boxes shared with the replay ------------------------------------------------------
+
+
+def paint_round_summary(
+    cv: Canvas,
+    s: M.RoundSummary,
+    names: Sequence[str],
+    ascii: bool,
+    footer: str,
+    title: str | None = None,
+) -> None:
+    """The round's taken cards and points; doubled cards marked x2, and why if it ended early."""
+    width = min(cv.width, 72)
+    x, y = cv.box(width, 10, title or _("round {n} over").format(n=s.round + 1))
+    pts_x = x + width - 16
+    cv.put(x, y, _("player"), "class:box class:box.title")
+    cv.put(x + 16, y, _("taken"), "class:box class:box.title")
+    cv.put(pts_x, y, _("  pts  total"), "class:box class:box.title")
+    for seat in range(4):
+        row = y + 1 + seat
+        cv.put(x, row, names[seat][:14], "class:box")
+        taken = C.display_order(s.taken[seat])
+        room = pts_x - (x + 16) - 1
+        line = cards_line(taken, ascii, s.doubled)
+        if frags_width(line) > room:
+            line = cards_line(taken[: max(0, room // 4 - 1)], ascii, s.doubled)
+            line.append(("class:box", f"+{len(taken) - max(0, room // 4 - 1)}"))
+        cv.frags(x + 16, row, line)
+        cv.put(pts_x, row, f"{s.round_points[seat]:>5}  {s.totals[seat]:>5}", "class:box")
+    if s.doubled:
+        marks = _("x2: {cards} scored double").format(
+            cards=" ".join(C.format_card(c, ascii=ascii) for c in C.display_order(s.doubled))
+        )
+        cv.put(x, y + 5, marks, "class:box class:timer")
+    if s.note:
+        cv.put(x, y + 6, s.note[: width - 4], "class:box class:timer")
+    cv.put(x, y + 7, footer, "class:box class:muted")
+
+
+def score_sheet_rows(
+    names: Sequence[str], history: Sequence[Sequence[int]], room: int
+) -> list[str]:
+    """The score sheet as text rows: a row per round (the last `room`), then the totals."""
+    head = " " * 9 + "".join(f"{n[:7]:>8}" for n in names)
+    rows = [head]
+    skipped = max(0, len(history) - room)
+    if skipped:
+        rows.append(_("({n} earlier rounds)").format(n=skipped))
+    for i, points in enumerate(history[skipped:], skipped + 1):
+        label = _("round {n}").format(n=i)
+        rows.append(f"{label[:9]:<9}" + "".join(f"{p:>8}" for p in points))
+    totals = [sum(r[s] for r in history) for s in range(4)]
+    rows.append(f"{_('total')[:9]:<9}" + "".join(f"{t:>8}" for t in totals))
+    return rows
+
+
+def paint_game_over(
+    cv: Canvas,
+    names: Sequence[str],
+    result: dict[str, list[int]],
+    history: Sequence[Sequence[int]],
+    head: str,
+    stats: Sequence[M.SeatStats] | None,
+    footer: str,
+) -> None:
+    """Who won, the score sheet, and (live games) what each seat did."""
+    stat_rows: list[str] = []
+    if stats is not None:
+        for label, values in (
+            (_("tricks"), [s.tricks for s in stats]),
+            (_("Leekhas"), [s.leekhas for s in stats]),
+            (_("moons"), [s.moons for s in stats]),
+            (_("doubled"), [s.doubled for s in stats]),
+        ):
+            stat_rows.append(f"{label[:9]:<9}" + "".join(f"{n:>8}" for n in values))
+    fixed = 3 + len(stat_rows) + 2 + 2  # head, winner, loser; stats; footer; borders
+    room = max(1, cv.height - 2 - fixed - 2)
+    sheet = score_sheet_rows(names, history or [result["totals"]], room)
+    rows = len(sheet) + fixed
+    x, y = cv.box(min(cv.width, 46), rows, _("game over"))
+    winners = ", ".join(names[s] for s in result["winners"])
+    losers = ", ".join(names[s] for s in result["losers"]) or "-"
+    cv.put(x, y, head, "class:box class:box.title")
+    cv.put(x, y + 1, _("winner: {names}").format(names=winners), "class:box")
+    cv.put(x, y + 2, _("loser:  {names}").format(names=losers), "class:box")
+    for i, row in enumerate([*sheet, *stat_rows]):
+        cv.put(x, y + 3 + i, row, "class:box")
+    cv.put(x, y + rows - 3, footer, "class:box class:muted")
 
 
 # ---- overlays --------------------------------------------------------------------------
 
 
-def _paint_help(cv: Canvas) -> None:
-    rows = [
-        "←/→          move along your hand",
-        "a … m        jump to a card (pass: toggle it)",
-        "Enter        lift a card; Enter again plays it",
-        "space        pass phase: choose/unchoose a card",
-        "Enter        with 3 chosen: confirm the pass",
-        "Esc          cancel / close",
-        "y / n        answer the doubling prompt",
-        "v            show the last trick",
-        "t            chat;  Enter sends, Esc closes",
-        "r            rematch (after game over)",
-        "b / x / s    host, waiting room: add a bot / remove",
-        "             the last bot / start",
-        "S            lobby: player statistics",
-        "L            leave the table",
-        "q            quit (asks first)",
-        "?            this help",
+def _help_rows(m: M.ClientModel) -> list[str]:
+    if m.screen == M.LOBBY:
+        return [
+            _("↑/↓ j/k      choose a table"),
+            _("Enter        sit at the table"),
+            _("w            watch the table"),
+            _("n            new table"),
+            _("g            refresh the list"),
+            _("S            player statistics"),
+            _("t            chat;  Enter sends, Esc closes"),
+            _("q            quit (asks first)"),
+            _("?            this help"),
+        ]
+    return [
+        _("←/→          move along your hand"),
+        _("a … m        jump to a card (pass: choose it)"),
+        _("Enter        lift a card; Enter again plays it"),
+        _("space        pass phase: choose/unchoose a card"),
+        _("Esc          cancel / close"),
+        _("y / n        answer the doubling prompt"),
+        _("v            show the last trick"),
+        _("S            score sheet"),
+        _("C            card-counting aid (if the table allows)"),
+        _("t            chat;  r rematch after game over"),
+        _("b x s        host, waiting: add / remove a bot, start"),
+        _("L            leave the table;  q quit"),
+        "",
+        _("(D) dealer   +N points taken this round"),
+        _("x2 doubled card   + a card passed to you"),
+        _("! the cursor is on a card you may not play"),
     ]
-    x, y = cv.box(56, len(rows) + 3, "keys")
+
+
+def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
+    rows = _help_rows(m)
+    x, y = cv.box(56, len(rows) + 3, _("keys"))
     for i, row in enumerate(rows):
         cv.put(x, y + i, row, "class:box")
+    cv.put(x, y + len(rows), _("Esc to close"), "class:box class:muted")
+
+
+def _names(m: M.ClientModel) -> list[str]:
+    return [m.player_name(s) for s in range(4)]
 
 
 def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
-    s = m.summary
-    assert s is not None
-    x, y = cv.box(min(cv.width, 70), 9, f"round {s.round + 1} over")
-    cv.put(x, y, "player          taken                                 pts  total", "class:box")
-    for seat in range(4):
-        name = m.player_name(seat)[:14].ljust(14)
-        taken = s.taken[seat]
-        cv.put(x, y + 1 + seat, name + "  ", "class:box")
-        xx = x + 16
-        for c in C.display_order(taken)[:12]:
-            xx = cv.frags(
-                xx, y + 1 + seat, [card_frag(c, m.ascii, width=len(card_text(c, m.ascii)))]
-            )
-            xx = cv.put(xx, y + 1 + seat, " ", "class:box")
-        if len(taken) > 12:
-            cv.put(xx, y + 1 + seat, f"+{len(taken) - 12}", "class:box")
-        cv.put(x + 54, y + 1 + seat, f"{s.round_points[seat]:>3}  {s.totals[seat]:>5}", "class:box")
-    cv.put(x, y + 6, "Enter or Esc to continue", "class:box class:muted")
+    assert m.summary is not None
+    paint_round_summary(cv, m.summary, _names(m), m.ascii, _("Enter or Esc to continue"))
+
+
+def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
+    history = m.score_rows()
+    v = m.view
+    if v is not None and v["phase"] != "game_over" and any(v["round_points"]):
+        history = [*history, list(v["round_points"])]
+    sheet = score_sheet_rows(_names(m), history, max(1, cv.height - 9))
+    x, y = cv.box(min(cv.width, 46), len(sheet) + 4, _("score sheet"))
+    for i, row in enumerate(sheet):
+        cv.put(x, y + i, row, "class:box")
+    cv.put(x, y + len(sheet) + 1, _("S or Esc to close"), "class:box class:muted")
 
 
 def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
     v = m.view
     assert v is not None and v["result"] is not None
     r = v["result"]
-    x, y = cv.box(min(cv.width, 52), 11, "game over")
-    winners = ", ".join(m.player_name(s) for s in r["winners"])
-    losers = ", ".join(m.player_name(s) for s in r["losers"]) or "-"
     mine = v.get("seat")  # None when someone else played this seat to the end
     if mine is not None and mine in r["winners"]:
-        head = "You win!"
+        head = _("You win!")
     elif mine is not None and mine in r["losers"]:
-        head = "You lose."
+        head = _("You lose.")
     else:
-        head = f"{winners} wins"
-    cv.put(x, y, head, "class:box class:box.title")
-    cv.put(x, y + 1, f"winner: {winners}", "class:box")
-    cv.put(x, y + 2, f"loser:  {losers}", "class:box")
-    for seat in range(4):
-        cv.put(
-            x, y + 3 + seat, f"  {m.player_name(seat)[:20]:<20} {r['totals'][seat]:>5}", "class:box"
-        )
+        head = _("{names} wins").format(names=", ".join(m.player_name(s) for s in r["winners"]))
+    footer = ""
     if m.seated:
-        what = "rematch vote sent" if m.rematch_voted else "r = rematch"
-        cv.put(x, y + 8, f"{what}   L = leave   q = quit", "class:box class:muted")
+        what = _("rematch vote sent") if m.rematch_voted else _("r rematch")
+        footer = _("{what}   L leave   q quit").format(what=what)
+    paint_game_over(cv, _names(m), r, m.score_rows(), head, m.game_stats, footer)
 
 
 def _paint_double(m: M.ClientModel, cv: Canvas) -> None:
     card = m.double_offer[0]
     pts = m.rules.card_points()[card] * 2
-    x, y = cv.box(50, 5, "doubling")
+    x, y = cv.box(50, 5, _("doubling"))
     cv.frags(
-        x, y, [("class:box", "Reveal "), card_frag(card, m.ascii), ("class:box", " to double it?")]
+        x,
+        y,
+        [("class:box", _("Reveal ")), card_frag(card, m.ascii), ("class:box", _(" to double it?"))],
     )
-    cv.put(x, y + 1, f"Whoever takes it scores {pts}.", "class:box")
-    cv.put(x, y + 2, "y = double it   n = keep it hidden", "class:box class:muted")
+    cv.put(x, y + 1, _("Whoever takes it scores {n}.").format(n=pts), "class:box")
+    cv.put(x, y + 2, _("y = double it   n = keep it hidden"), "class:box class:muted")
 
 
 def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
     f = m.form
     assert f is not None
-    x, y = cv.box(56, 12, "new table")
+    x, y = cv.box(56, 13, _("new table"))
     preset_target = PRESETS[f.preset].target
     if f.field == "target":
         typed = f.target_text or ""
-        target = f"{typed}_  ({'preset ' + str(preset_target) if not typed else 'typed'})"
+        how = _("preset {n}").format(n=preset_target) if not typed else _("typed")
+        target = f"{typed}_  ({how})"
         if f.target_problem() is not None:
             target = f"{typed}_  ({M.TARGET_MIN}..{M.TARGET_MAX}!)"
     else:
         shown = f.target_text or str(preset_target)
-        target = f"‹ {shown} ›" + ("" if f.target_text else " (preset)")
+        target = f"‹ {shown} ›" + ("" if f.target_text else _(" (preset)"))
+    off = _("off")
     values = {
         "name": f.name + ("_" if f.field == "name" else ""),
         "preset": f"‹ {f.preset} ›  {PRESETS[f.preset].summary()}",
         "target": target,
-        "password": ("*" * len(f.password) or "(none)") + ("_" if f.field == "password" else ""),
-        "pass_timer": f"‹ {f.pass_timer or 'off'} ›" + (" s" if f.pass_timer else ""),
-        "turn_timer": f"‹ {f.turn_timer or 'off'} ›" + (" s" if f.turn_timer else ""),
-        "create": "[ create ]",
+        "password": ("*" * len(f.password) or _("(none)")) + ("_" if f.field == "password" else ""),
+        "pass_timer": f"‹ {f.pass_timer or off} ›" + (" s" if f.pass_timer else ""),
+        "turn_timer": f"‹ {f.turn_timer or off} ›" + (" s" if f.turn_timer else ""),
+        "counting_aid": "‹ {v} ›".format(v=_("allowed") if f.counting_aid else _("forbidden")),
+        "create": _("[ create ]"),
     }
     labels = {
-        "name": "name",
-        "preset": "rules",
-        "target": "target",
-        "password": "password",
-        "pass_timer": "pass timer",
-        "turn_timer": "turn timer",
+        "name": _("name"),
+        "preset": _("rules"),
+        "target": _("target"),
+        "password": _("password"),
+        "pass_timer": _("pass timer"),
+        "turn_timer": _("turn timer"),
+        "counting_aid": _("count aid"),
         "create": "",
     }
     for i, row in enumerate(f.ROWS):
         style = "class:box class:cursorrow" if i == f.row else "class:box"
         cv.put(x, y + i, f"{labels[row]:>10}  {values[row]}"[:52], style)
-    cv.put(x, y + 8, "↑↓ field  ←→ change  type text/digits  Enter create", "class:box class:muted")
-    cv.put(x, y + 9, "Esc cancel", "class:box class:muted")
+    cv.put(x, y + 9, _("↑↓ field  ←→ change  type text/digits"), "class:box class:muted")
+    cv.put(x, y + 10, _("Enter create  Esc cancel"), "class:box class:muted")
 
 
 def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
     rows = m.stats
     shown = rows[: max(1, cv.height - 8)] if rows else []
     width = min(cv.width, 60)
-    x, y = cv.box(width, len(shown) + 5, "player statistics")
-    cv.put(x, y, f"{'player':<24} {'games':>6} {'wins':>6} {'avg/round':>10}", "class:box.title")
+    x, y = cv.box(width, len(shown) + 5, _("player statistics"))
+    head = f"{_('player'):<24} {_('games'):>6} {_('wins'):>6} {_('avg/round'):>10}"
+    cv.put(x, y, head, "class:box.title")
     if rows is None:
-        cv.put(x, y + 1, "asking the server…", "class:box class:muted")
+        cv.put(x, y + 1, _("asking the server…"), "class:box class:muted")
     elif not rows:
-        cv.put(x, y + 1, "no finished games yet", "class:box class:muted")
+        cv.put(x, y + 1, _("no finished games yet"), "class:box class:muted")
     for i, p in enumerate(shown):
         avg = float(p.get("avg_points_per_round", 0.0))
         line = f"{str(p.get('name', ''))[:24]:<24} {p.get('games', 0):>6} {p.get('wins', 0):>6} "
         cv.put(x, y + 1 + i, (line + f"{avg:>10.1f}")[: width - 4], "class:box")
-    more = f"  (+{len(rows) - len(shown)} more)" if rows and len(rows) > len(shown) else ""
-    cv.put(x, y + 1 + max(1, len(shown)), "Esc to close" + more, "class:box class:muted")
+    more = ""
+    if rows and len(rows) > len(shown):
+        more = _("  (+{n} more)").format(n=len(rows) - len(shown))
+    cv.put(x, y + 1 + max(1, len(shown)), _("Esc to close") + more, "class:box class:muted")
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
     assert m.password_prompt is not None
-    x, y = cv.box(40, 4, "password")
+    x, y = cv.box(40, 4, _("password"))
     cv.put(x, y, "*" * len(m.password_prompt[1]) + "_", "class:box")
-    cv.put(x, y + 1, "Enter to join, Esc to cancel", "class:box class:muted")
+    cv.put(x, y + 1, _("Enter to join, Esc to cancel"), "class:box class:muted")
+
+
+OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
+    M.HELP: _paint_help,
+    M.STATS: _paint_stats,
+    M.PASSWORD: _paint_password,
+    M.FORM: _paint_form,
+    M.SCORES: _paint_scores,
+    M.SUMMARY: _paint_summary,
+    M.DOUBLE: _paint_double,
+    M.GAME_OVER: _paint_game_over,
+}
 
 
 # ---- lobby -----------------------------------------------------------------------------
@@ -393,7 +556,7 @@ def _seat_summary(t: dict[str, object]) -> str:
         if not s.get("name"):
             names.append("—")
         elif s.get("is_bot"):
-            names.append(f"{s['name']}[bot]")
+            names.append(_("{name}[bot]").format(name=s["name"]))
         else:
             names.append(str(s["name"]))
     return ", ".join(names)
@@ -401,9 +564,9 @@ def _seat_summary(t: dict[str, object]) -> str:
 
 def _paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
     tables = m.lobby_tables()
-    cv.put(x0, y0, "Tables", "class:lobby.head")
+    cv.put(x0, y0, _("Tables"), "class:lobby.head")
     if not tables:
-        cv.put(x0, y0 + 2, "No tables yet. Press n to create one.", "class:muted")
+        cv.put(x0, y0 + 2, _("No tables yet. Press n to create one."), "class:muted")
         return
     row = y0 + 1
     for i, t in enumerate(tables):
@@ -411,11 +574,14 @@ def _paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
             break
         seats = t.get("seats") or []
         filled = sum(1 for s in seats if s.get("name"))
-        lock = " [pw]" if t.get("has_password") else ""
+        lock = _(" [pw]") if t.get("has_password") else ""
         rules = t.get("rules") or {}
         target = rules.get("target", "?") if isinstance(rules, dict) else "?"
+        status = {"waiting": _("waiting"), "playing": _("playing"), "finished": _("finished")}
         head = (
-            f"{t['name'][:18]:<18} {t['preset']:<11} to {target:<4} {filled}/4  {t['status']}{lock}"
+            f"{t['name'][:18]:<18} {t['preset']:<11} "
+            + _("to {n}").format(n=target).ljust(7)
+            + f" {filled}/4  {status.get(t['status'], t['status'])}{lock}"
         )
         style = "class:cursorrow" if i == m.lobby_cursor else ""
         cv.put(x0, row, head[:w].ljust(min(w, 60)), style)
@@ -426,93 +592,187 @@ def _paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
 # ---- frame -----------------------------------------------------------------------------
 
 
-def _hints(m: M.ClientModel) -> str:
+def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
+    """The key hints for what is on screen, most important first ("? help" last)."""
+    top = m.overlay
+    if m.holding:
+        return [(_("any key"), _("next trick"))]
     if m.screen == M.CONNECTING:
-        return "q quit"
+        return [("q", _("quit"))]
+    if top == M.HELP:
+        return [("Esc", _("close"))]
+    if top == M.FORM:
+        return [
+            ("↑↓", _("field")),
+            ("←→", _("change")),
+            ("Enter", _("create")),
+            ("Esc", _("cancel")),
+        ]
+    if top in (M.STATS, M.SCORES):
+        return [("Esc", _("close"))]
+    if top == M.PASSWORD:
+        return [("Enter", _("join")), ("Esc", _("cancel"))]
+    if top == M.SUMMARY:
+        return [("Enter", _("continue")), ("S", _("score sheet"))]
+    if top == M.DOUBLE:
+        return [("y", _("double it")), ("n", _("keep it hidden"))]
+    if top == M.GAME_OVER:
+        return [("r", _("rematch")), ("L", _("leave")), ("q", _("quit"))]
     if m.screen == M.LOBBY:
-        if m.form is not None:
-            return "↑↓ field  ←→ change  Enter create  Esc cancel"
-        if m.stats_open:
-            return "Esc close"
-        return "↑↓ choose  Enter join  w watch  n new  g refresh  S stats  t chat  ? help  q quit"
-    if m.summary is not None:
-        return "Enter continue"
-    phase = m.phase
+        return [
+            ("↑↓", _("choose")),
+            ("Enter", _("join")),
+            ("w", _("watch")),
+            ("n", _("new")),
+            ("g", _("refresh")),
+            ("S", _("stats")),
+            ("t", _("chat")),
+            ("q", _("quit")),
+            ("?", _("help")),
+        ]
     if m.status_word == "waiting":
-        return (
-            "b add bot  x remove bot  s start  " if m.is_host else "waiting for the host  "
-        ) + "L leave  ? help"
-    if phase == "pass" and m.my_turn:
-        return "←→ move  space choose  Enter pass  Esc clear  ? help"
-    if phase == "play" and m.my_turn:
-        return "←→/a-m pick  Enter lift, Enter play  Esc cancel  v last trick  ? help"
-    if phase == "game_over":
-        return "r rematch  L leave  q quit"
-    return "v last trick  t chat  ? help  q quit"
+        host = [("b", _("add bot")), ("x", _("remove bot")), ("s", _("start"))]
+        return [*(host if m.is_host else []), ("L", _("leave")), ("?", _("help"))]
+    if m.phase == "pass" and m.my_turn:
+        return [
+            ("←→", _("move")),
+            ("space", _("choose")),
+            ("Enter", _("pass")),
+            ("Esc", _("clear")),
+            ("S", _("scores")),
+            ("?", _("help")),
+        ]
+    if m.phase == "play" and m.my_turn:
+        return [
+            ("←→/a-m", _("pick")),
+            ("Enter", _("lift, again to play")),
+            ("Esc", _("cancel")),
+            ("v", _("last trick")),
+            ("?", _("help")),
+        ]
+    return [("v", _("last trick")), ("S", _("scores")), ("t", _("chat")), ("?", _("help"))]
+
+
+def fit_hints(items: list[tuple[str, str]], width: int) -> str:
+    """The hints as one line no wider than `width`: tighter spacing first, then dropping
+    hints from the end (the last, "? help", stays); never a hint cut in the middle."""
+    parts = [f"{k} {v}" for k, v in items]
+    for sep in ("  ", " "):
+        line = sep.join(parts)
+        if len(line) <= width:
+            return line
+    keep = parts[-1:]
+    for part in parts[:-1]:
+        if len(" ".join([*keep[:-1], part, keep[-1]])) > width:
+            break
+        keep.insert(len(keep) - 1, part)
+    line = " ".join(keep)
+    return line if len(line) <= width else ""
 
 
 def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
-    left = f" {opts.title}"
+    parts = [opts.title]
     if m.table is not None:
-        left += f" · {m.table.get('name', '')} · {m.rules.summary()}"
+        parts += [str(m.table.get("name", "")), m.rules.summary()]
         if m.view is not None:
-            left += f" · round {m.view['round'] + 1}"
-    elif m.server:
-        left += f" · {m.server}"
+            parts.append(_("round {n}").format(n=m.view["round"] + 1))
+    elif m.server_label or m.server:
+        parts.append(m.server_label or m.server)
     right = f"{m.name} "
     style = "class:header"
     if m.conn == M.RECONNECTING:
-        right = f"reconnecting… {m.conn_detail} "
+        right = _("reconnecting… {detail}").format(detail=m.conn_detail) + " "
         style = "class:header.alert"
     elif m.conn == M.FAILED:
-        right = "offline "
+        right = _("offline") + " "
         style = "class:header.alert"
-    pad = max(1, width - len(left) - len(right))
-    return [(style, (left + " " * pad + right)[:width].ljust(width))]
+    right = fit(right, width)
+    # The right part (who you are, or the connection) wins; the left is shortened.
+    left = fit(" " + " · ".join(parts), max(0, width - len(right) - 1))
+    pad = max(0, width - len(left) - len(right))
+    return [(style, left + " " * pad + right)]
+
+
+def _paint_too_small(cv: Canvas) -> None:
+    text = _("window too small: need {w}×{h}").format(w=MIN_WIDTH, h=MIN_HEIGHT)
+    for i, line in enumerate(wrap(text, cv.width)):
+        cv.put(0, i, line, "class:status.error")
+
+
+def chat_width(width: int) -> int:
+    if width < CHAT_MIN_WIDTH:
+        return 0
+    return max(CHAT_WIDTH, min(CHAT_MAX_WIDTH, width // 5))
 
 
 def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     """The whole frame for a window of width x height."""
     cv = Canvas(width, height)
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        _paint_too_small(cv)
+        return cv.asciified() if m.ascii or opts.ascii else cv
     cv.frags(0, 0, _header(m, opts, width))
-    chat_w = CHAT_WIDTH if width >= CHAT_MIN_WIDTH and m.screen != M.CONNECTING else 0
+    chat_w = chat_width(width) if m.screen != M.CONNECTING else 0
     main_w = width - chat_w - (1 if chat_w else 0)
-    body_h = height - 3
+    status = wrap(m.status, width)[:2] if m.status else []
+    body_h = height - 2 - max(1, len(status))
     if m.screen == M.CONNECTING:
-        text = "Connecting…" if m.conn != M.FAILED else m.conn_detail
+        text = _("Connecting…") if m.conn != M.FAILED else m.conn_detail
         for i, line in enumerate(wrap(text, width - 4)):
             cv.put(2, height // 2 + i, line, "class:status.error" if m.conn == M.FAILED else "")
     elif m.screen == M.LOBBY:
         _paint_lobby(m, cv, 1, 1, main_w - 1, body_h)
     else:
-        _paint_table(m, cv, 1, 1, main_w - 2, body_h)
+        # A big window gets a bigger table, not four seats lost in the corners.
+        tw, th = min(main_w - 2, TABLE_MAX_WIDTH), min(body_h, TABLE_MAX_HEIGHT)
+        _paint_table(m, cv, 1 + (main_w - 2 - tw) // 2, 1 + (body_h - th) // 2, tw, th)
     if chat_w:
-        _paint_chat(m, cv, main_w + 1, 1, chat_w, body_h)
-    cv.put(0, height - 2, _hints(m)[:width], "class:hint")
+        _paint_side(m, cv, main_w + 1, 1, chat_w, body_h)
+    elif m.counting and m.screen == M.TABLE:
+        _paint_counting(m, cv, 1, 3, main_w - 2)
+    cv.put(0, height - 1 - max(1, len(status)), fit_hints(hint_items(m), width), "class:hint")
     status_style = "class:status.error" if m.status_error else "class:status"
-    cv.put(0, height - 1, m.status[:width], status_style)
-    # overlays, innermost last
-    if m.screen == M.TABLE and m.phase == "game_over" and m.summary is None:
-        _paint_game_over(m, cv)
-    if m.summary is not None and m.screen == M.TABLE:
-        _paint_summary(m, cv)
-    if m.double_offer and m.screen == M.TABLE and m.summary is None:
-        _paint_double(m, cv)
-    if m.form is not None:
-        _paint_form(m, cv)
-    if m.password_prompt is not None:
-        _paint_password(m, cv)
-    if m.stats_open and m.screen == M.LOBBY:
-        _paint_stats(m, cv)
-    if m.show_help:
-        _paint_help(cv)
-    return cv
+    for i, line in enumerate(status):
+        cv.put(0, height - len(status) + i, line, status_style)
+    top = m.overlay
+    if top is not None:
+        OVERLAYS[top](m, cv)
+    return cv.asciified() if m.ascii or opts.ascii else cv
 
 
-def _paint_chat(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
+def _paint_counting(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int) -> int:
+    """The card-counting aid: cards still out per suit, and voids shown; returns rows used."""
+    out = m.cards_out()
+    cv.put(x0, y0, _("still out")[:w], "class:muted")
+    row = y0 + 1
+    for suit in (C.SPADES, C.HEARTS, C.CLUBS, C.DIAMONDS):
+        symbol = (C.SUIT_LETTERS if m.ascii else C.SUIT_SYMBOLS)[suit]
+        ranks = "".join(C.RANK_TEXT[c % 13] for c in out[suit]) or "-"
+        colour = "class:suit.red" if suit in (C.HEARTS, C.DIAMONDS) else ""
+        cv.frags(x0, row, [(colour, symbol + " "), ("", ranks[: w - 2])])
+        row += 1
+    voids = []
+    symbols = C.SUIT_LETTERS if m.ascii else C.SUIT_SYMBOLS
+    for seat in range(4):
+        if seat != m.your_seat and m.shown_void[seat]:
+            suits = "".join(symbols[s] for s in sorted(m.shown_void[seat]))
+            voids.append(f"{m.player_name(seat)[:8]}:{suits}")
+    if voids:
+        for line in wrap(_("void: {seats}").format(seats=" ".join(voids)), w)[:2]:
+            cv.put(x0, row, line, "class:muted")
+            row += 1
+    return row - y0 + 1
+
+
+def _paint_side(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
+    """The right-hand column: the counting aid when on, then the chat."""
     for yy in range(y0, y0 + h):
         cv.put(x0 - 1, yy, "│", "class:muted")
-    cv.put(x0, y0, "chat (t to talk)"[:w], "class:muted")
+    if m.counting and m.screen == M.TABLE:
+        used = _paint_counting(m, cv, x0, y0, w)
+        y0 += used
+        h -= used
+    cv.put(x0, y0, _("chat (t to talk)")[:w], "class:muted")
     lines: list[Frags] = []
     for sender, text in m.chat:
         wrapped = wrap(f"{sender}: {text}", w)
@@ -526,7 +786,7 @@ def _paint_chat(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
 
 
 def render_text(m: M.ClientModel, width: int = 80, height: int = 24, ascii: bool = False) -> str:
-    """The frame as plain text (for tests and the replay's print mode)."""
+    """The frame as plain text (for tests and the notes' captures)."""
     return paint(m, Options(ascii=ascii), width, height).text()
 
 
@@ -557,7 +817,7 @@ def build_layout(
 ) -> tuple[Layout, FrameControl]:
     control = FrameControl(lambda w, h: paint(m, opts, w, h))
     body = Window(control, always_hide_cursor=True)
-    chat_prompt: StyleAndTextTuples = [("class:chat.from", " say: ")]
+    chat_prompt: StyleAndTextTuples = [("class:chat.from", _(" say: "))]
     chat_line = ConditionalContainer(
         VSplit(
             [

@@ -8,6 +8,9 @@ screen and state be tested by feeding messages, without a terminal or a server.
 The server is the authority: legality shown here (highlighting, the pass ban) is computed
 with the engine from common/ only as a hint, and anything the server refuses is reported on
 the status line and the local state is left as the server last described it.
+
+Which overlay is on top is one derived value, `overlay`: the painter draws it, Esc closes
+it, the keys and the hints follow it, so the four can never disagree.
 """
 
 from __future__ import annotations
@@ -15,18 +18,21 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
+from leekha.client.cardnames import suit_name
+from leekha.client.i18n import _
+from leekha.client.refusals import explain
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
 from leekha.common.legality import legal_passes, pass_error, passable_mask
-from leekha.common.view import SeatView
+from leekha.protocol import version as V
 from leekha.protocol.seatview import doublable, fold_event, new_round
-from leekha.protocol.version import CAN_DOUBLE, STATS, WELCOME_SAYS_SEAT, speaks
+from leekha.protocol.version import speaks
 
 CLIENT_NAME = "leekha-tui"
 CHAT_KEEP = 200
@@ -42,45 +48,75 @@ ONLINE = "online"
 RECONNECTING = "reconnecting"
 FAILED = "failed"
 
-#: What a failed request was trying to do, for "… failed: …" status lines.
-_WHAT = {
-    "create_table": "Creating the table",
-    "join_seat": "Joining",
-    "spectate": "Spectating",
-    "leave": "Leaving",
-    "add_bot": "Adding a bot",
-    "remove_bot": "Removing the bot",
-    "start": "Starting",
-    "rematch": "Rematch",
-    "pass_cards": "Pass",
-    "declare_double": "Doubling",
-    "play_card": "Play",
-    "chat": "Chat",
-    "list_tables": "Listing tables",
-    "get_stats": "Statistics",
-}
+# Overlays, the one on top first (see ClientModel.overlay)
+HELP = "help"
+STATS = "stats"
+PASSWORD = "password"
+FORM = "form"
+SCORES = "scores"
+SUMMARY = "summary"
+DOUBLE = "double"
+GAME_OVER = "game_over"
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"
 
-#: Plain words for error codes whose server text may be terse.
-_PLAIN = {
-    "not_your_turn": "it is not your turn",
-    "seat_taken": "that seat is taken",
-    "table_full": "the table is full (you can spectate)",
-    "bad_password": "wrong password",
-    "not_host": "only the table's host can do that",
-    "rate_limited": "too fast, slow down",
-    "no_such_table": "that table is gone",
-    "already_seated": "you are already at a table",
-    "not_seated": "you are not at a table",
-    "internal": "the server hit a problem; try again",
-}
+#: How long a finished trick stays on screen by default (a key releases it sooner).
+TRICK_HOLD_S = 1.5
 
 PASS_TIMERS = (None, 30, 60, 120)
 TURN_TIMERS = (None, 15, 30, 60)
 TARGETS = (None, 11, 31, 51, 101, 151, 201)
 TARGET_MIN, TARGET_MAX = 1, 10000
+NAME_MAX = 24  # the server's default longest table name (ServerSettings.max_name_len)
+
+#: Game events that wait while a finished trick is held on screen.
+_HELD = (
+    P.Dealt,
+    P.PassDone,
+    P.PassedReceived,
+    P.DoubleRevealed,
+    P.CardPlayed,
+    P.TrickTaken,
+    P.RoundScored,
+    P.GameOver,
+    P.YourTurn,
+)
+
+
+#: Engine refusals of a play that name a rule (leekha.common.errors).
+_PLAY_RULES = ("must_follow_suit", "must_play_leekha", "must_play_forced")
+
+
+def suit_word(suit: int) -> str:
+    return suit_name(suit)
+
+
+def _what(kind: str) -> str:
+    """What a failed request was trying to do, for "… refused: …" status lines."""
+    words = {
+        "create_table": _("Creating the table"),
+        "join_seat": _("Joining"),
+        "spectate": _("Spectating"),
+        "leave": _("Leaving"),
+        "add_bot": _("Adding a bot"),
+        "remove_bot": _("Removing the bot"),
+        "start": _("Starting"),
+        "rematch": _("Rematch"),
+        "pass_cards": _("Pass"),
+        "declare_double": _("Doubling"),
+        "play_card": _("Play"),
+        "chat": _("Chat"),
+        "list_tables": _("Listing tables"),
+        "get_stats": _("Statistics"),
+    }
+    return words.get(kind, kind)
+
+
+def table_name_for(player: str, pattern: str) -> str:
+    """`pattern` ("{name}'s table") filled in, the name cut so the whole fits NAME_MAX."""
+    room = NAME_MAX - len(pattern.format(name=""))
+    return pattern.format(name=player[: max(1, room)].rstrip())[:NAME_MAX]
 
 
 @dataclass
@@ -93,9 +129,19 @@ class CreateForm:
     password: str = ""
     pass_timer: int | None = 60
     turn_timer: int | None = 30
+    counting_aid: bool = True
     row: int = 0
 
-    ROWS = ("name", "preset", "target", "password", "pass_timer", "turn_timer", "create")
+    ROWS = (
+        "name",
+        "preset",
+        "target",
+        "password",
+        "pass_timer",
+        "turn_timer",
+        "counting_aid",
+        "create",
+    )
 
     @property
     def field(self) -> str:
@@ -116,7 +162,9 @@ class CreateForm:
     def target_problem(self) -> str | None:
         """Why the typed target cannot be sent (None when it is empty or fine)."""
         if self.target_text and self.target is None:
-            return f"the target must be a number from {TARGET_MIN} to {TARGET_MAX}"
+            return _("the target must be a number from {lo} to {hi}").format(
+                lo=TARGET_MIN, hi=TARGET_MAX
+            )
         return None
 
 
@@ -134,10 +182,25 @@ class AutoSetup:
 
 @dataclass
 class RoundSummary:
+    """One round's result as the summary box shows it (the replay builds these too)."""
+
     round: int
     round_points: list[int]
     totals: list[int]
     taken: list[list[int]]
+    doubled: list[int] = field(default_factory=list)  # cards that scored double
+    note: str = ""  # why the round or the game went as it did (golden goal, a tie)
+    tie: bool = False  # the note says a tie made play go on
+
+
+@dataclass
+class SeatStats:
+    """What one seat did this game, counted from the events this client saw."""
+
+    tricks: int = 0
+    leekhas: int = 0
+    moons: int = 0
+    doubled: int = 0  # doubled cards eaten
 
 
 def _cycle(options: tuple[Any, ...], value: Any, step: int) -> Any:
@@ -155,14 +218,18 @@ class ClientModel:
         clock: Callable[[], float] = time.monotonic,
         auto: AutoSetup | None = None,
         ascii: bool = False,
+        trick_hold: float = 0.0,
+        bell: bool = False,
     ) -> None:
         self.name = name
         self.ascii = ascii  # a display preference the screens read
         self.clock = clock
         self.auto = auto
+        self.trick_hold = max(0.0, trick_hold)
+        self.bell = bell  # ring on your turn (the app rings and clears `ring`)
+        self.ring = False
         self.outbox: list[P.Message] = []
         self.on_send: Callable[[P.Message], None] | None = None
-        self.on_quit: Callable[[], None] | None = None
         #: Request ids; the app hands in its session's, so ids never repeat across links.
         self.new_id: Callable[[], int] = itertools.count(1).__next__
         self.pending: dict[int, P.Message] = {}
@@ -170,6 +237,7 @@ class ClientModel:
         self.conn = OFFLINE
         self.conn_detail = ""
         self.server = ""
+        self.server_label = ""  # how the player reached the server (address or LAN name)
         self.welcomed = False
         self.version: tuple[int, ...] | None = None  # negotiated, from welcome
         # lobby
@@ -177,6 +245,7 @@ class ClientModel:
         self.lobby_cursor = 0
         self.form: CreateForm | None = None
         self.password_prompt: tuple[int, str] | None = None  # (table_id, typed)
+        self._prompt_spectate = False
         self.stats_open = False
         self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
         # table
@@ -193,12 +262,21 @@ class ClientModel:
         self.double_declined: set[int] = set()
         self.last_trick: dict[str, Any] | None = None
         self.trick_done = False  # showing a finished trick until the next card
+        self.trick_note = ""  # "b3 takes it (+13): Q♠" under a finished trick
+        self.hold_until: float | None = None  # a finished trick held on screen until then
+        self._held: deque[tuple[float, P.Message]] = deque()
+        self._at: float | None = None  # when the message being applied arrived
         self.show_last = False
         self.show_help = False
+        self.show_scores = False
+        self.counting = False  # the card-counting aid, when the table allows it
         self.summary: RoundSummary | None = None
         self.rematch_voted = False
         self.quit_confirm = False
         self.deadline_at: float | None = None
+        self.played_since_pass = False  # received cards stay marked until the first play
+        self.game_stats = [SeatStats() for _seat in range(4)]
+        self.shown_void: list[set[int]] = [set() for _seat in range(4)]
         self._passes: list[tuple[int, ...]] = []
         self._passes_hand = -1
         # common
@@ -206,7 +284,7 @@ class ClientModel:
         self.chat_open = False
         self.status = ""
         self.status_error = False
-        self.drawn_table = False  # set by the layout on the first table frame
+        self._status_transient = False
 
     # ---- outgoing ----------------------------------------------------------------------
     def request(self, cls: type[P.Message], **fields: Any) -> P.Message:
@@ -223,9 +301,16 @@ class ClientModel:
         out, self.outbox = self.outbox, []
         return out
 
-    def say(self, text: str, *, error: bool = False) -> None:
+    def say(self, text: str, *, error: bool = False, transient: bool = False) -> None:
+        """Put `text` on the status line. A transient line is about the position on the
+        table (a card's playability, a pass choice) and goes as soon as the position moves."""
         self.status = text
         self.status_error = error
+        self._status_transient = transient
+
+    def _position_moved(self) -> None:
+        if self._status_transient:
+            self.say("")
 
     # ---- derived state -----------------------------------------------------------------
     @property
@@ -237,6 +322,34 @@ class ClientModel:
         return CONNECTING
 
     @property
+    def overlay(self) -> str | None:
+        """The overlay on top: painted last, closed by Esc, owner of the keys and hints."""
+        if self.show_help:
+            return HELP
+        screen = self.screen
+        if screen == LOBBY:
+            if self.stats_open:
+                return STATS
+            if self.password_prompt is not None:
+                return PASSWORD
+            if self.form is not None:
+                return FORM
+        elif screen == TABLE:
+            if self.show_scores:
+                return SCORES
+            if self.summary is not None:
+                return SUMMARY
+            if self.double_offer:
+                return DOUBLE
+            if self.phase == "game_over":
+                return GAME_OVER
+        return None
+
+    @property
+    def holding(self) -> bool:
+        return self.hold_until is not None
+
+    @property
     def rules(self) -> RulesConfig:
         table = self.table or {}
         try:
@@ -245,10 +358,9 @@ class ClientModel:
             return PRESETS.get(str(table.get("preset")), PRESETS["classic"])
 
     @property
-    def seat_view(self) -> SeatView | None:
-        if self.view is None:
-            return None
-        return SeatView.from_dict(self.view | {"rules": self.rules.to_dict()})
+    def counting_allowed(self) -> bool:
+        """The table's host may forbid the card-counting aid (protocol 1.2 `counting_aid`)."""
+        return bool((self.table or {}).get("counting_aid", True))
 
     @property
     def phase(self) -> str:
@@ -260,6 +372,13 @@ class ClientModel:
         if self.view is None:
             return []
         return C.display_order(self.view["hand"])
+
+    @property
+    def received(self) -> set[int]:
+        """Cards passed to us this round, marked until our first play."""
+        if self.view is None or self.played_since_pass:
+            return set()
+        return set(self.view.get("received") or [])
 
     @property
     def seated(self) -> bool:
@@ -314,17 +433,21 @@ class ClientModel:
     def pass_problem(self) -> str | None:
         """Why the current selection is not a legal pass (None when it is)."""
         if len(self.pass_sel) != 3:
-            return f"choose 3 cards to pass ({len(self.pass_sel)} chosen)"
+            return _("choose 3 cards to pass ({n} chosen)").format(n=len(self.pass_sel))
         hand = C.mask_of(self.view["hand"]) if self.view else 0
         err = pass_error(self.rules, hand, sorted(self.pass_sel))
         return err.message if err else None
+
+    def choosable(self) -> set[int]:
+        """The cards of the hand that can be chosen now (pass or play)."""
+        return self.pass_choosable() if self.phase == "pass" else self.legal_plays()
 
     def can_double(self) -> list[int]:
         """Leekha cards this seat may still reveal: the server's list (1.1) or, from a
         1.0 server, the engine's rule applied to our view."""
         if self.pass_sent:
             return []
-        lists = speaks(self.version, CAN_DOUBLE)
+        lists = speaks(self.version, V.CAN_DOUBLE)
         return doublable(self.view, self.rules, self.your_seat, server_lists=lists)
 
     def seconds_left(self) -> int | None:
@@ -335,6 +458,8 @@ class ClientModel:
     def display_trick(self) -> list[list[int]]:
         if self.view is None:
             return []
+        if self.show_last and self.last_trick is not None:
+            return list(self.last_trick["cards"])
         if self.view["trick"]:
             return list(self.view["trick"])
         if self.trick_done and self.last_trick is not None:
@@ -346,7 +471,70 @@ class ClientModel:
             name = self.players[seat].get("name")
             if name:
                 return str(name)
-        return f"seat {seat + 1}"
+        return _("seat {n}").format(n=seat + 1)
+
+    def fmt(self, card: int) -> str:
+        return C.format_card(card, ascii=self.ascii)
+
+    def fmts(self, cards: Any) -> str:
+        return C.format_cards(C.display_order(cards), ascii=self.ascii)
+
+    def doubled_cards(self) -> list[int]:
+        return [int(c) for c, _seat in (self.view or {}).get("doubled") or []]
+
+    def unplayed_doubles(self) -> list[int]:
+        """Doubled cards not yet on a trick: after the pass, whoever holds them is hidden."""
+        v = self.view
+        if v is None:
+            return []
+        played = {c for t in v["tricks"] for _s, c in t["cards"]} | {c for _s, c in v["trick"]}
+        return [c for c in self.doubled_cards() if c not in played]
+
+    def score_rows(self) -> list[list[int]]:
+        """Every finished round's points per seat (the score sheet)."""
+        return [list(r) for r in (self.view or {}).get("history") or []]
+
+    def cards_out(self) -> list[list[int]]:
+        """Per suit, the cards neither in our hand nor played yet this round (counting aid)."""
+        v = self.view
+        if v is None:
+            return [[] for _suit in range(4)]
+        seen = set(v["hand"]) | {c for t in v["tricks"] for _s, c in t["cards"]}
+        seen |= {c for _s, c in v["trick"]}
+        out: list[list[int]] = [[] for _suit in range(4)]
+        for c in range(51, -1, -1):
+            if c not in seen:
+                out[C.suit_of(c)].append(c)
+        return out
+
+    def _trick_led(self) -> bool:
+        return bool(self.view and self.view["trick"])
+
+    def play_refusal(self, card: int) -> str:
+        """Why `card` may not be played now, naming the rule (the engine's RuleError codes:
+        must_follow_suit, must_play_forced for talbees or undercut, must_play_leekha)."""
+        name = self.fmt(card)
+        v = self.view
+        if v is None or not self.my_turn:
+            return _("{card}: it is not your turn").format(card=name)
+        legal = sorted(v["legal"])
+        if not v["trick"] or not legal:
+            return _("{card} is not playable now").format(card=name)
+        led = C.suit_of(v["trick"][0][1])
+        allowed = self.fmts(legal)
+        if any(C.suit_of(c) == led for c in v["hand"]):
+            if C.suit_of(card) != led:
+                return _("{card}: you must follow {suit}").format(card=name, suit=suit_word(led))
+            if self.rules.talbees and len(legal) == 1 and legal[0] in self.rules.leekha_cards:
+                return _("{card}: talbees, a higher {suit} is down so {leekha} must go").format(
+                    card=name, suit=suit_word(led), leekha=allowed
+                )
+            return _("{card}: undercut, play under the Leekha ({legal})").format(
+                card=name, legal=allowed
+            )
+        return _("{card}: you are void in {suit} and must play a Leekha ({legal})").format(
+            card=name, suit=suit_word(led), legal=allowed
+        )
 
     # ---- connection events (from client/session.py) ----------------------------------
     def connection_lost(self, detail: str = "") -> None:
@@ -357,16 +545,42 @@ class ClientModel:
 
     def reconnect_scheduled(self, attempt: int, delay: float) -> None:
         self.conn = RECONNECTING
-        self.conn_detail = f"attempt {attempt}, next try in {delay:.1f}s"
+        self.conn_detail = _("attempt {n}, next in {s:.0f}s").format(n=attempt, s=delay)
 
     def connection_failed(self, detail: str) -> None:
         self.conn = FAILED
         self.conn_detail = detail
         self.say(detail, error=True)
 
+    # ---- the held trick ----------------------------------------------------------------
+    def release_hold(self) -> None:
+        """Stop holding the finished trick; apply what arrived meanwhile (which may hold
+        the next one)."""
+        self.hold_until = None
+        while self._held and self.hold_until is None:
+            self._at, msg = self._held.popleft()
+            self._apply(msg)
+        self._at = None
+
+    def tick(self) -> bool:
+        """Release a held trick whose time is up; True when the screen changed."""
+        if self.hold_until is not None and self.clock() >= self.hold_until:
+            self.release_hold()
+            return True
+        return False
+
     # ---- server messages ---------------------------------------------------------------
     def apply(self, msg: P.Message) -> None:
-        """Fold one server message into the state."""
+        """Fold one server message into the state (game events wait behind a held trick)."""
+        if isinstance(msg, P.Snapshot):
+            self.hold_until = None
+            self._held.clear()  # the snapshot states the position these events led to
+        elif self.hold_until is not None and isinstance(msg, _HELD):
+            self._held.append((self.clock(), msg))
+            return
+        self._apply(msg)
+
+    def _apply(self, msg: P.Message) -> None:
         match msg:
             case P.Welcome():
                 self._on_welcome(msg)
@@ -424,18 +638,18 @@ class ClientModel:
             msg.resumed
             and msg.table_id is None
             and self.table is not None
-            and speaks(self.version, WELCOME_SAYS_SEAT)
+            and speaks(self.version, V.WELCOME_SAYS_SEAT)
         ):
             # The server says we are in the lobby: no snapshot will come to replace the
             # table on screen. (A 1.0 server does not say; the stale table stays.)
             self._leave_table()
-            self.say("reconnected, but your seat was given up while you were away", error=True)
+            self.say(_("reconnected, but your seat was given up while you were away"), error=True)
         elif msg.resumed:
-            self.say("reconnected")
+            self.say(_("reconnected"))
         elif was:
             # A fresh session after the old one expired: the seat is gone.
             self._leave_table()
-            self.say("reconnected, but the old session had expired", error=True)
+            self.say(_("reconnected, but the old session had expired"), error=True)
         if self.auto is not None and self.auto.stage == "create" and not msg.resumed:
             a = self.auto
             a.stage = "creating"
@@ -445,21 +659,24 @@ class ClientModel:
 
     def _on_error(self, msg: P.Error) -> None:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
-        words = _PLAIN.get(msg.code) or msg.message or msg.code.replace("_", " ")
-        if req is not None:
-            what = _WHAT.get(req.TYPE, req.TYPE)
-            self.say(f"{what} refused: {words}", error=True)
-            if isinstance(req, P.PassCards):
-                self.pass_sent = False
-                self.pass_confirm = False
-            if isinstance(req, P.PlayCard):
-                self.lifted = None
-            if isinstance(req, P.GetStats):
-                self.stats_open = False
-            if self.auto is not None and self.auto.stage != "done":
-                self.auto.stage = "failed"
+        words = explain(msg.code, msg.message)
+        if req is None:
+            self.say(_("Server: {words}").format(words=words), error=True)
+            return
+        if isinstance(req, P.PlayCard) and msg.code in _PLAY_RULES and self._trick_led():
+            self.say(self.play_refusal(req.card), error=True, transient=True)
         else:
-            self.say(f"Server: {words}", error=True)
+            what = _what(req.TYPE)
+            self.say(_("{what} refused: {words}").format(what=what, words=words), error=True)
+        if isinstance(req, P.PassCards):
+            self.pass_sent = False
+            self.pass_confirm = False
+        if isinstance(req, P.PlayCard):
+            self.lifted = None
+        if isinstance(req, P.GetStats):
+            self.stats_open = False
+        if self.auto is not None and self.auto.stage != "done":
+            self.auto.stage = "failed"
 
     def _on_ok(self, msg: P.Ok) -> None:
         req = self.pending.pop(msg.re, None)
@@ -487,7 +704,8 @@ class ClientModel:
         elif isinstance(req, P.Start) and self.auto is not None:
             self.auto.stage = "done"
         elif isinstance(req, P.Rematch):
-            self.say("rematch vote sent; waiting for the others")
+            # Transient: the deal of the new game replaces it.
+            self.say(_("rematch vote sent; waiting for the others"), transient=True)
 
     def _on_table_update(self, msg: P.TableUpdate) -> None:
         if msg.table is None:
@@ -496,6 +714,8 @@ class ClientModel:
             self.tables[msg.table_id] = msg.table
         if self.table is not None and msg.table is not None and self.table["id"] == msg.table_id:
             self.table = msg.table
+            if not self.counting_allowed:
+                self.counting = False
         self._clamp_lobby()
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
@@ -508,16 +728,23 @@ class ClientModel:
         self.pass_confirm = False
         self.pass_sent = False
         self.trick_done = False
+        self.show_last = False
+        if not self.counting_allowed:
+            self.counting = False
         if self.view is not None:
             self.pass_sel &= set(self.view["hand"])
-            if self.view["tricks"]:
-                self.last_trick = self.view["tricks"][-1]
+            self.last_trick = self.view["tricks"][-1] if self.view["tricks"] else None
             if self.view["phase"] != "game_over":
                 self.rematch_voted = False
+            self.played_since_pass = self.view["phase"] != "play" or any(
+                s == self.your_seat for t in self.view["tricks"] for s, _c in t["cards"]
+            )
+            self._recount_voids()
         else:
             self.pass_sel.clear()
         if not self.my_turn:
             self.deadline_at = None
+        self._position_moved()
         self._offer_doubles()
         self._clamp_cursor()
         if isinstance(req, P.CreateTable) and self.auto is not None:
@@ -539,17 +766,26 @@ class ClientModel:
     def _on_dealt(self, msg: P.Dealt) -> None:
         if self.table is None:
             return
+        new_game = msg.round == 0
         self.view = new_round(self.view, self.your_seat, msg)
-        if self.table is not None:
-            self.table = self.table | {"status": "playing"}
+        if new_game:
+            self.view["totals"] = [0] * 4
+            self.view["history"] = []
+            self.game_stats = [SeatStats() for _seat in range(4)]
+        self.table = self.table | {"status": "playing"}
         self.pass_sel.clear()
         self.pass_confirm = False
         self.pass_sent = False
         self.lifted = None
         self.trick_done = False
+        self.last_trick = None  # `v` must not show the last game's or round's trick
+        self.show_last = False
         self.double_declined.clear()
         self.rematch_voted = False
+        self.played_since_pass = False
+        self.shown_void = [set() for _seat in range(4)]
         self.cursor = 0
+        self._position_moved()
         self._offer_doubles()
 
     def _fold(self, msg: P.Message) -> bool:
@@ -569,28 +805,54 @@ class ClientModel:
         if not self._fold(msg):
             return
         self.double_offer = []
+        self.pass_sel.clear()
+        self._position_moved()
         self.say(
-            f"received {C.format_cards(C.display_order(msg.cards))} "
-            f"from {self.player_name(msg.from_seat)}"
+            _("received {cards} from {name} (marked + until you play)").format(
+                cards=self.fmts(msg.cards), name=self.player_name(msg.from_seat)
+            ),
+            transient=True,
         )
         self._clamp_cursor()
 
     def _on_double(self, msg: P.DoubleRevealed) -> None:
         if not self._fold(msg):
             return
-        who = "You" if msg.seat == self.your_seat else self.player_name(msg.seat)
-        self.say(f"{who} doubled {C.format_card(msg.card)}: it now scores double")
+        if msg.seat == self.your_seat:
+            text = _("You doubled {card}: it now scores double")
+        else:
+            text = _("{name} doubled {card}: it now scores double")
+        card = self.fmt(msg.card)
+        self.say(text.format(name=self.player_name(msg.seat), card=card), transient=True)
         self._offer_doubles()
 
     def _on_card_played(self, msg: P.CardPlayed) -> None:
+        v = self.view
+        if v is not None and v["trick"]:
+            led = C.suit_of(v["trick"][0][1])
+            if C.suit_of(msg.card) != led:
+                self.shown_void[msg.seat].add(led)
         if not self._fold(msg):
             return
         if msg.seat == self.your_seat:
             self.lifted = None
             self.deadline_at = None
+            self.played_since_pass = True
         self.trick_done = False
         self.show_last = False
+        self._position_moved()
         self._clamp_cursor()
+
+    def _recount_voids(self) -> None:
+        v = self.view
+        assert v is not None
+        self.shown_void = [set() for _seat in range(4)]
+        for trick in [*(t["cards"] for t in v["tricks"]), v["trick"]]:
+            if trick:
+                led = C.suit_of(trick[0][1])
+                for seat, card in trick[1:]:
+                    if C.suit_of(card) != led:
+                        self.shown_void[seat].add(led)
 
     def _on_trick_taken(self, msg: P.TrickTaken) -> None:
         if not self._fold(msg):
@@ -598,17 +860,72 @@ class ClientModel:
         assert self.view is not None
         self.last_trick = self.view["tricks"][-1]
         self.trick_done = True
+        cards = [c for _s, c in msg.cards]
+        stats = self.game_stats[msg.winner]
+        stats.tricks += 1
+        leekhas = [c for c in cards if c in self.rules.leekha_cards]
+        stats.leekhas += len(leekhas)
+        stats.doubled += sum(1 for c in cards if c in self.doubled_cards())
+        who = self.player_name(msg.winner)
+        if leekhas:
+            self.trick_note = _("{name} takes {cards}! (+{points})").format(
+                name=who, cards=self.fmts(leekhas), points=msg.points
+            )
+            self.say(self.trick_note, transient=True)
+        else:
+            self.trick_note = _("{name} takes it (+{points})").format(name=who, points=msg.points)
+        if self.trick_hold > 0:
+            self.hold_until = self.clock() + self.trick_hold
 
     def _on_round_scored(self, msg: P.RoundScored) -> None:
-        self.summary = RoundSummary(msg.round, msg.round_points, msg.totals, msg.taken)
+        tricks = len(self.view["tricks"]) if self.view else 13
+        summary = RoundSummary(
+            msg.round, msg.round_points, msg.totals, msg.taken, self.doubled_cards()
+        )
+        rules = self.rules
+        if rules.game_end == "golden_goal" and tricks < 13:
+            summary.note = _("golden goal: {target} reached mid-round, the game stops").format(
+                target=rules.target
+            )
+        elif self._target_reached(msg.totals):
+            summary.note = self._tie_note()  # a game_over right after clears it
+            summary.tie = True
+        self.summary = summary
+        penalty = set(C.cards_of(rules.penalty_mask))
+        for seat, taken in enumerate(msg.taken):
+            if penalty and set(taken) >= penalty:
+                self.game_stats[seat].moons += 1
         if self._fold(msg):
             assert self.view is not None
             # The summary overlay shows this round's points; the seats start the next at 0.
             self.view = self.view | {"round_points": [0] * 4}
         self.deadline_at = None
 
+    def _target_reached(self, totals: list[int]) -> bool:
+        rules = self.rules
+        if rules.partnership == "combined":
+            return max(totals[0] + totals[2], totals[1] + totals[3]) >= rules.target
+        return max(totals) >= rules.target
+
+    def _tie_note(self) -> str:
+        """Said when the target is reached but the engine plays on (a tie decides nothing);
+        a game_over that follows clears it."""
+        target = self.rules.target
+        if self.rules.partnership == "combined":
+            return _("{target} reached, but the teams are tied: play goes on").format(target=target)
+        if self.rules.partnership == "individual_bust":
+            return _("{target} passed, but the highest totals are tied: play goes on").format(
+                target=target
+            )
+        return _("{target} reached, but the lowest totals are tied: play goes on").format(
+            target=target
+        )
+
     def _on_game_over(self, msg: P.GameOver) -> None:
         self._fold(msg)
+        if self.summary is not None and self.summary.tie:
+            self.summary.note = ""
+            self.summary.tie = False
         if self.table is not None:
             self.table = self.table | {"status": "finished"}
         self.deadline_at = None
@@ -632,7 +949,17 @@ class ClientModel:
         if msg.phase == "pass":
             self.view["can_double"] = sorted(msg.can_double)
             self._offer_doubles()
-        self.deadline_at = self.clock() + msg.deadline if msg.deadline is not None else None
+        at = self._at if self._at is not None else self.clock()
+        self.deadline_at = at + msg.deadline if msg.deadline is not None else None
+        self._position_moved()
+        if msg.phase == "play" and self.lifted is not None:
+            # A card lifted before the turn: say now whether it can go.
+            if self.lifted in self.legal_plays():
+                self.say(self._confirm_text(self.lifted), transient=True)
+            else:
+                self.say(self.play_refusal(self.lifted), error=True, transient=True)
+                self.lifted = None
+        self.ring = self.bell
 
     def _on_stats(self, msg: P.Stats) -> None:
         if self.pending.pop(msg.re, None) is None:
@@ -649,6 +976,9 @@ class ClientModel:
         self.pass_sel.clear()
         self.deadline_at = None
         self.show_last = False
+        self.show_scores = False
+        self.hold_until = None
+        self._held.clear()
 
     def _offer_doubles(self) -> None:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
@@ -674,15 +1004,13 @@ class ClientModel:
     def lobby_join(self, *, spectate: bool = False) -> None:
         table = self.lobby_selected()
         if table is None:
-            self.say("no table to join: press n to create one")
+            self.say(_("no table to join: press n to create one"))
             return
         if table.get("has_password"):
             self.password_prompt = (int(table["id"]), "")
             self._prompt_spectate = spectate
             return
         self._join(int(table["id"]), None, spectate)
-
-    _prompt_spectate = False
 
     def _join(self, table_id: int, password: str | None, spectate: bool) -> None:
         if spectate:
@@ -712,8 +1040,8 @@ class ClientModel:
 
     def open_stats(self) -> None:
         """Lobby: ask for everyone's statistics and show them as they arrive."""
-        if not speaks(self.version, STATS):
-            self.say("this server keeps no statistics (protocol 1.0)", error=True)
+        if not speaks(self.version, V.STATS):
+            self.say(_("this server keeps no statistics (protocol 1.0)"), error=True)
             return
         self.stats_open = True
         self.stats = None
@@ -727,7 +1055,7 @@ class ClientModel:
                 del self.pending[rid]  # a late reply must not reopen or refill the overlay
 
     def open_form(self) -> None:
-        self.form = CreateForm(name=f"{self.name}'s table"[:24])
+        self.form = CreateForm(name=table_name_for(self.name, _("{name}'s table")))
 
     def form_move(self, step: int) -> None:
         f = self.form
@@ -747,16 +1075,21 @@ class ClientModel:
             f.pass_timer = _cycle(PASS_TIMERS, f.pass_timer, step)
         elif f.field == "turn_timer":
             f.turn_timer = _cycle(TURN_TIMERS, f.turn_timer, step)
+        elif f.field == "counting_aid":
+            f.counting_aid = not f.counting_aid
 
     def form_type(self, text: str) -> None:
         f = self.form
         if f is None or not f.text_field:
             return
         if f.field == "name":
-            f.name = (f.name + text)[:24]
+            f.name = (f.name + text)[:NAME_MAX]
         elif f.field == "target":
             if not text.isdigit():
-                self.say(f"the target is a number ({TARGET_MIN} to {TARGET_MAX})", error=True)
+                self.say(
+                    _("the target is a number ({lo} to {hi})").format(lo=TARGET_MIN, hi=TARGET_MAX),
+                    error=True,
+                )
                 return
             f.target_text = (f.target_text + text).lstrip("0")[: len(str(TARGET_MAX))]
         else:
@@ -778,7 +1111,7 @@ class ClientModel:
         if f is None:
             return
         if not f.name.strip():
-            self.say("the table needs a name", error=True)
+            self.say(_("the table needs a name"), error=True)
             return
         problem = f.target_problem()
         if problem is not None:
@@ -786,6 +1119,7 @@ class ClientModel:
             self.say(problem, error=True)
             return
         self.form = None
+        fields: dict[str, Any] = {}
         self.request(
             P.CreateTable,
             name=f.name.strip(),
@@ -794,6 +1128,7 @@ class ClientModel:
             password=f.password or None,
             pass_timer_s=f.pass_timer,
             turn_timer_s=f.turn_timer,
+            **fields,
         )
 
     # ---- intents: table ----------------------------------------------------------------
@@ -821,31 +1156,33 @@ class ClientModel:
         if self.phase != "pass" or not hand or not self.seated:
             return
         if not self.my_turn:
-            self.say("your pass is already in")
+            self.say(_("your pass is already in"))
             return
         card = hand[self.cursor]
         self.pass_confirm = False
         if card in self.pass_sel:
             self.pass_sel.discard(card)
+            self.say("")
         elif len(self.pass_sel) >= 3:
-            self.say("three cards are chosen: space on one to put it back", error=True)
+            self.say(_("three cards are chosen: space on one to put it back"), error=True)
         elif card not in self.pass_choosable():
-            why = self._ban_reason(card)
-            self.say(f"{C.format_card(card)} cannot be passed: {why}", error=True)
+            self.say(self._ban_reason(card), error=True, transient=True)
         else:
             self.pass_sel.add(card)
-            self.status = ""
+            self.say("")
 
     def _ban_reason(self, card: int) -> str:
         hand = C.mask_of(self.view["hand"] if self.view else [])
-        suit = C.SUIT_NAMES[C.suit_of(card)]
+        suit = suit_word(C.suit_of(card))
         if not passable_mask(self.rules, hand) & C.BIT[card]:
-            return f"it is your last {suit[:-1]} (the pass ban)"
-        return f"with the cards chosen it would empty your {suit} (the pass ban)"
+            text = _("{card} cannot go: your last of {suit} (pass ban)")
+        else:
+            text = _("{card} cannot go: it would empty your {suit} (pass ban)")
+        return text.format(card=self.fmt(card), suit=suit)
 
     def enter(self) -> None:
         """Enter: pick, then confirm. The first press lifts or stages, the second sends."""
-        if self.summary is not None:
+        if self.overlay == SUMMARY:
             self.summary = None
             return
         v = self.view
@@ -860,74 +1197,86 @@ class ClientModel:
 
     def _enter_pass(self) -> None:
         if not self.my_turn:
-            self.say("your pass is in; waiting for the others")
+            self.say(_("your pass is in; waiting for the others"))
             return
         problem = self.pass_problem()
         if problem is not None:
-            self.say(problem, error=len(self.pass_sel) == 3)
+            self.say(problem, error=len(self.pass_sel) == 3, transient=True)
             return
         if not self.pass_confirm:
             self.pass_confirm = True
             to = self.view["pass_to"] if self.view else None
-            dest = self.player_name(to) if to is not None else "the next seat"
-            cards = C.format_cards(C.display_order(self.pass_sel))
-            self.say(f"pass {cards} to {dest}? Enter to confirm, Esc to change")
+            dest = self.player_name(to) if to is not None else _("the next seat")
+            self.say(
+                _("pass {cards} to {name}? Enter to confirm, Esc to change").format(
+                    cards=self.fmts(self.pass_sel), name=dest
+                ),
+                transient=True,
+            )
             return
         self.pass_confirm = False
         self.pass_sent = True
         self.request(P.PassCards, cards=sorted(self.pass_sel))
-        self.say("pass sent")
+        self.say(_("pass sent"), transient=True)
+
+    def _confirm_text(self, card: int) -> str:
+        return _("play {card}? Enter again to play, Esc to cancel").format(card=self.fmt(card))
 
     def _enter_play(self) -> None:
         hand = self.hand
         if not hand:
             return
         card = hand[self.cursor]
-        if self.lifted != card:
-            self.lifted = card
-            if self.my_turn and card not in self.legal_plays():
-                self.say(f"{C.format_card(card)} is not playable now", error=True)
-                self.lifted = None
-            elif self.my_turn:
-                self.say(f"play {C.format_card(card)}? Enter again to play, Esc to cancel")
-            else:
-                self.say(f"{C.format_card(card)} ready: Enter on your turn to play it")
-            return
-        if not self.my_turn:
-            self.say("not your turn yet")
-            return
-        if card not in self.legal_plays():
-            self.say(f"{C.format_card(card)} is not playable now", error=True)
+        now = bool(self.legal_plays())  # our turn, and the server has said what may go
+        if now and card not in self.legal_plays():
+            self.say(self.play_refusal(card), error=True, transient=True)
             self.lifted = None
             return
+        if self.lifted != card:
+            self.lifted = card
+            if now:
+                self.say(self._confirm_text(card), transient=True)
+            else:
+                self.say(
+                    _("{card} ready: Enter on your turn to play it").format(card=self.fmt(card)),
+                    transient=True,
+                )
+            return
+        if not now:
+            self.say(_("not your turn yet"), transient=True)
+            return
         self.request(P.PlayCard, card=card)
-        self.status = ""
+        self.say("")
 
     def escape(self) -> None:
-        """Esc backs out of whatever is open, innermost first."""
-        if self.show_help:
-            self.show_help = False
-        elif self.stats_open:
-            self.close_stats()
-        elif self.quit_confirm:
+        """Esc closes the overlay on top; with none, it backs out of the current choice."""
+        top = self.overlay
+        if self.quit_confirm:
             self.quit_confirm = False
-            self.status = ""
-        elif self.summary is not None:
+            self.say("")
+        elif top == HELP:
+            self.show_help = False
+        elif top == STATS:
+            self.close_stats()
+        elif top == PASSWORD:
+            self.password_prompt = None
+        elif top == FORM:
+            self.form = None
+        elif top == SCORES:
+            self.show_scores = False
+        elif top == SUMMARY:
             self.summary = None
         elif self.show_last:
             self.show_last = False
-        elif self.password_prompt is not None:
-            self.password_prompt = None
-        elif self.form is not None:
-            self.form = None
         elif self.pass_confirm:
             self.pass_confirm = False
-            self.status = ""
+            self.say("")
         elif self.lifted is not None:
             self.lifted = None
-            self.status = ""
-        elif self.pass_sel:
+            self.say("")
+        elif self.pass_sel or self._status_transient:
             self.pass_sel.clear()
+            self.say("")
 
     def answer_double(self, yes: bool) -> None:
         if not self.double_offer:
@@ -940,12 +1289,22 @@ class ClientModel:
 
     def toggle_last_trick(self) -> None:
         if self.last_trick is None:
-            self.say("no trick has been taken yet")
+            self.say(_("no trick has been taken yet this round"))
             return
         self.show_last = not self.show_last
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
+
+    def toggle_scores(self) -> None:
+        self.show_scores = not self.show_scores
+
+    def toggle_counting(self) -> None:
+        if not self.counting_allowed:
+            self.counting = False
+            self.say(_("the host has turned the counting aid off at this table"), error=True)
+            return
+        self.counting = not self.counting
 
     def rematch(self) -> None:
         if self.phase != "game_over" or self.rematch_voted or not self.seated:
@@ -955,33 +1314,33 @@ class ClientModel:
 
     def add_bot(self, strategy: str) -> None:
         if not self.is_host:
-            self.say("only the host can add bots", error=True)
+            self.say(_("only the host can add bots"), error=True)
             return
         empty = [s for s, p in enumerate(self.players) if not p.get("name")]
         if not empty:
-            self.say("every seat is filled: press s to start")
+            self.say(_("every seat is filled: press s to start"))
             return
         self.request(P.AddBot, seat=empty[0], strategy=strategy)
 
     def remove_bot(self) -> None:
         """Host, waiting room: take back the bot added last (the highest bot seat)."""
         if not self.is_host:
-            self.say("only the host can remove bots", error=True)
+            self.say(_("only the host can remove bots"), error=True)
             return
         if self.status_word != "waiting":
-            self.say("bots can only be removed before the game starts", error=True)
+            self.say(_("bots can only be removed before the game starts"), error=True)
             return
         bots = [s for s, p in enumerate(self.players) if p.get("is_bot") and p.get("name")]
         if not bots:
-            self.say("no bot to remove")
+            self.say(_("no bot to remove"))
             return
         seat = bots[-1]
         self.request(P.RemoveBot, seat=seat)
-        self.say(f"removing {self.player_name(seat)}")
+        self.say(_("removing {name}").format(name=self.player_name(seat)))
 
     def start(self) -> None:
         if not self.is_host:
-            self.say("only the host can start", error=True)
+            self.say(_("only the host can start"), error=True)
             return
         self.request(P.Start)
 
@@ -995,7 +1354,7 @@ class ClientModel:
             self.quit_confirm = False
             return True
         self.quit_confirm = True
-        self.say("press q again to quit, Esc to stay")
+        self.say(_("press q again to quit, Esc to stay"))
         return False
 
     def send_chat(self, text: str) -> None:
@@ -1003,6 +1362,3 @@ class ClientModel:
         if text:
             self.request(P.Chat, text=text[:300])
         self.chat_open = False
-
-    def pass_selection(self) -> Iterable[int]:
-        return sorted(self.pass_sel)

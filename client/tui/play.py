@@ -23,6 +23,7 @@ from leekha.client.options import STRATEGY_TIERS, add_rules_arguments, default_h
 T = TypeVar("T")
 
 DEFAULT_BOT_DELAY_MS = 350
+TRICK_HOLD_S = 1.5  # leekha.client.tui.model.TRICK_HOLD_S, without importing the model
 
 
 def best_bot() -> str:
@@ -46,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--name", default=None, help=_("your name at the table (default: your login name)")
     )
     parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
+    add_screen_arguments(parser)
     parser.add_argument(
         "--strategy",
         choices=(*STRATEGY_TIERS, "best"),
@@ -60,6 +62,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--report-drawn", default=None, metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--exit-when-drawn", action="store_true", help=argparse.SUPPRESS)
+
+
+def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
+    """Table-screen preferences shared by `leekha play` and `leekha join`."""
+    parser.add_argument(
+        "--trick-hold",
+        type=float,
+        default=TRICK_HOLD_S,
+        metavar="SECONDS",
+        help=default_help(_("how long a finished trick stays on screen; any key goes on sooner")),
+    )
+    parser.add_argument(
+        "--bell", action="store_true", help=_("ring the terminal bell on your turn")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,7 +100,7 @@ async def play_main(
     """The whole `leekha play` session; `io` passes input/output through and `ready` gets
     the ClientApp once connected (tests)."""
     from leekha.client.tui.app import ClientApp
-    from leekha.client.tui.model import AutoSetup, ClientModel
+    from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
     from leekha.server.app import local_settings, start_server
 
     bot = best_bot() if args.strategy == "best" else args.strategy
@@ -96,10 +112,16 @@ async def play_main(
         )
         server = await _twisted(start_server(reactor, settings))
         try:
-            auto = AutoSetup(
-                name=f"{name} vs bots", preset=args.rules, overrides=overrides, bot=bot
+            table = table_name_for(name, _("{name} vs bots"))
+            auto = AutoSetup(name=table, preset=args.rules, overrides=overrides, bot=bot)
+            model = ClientModel(
+                name,
+                auto=auto,
+                ascii=args.ascii,
+                trick_hold=max(0.0, args.trick_hold),
+                bell=args.bell,
             )
-            model = ClientModel(name, auto=auto, ascii=args.ascii)
+            model.server_label = "leekha play"
             client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)
             await client.connect()
             if ready is not None:

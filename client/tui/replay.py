@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.print_only:
         if args.round is None:
             model.end()
-        print(render_replay_text(model))
+        print(render_replay_text(model, keys=False))
         return 0
     import asyncio
 
@@ -124,7 +124,7 @@ def build_replay_app(model: Any, **io: Any) -> Any:
     return app
 
 
-def paint_replay(model: Any, width: int, height: int) -> Any:
+def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
     """One replay frame on a canvas: four open hands around the trick."""
     from leekha.client.tui.canvas import Canvas, frags_width
     from leekha.client.tui.layout import card_frag
@@ -165,7 +165,7 @@ def paint_replay(model: Any, width: int, height: int) -> Any:
         symbols = C.SUIT_LETTERS if ascii else C.SUIT_SYMBOLS
         for suit in (C.SPADES, C.HEARTS, C.CLUBS, C.DIAMONDS):
             cards = sorted((c for c in f.hands[seat] if C.suit_of(c) == suit), reverse=True)
-            ranks = "".join("T" if c % 13 == 8 else C.RANK_TEXT[c % 13] for c in cards)
+            ranks = " ".join(C.RANK_TEXT[c % 13] for c in cards)
             colour = "class:card.red" if suit in (C.HEARTS, C.DIAMONDS) else ""
             rows.append([(colour, symbols[suit] + " "), ("", ranks or "-")])
         return rows
@@ -192,8 +192,9 @@ def paint_replay(model: Any, width: int, height: int) -> Any:
         note = f"{names[f.trick_winner]} takes it"
         cv.put(cx - len(note) // 2, cy + 3, note, "class:muted")
     cv.put(1, height - 2, f.action[:width], "class:status")
-    keys = "←→ step  ↑↓ trick  n/p round  1-9 round N  g/G start/end  ? help  q quit"
-    cv.put(0, height - 1, keys[:width], "class:hint")
+    if keys:
+        hints = "←→ step  ↑↓ trick  n/p round  1-9 round N  g/G start/end  ? help  q quit"
+        cv.put(0, height - 1, hints[:width], "class:hint")
     if f.round_over is not None and f.result is None:
         x, y = cv.box(min(width, 64), 8, f"round {f.round + 1} over")
         for seat in range(4):
@@ -229,5 +230,6 @@ def paint_replay(model: Any, width: int, height: int) -> Any:
     return cv
 
 
-def render_replay_text(model: Any, width: int = 80, height: int = 24) -> str:
-    return str(paint_replay(model, width, height).text())
+def render_replay_text(model: Any, width: int = 80, height: int = 24, keys: bool = True) -> str:
+    """A frame as text; `keys=False` for `--print`, where no key does anything."""
+    return str(paint_replay(model, width, height, keys).text())
