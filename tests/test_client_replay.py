@@ -134,3 +134,24 @@ def test_side_hands_write_the_ten_as_10() -> None:
     assert not re.search(r"\bT\b", text)
     side = "\n".join(line[:20] + line[-20:] for line in text.split("\n"))
     assert side.count("10") >= tens > 0
+
+
+def test_replay_boxes_are_the_table_screens_own() -> None:
+    from leekha.client.tui.canvas import Canvas
+    from leekha.client.tui.layout import paint_round_summary
+    from leekha.client.tui.model import RoundSummary
+
+    m = ReplayModel(finished_game(), ascii=True)
+    while m.frame.round_over is None:
+        m.step(1)
+    f = m.frame
+    text = render_replay_text(m)
+    cv = Canvas(80, 24)
+    summary = RoundSummary(f.round, f.round_over, f.totals, f.taken, [c for c, _s in f.doubled])
+    paint_round_summary(cv, summary, m.names, True, "-> to deal the next round")
+    box = [line for line in cv.asciified().text().split("\n") if "|" in line]
+    assert box and all(row.strip() in text for row in box[1:-1])
+    assert text.isascii()
+    m.end()
+    over = render_replay_text(m)
+    assert "total" in over and "round 1" in over and over.isascii()

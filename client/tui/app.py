@@ -20,7 +20,6 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from twisted.internet.defer import Deferred
-from twisted.logger import Logger
 
 from leekha import protocol as P
 from leekha.client.session import ClientSession, RetryPolicy, Target
@@ -29,8 +28,6 @@ from leekha.client.trust import KnownHosts
 from leekha.client.tui import model as M
 from leekha.client.tui.keys import Actions, build_keys
 from leekha.client.tui.layout import STYLE, Options, build_layout
-
-log = Logger()
 
 
 class ClientApp:

@@ -353,7 +353,8 @@ def paint_game_over(
             (_("doubled"), [s.doubled for s in stats]),
         ):
             stat_rows.append(f"{label[:9]:<9}" + "".join(f"{n:>8}" for n in values))
-    fixed = 3 + len(stat_rows) + 2 + 2  # head, winner, loser; stats; footer; borders
+    fixed = 3 + len(stat_rows) + (2 if footer else 0) + 2  # head, winner, loser; stats;
+    # footer; borders
     room = max(1, cv.height - 2 - fixed - 2)
     sheet = score_sheet_rows(names, history or [result["totals"]], room)
     rows = len(sheet) + fixed
@@ -365,7 +366,8 @@ def paint_game_over(
     cv.put(x, y + 2, _("loser:  {names}").format(names=losers), "class:box")
     for i, row in enumerate([*sheet, *stat_rows]):
         cv.put(x, y + 3 + i, row, "class:box")
-    cv.put(x, y + rows - 3, footer, "class:box class:muted")
+    if footer:
+        cv.put(x, y + rows - 3, footer, "class:box class:muted")
 
 
 # ---- overlays --------------------------------------------------------------------------

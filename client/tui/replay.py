@@ -125,9 +125,18 @@ def build_replay_app(model: Any, **io: Any) -> Any:
 
 
 def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
-    """One replay frame on a canvas: four open hands around the trick."""
-    from leekha.client.tui.canvas import Canvas, frags_width
-    from leekha.client.tui.layout import card_frag
+    """One replay frame on a canvas: four open hands around the trick. The trick's
+    geometry, the round summary and the game-over box are the table screen's own."""
+    from leekha.client.i18n import _
+    from leekha.client.tui.canvas import Canvas, fit, frags_width
+    from leekha.client.tui.layout import (
+        card_frag,
+        fit_hints,
+        paint_game_over,
+        paint_round_summary,
+        trick_spots,
+    )
+    from leekha.client.tui.model import RoundSummary
     from leekha.common import cards as C
 
     f = model.frame
@@ -135,18 +144,21 @@ def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
     cv = Canvas(width, height)
     names = model.names
     rules = model.record.rules
-    head = (
-        f" Replay · {rules.summary()} · round {f.round + 1}/{model.rounds}"
-        f" · step {f.step}/{len(model.record.actions)}"
+    head = " " + _("Replay · {rules} · round {n}/{rounds} · step {step}/{steps}").format(
+        rules=rules.summary(),
+        n=f.round + 1,
+        rounds=model.rounds,
+        step=f.step,
+        steps=len(model.record.actions),
     )
-    cv.put(0, 0, head[:width].ljust(width), "class:header")
+    cv.put(0, 0, fit(head, width).ljust(width), "class:header")
     cx = width // 2
     body_top, body_bot = 1, height - 3
 
     def label(seat: int) -> list[tuple[str, str]]:
         out = [("class:seat.name", names[seat])]
         if seat == f.dealer:
-            out.append(("class:seat.dealer", " (D)"))
+            out.append(("class:seat.dealer", _(" (D)")))
         if f.round_over is not None:  # totals already include the finished round
             out.append(("", f" {f.totals[seat]}"))
         else:
@@ -166,7 +178,7 @@ def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
         for suit in (C.SPADES, C.HEARTS, C.CLUBS, C.DIAMONDS):
             cards = sorted((c for c in f.hands[seat] if C.suit_of(c) == suit), reverse=True)
             ranks = " ".join(C.RANK_TEXT[c % 13] for c in cards)
-            colour = "class:card.red" if suit in (C.HEARTS, C.DIAMONDS) else ""
+            colour = "class:suit.red" if suit in (C.HEARTS, C.DIAMONDS) else ""
             rows.append([(colour, symbols[suit] + " "), ("", ranks or "-")])
         return rows
 
@@ -184,50 +196,48 @@ def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
     cv.frags(width - 1 - frags_width(east), cy - 3, east)
     for i, row in enumerate(suit_rows(1)):
         cv.frags(width - 17, cy - 2 + i, row)
-    spots = {2: (cx - 1, cy - 2), 0: (cx - 1, cy + 2), 3: (cx - 7, cy), 1: (cx + 5, cy)}
+    spots = trick_spots(cx, cy, min(width - 36, 60), body_bot - body_top)
     for seat, card in f.trick:
-        x, y = spots[seat]
+        x, y = spots["SENW"[seat]]
         cv.frags(x, y, [card_frag(card, ascii)])
     if f.trick_winner is not None:
-        note = f"{names[f.trick_winner]} takes it"
-        cv.put(cx - len(note) // 2, cy + 3, note, "class:muted")
-    cv.put(1, height - 2, f.action[:width], "class:status")
+        note = _("{name} takes it").format(name=names[f.trick_winner])
+        cv.center(cx, spots["S"][1] + 1, note, "class:muted")
+    cv.put(1, height - 2, fit(f.action, width - 1), "class:status")
     if keys:
-        hints = "←→ step  ↑↓ trick  n/p round  1-9 round N  g/G start/end  ? help  q quit"
-        cv.put(0, height - 1, hints[:width], "class:hint")
+        hints = [
+            ("←→", _("step")),
+            ("↑↓", _("trick")),
+            ("n/p", _("round")),
+            ("1-9", _("round N")),
+            ("g/G", _("start/end")),
+            ("q", _("quit")),
+            ("?", _("help")),
+        ]
+        cv.put(0, height - 1, fit_hints(hints, width), "class:hint")
     if f.round_over is not None and f.result is None:
-        x, y = cv.box(min(width, 64), 8, f"round {f.round + 1} over")
-        for seat in range(4):
-            xx = cv.put(
-                x, y + seat, f"{names[seat][:14]:<14} {f.round_over[seat]:>3} ", "class:box"
-            )
-            for c in C.display_order(f.taken[seat])[:10]:
-                xx = cv.frags(xx, y + seat, [card_frag(c, ascii, width=len(C.format_card(c)))])
-                xx = cv.put(xx, y + seat, " ", "class:box")
-        cv.put(x, y + 5, "→ to deal the next round", "class:box class:muted")
+        summary = RoundSummary(
+            f.round, f.round_over, f.totals, f.taken, [c for c, _seat in f.doubled]
+        )
+        paint_round_summary(cv, summary, names, ascii, _("→ to deal the next round"))
     if f.result is not None:
-        x, y = cv.box(min(width, 50), 8, "game over")
         winners = ", ".join(names[s] for s in f.result["winners"])
-        losers = ", ".join(names[s] for s in f.result["losers"]) or "-"
-        cv.put(x, y, f"winner: {winners}", "class:box")
-        cv.put(x, y + 1, f"loser:  {losers}", "class:box")
-        for seat in range(4):
-            cv.put(x, y + 2 + seat, f"  {names[seat][:20]:<20} {f.totals[seat]:>5}", "class:box")
+        head = _("{names} wins").format(names=winners)
+        paint_game_over(cv, names, f.result, model.history(), head, None, "")
     if model.show_help:
-        x, y = cv.box(min(width, 50), 10, "replay keys")
-        for i, key_row in enumerate(
-            [
-                "→ / space   next action",
-                "←           previous action",
-                "↓ / ↑       next / previous trick",
-                "n / p       next / previous round",
-                "1 … 9       round N",
-                "g / G       start / end",
-                "q / Esc     quit",
-            ]
-        ):
+        rows = [
+            _("→ / space   next action"),
+            _("←           previous action"),
+            _("↓ / ↑       next / previous trick"),
+            _("n / p       next / previous round"),
+            _("1 … 9       round N"),
+            _("g / G       start / end"),
+            _("q / Esc     quit"),
+        ]
+        x, y = cv.box(min(width, 50), len(rows) + 3, _("replay keys"))
+        for i, key_row in enumerate(rows):
             cv.put(x, y + i, key_row, "class:box")
-    return cv
+    return cv.asciified() if ascii else cv
 
 
 def render_replay_text(model: Any, width: int = 80, height: int = 24, keys: bool = True) -> str:

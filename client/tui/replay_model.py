@@ -171,6 +171,10 @@ class ReplayModel:
     def rounds(self) -> int:
         return self.frames[-1].round + 1
 
+    def history(self) -> list[list[int]]:
+        """Each finished round's points up to the frame shown (the score sheet)."""
+        return [f.round_over for f in self.frames[: self.index + 1] if f.round_over is not None]
+
     def step(self, n: int) -> None:
         self.index = max(0, min(len(self.frames) - 1, self.index + n))
 
