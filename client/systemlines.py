@@ -1,0 +1,48 @@
+"""The server's own lines at a table, in the interface language.
+
+The server speaks at a table as the chat sender "*" (docs/protocol.md, "The table's own
+lines"): someone dropped, is back, is replaced by a bot, left; a timer played for you. Those
+lines are English on the wire, like error texts, but carry no code, so the client recognises
+each by its template (the server's words with `{name}`-style holes) and says it again in the
+player's language. A line of a shape this table does not know is shown as the server sent it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from leekha.client.i18n import N_, _
+
+#: The server's templates, word for word (a test compares them with server/table.py).
+TEMPLATES = (
+    N_("{name} left the table; a bot plays the seat"),
+    N_("{name} left the table"),
+    N_("{name} dropped; the seat waits {grace} s for them to come back"),
+    N_("{name} is back and takes the seat back from the bot"),
+    N_("{name} is back"),
+    N_("{name} is still away: a bot plays the seat until they come back"),
+    N_("Time ran out: the server passed {cards} for you"),
+    N_("Time ran out: the server played {card} for you"),
+)
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in TEMPLATES:
+        parts = re.split(r"\{(\w+)\}", template)
+        regex = "".join(
+            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)
+        )
+        out.append((re.compile(regex), template))
+    return tuple(out)
+
+
+def translate(text: str) -> str:
+    """`text` from the server, said in the interface language when its shape is known."""
+    for pattern, template in _patterns():
+        match = pattern.fullmatch(text)
+        if match is not None:
+            return _(template).format(**match.groupdict())
+    return text

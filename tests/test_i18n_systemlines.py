@@ -1,0 +1,67 @@
+"""The server's table lines are recognised and translated, and stay in step with the server."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from leekha.client import i18n, systemlines
+
+SERVER = Path(__file__).resolve().parent.parent / "server"
+
+
+def server_templates() -> set[str]:
+    """Every line the server says at a table through `_system(f"...")`, holes as `{}`."""
+    found = set()
+    for path in SERVER.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "_system"
+                and node.args
+                and isinstance(node.args[0], ast.JoinedStr)
+            ):
+                found.add(
+                    "".join(
+                        v.value if isinstance(v, ast.Constant) else "{}"
+                        for v in node.args[0].values
+                    )
+                )
+    return found
+
+
+def test_every_server_line_has_a_template() -> None:
+    ours = {re.sub(r"\{\w+\}", "{}", t) for t in systemlines.TEMPLATES}
+    theirs = server_templates()
+    assert theirs, "the server's _system lines were not found"
+    assert sorted(theirs - ours) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "shown"),
+    [
+        ("en", "Sami left the table", "Sami left the table"),
+        (
+            "it",
+            "Sami left the table; a bot plays the seat",
+            "Sami ha lasciato il tavolo; un bot gioca al suo posto",
+        ),
+        ("ar", "Sami is back", "عاد Sami"),
+        (
+            "it",
+            "Time ran out: the server played 8♣ for you",
+            "Tempo scaduto: il server ha giocato 8♣ per te",
+        ),
+        ("ar", "a line from a newer server", "a line from a newer server"),
+    ],
+)
+def test_lines_are_said_in_the_language(lang: str, line: str, shown: str) -> None:
+    try:
+        i18n.set_language(lang)
+        assert systemlines.translate(line) == shown
+    finally:
+        i18n.set_language("en")
