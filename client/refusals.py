@@ -8,6 +8,7 @@ the server's own text.
 
 from __future__ import annotations
 
+from leekha.client import systemlines
 from leekha.client.i18n import N_, _
 
 #: code -> what to tell the player. Every code of `leekha.protocol.errors` and
@@ -65,7 +66,11 @@ MESSAGES: dict[str, str] = {
 
 
 def explain(code: str, text: str = "") -> str:
-    """What to show for an `error` with this code; `text` is the server's own words."""
+    """What to show for an `error` with this code; `text` is the server's own words, used
+    when the client knows their shape (they are then more precise than the code)."""
+    said = systemlines.recognise(text)
+    if said is not None:
+        return said
     message = MESSAGES.get(code)
     if message is None:
         return text or code

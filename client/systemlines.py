@@ -1,10 +1,11 @@
-"""The server's own lines at a table, in the interface language.
+"""The server's own sentences, in the interface language.
 
 The server speaks at a table as the chat sender "*" (docs/protocol.md, "The table's own
-lines"): someone dropped, is back, is replaced by a bot, left; a timer played for you. Those
-lines are English on the wire, like error texts, but carry no code, so the client recognises
-each by its template (the server's words with `{name}`-style holes) and says it again in the
-player's language. A line of a shape this table does not know is shown as the server sent it.
+lines"): someone dropped, is back, is replaced by a bot, left; a timer played for you. And a
+`not_ready` refusal says why the table cannot start (which seats are empty). Those texts are
+English on the wire and carry no code of their own, so the client recognises each by its
+template (the server's words with `{name}`-style holes) and says it again in the player's
+language. A text of a shape this table does not know is shown as the server sent it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ TEMPLATES = (
     N_("{name} is still away: a bot plays the seat until they come back"),
     N_("Time ran out: the server passed {cards} for you"),
     N_("Time ran out: the server played {card} for you"),
+    # not_ready refusals (server/lifecycle.py, server/table.py)
+    N_("seat {seats} is empty: someone must sit there or the host adds a bot"),
+    N_("bots cannot be removed during a game"),
+    N_("the game is already running"),
+    N_("the game is still running"),
+    N_("no game has finished here yet; the host starts the first one"),
 )
 
 
@@ -39,10 +46,16 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple(out)
 
 
-def translate(text: str) -> str:
-    """`text` from the server, said in the interface language when its shape is known."""
+def recognise(text: str) -> str | None:
+    """`text` from the server in the interface language; None when its shape is unknown."""
     for pattern, template in _patterns():
         match = pattern.fullmatch(text)
         if match is not None:
             return _(template).format(**match.groupdict())
-    return text
+    return None
+
+
+def translate(text: str) -> str:
+    """`text` from the server, said in the interface language when its shape is known."""
+    said = recognise(text)
+    return text if said is None else said

@@ -65,3 +65,42 @@ def test_lines_are_said_in_the_language(lang: str, line: str, shown: str) -> Non
         assert systemlines.translate(line) == shown
     finally:
         i18n.set_language("en")
+
+
+def test_every_not_ready_reason_is_recognised() -> None:
+    from leekha.server import lifecycle as L
+
+    reasons = {
+        L.refusal(status, event, empty)
+        for status in L.STATES
+        for event in ("start", "rematch", "game_over")
+        for empty in ([], [1, 3])
+    }
+    reasons.discard(None)
+    for path in SERVER.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "Refused"
+                and len(node.args) == 2
+                and isinstance(node.args[0], ast.Constant)
+                and node.args[0].value == "not_ready"
+                and isinstance(node.args[1], ast.Constant)
+            ):
+                reasons.add(node.args[1].value)
+    # The generic "cannot EVENT while STATE" is for transitions no client can ask for.
+    reasons = {r for r in reasons if r is not None and not r.startswith("cannot ")}
+    assert reasons
+    assert sorted(r for r in reasons if systemlines.recognise(r) is None) == []
+
+
+def test_a_refusal_with_known_words_keeps_its_detail() -> None:
+    from leekha.client import refusals
+
+    text = "seat 1, 3 is empty: someone must sit there or the host adds a bot"
+    assert refusals.explain("not_ready", text) == text
+    try:
+        i18n.set_language("it")
+        assert "1, 3" in refusals.explain("not_ready", text)
+    finally:
+        i18n.set_language("en")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
+from leekha.client import systemlines
 from leekha.client.cardnames import suit_name
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
@@ -618,9 +619,12 @@ class ClientModel:
             case P.YourTurn():
                 self._on_your_turn(msg)
             case P.ChatMessage():
-                self.chat.append((msg.sender, msg.text))
                 if msg.sender == SYSTEM_SENDER:  # the server's own line: drops, returns, timers
-                    self.say(msg.text)
+                    text = systemlines.translate(msg.text)
+                    self.chat.append((msg.sender, text))
+                    self.say(text)
+                else:
+                    self.chat.append((msg.sender, msg.text))
             case P.Stats():
                 self._on_stats(msg)
             case _:
