@@ -11,7 +11,7 @@ timer (`turns`), the server bots (`autopilot`) and the states a table goes throu
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,12 +20,14 @@ from twisted.logger import Logger
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
-from leekha.common.game import OVER, PASS, PLAY, Game, replay
+from leekha.common.events import Event
+from leekha.common.game import OVER, PASS, Game, replay
 from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
 from leekha.server import lifecycle as L
+from leekha.server import wire_events
 from leekha.server.autopilot import Actions, Autopilot, Think, think_inline
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
@@ -86,17 +88,6 @@ class TableOptions:
     seat_grace_s: float
     afk_limit: int
     think: Think = think_inline
-
-
-@dataclass
-class _Before:
-    """What an action's events need from the state before it was applied."""
-
-    round_no: int
-    trick: list[tuple[int, int]]
-    taken: list[int]
-    doubled: int
-    phase: str
 
 
 class Table:
@@ -479,7 +470,7 @@ class Table:
         # then `dealt`, which begins every round, round 0 included (docs/protocol.md §7).
         for token, _seat in self.members():
             self._send(token, self.snapshot(token))
-        self._deal_events(self.game)
+        self._tell([self.game.dealt])
         self.after_change()
 
     # ---- actions -----------------------------------------------------------------------
@@ -511,18 +502,12 @@ class Table:
             self._seat_changed(i)
             self.after_change()
 
-    def _capture(self, game: Game) -> _Before:
-        return _Before(
-            game.round_no, list(game.trick), list(game.taken), game.doubled_mask, game.phase
-        )
-
     def commit(self, action: Mapping[str, Any]) -> None:
         """Apply, store, then tell: an action nobody could store never happened."""
         game = self.game
         assert game is not None
-        before = self._capture(game)
         try:
-            game.apply(action)
+            events = game.apply(action)
         except LeekhaError as exc:
             raise Refused(exc.code, exc.message) from None
         stored = game.actions[-1]
@@ -533,70 +518,15 @@ class Table:
             log.failure("table {table}: cannot store an action", table=self.id)
             self.game = replay(self.config, game.seed, game.actions[:-1])
             raise Refused("internal", "the server could not store your move") from None
-        self._events(game, before, stored)
+        self._tell(events)
         if game.phase == OVER:
             self._finish()
 
-    def _events(self, game: Game, before: _Before, action: Mapping[str, Any]) -> None:
-        kind = action["kind"]
-        seat = int(action["seat"])
-        if kind == "double":
-            self._broadcast(M.DoubleRevealed(seat=seat, card=int(action["card"])))
-            return
-        if kind == "pass":
-            self._broadcast(M.PassDone(seat=seat))
-            if game.phase == PLAY and before.phase == PASS:
-                for token, s in self.members():
-                    if s is None:
-                        continue
-                    got = game.received[s]
-                    frm = next(x for x in range(4) if game.pass_target(x) == s)
-                    self._send(token, M.PassedReceived(cards=C.cards_of(got or 0), from_seat=frm))
-            return
-        card = int(action["card"])
-        self._broadcast(M.CardPlayed(seat=seat, card=card))
-        trick = [*before.trick, (seat, card)]
-        if len(trick) < 4 and game.phase != OVER:
-            return
-        if len(trick) == 4:
-            led = C.SUIT_OF[trick[0][1]]
-            winner = max((c, s) for s, c in trick if C.SUIT_OF[c] == led)[1]
-            pts = self.config.card_points()
-            points = sum(pts[c] * (2 if before.doubled & C.BIT[c] else 1) for _, c in trick)
-            self._broadcast(
-                M.TrickTaken(winner=winner, cards=[[s, c] for s, c in trick], points=points)
-            )
-            before.taken[winner] |= C.mask_of(c for _, c in trick)
-        if game.round_no != before.round_no or game.phase == OVER:
-            penalty = self.config.penalty_mask
-            self._broadcast(
-                M.RoundScored(
-                    round=before.round_no,
-                    round_points=list(game.history[-1]),
-                    totals=list(game.totals),
-                    taken=[C.cards_of(t & penalty) for t in before.taken],
-                )
-            )
-            if game.outcome is not None:
-                r = game.outcome.to_dict()
-                self._broadcast(
-                    M.GameOver(winners=r["winners"], losers=r["losers"], totals=r["totals"])
-                )
-            else:
-                self._deal_events(game)
-
-    def _deal_events(self, game: Game) -> None:
-        for token, s in self.members():
-            hand = C.cards_of(game.hands[s]) if s is not None else []
-            self._send(
-                token,
-                M.Dealt(
-                    round=game.round_no,
-                    dealer=game.dealer,
-                    hand=hand,
-                    pass_to=game.pass_target(s) if s is not None else None,
-                ),
-            )
+    def _tell(self, events: Sequence[Event]) -> None:
+        """Each member hears the engine's events through its own seat (wire_events)."""
+        for token, seat in self.members():
+            for msg in wire_events.messages(events, seat):
+                self._send(token, msg)
 
     def _finish(self) -> None:
         game = self.game

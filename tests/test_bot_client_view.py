@@ -1,7 +1,8 @@
 """The bot's event-folded view must equal the engine's own seat view at every decision.
 
-Events are produced here from an engine game the way docs/protocol.md describes them, so a
-drift between the tracker and the engine's view shows up as a field-level mismatch.
+The engine's events go through the server's own mapper (`server.wire_events`), so a drift
+between the mapper, the tracker's fold and the engine's view shows up as a field-level
+mismatch.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import pytest
 
 from leekha import protocol as P
 from leekha.client.bot.view import ViewTracker
-from leekha.common import cards as C
 from leekha.common.bots.base import decide, make_strategy
 from leekha.common.config import preset
 from leekha.common.game import OVER, PASS, Game
 from leekha.common.view import seat_view
+from leekha.server import wire_events
 
 CHECKED = [
     "seat", "phase", "round", "dealer", "pass_to", "turn", "hand", "passed", "received", "leader",
@@ -35,50 +36,8 @@ def _summary(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def _events(game: Game, seat: int, action: dict[str, Any]) -> list[P.Message]:
-    """Apply `action` and return the events `seat` would receive for it."""
-    round_no, trick, taken = game.round_no, list(game.trick), list(game.taken)
-    doubled = set(game.doubled)
-    game.apply(action)
-    out: list[P.Message] = []
-    if action["kind"] == "double":
-        return [P.DoubleRevealed(seat=action["seat"], card=action["card"])]
-    if action["kind"] == "pass":
-        out.append(P.PassDone(seat=action["seat"]))
-        if game.phase != PASS:
-            got = C.cards_of(game.received[seat] or 0)
-            frm = next(x for x in range(4) if game.pass_target(x) == seat)
-            out.append(P.PassedReceived(cards=got, from_seat=frm))
-        return out
-    played = (action["seat"], action["card"])
-    out.append(P.CardPlayed(seat=played[0], card=played[1]))
-    trick.append(played)
-    if len(trick) == 4:
-        led = C.SUIT_OF[trick[0][1]]
-        winner = max((c, s) for s, c in trick if C.SUIT_OF[c] == led)[1]
-        pts = game.config.card_points()
-        points = sum(pts[c] * (2 if c in doubled else 1) for _, c in trick)
-        out.append(P.TrickTaken(winner=winner, cards=[list(t) for t in trick], points=points))
-        taken[winner] |= C.mask_of(c for _, c in trick)
-    if game.round_no != round_no or game.phase == OVER:
-        penalty = C.mask_of(c for c in range(52) if game.config.card_points()[c])
-        out.append(
-            P.RoundScored(
-                round=round_no,
-                round_points=list(game.history[-1]),
-                totals=list(game.totals),
-                taken=[C.cards_of(t & penalty) for t in taken],
-            )
-        )
-        if game.phase == OVER and game.outcome is not None:
-            r = game.outcome.to_dict()
-            out.append(P.GameOver(winners=r["winners"], losers=r["losers"], totals=r["totals"]))
-        else:
-            hand = C.cards_of(game.hands[seat])
-            out.append(
-                P.Dealt(round=game.round_no, dealer=game.dealer, hand=hand,
-                        pass_to=game.pass_target(seat))
-            )  # fmt: skip
-    return out
+    """Apply `action` and return the messages the server's mapper sends `seat` for it."""
+    return wire_events.messages(game.apply(action), seat)
 
 
 @pytest.mark.parametrize("preset_name", ["classic", "levant"])

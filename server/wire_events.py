@@ -1,0 +1,57 @@
+"""Engine events as the wire messages one member of a table receives.
+
+The engine says what happened (`leekha.common.events`); this module only translates, per
+member: a seat gets its own hand and its own received cards, a spectator (seat None) gets
+neither, and every public fact is the same for all. It never looks at the game state, so
+what a client is told cannot drift from what the engine decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from leekha.common import events as E
+from leekha.protocol import catalogue as M
+from leekha.protocol.message import Message
+
+
+def message(event: E.Event, seat: int | None) -> Message | None:
+    """What the member in `seat` (None: a spectator) is told of `event`, if anything."""
+    match event:
+        case E.Dealt():
+            return M.Dealt(
+                round=event.round,
+                dealer=event.dealer,
+                hand=event.hand(seat) if seat is not None else [],
+                pass_to=event.pass_to[seat] if seat is not None else None,
+            )
+        case E.Passed():
+            return M.PassDone(seat=event.seat)
+        case E.PassesExchanged():
+            if seat is None:
+                return None
+            cards, sender = event.for_seat(seat)
+            return M.PassedReceived(cards=cards, from_seat=sender)
+        case E.Doubled():
+            return M.DoubleRevealed(seat=event.seat, card=event.card)
+        case E.CardPlayed():
+            return M.CardPlayed(seat=event.seat, card=event.card)
+        case E.TrickTaken():
+            trick = [[s, c] for s, c in event.cards]
+            return M.TrickTaken(winner=event.winner, cards=trick, points=event.points)
+        case E.RoundScored():
+            return M.RoundScored(
+                round=event.round,
+                round_points=list(event.points),
+                totals=list(event.totals),
+                taken=event.taken_cards(),
+            )
+        case E.GameOver():
+            o = event.outcome
+            return M.GameOver(winners=list(o.winners), losers=list(o.losers), totals=list(o.totals))
+    return None
+
+
+def messages(events: Iterable[E.Event], seat: int | None) -> list[Message]:
+    """Every message the member in `seat` gets for `events`, in order."""
+    return [m for m in (message(e, seat) for e in events) if m is not None]
