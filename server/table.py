@@ -524,8 +524,10 @@ class Table:
 
     def _tell(self, events: Sequence[Event]) -> None:
         """Each member hears the engine's events through its own seat (wire_events)."""
-        for token, seat in self.members():
-            for msg in wire_events.messages(events, seat):
+        members = self.members()
+        told = wire_events.for_members(events, (seat for _, seat in members))
+        for token, seat in members:
+            for msg in told[seat]:
                 self._send(token, msg)
 
     def _finish(self) -> None:

@@ -8,7 +8,7 @@ what a client is told cannot drift from what the engine decided.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from leekha.common import events as E
 from leekha.protocol import catalogue as M
@@ -52,6 +52,27 @@ def message(event: E.Event, seat: int | None) -> Message | None:
     return None
 
 
+#: Events whose message differs from seat to seat.
+PRIVATE = (E.Dealt, E.PassesExchanged)
+
+
 def messages(events: Iterable[E.Event], seat: int | None) -> list[Message]:
     """Every message the member in `seat` gets for `events`, in order."""
     return [m for m in (message(e, seat) for e in events) if m is not None]
+
+
+def for_members(
+    events: Sequence[E.Event], seats: Iterable[int | None]
+) -> dict[int | None, list[Message]]:
+    """`messages` for each of `seats`, with one shared object per public message: the
+    outbox encodes a message sent to several members once."""
+    public = [None if isinstance(e, PRIVATE) else message(e, None) for e in events]
+    out: dict[int | None, list[Message]] = {}
+    for seat in seats:
+        if seat in out:
+            continue
+        told = (
+            p if p is not None else message(e, seat) for e, p in zip(events, public, strict=True)
+        )
+        out[seat] = [m for m in told if m is not None]
+    return out

@@ -27,6 +27,10 @@ def test_hands_and_received_cards_reach_only_their_seat() -> None:
         for action in decide(bots[seat], seat_view(game, seat)):
             events = game.apply(action)
             watcher = wire_events.messages(events, None)
+            told = wire_events.for_members(events, [0, 1, 2, 3, None])
+            assert all(told[s] == wire_events.messages(events, s) for s in told)
+            for a, b in zip(told[0], told[None], strict=False):
+                assert (a is b) == (a == b), "a public message is one object for everyone"
             assert not any(isinstance(m, M.PassedReceived) for m in watcher)
             for m in watcher:
                 if isinstance(m, M.Dealt):
