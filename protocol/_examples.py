@@ -95,6 +95,7 @@ def _table(status: str, seats: list[dict[str, Any]], connected0: bool = True) ->
         "status": status,
         "has_password": False,
         "timers": {"pass_s": 60, "turn_s": 30},
+        "counting_aid": True,
     }
 
 

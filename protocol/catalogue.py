@@ -285,6 +285,14 @@ class CreateTable(Message):
             TIMER_REQUEST, doc="seconds per play; null = the server's default, 0 = untimed"
         ),
     )
+    counting_aid: bool = field(
+        default=True,
+        metadata=meta(
+            BoolSpec(),
+            doc="(1.2) false forbids the clients' card-counting aid (cards still out, voids "
+            "shown) at this table",
+        ),
+    )
 
 
 @register

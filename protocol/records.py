@@ -72,6 +72,7 @@ TABLE_SUMMARY = RecordSpec.of(
     status=EnumSpec(("waiting", "playing", "finished")),
     has_password=BoolSpec(),
     timers=TIMERS,
+    counting_aid=(BoolSpec(), True),
 )
 
 PLAYER_INFO = RecordSpec.of(

@@ -16,6 +16,7 @@ from .message import Message
 
 __all__ = [
     "CAN_DOUBLE",
+    "COUNTING_AID",
     "FEATURES",
     "PROTOCOL_VERSION",
     "STATS",
@@ -65,6 +66,11 @@ WELCOME_SAYS_SEAT = feature(
     "welcome_says_seat", (1, 1), "a resume `welcome` carries `table_id` and `seat`"
 )
 STATS = feature("stats", (1, 1), "`get_stats` and `stats`")
+COUNTING_AID = feature(
+    "counting_aid",
+    (1, 2),
+    "`create_table` and the table summary carry `counting_aid` (a host may forbid the aid)",
+)
 
 
 def speaks(version: Sequence[int] | None, what: Feature) -> bool:

@@ -45,6 +45,7 @@ class TableSummary(TypedDict):
     status: TableStatus
     has_password: bool
     timers: Timers
+    counting_aid: bool  # (1.2) false: the host forbids the card-counting aid
 
 
 class PlayerInfo(TypedDict):

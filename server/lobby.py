@@ -333,6 +333,7 @@ class Lobby:
         self._persist(session)
         self.store.save_table(row)
         table = Table(self, self.clock, self.options, row)
+        table.counting_aid = msg.counting_aid
         self.tables[table.id] = table
         self._hosted(table)
         log.info(

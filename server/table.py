@@ -104,6 +104,9 @@ class Table:
         self.password = row.password
         self.pass_s = row.pass_s
         self.turn_s = row.turn_s
+        #: (1.2) false: the host forbids the clients' card-counting aid. Not in the table's
+        #: row, so a table restored after a restart allows it again.
+        self.counting_aid = True
         self.status = row.status
         self.game_no = row.game_no
         self.seed = row.seed
@@ -219,6 +222,7 @@ class Table:
                 "pass_s": self._timer_value(self.pass_s),
                 "turn_s": self._timer_value(self.turn_s),
             },
+            "counting_aid": self.counting_aid,
         }
 
     def player_info(self, i: int) -> dict[str, Any]:

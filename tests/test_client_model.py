@@ -880,3 +880,25 @@ def test_counting_aid_shows_cards_out_and_voids_and_the_host_can_forbid_it() -> 
     m.table = dict(m.table or {}, counting_aid=False)
     m.toggle_counting()
     assert not m.counting and "host" in m.status
+
+
+def test_the_create_form_forbids_the_counting_aid_on_a_1_2_server() -> None:
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.apply(P.Welcome(re=1, version=[1, 2], server="srv", token="t" * 16, name="ann"))
+    m.take_outbox()
+    m.open_form()
+    assert m.form is not None
+    m.form.row = m.form.ROWS.index("counting_aid")
+    m.form_change(1)
+    assert "forbidden" in render_text(m)
+    m.form_submit()
+    (req,) = m.take_outbox()
+    assert isinstance(req, P.CreateTable) and req.counting_aid is False
+    old = welcomed()  # a 1.0 server would not know the field: it is not sent
+    old.take_outbox()
+    old.open_form()
+    assert old.form is not None
+    old.form.counting_aid = False
+    old.form_submit()
+    (req,) = old.take_outbox()
+    assert isinstance(req, P.CreateTable) and req.counting_aid is True

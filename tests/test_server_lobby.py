@@ -475,3 +475,16 @@ def test_violations_are_logged_one_by_one_only_at_debug(level: str) -> None:
     lines = [e for e in events if "refused" in e.get("log_format", "")]
     assert len(lines) == (1 if level == "debug" else 0)
     assert h.factory.stats.violations == 1
+
+
+def test_a_host_may_forbid_the_counting_aid_and_the_summary_says_so() -> None:
+    h = Harness()
+    watcher = h.player("watcher")
+    watcher.request(M.ListTables(id=9))
+    host = h.player("host")
+    snap = host.request(M.CreateTable(id=host.rid(), name="Strict", counting_aid=False))
+    assert isinstance(snap, M.Snapshot) and snap.table["counting_aid"] is False
+    assert watcher.of(M.TableUpdate)[-1].table["counting_aid"] is False
+    other = h.player("other")
+    snap = other.request(M.CreateTable(id=other.rid(), name="Open"))
+    assert isinstance(snap, M.Snapshot) and snap.table["counting_aid"] is True

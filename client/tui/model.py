@@ -1124,6 +1124,8 @@ class ClientModel:
             return
         self.form = None
         fields: dict[str, Any] = {}
+        if not f.counting_aid and speaks(self.version, V.COUNTING_AID):
+            fields["counting_aid"] = False
         self.request(
             P.CreateTable,
             name=f.name.strip(),
