@@ -103,6 +103,10 @@ class BatchRounds:
         doubled: ArrayLike = 0,
         round_no: int = 0,
     ) -> None:
+        if config.undercut and config.undercut_ceiling != "led_high":
+            # Not restated in NumPy (only the benchmarks use this engine): refuse rather
+            # than play a different game.
+            raise ValueError("the batch engine plays undercut_ceiling 'led_high' only")
         h = np.array(hands, dtype=np.uint64)
         if h.ndim != 2 or h.shape[1] != SEATS:
             raise ValueError(f"hands must have shape (N, 4), got {h.shape}")

@@ -32,10 +32,6 @@ def suit_of(c: int) -> int:
     return c // 13
 
 
-def rank_of(c: int) -> int:
-    return c % 13
-
-
 QUEEN_SPADES: Final = card(SPADES, 10)
 TEN_DIAMONDS: Final = card(DIAMONDS, 8)
 KING_CLUBS: Final = card(CLUBS, 11)
@@ -64,14 +60,6 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
-def highest(mask: int) -> int:
-    return mask.bit_length() - 1
 
 
 def lowest(mask: int) -> int:

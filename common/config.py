@@ -18,6 +18,11 @@ VOID_RULES: Final = ("any_leekha", "queen_only", "free")
 PARTNERSHIPS: Final = ("off", "combined", "individual_bust")
 GAME_ENDS: Final = ("round_end", "golden_goal")
 DEALER_RULES: Final = ("rotate", "biggest_eater")
+UNDERCUT_CEILINGS: Final = ("led_high", "leekha_rank")
+
+# Options added after protocol 1.1 go into `to_dict` only when they differ from their
+# default, so the rules map of every table a 1.1 peer can play stays byte-identical.
+_LATER_DEFAULTS: Final[dict[str, object]] = {"undercut_ceiling": "led_high"}
 
 MAX_TARGET: Final = 10_000
 MAX_MOON: Final = 1_000
@@ -39,6 +44,7 @@ class RulesConfig:
     undercut: bool = False
     dealer_rule: str = "rotate"
     moon_penalty: int = 0
+    undercut_ceiling: str = "led_high"
 
     def __post_init__(self) -> None:
         _check_int("target", self.target, 1, MAX_TARGET)
@@ -53,6 +59,7 @@ class RulesConfig:
         _check_bool("undercut", self.undercut)
         _check_choice("dealer_rule", self.dealer_rule, DEALER_RULES)
         _check_int("moon_penalty", self.moon_penalty, 0, MAX_MOON)
+        _check_choice("undercut_ceiling", self.undercut_ceiling, UNDERCUT_CEILINGS)
 
     # ---- derived tables -------------------------------------------------------------
     @property
@@ -80,7 +87,11 @@ class RulesConfig:
 
     # ---- conversion -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        for key, default in _LATER_DEFAULTS.items():
+            if out[key] == default:
+                del out[key]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, base: RulesConfig | None = None) -> RulesConfig:
@@ -112,7 +123,8 @@ class RulesConfig:
         if self.club_leekha:
             parts.append("K♣ leekha")
         if self.undercut:
-            parts.append("undercut")
+            parts.append("undercut" if self.undercut_ceiling == "led_high" else "undercut (rank)")
+
         if self.moon_penalty:
             parts.append(f"moon {self.moon_penalty}")
         return ", ".join(parts)
@@ -160,6 +172,16 @@ IDLIB: Final = replace(
     undercut=True,
     dealer_rule="biggest_eater",
 )
+# The Idlib game as jehadbaeth/Leekha plays it (docs/rules.md, "Presets"): free passing,
+# forced talbees ("talyeekh"), undercut by Leekha rank binding forced discards too, and
+# partners whose first member to bust loses for the team.
+IDLIB_TALYEEKH: Final = replace(
+    IDLIB,
+    pass_ban=False,
+    talbees=True,
+    undercut_ceiling="leekha_rank",
+    partnership="individual_bust",
+)
 
 PRESETS: Final[dict[str, RulesConfig]] = {
     "classic": CLASSIC,
@@ -167,6 +189,7 @@ PRESETS: Final[dict[str, RulesConfig]] = {
     "golden": GOLDEN,
     "partnership": PARTNERSHIP,
     "idlib": IDLIB,
+    "idlib_talyeekh": IDLIB_TALYEEKH,
 }
 
 

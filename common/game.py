@@ -46,7 +46,7 @@ from leekha.common.legality import (
 from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome
 from leekha.common.scoring import moon_seat, points_table, round_scores, take_trick
 
-# The pass-legality helpers moved to leekha.common.legality; they stay importable here.
+# The pass rules live in leekha.common.legality; re-exported for callers holding a Game.
 __all__ = [
     "OVER",
     "PASS",
@@ -259,9 +259,6 @@ class Game:
             for c in self.config.leekha_cards
             if self.hands[seat] & _BIT[c] and c not in self.doubled
         ]
-
-    def total_of(self, seat: int) -> int:
-        return self.totals[seat] + self.round_points[seat]
 
     # ---- actions -------------------------------------------------------------------
     def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:

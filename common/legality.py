@@ -23,6 +23,11 @@ _SUIT_OF: Final = C.SUIT_OF
 _SUIT_MASK: Final = C.SUIT_MASK
 _BELOW: Final = C.BELOW
 _QS_BIT: Final = C.BIT[C.QUEEN_SPADES]
+# _RANK_BELOW[r]: every card, of any suit, ranked below rank r (index -1: none).
+_RANK_BELOW: Final = (
+    *(C.mask_of(c for c in range(52) if c % 13 < r) for r in range(13)),
+    0,
+)
 
 
 # ---- the pass ------------------------------------------------------------------------
@@ -78,7 +83,15 @@ def legal_passes(config: RulesConfig, hand: int) -> Iterator[tuple[int, int, int
 class PlayRules:
     """The play-rule options of a config, flattened to plain attributes for the hot path."""
 
-    __slots__ = ("leekha_mask", "leekha_of_suit", "talbees", "undercut", "void_rule")
+    __slots__ = (
+        "leekha_mask",
+        "leekha_of_suit",
+        "talbees",
+        "undercut",
+        "undercut_rank",
+        "void_forced",
+        "void_rule",
+    )
 
     def __init__(self, config: RulesConfig) -> None:
         self.leekha_mask = config.leekha_mask
@@ -89,14 +102,18 @@ class PlayRules:
         self.leekha_of_suit: tuple[int, ...] = tuple(lk)
         self.talbees = config.talbees
         self.undercut = config.undercut
+        self.undercut_rank = config.undercut and config.undercut_ceiling == "leekha_rank"
         self.void_rule = config.void_rule
+        # The cards a void player must discard if holding any (0: a free discard).
+        forced = {"queen_only": _QS_BIT, "any_leekha": config.leekha_mask, "free": 0}
+        self.void_forced: int = forced[config.void_rule]
 
     def legal(self, hand: int, trick: Sequence[tuple[int, int]], high: int, lk_on: bool) -> int:
         """The playable cards of `hand` on `trick`.
 
         `high` is the highest card of the led suit on the trick and `lk_on` whether any
         Leekha card lies on it. Layers: follow suit, then talbees, then undercut; a void
-        player falls to the void rule.
+        player falls to the void rule (and, with undercut by Leekha rank, to undercut too).
         """
         if not trick:
             return hand
@@ -108,12 +125,63 @@ class PlayRules:
                 if lk >= 0 and hand & _BIT[lk] and high > lk:
                     return _BIT[lk]
             if self.undercut and lk_on:
-                lower = follow & _BELOW[high]
+                lower = follow & (self._under(trick) if self.undercut_rank else _BELOW[high])
                 if lower:
                     return lower
             return follow
-        if self.void_rule == "queen_only":
-            return (hand & _QS_BIT) or hand
-        if self.void_rule == "any_leekha":
-            return (hand & self.leekha_mask) or hand
-        return hand
+        forced = hand & self.void_forced
+        if not forced:
+            return hand
+        if self.undercut_rank and lk_on:
+            lower = forced & self._under(trick)
+            if lower:
+                return lower
+        return forced
+
+    def _under(self, trick: Sequence[tuple[int, int]]) -> int:
+        """Cards of any suit ranked below the highest-ranked Leekha on the trick: the
+        undercut ceiling when it compares ranks (a 10♦ on a heart trick bars the J♥ up)."""
+        top = -1
+        for _, c in trick:
+            if self.leekha_mask & _BIT[c] and c % 13 > top:
+                top = c % 13
+        return _RANK_BELOW[top]
+
+    def absent_after(
+        self, trick: Sequence[tuple[int, int]], high: int, lk_on: bool, card: int
+    ) -> int:
+        """Cards a player cannot have held, given that they played `card` onto `trick`.
+
+        `trick`, `high` and `lk_on` describe the trick before the card, as for `legal`.
+        Every play the rules would have forbidden proves something is missing: a plain
+        discard proves the void rule's cards absent, a card above the undercut ceiling
+        proves nothing below it was held. Opponent models must draw deals from here so
+        that they never assume more (or less) than `legal` enforces.
+        """
+        if not trick:
+            return 0
+        led = _SUIT_OF[trick[0][1]]
+        bit = _BIT[card]
+        if _SUIT_OF[card] != led:
+            out = _SUIT_MASK[led]
+            kind = self.void_forced
+            if kind and not kind & bit:
+                out |= kind
+            elif kind and self.undercut_rank and lk_on:
+                lower = kind & self._under(trick)
+                if not lower & bit:
+                    out |= lower
+            return out
+        out = 0
+        if self.talbees:
+            lk = self.leekha_of_suit[led]
+            if lk >= 0 and high > lk:
+                if card == lk:
+                    return 0  # talbees forced it: the rest of the hand is unconstrained
+                out |= _BIT[lk]
+        if self.undercut and lk_on:
+            ceiling = self._under(trick) if self.undercut_rank else _BELOW[high]
+            lower = _SUIT_MASK[led] & ceiling
+            if not lower & bit:
+                out |= lower
+        return out

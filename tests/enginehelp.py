@@ -13,6 +13,7 @@ from leekha.common.config import (
     GAME_ENDS,
     PARTNERSHIPS,
     PASS_DIRECTIONS,
+    UNDERCUT_CEILINGS,
     VOID_RULES,
     RulesConfig,
 )
@@ -33,6 +34,7 @@ configs = st.builds(
     undercut=st.booleans(),
     dealer_rule=st.sampled_from(DEALER_RULES),
     moon_penalty=st.sampled_from([0, 37]),
+    undercut_ceiling=st.sampled_from(UNDERCUT_CEILINGS),
 )
 
 

@@ -35,6 +35,7 @@ def random_config(rng: random.Random) -> RulesConfig:
         moon_penalty=rng.choice([0, 0, 37]),
         # Golden goal may stop a scalar round early; the batch engine only plays whole rounds.
         game_end="round_end",
+        undercut_ceiling="led_high",
     )
 
 
@@ -309,3 +310,10 @@ def test_batch_round_points_agree_with_scoring() -> None:
                 points, taken, moon=config.moon_penalty, penalty_mask=config.penalty_mask
             )
             assert list(batch.round_points[g]) == expected
+
+
+def test_an_undercut_it_does_not_restate_is_refused() -> None:
+    hands = np.array([deal(1, 0)], dtype=np.uint64)
+    with pytest.raises(ValueError, match="undercut_ceiling"):
+        BatchRounds(PRESETS["idlib_talyeekh"], hands)
+    BatchRounds(replace(PRESETS["idlib_talyeekh"], undercut=False), hands)

@@ -64,6 +64,18 @@ def test_presets() -> None:
     idlib = PRESETS["idlib"]
     assert idlib.club_leekha and idlib.undercut and idlib.dealer_rule == "biggest_eater"
     assert idlib.target == 201 and idlib.round_total == 50
+    # jehadbaeth/Leekha's Idlib: idlib with free passing, talyeekh, undercut by rank, partners.
+    other = PRESETS["idlib_talyeekh"]
+    assert other == RulesConfig(
+        target=201,
+        pass_ban=False,
+        talbees=True,
+        partnership="individual_bust",
+        club_leekha=True,
+        undercut=True,
+        undercut_ceiling="leekha_rank",
+        dealer_rule="biggest_eater",
+    )
     for name, cfg in PRESETS.items():
         assert preset_name(cfg) == name
         assert RulesConfig.from_dict(cfg.to_dict()) == cfg
@@ -81,6 +93,7 @@ def test_presets() -> None:
         ("game_end", "sudden", "'golden_goal'"),
         ("dealer_rule", "random", "'biggest_eater'"),
         ("moon_penalty", -1, "integer from 0"),
+        ("undercut_ceiling", "rank", "'leekha_rank'"),
     ],
 )
 def test_bad_option_names_option_and_allowed(option: str, value: object, allowed: str) -> None:
@@ -99,3 +112,24 @@ def test_unknown_option_and_preset() -> None:
     with pytest.raises(ConfigError):
         RulesConfig.from_dict([1, 2])  # type: ignore[arg-type]
     assert preset("classic", {"target": 51}).target == 51
+
+
+def test_options_newer_than_protocol_1_1_appear_only_when_set() -> None:
+    """A 1.1 peer reads every rules map it was always sent, byte for byte."""
+    assert sorted(PRESETS["idlib"].to_dict()) == sorted(
+        [
+            "target",
+            "pass_direction",
+            "pass_ban",
+            "void_rule",
+            "talbees",
+            "doubling",
+            "partnership",
+            "game_end",
+            "club_leekha",
+            "undercut",
+            "dealer_rule",
+            "moon_penalty",
+        ]
+    )
+    assert PRESETS["idlib_talyeekh"].to_dict()["undercut_ceiling"] == "leekha_rank"

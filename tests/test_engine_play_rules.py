@@ -6,12 +6,13 @@ import pytest
 from enginehelp import cards, position
 
 from leekha.common.actions import Play
-from leekha.common.config import CLASSIC, IDLIB, LEVANT, RulesConfig
+from leekha.common.config import CLASSIC, IDLIB, LEVANT, PRESETS, RulesConfig
 from leekha.common.errors import RuleError
 from leekha.common.events import CardPlayed, TrickTaken
 from leekha.common.game import PLAY
 
 FREE = RulesConfig(void_rule="free")
+TALYEEKH = PRESETS["idlib_talyeekh"]
 
 
 def legal(game, seat: int) -> list[int]:  # type: ignore[no-untyped-def]
@@ -93,6 +94,38 @@ def test_undercut() -> None:
     # No Leekha on the trick: free.
     g4 = position(IDLIB, ["5D", "6D", "JD 3D", ""], trick="5D 6D")
     assert legal(g4, 2) == sorted(cards("JD 3D"))
+
+
+def test_undercut_by_leekha_rank_compares_ranks_across_suits() -> None:
+    # Q♠ dumped on a heart trick: followers duck below a queen, not below the 9♥.
+    hands = ["9H", "QS 2C", "5H 10H KH", ""]
+    assert legal(position(TALYEEKH, hands, trick="9H QS"), 2) == cards("5H 10H")
+    assert legal(position(IDLIB, hands, trick="9H QS"), 2) == cards("5H")
+    # Nothing below the queen: the constraint lifts.
+    assert legal(position(TALYEEKH, ["9H", "QS", "KH AH", ""], trick="9H QS"), 2) == cards("KH AH")
+
+
+def test_undercut_by_leekha_rank_binds_a_forced_leekha_discard() -> None:
+    # Seat 3 is void in hearts and must discard a Leekha; with the Q♠ down, the 10♦.
+    hands = ["2H", "QS 3C", "3H", "10D KC 4S"]
+    assert legal(position(TALYEEKH, hands, trick="2H QS 3H"), 3) == cards("10D")
+    assert legal(position(IDLIB, hands, trick="2H QS 3H"), 3) == cards("KC 10D")
+    g = position(TALYEEKH, hands, trick="2H QS 3H")
+    with pytest.raises(RuleError) as info:
+        g.play(3, cards("KC")[0])
+    assert info.value.code == "must_play_leekha"
+    # Only a higher Leekha: it must still go. No Leekha at all: a free discard, unbound.
+    assert legal(position(TALYEEKH, ["2H", "QS", "3H", "KC 4S"], trick="2H QS 3H"), 3) == cards(
+        "KC"
+    )
+    free = position(TALYEEKH, ["2H", "QS", "3H", "4S AS"], trick="2H QS 3H")
+    assert legal(free, 3) == cards("4S AS")
+
+
+def test_talbees_still_comes_before_undercut_by_rank() -> None:
+    # A♠ led, the K♣ dumped: the Q♠ holder must play the Q♠, though the 2♠ is lower.
+    g = position(TALYEEKH, ["AS", "KC", "QS 2S", ""], trick="AS KC")
+    assert legal(g, 2) == cards("QS")
 
 
 def test_turn_and_hand_errors() -> None:

@@ -16,6 +16,7 @@ from leekha.common.config import (
     RulesConfig,
 )
 from leekha.common.game import OVER, PASS, PLAY, Game, replay
+from leekha.common.legality import PlayRules
 from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
 
@@ -135,6 +136,47 @@ def test_views_hold_no_hidden_cards(config: RulesConfig, seed: int) -> None:
         else:
             assert game.turn is not None
             game.play(game.turn, rng.choice(game.legal_moves(game.turn)))
+
+
+@SETTINGS
+@given(configs, st.integers(0, 2**32))
+def test_what_a_play_proves_absent_is_never_in_the_hand(config: RulesConfig, seed: int) -> None:
+    """`absent_after` (what opponent models deduce) against the real hands: never wrong."""
+    rng = random.Random(seed)
+    rules = PlayRules(config)
+    game = Game(config, seed)
+    proofs = 0
+    while game.phase != OVER and game.round_no < 3:
+        if game.phase == PASS:
+            seat = next(s for s in range(4) if game.passed[s] is None)
+            game.pass_cards(seat, list(rng.choice(list(game.legal_passes(seat)))))
+            continue
+        seat = game.turn
+        assert seat is not None
+        card = rng.choice(game.legal_moves(seat))
+        absent = rules.absent_after(game.trick, game.trick_high, game.trick_has_leekha, card)
+        assert absent & game.hands[seat] == 0
+        proofs += absent != 0
+        game.play(seat, card)
+    if game.round_no > 0:  # a whole round was played: it had discards that prove voids
+        assert proofs > 0
+
+
+def test_what_a_play_proves_on_hand_built_tricks() -> None:
+    talyeekh = PlayRules(PRESETS["idlib_talyeekh"])
+    idlib = PlayRules(PRESETS["idlib"])
+    hearts = C.SUIT_MASK[C.HEARTS]
+    trick = [(0, C.parse_card("9H")), (1, C.QUEEN_SPADES)]
+    nine = C.parse_card("9H")
+    # Playing the K♥ over a queen proves no heart below the queen (rank) / the 9♥ (led high).
+    king = C.parse_card("KH")
+    assert talyeekh.absent_after(trick, nine, True, king) == hearts & C.BELOW[C.parse_card("QH")]
+    assert idlib.absent_after(trick, nine, True, king) == C.BELOW[nine]
+    # A forced K♣ dump over the Q♠ proves no 10♦; a plain discard proves no Leekha at all.
+    assert talyeekh.absent_after(trick, nine, True, C.KING_CLUBS) == hearts | C.BIT[C.TEN_DIAMONDS]
+    assert idlib.absent_after(trick, nine, True, C.KING_CLUBS) == hearts
+    two = C.parse_card("2S")
+    assert talyeekh.absent_after(trick, nine, True, two) == hearts | PRESETS["idlib"].leekha_mask
 
 
 def test_replay_rejects_tampered_log() -> None:

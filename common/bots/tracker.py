@@ -4,7 +4,8 @@ Everything here is rebuilt from a SeatView (the tricks of this round, the trick 
 progress, the own pass and the reveals), so it can never know more than the seat does.
 The deductions respect the table's rules: under "any_leekha" a void player holding a
 Leekha must play it, so a plain discard proves the player holds none; talbees and undercut
-likewise turn some plays into proofs of absence.
+likewise turn some plays into proofs of absence. `PlayRules.absent_after` states them, next
+to the legality they are read from.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from typing import Final
 
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
+from leekha.common.legality import PlayRules
 from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT
 _SUIT_OF: Final = C.SUIT_OF
 _SUIT_MASK: Final = C.SUIT_MASK
-_BELOW: Final = C.BELOW
 
 
 class SampleError(RuntimeError):
@@ -40,9 +41,7 @@ class Tracker:
         self.hand = C.mask_of(view.hand)
         cfg = self.config
         leekhas = cfg.leekha_mask
-        lk_of_suit = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
-        if cfg.club_leekha:
-            lk_of_suit[C.CLUBS] = C.KING_CLUBS
+        rules = PlayRules(cfg)
         absent = [0, 0, 0, 0]
         absent[me] = C.FULL_DECK & ~self.hand
         played = 0
@@ -59,18 +58,7 @@ class Tracker:
                 if i == 0:
                     led = _SUIT_OF[c]
                 elif seat != me:
-                    if _SUIT_OF[c] != led:
-                        absent[seat] |= _SUIT_MASK[led]
-                        if cfg.void_rule == "any_leekha" and not leekhas & _BIT[c]:
-                            absent[seat] |= leekhas
-                        elif cfg.void_rule == "queen_only" and c != C.QUEEN_SPADES:
-                            absent[seat] |= _BIT[C.QUEEN_SPADES]
-                    else:
-                        lk = lk_of_suit[led]
-                        if cfg.talbees and lk >= 0 and high > lk and c != lk:
-                            absent[seat] |= _BIT[lk]
-                        if cfg.undercut and lk_on and c > high:
-                            absent[seat] |= _BELOW[high]
+                    absent[seat] |= rules.absent_after(cards[:i], high, lk_on, c)
                 if led == _SUIT_OF[c] and c > high:
                     high = c
                 if leekhas & _BIT[c]:
