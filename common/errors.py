@@ -25,6 +25,28 @@ BAD_ACTION: Final = "bad_action"
 BAD_RECORD: Final = "bad_record"
 
 
+# Every code the engine raises, for clients that must have words for each (client/refusals).
+CODES: Final = frozenset(
+    {
+        NOT_YOUR_TURN,
+        NOT_IN_HAND,
+        MUST_FOLLOW_SUIT,
+        MUST_PLAY_LEEKHA,
+        MUST_PLAY_FORCED,
+        BAD_PASS,
+        PASS_LAST_OF_SUIT,
+        ALREADY_PASSED,
+        CANNOT_DOUBLE,
+        WRONG_PHASE,
+        GAME_OVER,
+        BAD_SEAT,
+        BAD_CARD,
+        BAD_ACTION,
+        BAD_RECORD,
+    }
+)
+
+
 class LeekhaError(Exception):
     """Base of every error the engine raises on purpose."""
 
