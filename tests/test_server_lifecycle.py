@@ -181,10 +181,12 @@ class TableLife(RuleBasedStateMachine):
             assert table.status == "playing"
             return
         if not table.humans():  # only spectators: whoever sits down takes the controls
-            name = PEOPLE[0]
+            outside = [n for n in PEOPLE if not self.at_table(n)]
+            name = outside[0] if outside else PEOPLE[0]
             if name not in self.online:
                 self.come_back(name)
-            self.ask(name, M.Leave(id=self.rid(name)))
+            if not outside:
+                self.ask(name, M.Leave(id=self.rid(name)))  # the others still watch
             reply = self.ask(name, M.JoinSeat(id=self.rid(name), table_id=table.id))
             assert isinstance(reply, M.Snapshot), reply
         host = next((n for n in PEOPLE if self.tokens[n] == table.host_token), None)
