@@ -91,6 +91,12 @@ def enabled() -> bool:
     return _enabled
 
 
+def mirrored() -> bool:
+    """Whether screens are laid out right to left: lines of running text (the status line,
+    the key hints) then start at the right edge, as an Arabic reader expects."""
+    return _enabled and i18n.is_rtl()
+
+
 def needs_bidi(text: str) -> bool:
     return _RTL.search(text) is not None
 

@@ -158,3 +158,19 @@ def test_translated_rules_name_every_option_and_preset(page: str) -> None:
     text = (ROOT / "docs" / page).read_text()
     names = [f.name for f in fields(RulesConfig)] + list(PRESETS)
     assert [n for n in names if f"`{n}`" not in text] == []
+
+
+def test_arabic_has_no_vowel_marks() -> None:
+    """A mark combines with the letter before it in a terminal cell; the screens count one
+    cell per character, so the catalogue writes Arabic unvocalised, as signs and screens do."""
+    marked = [
+        m.id
+        for m in catalogue("ar")
+        if m.id and any("\u064b" <= ch <= "\u0652" for s in _strings(m) for ch in s)
+    ]
+    assert marked == []
+
+
+def _strings(m: object) -> list[str]:
+    s = m.string  # type: ignore[attr-defined]
+    return [s] if isinstance(s, str) else list(s)

@@ -101,6 +101,13 @@ class Canvas:
             x += w
         return x
 
+    def line(self, x: int, y: int, width: int, text: str, style: str = "") -> int:
+        """A line of running text in the `width` cells from `x`: from the left edge, or from
+        the right one when the screen is laid out right to left (`rtl.mirrored`)."""
+        if rtl.mirrored():
+            x += max(0, width - get_cwidth(text))
+        return self.put(x, y, text, style)
+
     def center(self, cx: int, y: int, text: str, style: str = "") -> int:
         return self.put(cx - get_cwidth(text) // 2, y, text, style)
 

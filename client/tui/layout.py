@@ -732,10 +732,11 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
         _paint_side(m, cv, main_w + 1, 1, chat_w, body_h)
     elif m.counting and m.screen == M.TABLE:
         _paint_counting(m, cv, 1, 3, main_w - 2)
-    cv.put(0, height - 1 - max(1, len(status)), fit_hints(hint_items(m), width), "class:hint")
+    hints = fit_hints(hint_items(m), width)
+    cv.line(0, height - 1 - max(1, len(status)), width, hints, "class:hint")
     status_style = "class:status.error" if m.status_error else "class:status"
     for i, line in enumerate(status):
-        cv.put(0, height - len(status) + i, line, status_style)
+        cv.line(0, height - len(status) + i, width, line, status_style)
     top = m.overlay
     if top is not None:
         OVERLAYS[top](m, cv)
