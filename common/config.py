@@ -107,28 +107,6 @@ class RulesConfig:
     def with_overrides(self, overrides: Mapping[str, Any]) -> RulesConfig:
         return RulesConfig.from_dict(overrides, base=self)
 
-    def summary(self) -> str:
-        """A one-line description for lobby listings."""
-        parts = [f"to {self.target}"]
-        if self.partnership != "off":
-            parts.append("partners" if self.partnership == "combined" else "partners (bust)")
-        if self.pass_direction == "alternate":
-            parts.append("pass R/L")
-        if self.talbees:
-            parts.append("talbees")
-        if self.doubling:
-            parts.append("doubling")
-        if self.game_end == "golden_goal":
-            parts.append("golden goal")
-        if self.club_leekha:
-            parts.append("K♣ leekha")
-        if self.undercut:
-            parts.append("undercut" if self.undercut_ceiling == "led_high" else "undercut (rank)")
-
-        if self.moon_penalty:
-            parts.append(f"moon {self.moon_penalty}")
-        return ", ".join(parts)
-
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):

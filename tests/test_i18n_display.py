@@ -196,3 +196,19 @@ def test_arabic_help_in_display_order(lang: None, capsys: pytest.CaptureFixture[
     # Visual: the description (right to left) on the left, the command name at the right.
     assert text.endswith("play")
     assert logical(text[: -len("play")].strip()) == "العب ضد الروبوتات الآن (خادم مدمج)"
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", "to 101, talbees, doubling"),
+        ("it", "a 101, talbees, raddoppio"),
+        ("ar", "إلى 101، تلبيس، تدبيل"),
+    ],
+)
+def test_rules_summary_in_the_language(lang: None, language: str, shown: str) -> None:
+    from leekha.client.rulestext import summary
+    from leekha.common.config import PRESETS
+
+    i18n.set_language(language)
+    assert summary(PRESETS["levant"]) == shown

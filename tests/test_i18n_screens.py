@@ -68,7 +68,12 @@ def logical(visual: str) -> str:
 def play(lang: str, bidi: str) -> list[str]:
     leekha = str(Path(sys.executable).with_name("leekha"))
     argv = [leekha, "--lang", lang, "--bidi", bidi, "play", "--strategy", "random"]
-    return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], table_drawn, timeout=30)
+    return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], drawn_with_header, timeout=30)
+
+
+def drawn_with_header(lines: list[str]) -> bool:
+    """The table is drawn and so is the header, which names the table and the player."""
+    return table_drawn(lines) and len(ARABIC.findall(lines[0])) == 2
 
 
 @pytest.mark.parametrize(("lang", "bidi"), [("en", "on"), ("it", "off"), ("ar", "on")])

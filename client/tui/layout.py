@@ -31,6 +31,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from leekha.client.i18n import _
+from leekha.client.rulestext import summary
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, Frags, fit, frags_width, wrap
 from leekha.common import cards as C
@@ -483,7 +484,7 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
     off = _("off")
     values = {
         "name": f.name + ("_" if f.field == "name" else ""),
-        "preset": f"‹ {f.preset} ›  {PRESETS[f.preset].summary()}",
+        "preset": f"‹ {f.preset} ›  {summary(PRESETS[f.preset])}",
         "target": target,
         "password": ("*" * len(f.password) or _("(none)")) + ("_" if f.field == "password" else ""),
         "pass_timer": f"‹ {f.pass_timer or off} ›" + (" s" if f.pass_timer else ""),
@@ -675,7 +676,7 @@ def fit_hints(items: list[tuple[str, str]], width: int) -> str:
 def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
     parts = [opts.title]
     if m.table is not None:
-        parts += [str(m.table.get("name", "")), m.rules.summary()]
+        parts += [str(m.table.get("name", "")), summary(m.rules)]
         if m.view is not None:
             parts.append(_("round {n}").format(n=m.view["round"] + 1))
     elif m.server_label or m.server:

@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any
 
+from leekha.client import rulestext
 from leekha.client.i18n import _, ngettext
 
 
@@ -145,7 +146,7 @@ def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
     names = model.names
     rules = model.record.rules
     head = " " + _("Replay · {rules} · round {n}/{rounds} · step {step}/{steps}").format(
-        rules=rules.summary(),
+        rules=rulestext.summary(rules),
         n=f.round + 1,
         rounds=model.rounds,
         step=f.step,
