@@ -141,7 +141,8 @@ def test_views_hold_no_hidden_cards(config: RulesConfig, seed: int) -> None:
 @SETTINGS
 @given(configs, st.integers(0, 2**32))
 def test_what_a_play_proves_absent_is_never_in_the_hand(config: RulesConfig, seed: int) -> None:
-    """`absent_after` (what opponent models deduce) against the real hands: never wrong."""
+    """`absent_after` (what opponent models deduce) against the real hands: never wrong;
+    and every move list against the naive statement of the rules, in every variant."""
     rng = random.Random(seed)
     rules = PlayRules(config)
     game = Game(config, seed)
@@ -153,7 +154,10 @@ def test_what_a_play_proves_absent_is_never_in_the_hand(config: RulesConfig, see
             continue
         seat = game.turn
         assert seat is not None
-        card = rng.choice(game.legal_moves(seat))
+        moves = game.legal_moves(seat)
+        trick = [c for _, c in game.trick]
+        assert moves == _naive_legal(config, C.cards_of(game.hands[seat]), trick)
+        card = rng.choice(moves)
         absent = rules.absent_after(game.trick, game.trick_high, game.trick_has_leekha, card)
         assert absent & game.hands[seat] == 0
         proofs += absent != 0
@@ -203,19 +207,23 @@ def _naive_legal(config: RulesConfig, hand: list[int], trick: list[int]) -> list
     led = trick[0] // 13
     follow = [c for c in hand if c // 13 == led]
     leekhas = [49, 21] + ([11] if config.club_leekha else [])
+    down = [c for c in trick if c in leekhas]
+    by_rank = config.undercut and config.undercut_ceiling == "leekha_rank" and down
+    top_rank = max((c % 13 for c in down), default=-1)
     if follow:
         high = max(c for c in trick if c // 13 == led)
         forced = {3: 49, 1: 21, 0: 11 if config.club_leekha else None}.get(led)
         if config.talbees and forced in hand and high > forced:  # type: ignore[operator]
             return [forced]  # type: ignore[list-item]
-        if config.undercut and any(c in leekhas for c in trick):
-            lower = [c for c in follow if c < high]
+        if config.undercut and down:
+            lower = [c for c in follow if (c % 13 < top_rank if by_rank else c < high)]
             if lower:
                 return sorted(lower)
         return sorted(follow)
     if config.void_rule == "any_leekha":
         held = [c for c in hand if c in leekhas]
-        return sorted(held) if held else sorted(hand)
+        lower = [c for c in held if by_rank and c % 13 < top_rank]
+        return sorted(lower or held or hand)
     if config.void_rule == "queen_only" and 49 in hand:
         return [49]
     return sorted(hand)
@@ -253,6 +261,8 @@ def _dealt_and_passed(config: RulesConfig, seed: int) -> Game:
         ("levant", 99, [13, 47, 89, 270]),
         ("idlib", 2024, [13, 43, 126, 273]),
         ("idlib", 99, [13, 47, 102, 313]),
+        ("idlib_talyeekh", 2024, [13, 40, 114, 1011]),
+        ("idlib_talyeekh", 99, [13, 46, 73, 227]),
     ],
 )
 def test_perft_from_fixed_deal(preset: str, seed: int, counts: list[int]) -> None:
