@@ -17,6 +17,7 @@ from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
 from leekha.common.config import RulesConfig
 from leekha.common.legality import legal_passes
+from leekha.common.scoring import led_high
 from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT
@@ -121,10 +122,7 @@ class HeuristicStrategy:
         tracker = Tracker(view)
         policy = play_policy(view, tracker)
         trick = [(s, c) for s, c in view.trick]
-        high = -1
-        if trick:
-            led = C.SUIT_OF[trick[0][1]]
-            high = max(c for _, c in trick if C.SUIT_OF[c] == led)
+        high = led_high(trick) if trick else -1
         assert view.seat is not None
         return policy(view.seat, tracker.hand, legal, trick, high, tracker.played)
 
