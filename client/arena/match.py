@@ -207,6 +207,8 @@ def _progress(deals: int, counted: int, args: argparse.Namespace, rate: float,
         line += _("; {name} {mean:+.3f} ±{half:.3f}").format(
             name=name, mean=running.mean, half=running.half
         )
+        if args.precision is not None:
+            line += _(" (goal ±{goal})").format(goal=args.precision)
     sys.stderr.write(f"\r  {line}\x1b[K")
     sys.stderr.flush()
 
@@ -295,7 +297,8 @@ def format_report(report: dict[str, Any]) -> str:
     )
     lines = [
         f"{report['rounds']} rounds ({mode}{report['deals']} deals), rules {rules}, "
-        f"seed {report['seed']}; {report['games_finished']} games finished",
+        f"seed {report['seed']}; {report['games_finished']} games finished"
+        + (f"; stopped at ±{report['precision']}" if report["stopped_early"] else ""),
         f"{'strategy':<{width}}{'seats':>6}{'pts/round':>12}{'±95%':>8}{'games won':>11}"
         f"{'vs others':>11}{'±95%':>8}{'relative':>10}",
     ]
