@@ -26,7 +26,7 @@ from .version import FEATURES
 __all__ = ["GROUPS", "hex_dump", "main", "pretty", "render"]
 
 GROUPS: list[tuple[str, list[str]]] = [
-    ("Handshake", ["hello", "resume", "welcome"]),
+    ("Handshake", ["hello", "resume", "welcome", "challenge", "prove"]),
     ("Replies and keepalive", ["ok", "error", "ping", "pong"]),
     (
         "Lobby",

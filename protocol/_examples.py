@@ -11,6 +11,7 @@ from typing import Any
 from .catalogue import (
     AddBot,
     CardPlayed,
+    Challenge,
     Chat,
     ChatMessage,
     CreateTable,
@@ -31,6 +32,7 @@ from .catalogue import (
     Ping,
     PlayCard,
     Pong,
+    Prove,
     Rematch,
     RemoveBot,
     Resume,
@@ -173,6 +175,10 @@ SNAP_RESUME = Snapshot(
     players=PLAYERS,
 )
 
+#: A challenge nonce and a signature of the right sizes (32 and 64 bytes, base64).
+NONCE = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w="
+SIGNATURE = "SIG" + "A" * 82 + "Q=="
+
 #: One example per message type, keyed by type tag.
 EXAMPLES: dict[str, Message] = {
     m.TYPE: m
@@ -180,6 +186,8 @@ EXAMPLES: dict[str, Message] = {
         Hello(id=1, versions=[[1, 1]], name="alice", client="leekha-tui 0.1"),
         Resume(id=1, versions=[[1, 1]], token=TOKEN),
         Welcome(re=1, version=[1, 1], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        Challenge(re=1, nonce=NONCE, server="k3P9xQ2mT8vA"),
+        Prove(re=1, signature=SIGNATURE),
         Error(code="not_your_turn", message="it is seat 2's turn", re=12),
         Ok(re=5),
         Ping(id=40),

@@ -115,6 +115,14 @@ class Hello(Message):
     client: str = field(
         default="", metadata=meta(StrSpec(0, 64), doc="client software and version, free text")
     )
+    key: str | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(StrSpec(1, 128)),
+            doc="(1.2) your public key, `ed25519:<base64>`: the server answers `challenge` "
+            "and the name is yours once you prove you hold the key; null = play as a guest",
+        ),
+    )
 
 
 @register
@@ -166,9 +174,48 @@ class Welcome(Message):
             NullableSpec(SEAT), doc="(1.1) your seat at that table; null = not seated"
         ),
     )
+    verified: bool = field(
+        default=False,
+        metadata=meta(
+            BoolSpec(),
+            doc="(1.2) true when you proved the key that owns your name; false = guest",
+        ),
+    )
 
 
 # --- replies and keepalive -----------------------------------------------------------
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class Challenge(Message):
+    TYPE: ClassVar[str] = "challenge"
+    SENDER: ClassVar[Sender] = S
+    DOC: ClassVar[str] = (
+        "(1.2) Answers a `hello` that carried a `key`: prove you hold the key by signing "
+        "`\"leekha-auth-1\\0\" + server + \"\\0\" + name + \"\\0\" + key + \"\\0\" + nonce` "
+        "(UTF-8 strings, the nonce's 32 raw bytes) with Ed25519 and sending `prove`. "
+        "The nonce is fresh for every connection, so an answer can never be replayed."
+    )
+    re: int = field(metadata=meta(REQ_ID, doc="`id` of the `hello`"))
+    nonce: str = field(metadata=meta(StrSpec(44, 44), doc="32 random bytes, base64"))
+    server: str = field(
+        metadata=meta(StrSpec(1, 64), doc="this server's id, part of what you sign")
+    )
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class Prove(Message):
+    TYPE: ClassVar[str] = "prove"
+    SENDER: ClassVar[Sender] = C
+    DOC: ClassVar[str] = (
+        "(1.2) The answer to `challenge`. The server answers `welcome` (the name is now "
+        "claimed by your key if it was free), or `error` `bad_signature`, after which you "
+        "may send `hello` again."
+    )
+    re: int = field(metadata=meta(REQ_ID, doc="`id` of the `hello`"))
+    signature: str = field(metadata=meta(StrSpec(88, 88), doc="the Ed25519 signature, base64"))
 
 
 @register

@@ -55,6 +55,7 @@ class Event(enum.Enum):
     REFUSED = "refused"  # an error answering the hello/resume; the client may try again
     FATAL = "fatal"  # an error after which the server closes (CLOSING_ERRORS)
     KEEPALIVE = "keepalive"  # ping, pong, and errors that change nothing
+    CHALLENGE = "challenge"  # challenge and prove: the key check inside the handshake
     TRAFFIC = "traffic"  # every other request, reply or event
     PIPELINED = "pipelined"  # a request the server got right behind the hello, unanswered
     LOST = "lost"  # the transport is gone
@@ -70,6 +71,7 @@ TRANSITIONS: dict[tuple[State, Event], State] = {
     (A, E.KEEPALIVE): A,
     (H, E.KEEPALIVE): H,
     (H, E.WELCOME): R,
+    (H, E.CHALLENGE): H,
     (H, E.REFUSED): A,
     (H, E.PIPELINED): H,
     (R, E.KEEPALIVE): R,
@@ -145,6 +147,8 @@ class Connection:
             return Event.WELCOME
         if isinstance(msg, M.Ping | M.Pong):
             return Event.KEEPALIVE
+        if isinstance(msg, M.Challenge | M.Prove):
+            return Event.CHALLENGE
         if isinstance(msg, M.Error):
             if msg.code in CLOSING_ERRORS:
                 return Event.FATAL

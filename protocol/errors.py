@@ -81,6 +81,12 @@ APPLICATION_ERRORS: dict[str, str] = {
     "chat_too_long": "Chat text exceeds the server's limit.",
     "name_too_long": "Name exceeds the server's limit.",
     "bad_name": "Name is empty, already in use, or has forbidden characters.",
+    "name_claimed": "(1.2) The name belongs to a player with a key, and this `hello` did not "
+    "carry that key: choose another name (or connect with that player's identity).",
+    "bad_key": "(1.2) The `key` of `hello` is not an `ed25519:<base64>` key of 32 bytes (a "
+    "key of an unknown type is refused): send `hello` again without it or with a good one.",
+    "bad_signature": "(1.2) The `prove` signature does not verify for this connection's "
+    "challenge; send `hello` again.",
     "bad_rules": "Unknown preset or an invalid override (message names the option).",
     "no_such_bot": "Unknown bot strategy, or no bot in that seat.",
     "internal": "The server failed unexpectedly; the request had no effect.",

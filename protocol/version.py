@@ -71,6 +71,9 @@ COUNTING_AID = feature(
     (1, 2),
     "`create_table` and the table summary carry `counting_aid` (a host may forbid the aid)",
 )
+IDENTITY = feature(
+    "identity", (1, 2), "`hello.key`, `challenge`/`prove`, `welcome.verified`, claimed names"
+)
 
 
 def speaks(version: Sequence[int] | None, what: Feature) -> bool:

@@ -101,7 +101,9 @@ def test_any_split_of_either_stream_gives_the_same_messages(data: st.DataObject)
 
 # ---- hello first, and who may send what ------------------------------------------------
 NOT_HANDSHAKE = sorted(
-    t for t, m in EXAMPLES.items() if type(m).SENDER == "client" and t not in ("hello", "resume")
+    t
+    for t, m in EXAMPLES.items()
+    if type(m).SENDER == "client" and t not in ("hello", "resume", "prove")
 )
 
 
@@ -126,6 +128,27 @@ def test_a_client_may_not_send_a_request_before_the_welcome(tag: str) -> None:
         client.send(EXAMPLES[tag])
     client.receive_data(P.encode(WELCOME))
     assert client.send(EXAMPLES[tag]) == P.encode(EXAMPLES[tag])
+
+
+def test_the_key_check_lives_inside_the_handshake_only() -> None:
+    """challenge/prove are steps of the handshake: never before hello, never after welcome."""
+    server = Connection("server")
+    with pytest.raises(P.ProtocolError) as info:
+        server.receive_data(P.encode(EXAMPLES["prove"]))
+    assert info.value.code == "not_hello_first"
+    client, server = Connection("client"), Connection("server")
+    with pytest.raises(LocalProtocolError):
+        client.send(EXAMPLES["prove"])
+    server.receive_data(client.send(HELLO))
+    client.receive_data(server.send(EXAMPLES["challenge"]))
+    server.receive_data(client.send(EXAMPLES["prove"]))
+    assert client.state is server.state is State.HANDSHAKING
+    client.receive_data(server.send(WELCOME))
+    assert client.state is State.READY
+    with pytest.raises(LocalProtocolError):
+        client.send(EXAMPLES["prove"])
+    with pytest.raises(P.ProtocolError):
+        client.receive_data(P.encode(EXAMPLES["challenge"]))
 
 
 def test_a_client_refuses_game_traffic_before_the_welcome() -> None:
