@@ -17,6 +17,7 @@ sentence for the player (`ConnectFailed`). After that, drops are retried until `
 
 from __future__ import annotations
 
+import base64
 import itertools
 import random
 from collections.abc import Callable
@@ -34,8 +35,10 @@ from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.i18n import _
+from leekha.client.identity import Identity
 from leekha.client.tokens import TokenStore, server_key
 from leekha.client.trust import KnownHosts, TrustError, TrustingCreator, first_contact_notice
+from leekha.protocol.auth import challenge_payload
 from leekha.protocol.connection import Pending
 
 log = Logger()
@@ -199,6 +202,7 @@ class ClientSession:
         on_notice: Callable[[str], None] = lambda _text: None,
         on_refused: Callable[[P.Error], str | None] = lambda _e: None,
         tokens: TokenStore | None = None,
+        identity: Identity | None = None,
         known_hosts: KnownHosts | None = None,
         retry: RetryPolicy | None = None,
         connect_timeout: float = 5.0,
@@ -216,6 +220,8 @@ class ClientSession:
         self.on_notice = on_notice
         self.on_refused = on_refused
         self.tokens = tokens
+        #: With an identity the hello carries its key and the name is proved (1.2).
+        self.identity = identity
         self.retry = retry or retry_policy()
         self.connect_timeout = connect_timeout
         self.dead_after = dead_after
@@ -321,16 +327,27 @@ class ClientSession:
         if self.token is not None:
             proto.send(P.Resume(id=rid, versions=VERSIONS, token=self.token))
         else:
-            proto.send(P.Hello(id=rid, versions=VERSIONS, name=self.name, client=self.client))
+            key = self.identity.public_key if self.identity is not None else None
+            hello = P.Hello(id=rid, versions=VERSIONS, name=self.name, client=self.client, key=key)
+            proto.send(hello)
 
     def _handshake(self, proto: SessionProtocol, msg: P.Message) -> None:
         if isinstance(msg, P.Welcome):
             proto.welcome = msg
             proto.welcomed.callback(msg)
+        elif isinstance(msg, P.Challenge) and self.identity is not None:
+            proto.send(P.Prove(re=msg.re, signature=self._sign(msg)))
         elif isinstance(msg, P.Error) and proto.conn.state is P.State.AWAITING_HELLO:
             self._refused(proto, msg)
         elif isinstance(msg, P.Error):
             proto.fail(_Fatal(_("the server refused us: {why}").format(why=msg.message)))
+
+    def _sign(self, challenge: P.Challenge) -> str:
+        """Our answer to a key challenge: the signed bytes are protocol.auth's."""
+        assert self.identity is not None
+        nonce = base64.b64decode(challenge.nonce)
+        payload = challenge_payload(challenge.server, self.name, self.identity.public_key, nonce)
+        return base64.b64encode(self.identity.sign(payload)).decode("ascii")
 
     def _refused(self, proto: SessionProtocol, msg: P.Error) -> None:
         if msg.code == "bad_token" and self.token is not None:

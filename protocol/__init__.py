@@ -6,6 +6,7 @@ I/O and call into this package. docs/protocol.md is the specification; it is par
 generated from this package so the two cannot drift.
 """
 
+from .auth import challenge_payload
 from .catalogue import (
     AddBot,
     CardPlayed,
@@ -116,6 +117,7 @@ __all__ = [
     "TrickTaken",
     "Welcome",
     "YourTurn",
+    "challenge_payload",
     "encode",
     "encode_body",
     "from_dict",

@@ -18,8 +18,9 @@ from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import negotiate
+from leekha.protocol.version import IDENTITY, negotiate, speaks
 from leekha.server.errors import Refused
+from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
 from leekha.server.session import Session
 from leekha.server.transport import FramedConnection
@@ -44,6 +45,8 @@ class LeekhaConnection(FramedConnection):
             self.clock, self.settings.rate_limit_msgs_per_s, self.settings.rate_burst
         )
         self.strikes = 0
+        #: The challenge of a `hello` that carried a key, until its `prove` arrives.
+        self.key_check: KeyCheck | None = None
 
     def gone(self) -> None:
         if self.session is not None:
@@ -74,7 +77,9 @@ class LeekhaConnection(FramedConnection):
             reply = handler(msg)
         except Refused as exc:
             reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
-            if isinstance(msg, M.Hello | M.Resume):
+            if isinstance(msg, M.Hello | M.Resume | M.Prove):
+                if isinstance(msg, M.Prove):
+                    reply = M.Error(code=exc.code, message=exc.message[:1000], re=msg.re)
                 self.rules.send(reply)  # the session rules see the handshake refused
         except ProtocolError as exc:
             self.unqueue(mark)
@@ -107,17 +112,42 @@ class LeekhaConnection(FramedConnection):
 
     def handle_hello(self, msg: M.Hello) -> None:
         version = self._welcome(msg.id, msg.versions, msg.name)
-        session = self.lobby.hello(self, msg.name)
+        if msg.key is not None and speaks(version, IDENTITY):
+            self.key_check = self.lobby.identities.challenge(msg, version)
+            self.send(self.key_check.message)
+            return
+        self.lobby.identities.check_guest(msg.name)
+        self._hello(msg.id, version, msg.name, verified=False)
+
+    def handle_prove(self, msg: M.Prove) -> None:
+        check, self.key_check = self.key_check, None
+        if check is None or check.hello.id != msg.re:
+            raise Refused("bad_signature", "no challenge is waiting for this answer")
+        self.lobby.identities.prove(check, msg.signature)
+        self._hello(check.hello.id, check.version, check.hello.name, verified=True)
+
+    def _hello(self, rid: int, version: tuple[int, int], name: str, *, verified: bool) -> None:
+        if verified:
+            session, resumed = self.lobby.claimed_hello(self, name)
+        else:
+            session, resumed = self.lobby.hello(self, name), False
         self.server.stats.hellos += 1
         log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
+        table_id, seat = self.lobby.where(session) if resumed else (None, None)
         welcome = M.Welcome(
-            re=msg.id,
+            re=rid,
             version=list(version),
             server=SERVER_NAME,
             token=session.token,
             name=session.name,
+            resumed=resumed,
+            table_id=table_id,
+            seat=seat,
+            verified=verified,
         )
         self._bind(session, welcome)
+        if resumed:
+            self.lobby.resumed(session)
 
     def handle_resume(self, msg: M.Resume) -> Message | None:
         version = self._welcome(msg.id, msg.versions, None)
@@ -132,6 +162,7 @@ class LeekhaConnection(FramedConnection):
             token=session.token,
             name=session.name,
             resumed=True,
+            verified=session.verified,
             table_id=table_id,
             seat=seat,
         )

@@ -20,6 +20,7 @@ from leekha.protocol.catalogue import STATS_MAX
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
+from leekha.server.identities import Identities
 from leekha.server.limits import TokenBucket, clean_chat, clean_name
 from leekha.server.outbox import Outbox
 from leekha.server.persistence import Store, TableRow
@@ -68,6 +69,7 @@ class Lobby:
         # Never accept what the protocol could not carry, whatever the settings say.
         self.max_name = min(settings.max_name_len, WIRE_NAME_MAX)
         self.max_chat = min(settings.max_chat_len, WIRE_CHAT_MAX)
+        self.identities = Identities(store, self.max_name)
         self.tables: dict[int, Table] = {}
         #: Host token -> ids of the tables it may host (checked against table.host_token on
         #: use), so a closing connection does not walk every table.
@@ -98,6 +100,7 @@ class Lobby:
                 for seat in row.seats:
                     if seat is not None and seat.token and seat.token not in self.sessions:
                         session = self._session(seat.token, names.get(seat.token, seat.name))
+                        session.verified = self.identities.verified(session.name)
                         session.table_id = row.id
                         session.stored = True
                 if row.host_token and row.host_token not in self.sessions:
@@ -179,6 +182,18 @@ class Lobby:
         self._set_peer(session, peer)
         self._counts()
         return session
+
+    def claimed_hello(self, peer: Peer, wanted: str) -> tuple[Session, bool]:
+        """A hello whose key owns the name: it takes back a seat the name holds, from any
+        machine (True), or starts a new session (False)."""
+        name = clean_name(wanted, self.max_name)
+        for session in list(self._by_name.get(name.casefold(), ())):
+            table = self._table_of(session)
+            if session.verified and table is not None and table.seat_of(session.token) is not None:
+                return self.resume(peer, session.token), True
+        session = self.hello(peer, wanted)
+        session.verified = True
+        return session, False
 
     def resume(self, peer: Peer, token: str) -> Session:
         session = self.sessions.get(token)

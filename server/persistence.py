@@ -14,6 +14,7 @@ Without `on_begin` every write commits at once.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -78,6 +79,10 @@ CREATE TABLE IF NOT EXISTS game_players (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS game_players_name ON game_players (name);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS identities (
     name_key TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -399,6 +404,17 @@ class Store:
         return [PlayerStats(r[0], r[1], r[2] or 0, r[3] or 0, r[4] or 0) for r in rows]
 
     # ---- identities and ratings ---------------------------------------------------------
+    def server_id(self) -> str:
+        """This server's lasting id (made once), which key holders sign challenges for."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        if row is not None:
+            return str(row[0])
+        made = secrets.token_urlsafe(12)
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('server_id', ?)", (made,))
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        return str(row[0])
+
     def claimed_key(self, name_key: str) -> str | None:
         """The public key that claimed a name (by its comparison key), or None."""
         row = self._db.execute(

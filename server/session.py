@@ -36,6 +36,8 @@ class Session:
     table_id: int | None = None
     watching_lobby: bool = False
     stored: bool = False
+    #: The name is claimed by a key this session proved (protocol 1.2); False = guest.
+    verified: bool = False
     expiry: Timer | None = field(default=None, repr=False)
 
     def send(self, msg: Message) -> None:
