@@ -79,6 +79,14 @@ CREATE TABLE IF NOT EXISTS game_players (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS game_players_name ON game_players (name);
+CREATE TABLE IF NOT EXISTS game_facts (
+    game_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    tricks INTEGER NOT NULL,
+    leekhas INTEGER NOT NULL,
+    moons INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -473,3 +481,21 @@ class Store:
             (name,),
         ).fetchall()
         return [(int(r[0]), float(r[1]), float(r[2])) for r in rows]
+
+    def save_game_facts(self, game_id: int, facts: Sequence[tuple[int, int, int]]) -> None:
+        """(tricks, Leekha cards eaten, moons) of each seat of a finished game."""
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO game_facts (game_id, seat, tricks, leekhas, moons)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, *f) for seat, f in enumerate(facts)],
+            )
+
+    def facts_by_name(self) -> dict[str, tuple[int, int, int]]:
+        """Summed (tricks, Leekha cards eaten, moons) per player name over finished games."""
+        rows = self._db.execute(
+            "SELECT p.name, SUM(f.tricks), SUM(f.leekhas), SUM(f.moons) FROM game_facts f"
+            " JOIN game_players p ON p.game_id = f.game_id AND p.seat = f.seat"
+            " GROUP BY p.name"
+        ).fetchall()
+        return {str(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}

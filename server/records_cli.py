@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -29,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     stats.add_argument("--data", type=Path, default=None, help=data_help)
     stats.add_argument("--name", default=None, help="only this player")
     stats.add_argument("--bots", action="store_true", help="include server bots")
+    stats.add_argument(
+        "--history", metavar="NAME", default=None, help="one player's rating after each game"
+    )
     stats.add_argument(
         "--format",
         choices=("text", "json"),
@@ -76,15 +80,61 @@ def _export(store: Store, args: argparse.Namespace) -> int:
 
 
 def _stats(store: Store, args: argparse.Namespace) -> int:
-    rows = store.stats(args.name, include_bots=args.bots)
+    if args.history is not None:
+        return _history(store, args)
+    rows = _standings(store, args)
     if args.format == "json":
-        print(json.dumps([r.to_dict() for r in rows], indent=2, ensure_ascii=False))
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     if not rows:
         print("no finished games")
         return 0
-    width = max(len(r.name) for r in rows)
-    print(f"{'player':<{width}}  games  wins  pts/round")
+    width = max(6, *(len(r["name"]) for r in rows))
+    print(f"{'player':<{width}}  {'rating':>13}  games  wins  pts/round  leekhas  moons")
     for r in rows:
-        print(f"{r.name:<{width}}  {r.games:>5}  {r.wins:>4}  {r.avg_points_per_round:>9.2f}")
+        rating = r["rating"]
+        shown = f"{rating['mu']:6.2f} ±{3 * rating['sigma']:5.2f}" if rating else "guest"
+        print(
+            f"{r['name']:<{width}}  {shown:>13}  {r['games']:>5}  {r['wins']:>4}"
+            f"  {r['avg_points_per_round']:>9.2f}  {r['leekhas']:>7}  {r['moons']:>5}"
+        )
+    print("rating: mu ± 3 sigma (openskill); the leaderboard sorts by mu - 3 sigma")
+    return 0
+
+
+def _standings(store: Store, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every player's line: rated players first, best conservative rating first."""
+    rows = store.stats(args.name, include_bots=args.bots)
+    ratings = store.ratings([r.name for r in rows])
+    facts = store.facts_by_name()
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        line: dict[str, Any] = r.to_dict()
+        rated = ratings.get(r.name)
+        line["rating"] = {"mu": rated[0], "sigma": rated[1]} if rated else None
+        tricks, leekhas, moons = facts.get(r.name, (0, 0, 0))
+        line.update(tricks=tricks, leekhas=leekhas, moons=moons)
+        out.append(line)
+
+    def order(line: dict[str, Any]) -> tuple[int, float]:
+        rating = line["rating"]
+        if isinstance(rating, dict):
+            return (0, -(rating["mu"] - 3 * rating["sigma"]))
+        return (1, 0.0)
+
+    return sorted(out, key=order)
+
+
+def _history(store: Store, args: argparse.Namespace) -> int:
+    steps = store.rating_history(args.history)
+    if args.format == "json":
+        payload = [{"game": g, "mu": mu, "sigma": sigma} for g, mu, sigma in steps]
+        print(json.dumps(payload, indent=2))
+        return 0
+    if not steps:
+        print(f"{args.history}: no rated games (only names claimed by a key are rated)")
+        return 0
+    print(f"rating of {args.history} after each game (mu ± 3 sigma)")
+    for game, mu, sigma in steps:
+        print(f"game {game:>6}  {mu:6.2f} ±{3 * sigma:5.2f}")
     return 0

@@ -43,6 +43,7 @@ from leekha.server.seats import (
     password_matches,
     stand_in_name,
 )
+from leekha.server.standing import record_finished
 from leekha.server.turns import Key, Turns, count_timeout, pending, prompt_for
 
 __all__ = [
@@ -555,6 +556,11 @@ class Table:
             for i, s in enumerate(self.seats)
         ]
         game_id = self.hub.store.finish_game(self.id, self.name, record, players)
+        try:
+            humans = [s is not None and not s.is_bot for s in self.seats]
+            record_finished(self.hub.store, game_id, game, names, humans)
+        except Exception:
+            log.failure("table {table}: rating game {id} failed", table=self.id, id=game_id)
         for seat in self.seats:
             if seat is not None and seat.token is not None and seat.away:
                 # Gone past the grace period: free the seat so the table can be reused.

@@ -1,0 +1,83 @@
+"""What a finished game adds to the standing of its players: facts and ratings.
+
+Run once when a game ends (`Table._finish`). The facts (tricks, Leekha cards eaten, moons)
+come from the engine's own events, replayed from the record the server just stored, so
+nothing here re-decides a trick or a score. Ratings are `leekha.server.ratings`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from leekha.common.actions import Action
+from leekha.common.config import RulesConfig
+from leekha.common.events import Event, RoundScored, TrickTaken
+from leekha.common.game import Game, replay
+from leekha.server.identities import name_key
+from leekha.server.persistence import Store
+from leekha.server.ratings import Entrant, Rating, rate_game
+
+
+@dataclass
+class SeatFacts:
+    tricks: int = 0
+    leekhas: int = 0
+    moons: int = 0
+
+
+def game_facts(
+    config: RulesConfig, seed: int, actions: Sequence[Action | Mapping[str, Any]]
+) -> list[SeatFacts]:
+    """Tricks taken, Leekha cards eaten and moons shot by each seat over a whole game."""
+    facts = [SeatFacts() for _ in range(4)]
+    leekhas = config.leekha_mask
+
+    def watch(_game: Game, _action: object, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, TrickTaken):
+                facts[event.winner].tricks += 1
+            elif isinstance(event, RoundScored):
+                for seat, taken in enumerate(event.taken):
+                    facts[seat].leekhas += (taken & leekhas).bit_count()
+                if event.moon is not None:
+                    facts[event.moon].moons += 1
+
+    replay(config, seed, actions, watch=watch)
+    return facts
+
+
+def record_finished(
+    store: Store,
+    game_id: int,
+    game: Game,
+    names: Sequence[str],
+    humans: Sequence[bool],
+) -> dict[str, Rating]:
+    """Store the game's facts and rate every human whose name is claimed by a key.
+
+    Guests and bots play unrated (a guest's name may belong to anyone next time; a bot is
+    never a person). Returns the new ratings.
+    """
+    facts = game_facts(game.config, game.seed, game.actions)
+    store.save_game_facts(game_id, [(f.tricks, f.leekhas, f.moons) for f in facts])
+    outcome = game.outcome
+    assert outcome is not None
+    keys = [
+        name if human and store.claimed_key(name_key(name)) is not None else None
+        for name, human in zip(names, humans, strict=True)
+    ]
+    if not any(keys):
+        return {}
+    rated = [k for k in keys if k]
+    current = {n: Rating(mu, sigma) for n, (mu, sigma, _g) in store.ratings(rated).items()}
+    entrants = [Entrant(k, t) for k, t in zip(keys, outcome.totals, strict=True)]
+    new = rate_game(
+        entrants,
+        current,
+        teams=game.config.partnership != "off",
+        winners=outcome.winners,
+    )
+    store.save_ratings(game_id, {n: (r.mu, r.sigma) for n, r in new.items()})
+    return new
