@@ -43,13 +43,14 @@ def leekha_rounds(config: RulesConfig, seconds: float) -> float:
                             break
                     game.pass_cards(seat, pick)
             for _ in range(52):
-                seat = game.turn
-                mask = game.legal_mask(seat)  # type: ignore[arg-type]
+                turn = game.turn
+                assert turn is not None
+                mask = game.legal_mask(turn)
                 k = int(rand() * mask.bit_count())
                 while k:
                     mask &= mask - 1
                     k -= 1
-                game.play(seat, (mask & -mask).bit_length() - 1)  # type: ignore[arg-type]
+                game.play(turn, (mask & -mask).bit_length() - 1)
             n += 1
     return n / (time.perf_counter() - start)
 

@@ -75,9 +75,9 @@ def random_action(game: Game, rng: random.Random) -> Action:
         if doubles and rng.random() < 0.5:
             return Double(seat, rng.choice(doubles))
         return Pass(seat, rng.choice(list(game.legal_passes(seat))))
-    seat = game.turn
-    assert seat is not None
-    return Play(seat, rng.choice(game.legal_moves(seat)))
+    turn = game.turn
+    assert turn is not None
+    return Play(turn, rng.choice(game.legal_moves(turn)))
 
 
 def random_game(config: RulesConfig, seed: int, rng: random.Random, max_rounds: int = 50) -> Game:
@@ -91,7 +91,7 @@ def random_game(config: RulesConfig, seed: int, rng: random.Random, max_rounds: 
                         game.double(seat, c)
                 game.pass_cards(seat, list(rng.choice(list(game.legal_passes(seat)))))
         else:
-            seat = game.turn
-            assert seat is not None
-            game.play(seat, rng.choice(game.legal_moves(seat)))
+            turn = game.turn
+            assert turn is not None
+            game.play(turn, rng.choice(game.legal_moves(turn)))
     return game

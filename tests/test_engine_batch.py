@@ -95,13 +95,13 @@ def lockstep(
         assert batch.turn.tolist() == [g.turn for g in games]
         chosen = []
         for i, g in enumerate(games):
-            seat = g.turn
-            assert seat is not None
-            assert legal[i] == g.legal_mask(seat), (config, step, i)
-            moves = g.legal_moves(seat)
+            turn = g.turn
+            assert turn is not None
+            assert legal[i] == g.legal_mask(turn), (config, step, i)
+            moves = g.legal_moves(turn)
             steer = [c for c in prefer if c in moves]
             card = steer[0] if steer else rng.choice(moves)
-            g.play(seat, card)
+            g.play(turn, card)
             chosen.append(card)
         batch.play(np.array(chosen))
     assert batch.done

@@ -49,13 +49,13 @@ def _checked_random_game(config: RulesConfig, seed: int) -> Game:
             assert {c for p in passes for c in p} == set(C.cards_of(game.passable_mask(seat)))
             game.pass_cards(seat, list(rng.choice(passes)))
         else:
-            seat = game.turn
-            assert seat is not None
-            moves = game.legal_moves(seat)
+            turn = game.turn
+            assert turn is not None
+            moves = game.legal_moves(turn)
             assert moves, "the player to move always has a legal move"
             before = len(game.history)
             extra = sum(config.card_points()[c] for c in game.doubled)
-            game.play(seat, rng.choice(moves))
+            game.play(turn, rng.choice(moves))
             if len(game.history) > before:
                 _check_round_points(game, game.history[-1], config, extra)
                 rounds_checked += 1
@@ -152,16 +152,16 @@ def test_what_a_play_proves_absent_is_never_in_the_hand(config: RulesConfig, see
             seat = next(s for s in range(4) if game.passed[s] is None)
             game.pass_cards(seat, list(rng.choice(list(game.legal_passes(seat)))))
             continue
-        seat = game.turn
-        assert seat is not None
-        moves = game.legal_moves(seat)
+        turn = game.turn
+        assert turn is not None
+        moves = game.legal_moves(turn)
         trick = [c for _, c in game.trick]
-        assert moves == _naive_legal(config, C.cards_of(game.hands[seat]), trick)
+        assert moves == _naive_legal(config, C.cards_of(game.hands[turn]), trick)
         card = rng.choice(moves)
         absent = rules.absent_after(game.trick, game.trick_high, game.trick_has_leekha, card)
-        assert absent & game.hands[seat] == 0
+        assert absent & game.hands[turn] == 0
         proofs += absent != 0
-        game.play(seat, card)
+        game.play(turn, card)
     if game.round_no > 0:  # a whole round was played: it had discards that prove voids
         assert proofs > 0
 
