@@ -902,3 +902,13 @@ def test_the_create_form_forbids_the_counting_aid_on_a_1_2_server() -> None:
     old.form_submit()
     (req,) = old.take_outbox()
     assert isinstance(req, P.CreateTable) and req.counting_aid is True
+
+
+def test_a_box_leaves_no_half_word_beside_it() -> None:
+    from leekha.client.tui.canvas import Canvas
+
+    cv = Canvas(20, 3)
+    cv.put(0, 1, "ann (you) 13 pts")
+    cv.box(10, 3)
+    row = cv.text().split("\n")[1]
+    assert row.startswith("ann ") and "(" not in row and "13" not in row  # "(you)" was cut

@@ -122,6 +122,9 @@ class Canvas:
         x = (self.width - w) // 2
         y = (self.height - h) // 2
         self.fill(x, y, w, h, style)
+        for yy in range(y, y + h):
+            self._clear_cut_words(self.cells[yy], x - 1, -1)
+            self._clear_cut_words(self.cells[yy], x + w, 1)
         self.put(x, y, "┌" + "─" * (w - 2) + "┐", style + " class:box.border")
         for yy in range(y + 1, y + h - 1):
             self.put(x, yy, "│", style + " class:box.border")
@@ -130,6 +133,13 @@ class Canvas:
         if title:
             self.put(x + 2, y, f" {fit(title, w - 6)} ", style + " class:box.title")
         return x + 2, y + 1
+
+    def _clear_cut_words(self, row: list[tuple[str, str]], x: int, step: int) -> None:
+        """Blank what is left of a word a box cut in two: a lone "a" beside a border
+        reads as part of the box."""
+        while 0 <= x < self.width and row[x][1] not in (" ", "│", "|"):
+            row[x] = ("", " ")
+            x += step
 
     def asciified(self) -> Canvas:
         """The same frame in pure ASCII (`--ascii`): box lines, arrows and suits in

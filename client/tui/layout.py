@@ -186,13 +186,13 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
     hand_y = y0 + h - 3
     mid_top, mid_bot = y0 + 2, hand_y - 2
     cy = (mid_top + mid_bot) // 2
-    # west and east
+    # west and east, a line above their cards so a long line never runs into them
     f1, f2 = _seat_lines(m, by_pos["W"])
-    cv.frags(x0, cy - 1, f1)
-    cv.frags(x0, cy, f2)
+    cv.frags(x0, cy - 2, f1)
+    cv.frags(x0, cy - 1, f2)
     f1, f2 = _seat_lines(m, by_pos["E"])
-    cv.frags(x0 + w - frags_width(f1), cy - 1, f1)
-    cv.frags(x0 + w - frags_width(f2), cy, f2)
+    cv.frags(x0 + w - frags_width(f1), cy - 2, f1)
+    cv.frags(x0 + w - frags_width(f2), cy - 1, f2)
     if v is None:
         filled = sum(1 for p in m.players if p.get("name"))
         cv.center(cx, cy, _("waiting for players ({n}/4)").format(n=filled), "class:muted")

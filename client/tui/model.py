@@ -527,9 +527,9 @@ class ClientModel:
             if C.suit_of(card) != led:
                 return _("{card}: you must follow {suit}").format(card=name, suit=suit_word(led))
             if self.rules.talbees and len(legal) == 1 and legal[0] in self.rules.leekha_cards:
-                return _("{card}: talbees, a higher {suit} is down so {leekha} must go").format(
-                    card=name, suit=suit_word(led), leekha=allowed
-                )
+                return _(
+                    "{card}: talbees, {leekha} must go now a higher {suit} card is down"
+                ).format(card=name, suit=suit_word(led), leekha=allowed)
             return _("{card}: undercut, play under the Leekha ({legal})").format(
                 card=name, legal=allowed
             )
@@ -927,6 +927,7 @@ class ClientModel:
 
     def _on_game_over(self, msg: P.GameOver) -> None:
         self._fold(msg)
+        self.double_offer = []  # a golden goal can end the game in a pass phase
         if self.summary is not None and self.summary.tie:
             self.summary.note = ""
             self.summary.tie = False
