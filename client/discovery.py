@@ -178,12 +178,12 @@ def browse_sync(
 def format_servers(servers: Sequence[FoundServer], client_version: str | None = None) -> str:
     """A plain-text table of servers; incompatible ones are marked with the reason."""
     if not servers:
-        return "no servers found"
+        return _("no servers found")
     ours = client_version or our_protocol_version()
-    header = ("NAME", "ADDRESS", "PROTO", "TABLES", "PLAYERS", "")
+    header = (_("NAME"), _("ADDRESS"), _("PROTO"), _("TABLES"), _("PLAYERS"), "")
     rows = [header]
     for s in servers:
-        note = "" if s.compatible else f"incompatible (we speak {ours})"
+        note = "" if s.compatible else _("incompatible (we speak {version})").format(version=ours)
         rows.append(
             (
                 s.name,

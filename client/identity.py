@@ -17,6 +17,7 @@ import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from leekha.client.i18n import _
 from leekha.protocol.auth import encode_public_key, key_fingerprint
 
 #: Prefix of an exported identity line: a new format gets a new prefix, never a reused one.
@@ -68,13 +69,15 @@ class Identity:
         line = line.strip()
         if not line.startswith(EXPORT_PREFIX):
             raise IdentityError(
-                "not a Leekha identity: an exported identity starts with " + EXPORT_PREFIX
+                _("not a Leekha identity: an exported identity starts with {prefix}").format(
+                    prefix=EXPORT_PREFIX
+                )
             )
         try:
             raw = base64.urlsafe_b64decode(line[len(EXPORT_PREFIX) :].encode("ascii"))
             return cls(Ed25519PrivateKey.from_private_bytes(raw))
         except ValueError as exc:
-            raise IdentityError("the identity line is damaged (was it cut short?)") from exc
+            raise IdentityError(_("the identity line is damaged (was it cut short?)")) from exc
 
 
 def key_path(folder: Path | None = None) -> Path:
@@ -100,7 +103,9 @@ def load(folder: Path | None = None) -> Identity | None:
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
-        raise IdentityError(f"cannot read {path}: {exc}") from exc
+        raise IdentityError(
+            _("cannot read {path}: {problem}").format(path=path, problem=exc)
+        ) from exc
     return Identity.from_export(text)
 
 

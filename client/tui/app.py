@@ -22,6 +22,7 @@ from prompt_toolkit.output import Output
 from twisted.internet.defer import Deferred
 
 from leekha import protocol as P
+from leekha.client.i18n import _
 from leekha.client.session import ClientSession, RetryPolicy, Target
 from leekha.client.tokens import TokenStore
 from leekha.client.trust import KnownHosts
@@ -128,7 +129,7 @@ class ClientApp:
     def _send(self, msg: P.Message) -> None:
         if not self.session.send(msg):
             self.model.pending.pop(getattr(msg, "id", -1), None)
-            self.model.say("not connected: that did not reach the server, try again", error=True)
+            self.model.say(_("not connected: that did not reach the server, try again"), error=True)
 
     def _frame(self, _n: int) -> None:
         if self.table_drawn_at is None and self.model.screen == M.TABLE and self.model.hand:

@@ -53,24 +53,24 @@ def choose_server(
     """Let the player pick a found server or type an address: (address, announced TLS);
     None = give up."""
     if not servers:
-        say("No Leekha servers found on the local network.")
-        answer = ask("Server address (HOST[:PORT]), or Enter to quit: ").strip()
+        say(_("No Leekha servers found on the local network."))
+        answer = ask(_("Server address (HOST[:PORT]), or Enter to quit: ")).strip()
         return (answer, False) if answer else None
-    say("Leekha servers on the local network:")
+    say(_("Leekha servers on the local network:"))
     for i, s in enumerate(servers, 1):
-        note = "" if s.compatible else "  (incompatible version)"
-        tables = "" if s.tables is None else f"  {s.tables} tables"
+        note = "" if s.compatible else "  " + _("(incompatible version)")
+        tables = "" if s.tables is None else "  " + _("{n} tables").format(n=s.tables)
         secure = "  TLS" if getattr(s, "tls", False) else ""
         say(f"  {i}. {s.name}  {s.host}:{s.port}{tables}{secure}{note}")
     while True:
-        answer = ask("Number or address (Enter to quit): ").strip()
+        answer = ask(_("Number or address (Enter to quit): ")).strip()
         if not answer:
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(servers):
             s = servers[int(answer) - 1]
             return f"{s.host}:{s.port}", s.tls
         if answer.isdigit():
-            say(f"Pick 1 to {len(servers)}, or type an address.")
+            say(_("Pick 1 to {n}, or type an address.").format(n=len(servers)))
             continue
         return answer, False
 
@@ -83,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
     if address is None:
         from leekha.client.discovery import browse_sync
 
-        print("Looking for Leekha servers on the local network…")
+        print(_("Looking for Leekha servers on the local network…"))
         try:
             servers = browse_sync(max(0.1, min(float(args.browse_timeout), 60.0)))
         except (OSError, ValueError) as exc:
-            print(f"(cannot browse the network: {exc})")
+            print(_("(cannot browse the network: {problem})").format(problem=exc))
             servers = []
         try:
             chosen = choose_server(servers)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from leekha.client.i18n import _, ngettext
 from leekha.common import cards as C
 from leekha.common.actions import Action
 from leekha.common.errors import LeekhaError
@@ -49,39 +50,53 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ReplayError(f"no such file: {path}") from None
+        raise ReplayError(_("no such file: {path}").format(path=path)) from None
     except OSError as exc:
-        raise ReplayError(f"cannot read {path}: {exc.strerror}") from None
+        raise ReplayError(
+            _("cannot read {path}: {problem}").format(path=path, problem=exc.strerror)
+        ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReplayError(f"{path} is not a JSON game record ({exc})") from None
+        raise ReplayError(
+            _("{path} is not a JSON game record ({problem})").format(path=path, problem=exc)
+        ) from None
     if isinstance(data, dict) and isinstance(data.get("games"), list):
         data = data["games"]
     records = data if isinstance(data, list) else [data]
     if not records or not all(isinstance(r, dict) for r in records):
-        raise ReplayError(f"{path} holds no game records")
+        raise ReplayError(_("{path} holds no game records").format(path=path))
     return records
 
 
 def pick_record(records: Sequence[dict[str, Any]], game: int) -> GameRecord:
     """Game number `game` (1-based) from the file, checked to replay."""
-    if not 1 <= game <= len(records):
-        raise ReplayError(f"--game {game}: the file has {len(records)} game(s)")
+    if not 1 <= game <= (n := len(records)):
+        raise ReplayError(
+            ngettext(
+                "--game {game}: the file has {n} game", "--game {game}: the file has {n} games", n
+            ).format(game=game, n=n)
+        )
     try:
         return GameRecord.from_dict(records[game - 1])
     except LeekhaError as exc:
-        raise ReplayError(f"game {game} cannot be replayed: {exc.message}") from None
+        raise ReplayError(
+            _("game {game} cannot be replayed: {problem}").format(game=game, problem=exc.message)
+        ) from None
 
 
 def _describe(action: dict[str, Any], names: Sequence[str], ascii: bool) -> str:
     who = names[action["seat"]]
     kind = action.get("kind")
     if kind == "play":
-        return f"{who} plays {C.format_card(action['card'], ascii=ascii)}"
+        return _("{name} plays {card}").format(
+            name=who, card=C.format_card(action["card"], ascii=ascii)
+        )
     if kind == "pass":
         cards = C.format_cards(C.display_order(action["cards"]), ascii=ascii)
-        return f"{who} passes {cards}"
+        return _("{name} passes {cards}").format(name=who, cards=cards)
     if kind == "double":
-        return f"{who} doubles {C.format_card(action['card'], ascii=ascii)}"
+        return _("{name} doubles {card}").format(
+            name=who, card=C.format_card(action["card"], ascii=ascii)
+        )
     return f"{who}: {kind}"
 
 
@@ -106,7 +121,7 @@ def _capture(game: Game, step: int, action: str, penalty: int) -> Frame:
 
 def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) -> list[Frame]:
     penalty = record.rules.penalty_mask
-    frames = [_capture(Game(record.rules, record.seed), 0, "the deal", penalty)]
+    frames = [_capture(Game(record.rules, record.seed), 0, _("the deal"), penalty)]
 
     def step(game: Game, act: Action | Mapping[str, Any], events: list[Event]) -> None:
         i = len(game.actions)
@@ -145,7 +160,8 @@ def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) 
             )
         )
         if game.phase != OVER:
-            frames.append(_capture(game, i, f"round {game.round_no + 1}: the deal", penalty))
+            deal = _("round {n}: the deal").format(n=game.round_no + 1)
+            frames.append(_capture(game, i, deal, penalty))
 
     replay(record.rules, record.seed, record.actions, watch=step)
     return frames
