@@ -122,7 +122,8 @@ async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
             task = asyncio.ensure_future(
                 play.play_main(
                     get_reactor(),
-                    play_args("--rule", "target=10"),
+                    # Each finished trick is held 50 ms: the app's timer must release it.
+                    play_args("--rule", "target=10", "--trick-hold", "0.05"),
                     ready=holder.append,
                     input=inp,
                     output=DummyOutput(),
