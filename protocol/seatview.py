@@ -59,9 +59,10 @@ def new_round(view: dict[str, Any] | None, seat: int | None, msg: P.Dealt) -> di
 
     Only seat, totals and history survive a deal; the rest (tricks, passes, doubles, the
     result of a finished game before a rematch) belongs to the round or game that ended.
+    Round 0 starts a new game (a rematch): nothing survives it but the seat.
     """
     out = empty_view(seat)
-    if view is not None:
+    if view is not None and msg.round > 0:
         out["totals"] = list(view.get("totals") or out["totals"])
         out["history"] = [list(r) for r in view.get("history") or []]
     out.update(round=msg.round, dealer=msg.dealer, hand=sorted(msg.hand), pass_to=msg.pass_to)

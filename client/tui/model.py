@@ -773,8 +773,6 @@ class ClientModel:
         new_game = msg.round == 0
         self.view = new_round(self.view, self.your_seat, msg)
         if new_game:
-            self.view["totals"] = [0] * 4
-            self.view["history"] = []
             self.game_stats = [SeatStats() for _seat in range(4)]
         self.table = self.table | {"status": "playing"}
         self.pass_sel.clear()
