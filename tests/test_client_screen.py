@@ -7,84 +7,9 @@ bounded; the program is quit with its own keys and killed if it does not stop.
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
-import select
-import struct
-import subprocess
-import sys
-import termios
-import time
-from collections.abc import Callable
-from pathlib import Path
+from ptyscreen import LEEKHA, Terminal
 
-import pyte
-
-WAIT = 20.0
-LEEKHA = str(Path(sys.executable).with_name("leekha"))
 RED_SUITS, BLACK_SUITS = "♥♦", "♠♣"
-
-
-class Terminal:
-    """One program on a pty, its screen kept by pyte."""
-
-    def __init__(self, argv: list[str], cols: int = 80, rows: int = 24) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-        self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
-        )
-        os.close(slave)
-        self.master = master
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
-
-    def pump(self, timeout: float) -> None:
-        ready, _w, _x = select.select([self.master], [], [], timeout)
-        if ready:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                chunk = b""
-            self.raw.extend(chunk)
-            self.stream.feed(chunk)
-
-    def lines(self) -> list[str]:
-        return list(self.screen.display)
-
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.lines())
-
-    def until(self, pred: Callable[[], bool], what: str) -> None:
-        deadline = time.monotonic() + WAIT
-        while not pred():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; screen:\n{self.text()}")
-            if self.proc.poll() is not None:
-                self.pump(0.05)
-                if not pred():
-                    raise AssertionError(f"exited while waiting for {what}:\n{self.text()}")
-                return
-            self.pump(0.05)
-
-    def send(self, data: str) -> None:
-        os.write(self.master, data.encode())
-
-    def close(self) -> int:
-        try:
-            if self.proc.poll() is None:
-                self.send("qq")
-                deadline = time.monotonic() + WAIT
-                while self.proc.poll() is None and time.monotonic() < deadline:
-                    self.pump(0.05)
-            if self.proc.poll() is None:
-                self.proc.kill()
-            return self.proc.wait(timeout=5)
-        finally:
-            os.close(self.master)
 
 
 def play(*extra: str, cols: int = 80, rows: int = 24) -> Terminal:

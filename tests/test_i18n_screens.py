@@ -3,22 +3,12 @@ pseudo-terminal, read through the pyte terminal emulator."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
 import re
-import select
-import struct
-import subprocess
-import sys
-import termios
-import time
 import unicodedata
 from collections.abc import Callable
-from pathlib import Path
 
-import pyte
 import pytest
+from ptyscreen import LEEKHA, Terminal
 
 NAME = "أحمد"  # an Arabic player name, laid out right in every language
 COLS, ROWS = 80, 24
@@ -26,34 +16,14 @@ ARABIC = re.compile("[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+")
 LABELS = re.compile("[^a-z]{3}".join("abcdefghijklm"))  # the key letters under the hand
 
 
-def screen_of(argv: list[str], ready: Callable[[list[str]], bool], timeout: float) -> list[str]:
-    """Run `argv` on a pty, feed its output to pyte until `ready(lines)`, then Ctrl-C."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-    env = dict(os.environ, TERM="xterm-256color")
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    screen = pyte.Screen(COLS, ROWS)
-    stream = pyte.ByteStream(screen)
-    deadline = time.monotonic() + timeout
-    shown: list[str] | None = None
+def screen_of(argv: list[str], ready: Callable[[list[str]], bool]) -> list[str]:
+    """Run `argv` on an 80x24 pty until its screen is `ready`; that screen's lines."""
+    t = Terminal(argv, COLS, ROWS)
     try:
-        while shown is None:
-            left = deadline - time.monotonic()
-            if left <= 0 or proc.poll() is not None:
-                raise AssertionError("no such screen:\n" + "\n".join(screen.display))
-            if select.select([master], [], [], min(left, 0.5))[0]:
-                stream.feed(os.read(master, 65536))
-                if ready(screen.display):
-                    shown = list(screen.display)
-        os.write(master, b"\x03")
-        assert proc.wait(timeout=10) == 0
-        return shown
+        t.until(lambda: ready(t.lines()), "the screen")
+        return t.lines()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        assert t.close() == 0, t.text()
 
 
 def table_drawn(lines: list[str]) -> bool:
@@ -66,9 +36,8 @@ def logical(visual: str) -> str:
 
 
 def play(lang: str, bidi: str) -> list[str]:
-    leekha = str(Path(sys.executable).with_name("leekha"))
-    argv = [leekha, "--lang", lang, "--bidi", bidi, "play", "--strategy", "random"]
-    return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], drawn_with_header, timeout=30)
+    argv = [LEEKHA, "--lang", lang, "--bidi", bidi, "play", "--strategy", "random"]
+    return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], drawn_with_header)
 
 
 def drawn_with_header(lines: list[str]) -> bool:
