@@ -249,9 +249,6 @@ class ClientSession:
     def version(self) -> tuple[int, int] | None:
         return self.proto.conn.version if self.proto is not None else None
 
-    def speaks(self, what: P.Feature) -> bool:
-        return P.speaks(self.version, what)
-
     def connect(self) -> defer.Deferred[P.Welcome]:
         """Connect and handshake; fails with ConnectFailed (plain words) if the first try does."""
         self._service = ClientService(

@@ -5,6 +5,7 @@ Every peer (server, terminal client, bot client, bench harness) feeds received b
 docs/protocol.md sections 2 and 3 are enforced once: hello first, which side may send
 what, the negotiated version, request ids and their replies, and answering pings. It
 does no I/O and keeps no time; the owner writes the bytes and runs the timers.
+`version.speaks(conn, feature)` answers what the negotiated version has.
 
 Everything that moves the session between states is in `TRANSITIONS` below: a message
 is first named by the event it is for the session (`_event`), then looked up there. A
@@ -24,7 +25,6 @@ from . import catalogue as M
 from .codec import DEFAULT_MAX_FRAME, Decoder, encode
 from .errors import PROTOCOL_ERRORS, ProtocolError
 from .message import Message
-from .version import Feature, speaks
 
 __all__ = [
     "CLOSING_ERRORS",
@@ -295,10 +295,6 @@ class Connection:
     @property
     def closed(self) -> bool:
         return self.state is State.CLOSED
-
-    def speaks(self, what: Feature) -> bool:
-        """Whether the negotiated version includes `what` (False before the welcome)."""
-        return speaks(self.version, what)
 
     def connection_lost(self) -> None:
         """The transport is gone: nothing more is sent or received."""

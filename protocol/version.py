@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from .catalogue import Hello, Resume
 from .errors import ProtocolError
@@ -23,6 +24,7 @@ __all__ = [
     "SUPPORTED_VERSIONS",
     "WELCOME_SAYS_SEAT",
     "Feature",
+    "HasVersion",
     "feature",
     "negotiate",
     "require_handshake",
@@ -76,12 +78,21 @@ IDENTITY = feature(
 )
 
 
-def speaks(version: Sequence[int] | None, what: Feature) -> bool:
-    """Whether a negotiated version (welcome.version) includes `what`.
+class HasVersion(Protocol):
+    """Anything that knows its negotiated version (a `Connection`, a client session)."""
+
+    @property
+    def version(self) -> Sequence[int] | None: ...
+
+
+def speaks(version: Sequence[int] | HasVersion | None, what: Feature) -> bool:
+    """Whether a negotiated version (welcome.version, or a connection's) includes `what`.
 
     A decoded 1.0 frame still carries the defaults of later fields (`can_double: []`), so
     a field's presence cannot tell "empty" from "not sent": the version has to.
     """
+    if version is not None and not isinstance(version, Sequence):
+        version = version.version
     return version is not None and tuple(version[:2]) >= what.since
 
 

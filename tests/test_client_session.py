@@ -157,7 +157,7 @@ async def test_hello_then_resume_with_the_token_kept_on_disk(tmp_path: Path) -> 
         target = Target("127.0.0.1", s.port)
         first = Client(target, tmp_path)
         welcome = await first.connect()
-        assert not welcome.resumed and first.session.speaks(P.FEATURES["stats"])
+        assert not welcome.resumed and P.speaks(first.session, P.FEATURES["stats"])
         first.session.send(P.CreateTable(id=first.session.new_id(), name="t"))
         await first.until(lambda: any(isinstance(m, P.Snapshot) for m in first.messages))
         await first.close()  # as a quit or a crash would leave it: the token stays

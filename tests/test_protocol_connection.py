@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from leekha import protocol as P
 from leekha.protocol._examples import EXAMPLES, TRANSCRIPT
 from leekha.protocol.connection import TRANSITIONS, Connection, Event, LocalProtocolError, State
-from leekha.protocol.version import CAN_DOUBLE, STATS, Feature
+from leekha.protocol.version import CAN_DOUBLE, STATS, Feature, speaks
 
 HELLO = P.Hello(id=1, versions=[[1, 2]], name="alice")
 WELCOME = P.Welcome(re=1, version=[1, 1], server="s", token="tok", name="alice")
@@ -204,12 +204,12 @@ def test_a_request_pipelined_behind_the_hello_reaches_the_server() -> None:
 # ---- handshake outcomes ---------------------------------------------------------------
 def test_welcome_sets_version_token_name_and_features() -> None:
     client = Connection("client")
-    assert not client.speaks(CAN_DOUBLE)
+    assert not speaks(client, CAN_DOUBLE)
     client.send(HELLO)
     client.receive_data(P.encode(WELCOME))
     assert (client.version, client.token, client.name) == ((1, 1), "tok", "alice")
-    assert client.speaks(CAN_DOUBLE) and client.speaks(STATS)
-    assert not client.speaks(Feature("x", (1, 2)))
+    assert speaks(client, CAN_DOUBLE) and speaks(client, STATS)
+    assert not speaks(client, Feature("x", (1, 2)))
 
 
 def test_a_refused_resume_lets_the_client_say_hello_on_the_same_connection() -> None:
