@@ -23,6 +23,7 @@ import random
 import resource
 import select
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -102,6 +103,8 @@ class ServerProcess:
         self.config_path.write_text("# isolated from the per-user config\n")
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        #: The port of every listener, in the order `leekha serve` printed them.
+        self.ports: list[int] = []
 
     def start(self, timeout: float = 30.0) -> int:
         """Start (or restart on the same data folder and port) and return the port."""
@@ -150,13 +153,25 @@ class ServerProcess:
                     break
             elif self.proc.poll() is not None:
                 break
-        text = line.decode(errors="replace").strip()
+        # Further listeners print their line right after the first.
+        while self.proc.poll() is None and select.select([self.proc.stdout], [], [], 0.3)[0]:
+            chunk = os.read(self.proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            line += chunk
+        lines = line.decode(errors="replace").splitlines()
+        text = lines[0].strip() if lines else ""
         if not text.startswith("listening on "):
             self.kill()
             raise RuntimeError(
                 f"server did not start: {text!r}; stderr: {self.stderr_path.read_text()[-2000:]}"
             )
         self.port = int(text.rsplit(":", 1)[1])
+        self.ports = [self.port] + [
+            int(ln.rsplit(" port ", 1)[1])
+            for ln in lines[1:]
+            if ln.startswith("listening on ") and " port " in ln
+        ]
         return self.port
 
     @property
@@ -389,10 +404,24 @@ class Conn(asyncio.Protocol):
             self.transport.abort()
 
 
-async def connect(port: int, on_message: Callable[[dict[str, Any]], None]) -> Conn:
+def _bench_tls() -> ssl.SSLContext:
+    """TLS to our own server on loopback: encrypted like the real thing, not verified (the
+    client's trust rules are not what a latency figure measures)."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+async def connect(
+    port: int, on_message: Callable[[dict[str, Any]], None], *, tls: bool = False
+) -> Conn:
     loop = asyncio.get_running_loop()
     _, proto = await asyncio.wait_for(
-        loop.create_connection(lambda: Conn(on_message), HOST, port), 30
+        loop.create_connection(
+            lambda: Conn(on_message), HOST, port, ssl=_bench_tls() if tls else None
+        ),
+        30,
     )
     return proto
 
@@ -432,8 +461,10 @@ class TableRun:
         think: Callable[[], float] = lambda: 0.0,
         rematch: bool = False,
         seed: int = 0,
+        tls: bool = False,
     ) -> None:
         self.index = index
+        self.tls = tls
         self.config = config
         self.stats = stats
         self.rematch = rematch
@@ -545,7 +576,7 @@ class Player:
 
     async def connect(self, port: int) -> None:
         self.port = port
-        self.conn = await connect(port, self.on_message)
+        self.conn = await connect(port, self.on_message, tls=self.table.tls)
         self._watch(self.conn)
 
     def _watch(self, conn: Conn) -> None:
@@ -583,7 +614,7 @@ class Player:
         """Reconnect with the session token; returns the welcome (or error)."""
         if self.conn is not None:
             self.conn.abort()
-        conn = await connect(port or self.port, self.on_message)
+        conn = await connect(port or self.port, self.on_message, tls=self.table.tls)
         self.conn = conn
         self.pending_actions.clear()
         self.turn_key = None  # the server prompts again after a resume
@@ -709,6 +740,7 @@ async def open_tables(
     seed: int = 0,
     timers: int = 3600,
     start: bool = True,
+    tls: bool = False,
 ) -> list[TableRun]:
     """Open `count` tables of four client players, a few at a time (the server's hello
     timeout and accept backlog bound how fast a ramp may go), and start them."""
@@ -722,6 +754,7 @@ async def open_tables(
             think=think,
             rematch=rematch,
             seed=seed,
+            tls=tls,
         )
         for i in range(count)
     ]
