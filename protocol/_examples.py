@@ -235,7 +235,18 @@ EXAMPLES: dict[str, Message] = {
         GetStats(id=70, name="alice"),
         Stats(
             re=70,
-            players=[{"name": "alice", "games": 12, "wins": 5, "avg_points_per_round": 7.25}],
+            players=[
+                {
+                    "name": "alice",
+                    "games": 12,
+                    "wins": 5,
+                    "avg_points_per_round": 7.25,
+                    "rating": 27.314,
+                    "rating_sigma": 4.102,
+                    "leekhas": 9,
+                    "moons": 1,
+                }
+            ],
         ),
     ]
 }

@@ -134,6 +134,12 @@ PLAYER_STATS = RecordSpec.of(
     games=NON_NEG,
     wins=NON_NEG,
     avg_points_per_round=FloatSpec(-10000.0, 10000.0),
+    # Added in 1.2 (optional): the openskill rating of a claimed name (null = guest), its
+    # uncertainty, and Leekha cards eaten and moons over finished games.
+    rating=(NullableSpec(FloatSpec(-10000.0, 10000.0)), None),
+    rating_sigma=(NullableSpec(FloatSpec(0.0, 10000.0)), None),
+    leekhas=(NON_NEG, 0),
+    moons=(NON_NEG, 0),
 )
 
 #: Every record, for the documentation generator.

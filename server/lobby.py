@@ -26,6 +26,7 @@ from leekha.server.outbox import Outbox
 from leekha.server.persistence import Store, TableRow
 from leekha.server.session import Peer, Session, new_token
 from leekha.server.settings import ServerSettings
+from leekha.server.standing import standings
 from leekha.server.table import (
     SYSTEM_SENDER,
     WAITING,
@@ -214,17 +215,25 @@ class Lobby:
         return table.id, table.seat_of(session.token)
 
     def stats(self, name: str | None) -> list[dict[str, Any]]:
-        """Per-player statistics of finished games for `get_stats` (humans only)."""
-        return [
-            {
-                "name": p.name[:WIRE_NAME_MAX],
-                "games": p.games,
-                "wins": p.wins,
-                "avg_points_per_round": round(p.avg_points_per_round, 3),
-            }
-            for p in self.store.stats(name)[:STATS_MAX]
-            if p.name
-        ]
+        """The leaderboard for `get_stats` (humans only): ratings (1.2) and totals."""
+        out = []
+        for line in standings(self.store, name)[:STATS_MAX]:
+            if not line["name"]:
+                continue
+            rating = line["rating"]
+            out.append(
+                {
+                    "name": line["name"][:WIRE_NAME_MAX],
+                    "games": line["games"],
+                    "wins": line["wins"],
+                    "avg_points_per_round": line["avg_points_per_round"],
+                    "rating": None if rating is None else round(rating["mu"], 3),
+                    "rating_sigma": None if rating is None else round(rating["sigma"], 3),
+                    "leekhas": line["leekhas"],
+                    "moons": line["moons"],
+                }
+            )
+        return out
 
     def resumed(self, session: Session) -> None:
         """After `welcome`: give a seated player their snapshot and seat back."""

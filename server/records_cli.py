@@ -9,11 +9,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
 from leekha.server.persistence import Store, db_path
+from leekha.server.standing import standings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +82,7 @@ def _export(store: Store, args: argparse.Namespace) -> int:
 def _stats(store: Store, args: argparse.Namespace) -> int:
     if args.history is not None:
         return _history(store, args)
-    rows = _standings(store, args)
+    rows = standings(store, args.name, include_bots=args.bots)
     if args.format == "json":
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
@@ -100,29 +100,6 @@ def _stats(store: Store, args: argparse.Namespace) -> int:
         )
     print("rating: mu ± 3 sigma (openskill); the leaderboard sorts by mu - 3 sigma")
     return 0
-
-
-def _standings(store: Store, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Every player's line: rated players first, best conservative rating first."""
-    rows = store.stats(args.name, include_bots=args.bots)
-    ratings = store.ratings([r.name for r in rows])
-    facts = store.facts_by_name()
-    out: list[dict[str, Any]] = []
-    for r in rows:
-        line: dict[str, Any] = r.to_dict()
-        rated = ratings.get(r.name)
-        line["rating"] = {"mu": rated[0], "sigma": rated[1]} if rated else None
-        tricks, leekhas, moons = facts.get(r.name, (0, 0, 0))
-        line.update(tricks=tricks, leekhas=leekhas, moons=moons)
-        out.append(line)
-
-    def order(line: dict[str, Any]) -> tuple[int, float]:
-        rating = line["rating"]
-        if isinstance(rating, dict):
-            return (0, -(rating["mu"] - 3 * rating["sigma"]))
-        return (1, 0.0)
-
-    return sorted(out, key=order)
 
 
 def _history(store: Store, args: argparse.Namespace) -> int:

@@ -81,3 +81,30 @@ def record_finished(
     )
     store.save_ratings(game_id, {n: (r.mu, r.sigma) for n, r in new.items()})
     return new
+
+
+def standings(
+    store: Store, name: str | None = None, *, include_bots: bool = False
+) -> list[dict[str, Any]]:
+    """Every player's line of the leaderboard: rated names first, best conservative rating
+    (mu - 3 sigma) first, then the unrated by games played. `leekha records stats` prints
+    these lines and `get_stats` sends them."""
+    rows = store.stats(name, include_bots=include_bots)
+    ratings = store.ratings([r.name for r in rows])
+    facts = store.facts_by_name()
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        line: dict[str, Any] = r.to_dict()
+        rated = ratings.get(r.name)
+        line["rating"] = {"mu": rated[0], "sigma": rated[1]} if rated else None
+        tricks, leekhas, moons = facts.get(r.name, (0, 0, 0))
+        line.update(tricks=tricks, leekhas=leekhas, moons=moons)
+        out.append(line)
+
+    def order(line: dict[str, Any]) -> tuple[int, float]:
+        rating = line["rating"]
+        if rating is not None:
+            return (0, -(rating["mu"] - 3 * rating["sigma"]))
+        return (1, 0.0)
+
+    return sorted(out, key=order)

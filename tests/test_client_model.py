@@ -493,13 +493,18 @@ def test_stats_screen_asks_and_shows_a_table() -> None:
     rows = [
         {"name": "ann", "games": 12, "wins": 5, "avg_points_per_round": 7.25},
         {"name": "bo", "games": 3, "wins": 0, "avg_points_per_round": 12.0},
+        {"name": "cy", "games": 4, "wins": 2, "avg_points_per_round": 6.0, "rating": 27.31,
+         "rating_sigma": 4.1, "leekhas": 9, "moons": 1},
     ]
     m.apply(P.Stats(re=req.id, players=rows))
     text = render_text(m)
     assert "player statistics" in text
     ann = next(line for line in text.splitlines() if "ann " in line and "12" in line)
-    assert ann.split()[1:5] == ["ann", "12", "5", "7.2"]  # name, games, wins, avg/round
+    # name, rating (a guest has none), games, wins, avg/round, Leekhas eaten, moons
+    assert ann.split()[1:8] == ["ann", "guest", "12", "5", "7.2", "0", "0"]
     assert any("bo" in line and "12.0" in line for line in text.splitlines())
+    cy = next(line for line in text.splitlines() if "cy " in line)
+    assert cy.split()[1:9] == ["cy", "27.3", "±12.3", "4", "2", "6.0", "9", "1"]
     m.escape()
     assert not m.stats_open and "player statistics" not in render_text(m)
 

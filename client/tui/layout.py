@@ -511,23 +511,33 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
 
 def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
     rows = m.stats
-    shown = rows[: max(1, cv.height - 8)] if rows else []
-    width = min(cv.width, 60)
-    x, y = cv.box(width, len(shown) + 5, _("player statistics"))
-    head = f"{_('player'):<24} {_('games'):>6} {_('wins'):>6} {_('avg/round'):>10}"
-    cv.put(x, y, head, "class:box.title")
+    shown = rows[: max(1, cv.height - 9)] if rows else []
+    width = min(cv.width, 72)
+    x, y = cv.box(width, len(shown) + 6, _("player statistics"))
+    head = (
+        f"{_('player'):<18} {_('rating'):>13} {_('games'):>5} {_('wins'):>5}"
+        f" {_('avg/round'):>9} {_('Leekhas'):>7} {_('moons'):>5}"
+    )
+    cv.put(x, y, head[: width - 4], "class:box.title")
     if rows is None:
         cv.put(x, y + 1, _("asking the server…"), "class:box class:muted")
     elif not rows:
         cv.put(x, y + 1, _("no finished games yet"), "class:box class:muted")
     for i, p in enumerate(shown):
         avg = float(p.get("avg_points_per_round", 0.0))
-        line = f"{str(p.get('name', ''))[:24]:<24} {p.get('games', 0):>6} {p.get('wins', 0):>6} "
-        cv.put(x, y + 1 + i, (line + f"{avg:>10.1f}")[: width - 4], "class:box")
+        mu, sigma = p.get("rating"), p.get("rating_sigma")
+        rating = f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest")
+        line = (
+            f"{str(p.get('name', ''))[:18]:<18} {rating:>13} {p.get('games', 0):>5}"
+            f" {p.get('wins', 0):>5} {avg:>9.1f} {p.get('leekhas', 0):>7} {p.get('moons', 0):>5}"
+        )
+        cv.put(x, y + 1 + i, line[: width - 4], "class:box")
     more = ""
     if rows and len(rows) > len(shown):
         more = _("  (+{n} more)").format(n=len(rows) - len(shown))
-    cv.put(x, y + 1 + max(1, len(shown)), _("Esc to close") + more, "class:box class:muted")
+    row = y + 1 + max(1, len(shown))
+    cv.put(x, row, _("rating: skill ± 3× its uncertainty"), "class:box class:muted")
+    cv.put(x, row + 1, _("Esc to close") + more, "class:box class:muted")
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
