@@ -304,6 +304,10 @@ def test_get_stats_serves_finished_games_from_the_store() -> None:
         "games": 2,
         "wins": 1,
         "avg_points_per_round": pytest.approx(5.0),
+        "rating": None,  # a guest: no key claimed the name, so no rating
+        "rating_sigma": None,
+        "leekhas": 0,  # these stored games carry no facts
+        "moons": 0,
     }
     one = alice.request(M.GetStats(id=alice.rid(), name="erin"))
     assert isinstance(one, M.Stats) and [p["name"] for p in one.players] == ["erin"]
