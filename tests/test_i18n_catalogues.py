@@ -174,3 +174,19 @@ def test_arabic_has_no_vowel_marks() -> None:
 def _strings(m: object) -> list[str]:
     s = m.string  # type: ignore[attr-defined]
     return [s] if isinstance(s, str) else list(s)
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_help_rows_keep_their_columns_and_fit_the_box(lang: str) -> None:
+    """The keys overlay is a two-column table in a box 56 wide: a translated row keeps its
+    text column where the English one has it and stays within the box."""
+    wrong = []
+    for m in catalogue(lang):
+        if not isinstance(m.id, str) or not any("tui/layout.py" in f for f, _n in m.locations):
+            continue
+        if not (len(m.id) > 13 and m.id[8:13] == "     " and m.id[13] != " "):
+            continue
+        s = m.string
+        if len(s) > 52 or s[10:13] != "   " or s[13] == " ":
+            wrong.append(f"{m.id!r} -> {s!r}")
+    assert wrong == []
