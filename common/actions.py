@@ -86,13 +86,22 @@ def check_seat(seat: object) -> int:
     return seat
 
 
-def check_pass_cards(cards: object) -> tuple[int, ...]:
-    """Three different card numbers, sorted; the shape of a pass before any rule applies."""
+def pass_mask(cards: object) -> int:
+    """The mask of three different card numbers: the shape of a pass before any rule
+    applies. Returns a mask, not a tuple, because legality checks it in a hot loop."""
     if not isinstance(cards, (list, tuple)) or len(cards) != PASS_COUNT:
         raise RuleError(E.BAD_PASS, f"a pass is exactly {PASS_COUNT} cards")
+    mask = 0
     for c in cards:
         if type(c) is not int or not 0 <= c < 52:
             raise RuleError(E.BAD_CARD, f"not a card number: {c!r} (expected an int 0..51)")
-    if len(set(cards)) != PASS_COUNT:
+        mask |= 1 << c
+    if mask.bit_count() != PASS_COUNT:
         raise RuleError(E.BAD_PASS, "the three passed cards must be different")
-    return tuple(sorted(cards))
+    return mask
+
+
+def check_pass_cards(cards: object) -> tuple[int, ...]:
+    """The cards of a well-formed pass, sorted as records store them."""
+    pass_mask(cards)
+    return tuple(sorted(cards))  # type: ignore[call-overload]

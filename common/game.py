@@ -194,11 +194,12 @@ class Game:
         self.leader: int | None = None
         self.turn: int | None = None
         self.phase = PASS
+        target = self.pass_target
         self.dealt = Dealt(
             self.round_no,
             self.dealer,
             tuple(self.hands),
-            tuple(self.pass_target(s) for s in range(SEATS)),
+            (target(0), target(1), target(2), target(3)),
         )
         if self._sink is not None:
             self._sink.append(self.dealt)

@@ -14,7 +14,7 @@ from typing import Final
 
 from leekha.common import cards as C
 from leekha.common import errors as E
-from leekha.common.actions import PASS_COUNT, check_pass_cards
+from leekha.common.actions import PASS_COUNT, pass_mask
 from leekha.common.config import RulesConfig
 from leekha.common.errors import RuleError
 
@@ -42,7 +42,7 @@ def exempt_mask(config: RulesConfig) -> int:
 def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleError | None:
     """Why passing `cards` from `hand` is illegal, or None when it is legal."""
     try:
-        mask = C.mask_of(check_pass_cards(cards))
+        mask = pass_mask(cards)
     except RuleError as exc:
         return exc
     if mask & ~hand:
@@ -105,8 +105,11 @@ class PlayRules:
         self.undercut_rank = config.undercut and config.undercut_ceiling == "leekha_rank"
         self.void_rule = config.void_rule
         # The cards a void player must discard if holding any (0: a free discard).
-        forced = {"queen_only": _QS_BIT, "any_leekha": config.leekha_mask, "free": 0}
-        self.void_forced: int = forced[config.void_rule]
+        self.void_forced = 0
+        if config.void_rule == "queen_only":
+            self.void_forced = _QS_BIT
+        elif config.void_rule == "any_leekha":
+            self.void_forced = config.leekha_mask
 
     def legal(self, hand: int, trick: Sequence[tuple[int, int]], high: int, lk_on: bool) -> int:
         """The playable cards of `hand` on `trick`.
