@@ -104,3 +104,15 @@ def test_id_command_exports_and_imports(tmp_path: Path, capsys: pytest.CaptureFi
     assert cli.main(["id", "--config", str(tmp_path / "b"), "import", other]) == 1
     assert "--force" in capsys.readouterr().err
     assert cli.main(["id", "--config", str(tmp_path / "b"), "import", "junk"]) == 1
+
+
+def test_join_proves_the_user_identity_unless_guest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leekha.client.tui import join
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    first = join._identity()
+    assert first is not None and first.public_key == join._identity().public_key
+    (tmp_path / "leekha" / I.KEY_FILE).write_text("damaged")
+    assert join._identity() is None  # a broken key file: play as a guest, say why

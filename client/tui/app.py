@@ -23,6 +23,7 @@ from twisted.internet.defer import Deferred
 
 from leekha import protocol as P
 from leekha.client.i18n import _
+from leekha.client.identity import Identity
 from leekha.client.session import ClientSession, RetryPolicy, Target
 from leekha.client.tokens import TokenStore
 from leekha.client.trust import KnownHosts
@@ -47,6 +48,7 @@ class ClientApp:
         bot_strategy: str = "random",
         tls: bool = False,
         tokens: TokenStore | None = None,
+        identity: Identity | None = None,
         known_hosts: KnownHosts | None = None,
         retry: RetryPolicy | None = None,
         refresh_interval: float | None = 0.5,
@@ -64,6 +66,7 @@ class ClientApp:
             on_failed=self._failed,
             on_notice=self._notice,
             tokens=tokens,
+            identity=identity,
             known_hosts=known_hosts,
             retry=retry,
         )

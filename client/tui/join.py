@@ -39,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("connect with TLS (a server on the internet; automatic when the LAN says so)"),
     )
     parser.add_argument(
+        "--guest",
+        action="store_true",
+        help=_(
+            "play as a guest: do not prove your name with your identity key "
+            "(see leekha id; a server keeps a proved name for you alone)"
+        ),
+    )
+    parser.add_argument(
         "--browse-timeout",
         type=float,
         default=2.0,
@@ -107,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     from leekha.client.eventloop import run_on_reactor
     from leekha.client.tokens import TokenStore
 
+    identity = None if args.guest else _identity()
+
     return run_on_reactor(
         lambda reactor: join_main(
             reactor,
@@ -118,8 +128,20 @@ def run(args: argparse.Namespace) -> int:
             bell=args.bell,
             tls=tls,
             tokens=TokenStore(),
+            identity=identity,
         )
     )
+
+
+def _identity() -> Any:
+    """This user's identity key (made on first use); a broken key file means a guest."""
+    from leekha.client import identity as I
+
+    try:
+        return I.load_or_create()
+    except (I.IdentityError, OSError) as exc:
+        print(_("leekha join: playing as a guest: {problem}").format(problem=exc), file=sys.stderr)
+        return None
 
 
 async def join_main(
