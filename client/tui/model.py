@@ -62,9 +62,6 @@ GAME_OVER = "game_over"
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"
 
-#: How long a finished trick stays on screen by default (a key releases it sooner).
-TRICK_HOLD_S = 1.5
-
 PASS_TIMERS = (None, 30, 60, 120)
 TURN_TIMERS = (None, 15, 30, 60)
 TARGETS = (None, 11, 31, 51, 101, 151, 201)

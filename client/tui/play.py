@@ -23,7 +23,8 @@ from leekha.client.options import STRATEGY_TIERS, add_rules_arguments, default_h
 T = TypeVar("T")
 
 DEFAULT_BOT_DELAY_MS = 350
-TRICK_HOLD_S = 1.5  # leekha.client.tui.model.TRICK_HOLD_S, without importing the model
+#: How long a finished trick stays on screen by default (any key goes on sooner).
+TRICK_HOLD_S = 1.5
 
 
 def best_bot() -> str:
