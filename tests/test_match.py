@@ -82,11 +82,9 @@ def test_precision_stops_at_the_first_game_narrow_enough(
         if ends[-1] >= stopped["rounds"]:
             break
     assert ends[-1] == stopped["rounds"]
-    # The same rounds without --precision are the same match, narrow enough at the end...
-    full = run_json(capsys, *PRECISE, "--rounds", str(ends[-1]))
-    assert full["strategies"] == stopped["strategies"] and not full["stopped_early"]
-    assert full["strategies"]["heuristic"]["diff_ci95"] < 0.8
-    assert full["deals"] >= match.MIN_DEALS_FOR_PRECISION
+    # Narrow enough at the end (the report's interval, computed apart from the running one)...
+    assert stopped["strategies"]["heuristic"]["diff_ci95"] < 0.8
+    assert stopped["deals"] >= match.MIN_DEALS_FOR_PRECISION
     # ...and one game fewer was not (or had too few deals to judge).
     before = run_json(capsys, *PRECISE, "--rounds", str(ends[-2]))
     assert (
