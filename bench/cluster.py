@@ -8,7 +8,7 @@ clock starts, since its start-up is paid once per evaluation (printed apart). It
 the scheduler's overhead per task with trivial tasks, and from that and the cost of one deal
 task estimates, on paper, how far adding workers keeps paying.
 
-    .venv/bin/python bench/cluster.py --games 24 --repeat 3
+    .venv/bin/python bench/cluster.py --games 16 --repeat 3
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def scheduler_overhead_s(client: Any, n: int = 400) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=24, help="deal tasks per measurement")
+    parser.add_argument("--games", type=int, default=16, help="deal tasks per measurement")
     parser.add_argument("--repeat", type=int, default=3, help="measurements per runner")
     parser.add_argument("--workers", type=int, default=2, help="largest worker count")
     parser.add_argument("--strategies", default="heuristic,random,random,random")
