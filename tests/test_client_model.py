@@ -493,8 +493,16 @@ def test_stats_screen_asks_and_shows_a_table() -> None:
     rows = [
         {"name": "ann", "games": 12, "wins": 5, "avg_points_per_round": 7.25},
         {"name": "bo", "games": 3, "wins": 0, "avg_points_per_round": 12.0},
-        {"name": "cy", "games": 4, "wins": 2, "avg_points_per_round": 6.0, "rating": 27.31,
-         "rating_sigma": 4.1, "leekhas": 9, "moons": 1},
+        {
+            "name": "cy",
+            "games": 4,
+            "wins": 2,
+            "avg_points_per_round": 6.0,
+            "rating": 27.31,
+            "rating_sigma": 4.1,
+            "leekhas": 9,
+            "moons": 1,
+        },
     ]
     m.apply(P.Stats(re=req.id, players=rows))
     text = render_text(m)
@@ -917,3 +925,18 @@ def test_a_box_leaves_no_half_word_beside_it() -> None:
     cv.box(10, 3)
     row = cv.text().split("\n")[1]
     assert row.startswith("ann ") and "(" not in row and "13" not in row  # "(you)" was cut
+
+
+def test_long_names_never_run_into_each_other_or_the_chat() -> None:
+    from leekha.client.tui.canvas import clip, frags_width
+
+    assert clip([("a", "abc"), ("b", "defgh")], 5) == [("a", "abc"), ("b", "d"), ("b", "…")]
+    assert frags_width(clip([("", "x" * 30)], 7)) == 7
+    m = trick_on_table()
+    long = [seat_info("a" * 24, host=True)] + [seat_info("b" * 20 + str(i), bot=True)
+                                               for i in (1, 2, 3)]  # fmt: skip
+    m.players = long
+    m.name = "a" * 24
+    for line in render_text(m).split("\n")[1:-2]:
+        table, _sep, chat = line.partition("│")
+        assert len(table) <= 55 and not chat.strip().startswith(("…", "+", "pts"))

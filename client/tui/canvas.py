@@ -172,6 +172,26 @@ def frags_width(frags: Frags) -> int:
     return sum(get_cwidth(t) for _s, t in frags)
 
 
+def clip(frags: Frags, width: int) -> Frags:
+    """`frags` in at most `width` columns, ending in "…" when they had to be cut."""
+    if frags_width(frags) <= width:
+        return frags
+    out: Frags = []
+    room = width - 1  # one column for the "…"
+    for style, text in frags:
+        kept = ""
+        for ch in text:
+            if get_cwidth(kept + ch) > room:
+                break
+            kept += ch
+        room -= get_cwidth(kept)
+        out.append((style, kept))
+        if len(kept) < len(text):
+            out.append((style, "…"))
+            break
+    return out
+
+
 def fit(text: str, width: int) -> str:
     """`text` in at most `width` columns, ending in "…" when it had to be shortened."""
     if get_cwidth(text) <= width:

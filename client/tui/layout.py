@@ -33,7 +33,7 @@ from prompt_toolkit.styles import Style
 from leekha.client.i18n import _
 from leekha.client.rulestext import summary
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, Frags, fit, frags_width, wrap
+from leekha.client.tui.canvas import Canvas, Frags, clip, fit, frags_width, wrap
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
 
@@ -178,8 +178,9 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
     v = m.view
     by_pos = {_seat_pos(m, s): s for s in range(4)}
     cx = x0 + w // 2
+    side = max(1, (w - 1) // 2)  # room for a west or east line: they never meet
     # north
-    f1, f2 = _seat_lines(m, by_pos["N"])
+    f1, f2 = (clip(f, w) for f in _seat_lines(m, by_pos["N"]))
     cv.frags(cx - frags_width(f1) // 2, y0, f1)
     cv.frags(cx - frags_width(f2) // 2, y0 + 1, f2)
     # hand block at the bottom: own line, lift row, cards, labels
@@ -187,10 +188,10 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
     mid_top, mid_bot = y0 + 2, hand_y - 2
     cy = (mid_top + mid_bot) // 2
     # west and east, a line above their cards so a long line never runs into them
-    f1, f2 = _seat_lines(m, by_pos["W"])
+    f1, f2 = (clip(f, side) for f in _seat_lines(m, by_pos["W"]))
     cv.frags(x0, cy - 2, f1)
     cv.frags(x0, cy - 1, f2)
-    f1, f2 = _seat_lines(m, by_pos["E"])
+    f1, f2 = (clip(f, side) for f in _seat_lines(m, by_pos["E"]))
     cv.frags(x0 + w - frags_width(f1), cy - 2, f1)
     cv.frags(x0 + w - frags_width(f2), cy - 1, f2)
     if v is None:
@@ -199,7 +200,7 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
         if m.is_host:
             note = _("b: add a bot   x: remove a bot   s: start")
             cv.center(cx, cy + 1, note, "class:hint")
-        f1, f2 = _seat_lines(m, by_pos["S"])
+        f1 = clip(_seat_lines(m, by_pos["S"])[0], w)
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
         return
     spots = trick_spots(cx, cy, w, h)
@@ -232,6 +233,11 @@ def _paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
     left = m.seconds_left()
     if left is not None and m.my_turn:
         line.append(("class:timer", _("   ⏱ {n}s").format(n=left)))
+    if frags_width(line) > w:  # a long name: the timer and the scores matter more
+        line = [*clip(f1, max(1, w - frags_width(f2) - 1 - (8 if left else 0))), ("", " "), *f2]
+        if left is not None and m.my_turn:
+            line.append(("class:timer", _("   ⏱ {n}s").format(n=left)))
+        line = clip(line, w)
     cv.frags(max(x0, cx - frags_width(line) // 2), hand_y - 1, line)
     _paint_hand(m, cv, x0, w, hand_y)
 
