@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="heuristic,random,random,random",
         metavar="S1,S2,S3,S4",
         help=default_help(
-            _("the strategy of each of the four seats, comma-separated: ")
+            _("four strategies, one per seat, comma-separated; each is ")
             + strategy_help(_(", or module:Class (importable by every worker)"))
         ),
     )
