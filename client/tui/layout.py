@@ -30,6 +30,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.rulestext import summary
 from leekha.client.tui import model as M
@@ -324,21 +325,42 @@ def paint_round_summary(
     cv.put(x, y + 7, footer, "class:box class:muted")
 
 
+#: A row of the score sheet: its label and one cell per seat; a plain string is a note.
+SheetRow = tuple[str, list[str]]
+
+
 def score_sheet_rows(
     names: Sequence[str], history: Sequence[Sequence[int]], room: int
-) -> list[str]:
-    """The score sheet as text rows: a row per round (the last `room`), then the totals."""
-    head = " " * 9 + "".join(f"{n[:7]:>8}" for n in names)
-    rows = [head]
+) -> list[SheetRow | str]:
+    """The score sheet: a row per round (the last `room`), then the totals."""
+    rows: list[SheetRow | str] = [("", [n[:7] for n in names])]
     skipped = max(0, len(history) - room)
     if skipped:
         rows.append(_("({n} earlier rounds)").format(n=skipped))
     for i, points in enumerate(history[skipped:], skipped + 1):
-        label = _("round {n}").format(n=i)
-        rows.append(f"{label[:9]:<9}" + "".join(f"{p:>8}" for p in points))
+        rows.append((_("round {n}").format(n=i), [str(p) for p in points]))
     totals = [sum(r[s] for r in history) for s in range(4)]
-    rows.append(f"{_('total')[:9]:<9}" + "".join(f"{t:>8}" for t in totals))
+    rows.append((_("total"), [str(t) for t in totals]))
     return rows
+
+
+def put_sheet(cv: Canvas, x: int, y: int, rows: Sequence[SheetRow | str], style: str) -> None:
+    """Paint score-sheet rows from (x, y): a 9-cell label, then 8-cell columns. In a
+    right-to-left layout the label is at the right and the seats run leftwards from it;
+    each cell is laid out on its own, so a row's cells never trade places."""
+    mirrored = rtl.mirrored()
+    for i, row in enumerate(rows):
+        if isinstance(row, str):
+            cv.put(x, y + i, row, style)
+            continue
+        label, cells = row
+        if not mirrored:
+            cv.put(x, y + i, f"{label[:9]:<9}" + "".join(f"{c:>8}" for c in cells), style)
+            continue
+        xx = x
+        for cell in reversed(cells):
+            xx = cv.put(xx, y + i, f"{cell:<8}", style)
+        cv.put(xx, y + i, f"{label[:9]:>9}", style)
 
 
 def paint_game_over(
@@ -351,7 +373,7 @@ def paint_game_over(
     footer: str,
 ) -> None:
     """Who won, the score sheet, and (live games) what each seat did."""
-    stat_rows: list[str] = []
+    stat_rows: list[SheetRow | str] = []
     if stats is not None:
         for label, values in (
             (_("tricks"), [s.tricks for s in stats]),
@@ -359,7 +381,7 @@ def paint_game_over(
             (_("moons"), [s.moons for s in stats]),
             (_("doubled"), [s.doubled for s in stats]),
         ):
-            stat_rows.append(f"{label[:9]:<9}" + "".join(f"{n:>8}" for n in values))
+            stat_rows.append((label, [str(n) for n in values]))
     fixed = 3 + len(stat_rows) + (2 if footer else 0) + 2  # head, winner, loser; stats;
     # footer; borders
     room = max(1, cv.height - 2 - fixed - 2)
@@ -371,8 +393,7 @@ def paint_game_over(
     cv.put(x, y, head, "class:box class:box.title")
     cv.put(x, y + 1, _("winner: {names}").format(names=winners), "class:box")
     cv.put(x, y + 2, _("loser:  {names}").format(names=losers), "class:box")
-    for i, row in enumerate([*sheet, *stat_rows]):
-        cv.put(x, y + 3 + i, row, "class:box")
+    put_sheet(cv, x, y + 3, [*sheet, *stat_rows], "class:box")
     if footer:
         cv.put(x, y + rows - 3, footer, "class:box class:muted")
 
@@ -437,8 +458,7 @@ def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
         history = [*history, list(v["round_points"])]
     sheet = score_sheet_rows(_names(m), history, max(1, cv.height - 9))
     x, y = cv.box(min(cv.width, 46), len(sheet) + 4, _("score sheet"))
-    for i, row in enumerate(sheet):
-        cv.put(x, y + i, row, "class:box")
+    put_sheet(cv, x, y, sheet, "class:box")
     cv.put(x, y + len(sheet) + 1, _("S or Esc to close"), "class:box class:muted")
 
 
