@@ -771,15 +771,14 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     assert m.tick() and not m.holding
     assert m.display_trick() == [[1, C.parse_card("AD")]] and m.my_turn
     assert m.seconds_left() == 29  # the turn's clock ran from when it arrived
-    m.ring = False
-    # a key releases it sooner
-    take_trick(m) if False else None
+    # a key (release_hold) goes on sooner
     m2 = at_play()
     m2.trick_hold = 5.0
     take_trick(m2)
     m2.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))
+    assert m2.holding and m2.display_trick()[0] == [3, C.parse_card("9C")]
     m2.release_hold()
-    assert m2.display_trick() == [[1, C.parse_card("AD")]]
+    assert not m2.holding and m2.display_trick() == [[1, C.parse_card("AD")]]
 
 
 def test_hints_and_status_are_never_cut_at_80x24() -> None:
