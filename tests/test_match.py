@@ -58,6 +58,9 @@ def test_text_report_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
     assert "heuristic" in out and "pts/round" in out
     assert cli.main(["match", "--strategies", "random,random"]) == 2
     assert cli.main(["match", "--strategies", "random,random,random,nope"]) == 2
+    assert cli.main(["match", "--jobs", "0"]) == 2
+    assert cli.main(["match", "--precision", "0"]) == 2
+    assert cli.main(["match", "--upload", "x.py"]) == 2
 
 
 def test_interval_of_constant_and_spread() -> None:

@@ -338,6 +338,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("--strategies needs exactly four strategies"))
     if args.rounds < 1:
         return _fail(_("--rounds must be at least 1"))
+    if not 1 <= args.jobs <= 1024:
+        return _fail(_("--jobs must be from 1 to 1024"))
     if args.precision is not None and not args.precision > 0:
         return _fail(_("--precision must be more than 0"))
     if args.upload and args.cluster is None:
