@@ -939,3 +939,12 @@ def test_long_names_never_run_into_each_other_or_the_chat() -> None:
     for line in render_text(m).split("\n")[1:-2]:
         table, _sep, chat = line.partition("│")
         assert len(table) <= 55 and not chat.strip().startswith(("…", "+", "pts"))
+
+
+def test_the_lobby_header_names_the_server_not_its_software() -> None:
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.server_label = "Leekha on kitchen"
+    m.apply(P.Welcome(re=1, version=[1, 1], server="leekha-server 0.1.0", token="t" * 16,
+                      name="ann"))  # fmt: skip
+    header = render_text(m).split("\n")[0]
+    assert "Leekha on kitchen" in header and "leekha-server" not in header

@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from leekha.client.tui.play import default_name
 
     address, tls = args.address, bool(args.tls)
+    label = None  # the server's own name, when the LAN told it
     if address is None:
         from leekha.client.discovery import browse_sync
 
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         address, announced = chosen
         tls = tls or announced
+        label = next((s.name for s in servers if f"{s.host}:{s.port}" == address), None)
     try:
         host, port = parse_address(address)
     except ValueError as exc:
@@ -126,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             args.ascii,
             trick_hold=args.trick_hold,
             bell=args.bell,
+            label=label,
             tls=tls,
             tokens=TokenStore(),
             identity=identity,
@@ -153,6 +156,7 @@ async def join_main(
     *,
     trick_hold: float = 0.0,
     bell: bool = False,
+    label: str | None = None,
     ready: Callable[[Any], None] | None = None,
     **io: Any,
 ) -> int:
@@ -164,6 +168,7 @@ async def join_main(
     from leekha.client.tui.play import best_bot
 
     model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
+    model.server_label = label or ""  # the lobby header: the LAN name, else the address
     client = ClientApp(model, reactor, host, port, bot_strategy=best_bot(), **io)
     try:
         await client.connect()
