@@ -190,3 +190,21 @@ def test_help_rows_keep_their_columns_and_fit_the_box(lang: str) -> None:
         if len(s) > 52 or s[10:13] != "   " or s[13] == " ":
             wrong.append(f"{m.id!r} -> {s!r}")
     assert wrong == []
+
+
+def test_no_translation_call_inside_an_f_string() -> None:
+    """Babel cannot see `_()` inside an f-string: such a message never reaches the
+    catalogue and stays English."""
+    import ast
+
+    hidden = []
+    for path in sorted(CLIENT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.JoinedStr):
+                for call in ast.walk(node):
+                    if isinstance(call, ast.Call) and getattr(call.func, "id", "") in (
+                        "_",
+                        "ngettext",
+                    ):
+                        hidden.append(f"{path.relative_to(ROOT)}:{call.lineno}")
+    assert hidden == []

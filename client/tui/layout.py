@@ -540,10 +540,9 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
     shown = rows[: max(1, cv.height - 9)] if rows else []
     width = min(cv.width, 72)
     x, y = cv.box(width, len(shown) + 6, _("player statistics"))
-    head = (
-        f"{_('player'):<18} {_('rating'):>13} {_('games'):>5} {_('wins'):>5}"
-        f" {_('avg/round'):>9} {_('Leekhas'):>7} {_('moons'):>5}"
-    )
+    player, rating, games, wins = _("player"), _("rating"), _("games"), _("wins")
+    avg, leekhas, moons = _("avg/round"), _("Leekhas"), _("moons")
+    head = f"{player:<18} {rating:>13} {games:>5} {wins:>5} {avg:>9} {leekhas:>7} {moons:>5}"
     cv.put(x, y, head[: width - 4], "class:box.title")
     if rows is None:
         cv.put(x, y + 1, _("asking the server…"), "class:box class:muted")
