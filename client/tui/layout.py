@@ -540,9 +540,10 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
     shown = rows[: max(1, cv.height - 9)] if rows else []
     width = min(cv.width, 72)
     x, y = cv.box(width, len(shown) + 6, _("player statistics"))
-    player, rating, games, wins = _("player"), _("rating"), _("games"), _("wins")
-    avg, leekhas, moons = _("avg/round"), _("Leekhas"), _("moons")
-    head = f"{player:<18} {rating:>13} {games:>5} {wins:>5} {avg:>9} {leekhas:>7} {moons:>5}"
+    heads = [_("player"), _("rating"), _("games"), _("wins")]
+    heads += [_("avg/round"), _("Leekhas"), _("moons")]
+    widths = (-18, 13, 5, 5, 9, 7, 5)
+    head = " ".join(h.ljust(-w) if w < 0 else h.rjust(w) for h, w in zip(heads, widths))
     cv.put(x, y, head[: width - 4], "class:box.title")
     if rows is None:
         cv.put(x, y + 1, _("asking the server…"), "class:box class:muted")
