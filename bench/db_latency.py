@@ -38,7 +38,7 @@ from leekha.common import cards as C  # noqa: E402
 from leekha.common.config import RulesConfig  # noqa: E402
 from leekha.common.game import legal_passes  # noqa: E402
 from leekha.protocol import catalogue as M  # noqa: E402
-from leekha.protocol.codec import Decoder, encode  # noqa: E402
+from leekha.protocol.connection import Connection  # noqa: E402
 from leekha.protocol.message import Message  # noqa: E402
 from leekha.server.app import start_server  # noqa: E402
 from leekha.server.persistence import Store  # noqa: E402
@@ -47,23 +47,21 @@ from leekha.server.settings import ServerSettings  # noqa: E402
 
 class Bench(Protocol):
     def __init__(self, samples: list[float]) -> None:
-        self.decoder = Decoder(peer="server")
+        self.conn = Connection("client")  # hello first, request ids, pings
         self.samples = samples
         self.sent: dict[int, float] = {}
-        self.next_id = 0
         self.rules = RulesConfig()
         self.hand: list[int] = []
         self.waiters: list[tuple[Any, Deferred[Message]]] = []
 
     def rid(self) -> int:
-        self.next_id += 1
-        return self.next_id
+        return self.conn.new_id()
 
     def send(self, msg: Message, timed: bool = False) -> None:
         if timed:
             self.sent[msg.id] = time.perf_counter()  # type: ignore[attr-defined]
         assert self.transport is not None
-        self.transport.write(encode(msg))
+        self.transport.write(self.conn.send(msg))
 
     def wait_for(self, pred: Any) -> Deferred[Message]:
         d: Deferred[Message] = Deferred()
@@ -71,7 +69,10 @@ class Bench(Protocol):
         return d
 
     def dataReceived(self, data: bytes) -> None:
-        for msg in self.decoder.feed(data):
+        messages = self.conn.receive_data(data)
+        assert self.transport is not None
+        self.transport.write(self.conn.data_to_send())  # pongs
+        for msg in messages:
             re = getattr(msg, "re", None)
             if isinstance(msg, M.Ok) and re in self.sent:
                 self.samples.append(time.perf_counter() - self.sent.pop(re))
