@@ -102,3 +102,23 @@ def test_texts_stay_inside_their_boxes(language: str, screen: str) -> None:
     rows = ["".join(ch for _s, ch in row).ljust(80) for row in paint(m, Options(), 80, 24).cells]
     assert len(rows) == 24
     assert boxes_intact(rows) == [], "\n".join(rows)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "ar"])
+def test_arabic_chat_reads_right_in_every_language(lang: str) -> None:
+    """An Arabic line in the chat pane, with bidi on: the sender's name, then the text, each
+    drawn right to left, in the English and Italian interfaces as in the Arabic one."""
+    import unicodedata
+
+    i18n.set_language(lang)
+    rtl.set_enabled(True)
+    try:
+        m = play_phase()
+        m.apply(P.ChatMessage(sender="سامي", text="مرحبا", table_id=7))
+        rows = ["".join(ch for _s, ch in row) for row in paint(m, Options(), 80, 24).cells]
+    finally:
+        i18n.set_language("en")
+        rtl.set_enabled(False)
+    line = next(r[r.index("│") + 1 :].strip() for r in rows if "ﺎﺒﺣﺮﻣ" in r)
+    # Visual "ﺎﺒﺣﺮﻣ :ﻲﻣﺎﺳ": read from the right it is the sender, a colon, the text.
+    assert unicodedata.normalize("NFKC", line[::-1]) == "سامي: مرحبا"
