@@ -72,7 +72,7 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
             for key in CHECKED:
                 assert got[key] == expected[key], (steps, key)
             steps += 1
-    assert tracker.view["result"] == game.outcome.to_dict()
+    assert game.outcome is not None and tracker.view["result"] == game.outcome.to_dict()
 
 
 def test_prompt_makes_a_seat_view_for_strategies() -> None:

@@ -38,12 +38,13 @@ def test_a_whole_game_with_three_bots_is_stored_with_stats() -> None:
     assert table.status == "finished" and table.game is not None
     (gid,) = h.store.game_ids()
     record = h.store.game_record(gid)
-    assert record is not None
-    assert record["players"][0] == "alice" and record["result"] == table.game.outcome.to_dict()
+    outcome = table.game.outcome
+    assert record is not None and outcome is not None
+    assert record["players"][0] == "alice" and record["result"] == outcome.to_dict()
     assert record["actions"] == table.game.actions
     (stats,) = h.store.stats("alice")
     assert stats.games == 1 and stats.rounds == len(table.game.history)
-    assert stats.wins == (1 if 0 in table.game.outcome.winners else 0)  # type: ignore[index]
+    assert stats.wins == (1 if 0 in outcome.winners else 0)
 
 
 def test_a_bad_action_gets_the_engine_code_and_changes_nothing() -> None:
