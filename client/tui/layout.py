@@ -303,7 +303,9 @@ def paint_round_summary(
     pts_x = x + width - 16
     cv.put(x, y, _("player"), "class:box class:box.title")
     cv.put(x + 16, y, _("taken"), "class:box class:box.title")
-    cv.put(pts_x, y, _("  pts  total"), "class:box class:box.title")
+    # Each column head on its own: one string would be reordered as a sentence in Arabic.
+    for end, head in ((pts_x + 5, _("pts")), (pts_x + 12, _("total"))):
+        cv.put(end - frags_width([("", head)]), y, head, "class:box class:box.title")
     for seat in range(4):
         row = y + 1 + seat
         cv.put(x, row, names[seat][:14], "class:box")
@@ -323,6 +325,22 @@ def paint_round_summary(
     if s.note:
         cv.put(x, y + 6, s.note[: width - 4], "class:box class:timer")
     cv.put(x, y + 7, footer, "class:box class:muted")
+
+
+def put_columns(
+    cv: Canvas, x: int, y: int, width: int, cells: Sequence[tuple[int, str]], style: str
+) -> None:
+    """A table row `width` wide with each cell at its offset, laid out on its own (a row is
+    not one sentence, so its cells never trade places); from the right edge in a
+    right-to-left layout. Cells are cut at the next cell's offset and at `width`."""
+    cv.put(x, y, " " * width, style)
+    ends = [off for off, _t in cells[1:]] + [width]
+    for (off, text), end in zip(cells, ends):
+        text = fit(text, max(0, min(end, width) - off - (1 if end < width else 0)))
+        if rtl.mirrored():
+            cv.put(x + width - off - frags_width([(style, text)]), y, text, style)
+        else:
+            cv.put(x + off, y, text, style)
 
 
 #: A row of the score sheet: its label and one cell per seat; a plain string is a note.
@@ -617,13 +635,15 @@ def _paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int)
         rules = t.get("rules") or {}
         target = rules.get("target", "?") if isinstance(rules, dict) else "?"
         status = {"waiting": _("waiting"), "playing": _("playing"), "finished": _("finished")}
-        head = (
-            f"{t['name'][:18]:<18} {t['preset']:<11} "
-            + _("to {n}").format(n=target).ljust(7)
-            + f" {filled}/4  {status.get(t['status'], t['status'])}{lock}"
-        )
+        cells = [
+            (0, t["name"][:18]),
+            (19, t["preset"]),
+            (31, _("to {n}").format(n=target)),
+            (39, f"{filled}/4"),
+            (45, status.get(t["status"], t["status"]) + lock),
+        ]
         style = "class:cursorrow" if i == m.lobby_cursor else ""
-        cv.put(x0, row, head[:w].ljust(min(w, 60)), style)
+        put_columns(cv, x0, row, min(w, 60), cells, style)
         cv.put(x0 + 2, row + 1, _seat_summary(t)[: w - 2], "class:muted")
         row += 2
 
