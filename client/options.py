@@ -14,6 +14,7 @@ import json
 from dataclasses import fields
 from typing import Any
 
+from leekha.client import systemlines
 from leekha.client.i18n import _
 from leekha.common.config import PRESETS, RulesConfig, preset
 from leekha.common.errors import ConfigError
@@ -115,4 +116,4 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RulesConfig, dict[str, An
     try:
         return preset(args.rules, overrides), overrides
     except ConfigError as exc:
-        raise ValueError(exc.message) from None
+        raise ValueError(systemlines.translate(exc.message)) from None

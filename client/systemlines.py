@@ -1,11 +1,13 @@
 """The server's own sentences, in the interface language.
 
 The server speaks at a table as the chat sender "*" (docs/protocol.md, "The table's own
-lines"): someone dropped, is back, is replaced by a bot, left; a timer played for you. And a
-`not_ready` refusal says why the table cannot start (which seats are empty). Those texts are
-English on the wire and carry no code of their own, so the client recognises each by its
-template (the server's words with `{name}`-style holes) and says it again in the player's
-language. A text of a shape this table does not know is shown as the server sent it.
+lines"): someone dropped, is back, is replaced by a bot, left; a timer played for you. A
+`not_ready` refusal says why the table cannot start (which seats are empty), and a bad rules
+option is named with what it allows (the engine's ConfigError, also sent with `bad_rules`).
+Those texts are English on the wire and carry no code of their own, so the client
+recognises each by its template (the server's words with `{name}`-style holes) and says it
+again in the player's language. A text of a shape this table does not know is shown as the
+server sent it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ TEMPLATES = (
     N_("the game is already running"),
     N_("the game is still running"),
     N_("no game has finished here yet; the host starts the first one"),
+    # bad rules (leekha.common.config's ConfigError, also the text of a bad_rules refusal)
+    N_("rules option {option} must be true or false; got {got}"),
+    N_("rules option {option} must be an integer from {lo} to {hi}; got {got}"),
+    N_("rules option {option} must be a known option: {known}; got {got}"),
+    N_("rules option {option} must be a map of option names to values; got {got}"),
+    N_("rules option {option} must be one of {allowed}; got {got}"),
 )
 
 

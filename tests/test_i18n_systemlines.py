@@ -104,3 +104,31 @@ def test_a_refusal_with_known_words_keeps_its_detail() -> None:
         assert "1, 3" in refusals.explain("not_ready", text)
     finally:
         i18n.set_language("en")
+
+
+def test_every_rules_error_is_recognised() -> None:
+    from leekha.common.config import RulesConfig, preset
+    from leekha.common.errors import ConfigError
+
+    bad: list[object] = [
+        {"talbees": "yes"},
+        {"target": 0},
+        {"void_rule": "never"},
+        {"no_such_option": 1},
+        ["not", "a", "map"],
+    ]
+    texts = []
+    for data in bad:
+        with pytest.raises(ConfigError) as exc:
+            RulesConfig.from_dict(data)  # type: ignore[arg-type]
+        texts.append(exc.value.message)
+    with pytest.raises(ConfigError) as exc:
+        preset("nope")
+    texts.append(exc.value.message)
+    assert [t for t in texts if systemlines.recognise(t) is None] == []
+    try:
+        i18n.set_language("it")
+        shown = systemlines.translate(texts[1])
+    finally:
+        i18n.set_language("en")
+    assert shown == "l'opzione delle regole 'target' deve essere un intero da 1 a 10000; ricevuto 0"
