@@ -174,7 +174,7 @@ class ReplayModel:
         self.record = record
         self.ascii = ascii
         players = list(record.players) + [""] * 4
-        self.names = [p or f"seat {i + 1}" for i, p in enumerate(players[:4])]
+        self.names = [p or _("seat {n}").format(n=i + 1) for i, p in enumerate(players[:4])]
         self.frames = build_frames(record, self.names, ascii)
         self.index = 0
         self.show_help = False
