@@ -113,7 +113,7 @@ def _view(**changes: Any) -> dict[str, Any]:
         "seat": 0,
         "phase": "pass",
         "round": 0,
-        "dealer": 3,
+        "dealer": 0,
         "pass_to": 1,
         "turn": None,
         "hand": [],
@@ -137,9 +137,8 @@ def _view(**changes: Any) -> dict[str, Any]:
     return view
 
 
-TRICK_1 = [[0, 0], [1, 7], [2, 12], [3, 3]]
+TRICK_1 = [[1, 7], [2, 12], [3, 3], [0, 0]]
 TRICK_2 = [[2, 44], [3, 46], [0, 41], [1, 50]]
-AFTER_PASS = [0, 2, 5, 11, 13, 14, 21, 27, 30, 33, 37, 41, 49]
 AFTER_TWO = [2, 5, 11, 13, 14, 21, 27, 30, 33, 37, 49]
 
 SNAP_NEW = Snapshot(
@@ -161,13 +160,13 @@ SNAP_RESUME = Snapshot(
     view=_view(
         phase="play",
         turn=1,
-        leader=None,
+        leader=1,
         hand=AFTER_TWO,
         passed=[24, 50, 51],
         received=[2, 13, 30],
         passes_done=[True, True, True, True],
         tricks=[
-            {"leader": 0, "cards": TRICK_1, "winner": 2, "points": 0},
+            {"leader": 1, "cards": TRICK_1, "winner": 2, "points": 0},
             {"leader": 2, "cards": TRICK_2, "winner": 1, "points": 0},
         ],
     ),
@@ -183,17 +182,17 @@ SIGNATURE = "SIG" + "A" * 82 + "Q=="
 EXAMPLES: dict[str, Message] = {
     m.TYPE: m
     for m in [
-        Hello(id=1, versions=[[1, 1]], name="alice", client="leekha-tui 0.1"),
-        Resume(id=1, versions=[[1, 1]], token=TOKEN),
-        Welcome(re=1, version=[1, 1], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        Hello(id=1, versions=[[1, 2]], name="alice", client="leekha-tui 0.1"),
+        Resume(id=1, versions=[[1, 2]], token=TOKEN),
+        Welcome(re=1, version=[1, 2], server="leekha-server 0.1", token=TOKEN, name="alice"),
         Challenge(re=1, nonce=NONCE, server="k3P9xQ2mT8vA"),
         Prove(re=1, signature=SIGNATURE),
         Error(code="not_your_turn", message="it is seat 2's turn", re=12),
         Ok(re=5),
         Ping(id=40),
         Pong(re=40),
-        ListTables(id=2),
-        TableList(re=2, tables=[_table("waiting", EMPTY)]),
+        ListTables(id=2, cursor=None),
+        TableList(re=2, tables=[_table("waiting", EMPTY)], total=1, next=None),
         TableUpdate(table_id=7, table=None),
         CreateTable(
             id=3,
@@ -256,14 +255,14 @@ Step = tuple[str, Message | None, str]
 
 TRANSCRIPT: list[Step] = [
     ("", None, "TCP connection opened."),
-    ("C→S", Hello(id=1, versions=[[1, 1]], name="alice", client="leekha-tui 0.1"), ""),
+    ("C→S", Hello(id=1, versions=[[1, 2]], name="alice", client="leekha-tui 0.1"), ""),
     (
         "S→C",
-        Welcome(re=1, version=[1, 1], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        Welcome(re=1, version=[1, 2], server="leekha-server 0.1", token=TOKEN, name="alice"),
         "keep the token",
     ),
-    ("C→S", ListTables(id=2), ""),
-    ("S→C", TableList(re=2, tables=[]), "no tables yet"),
+    ("C→S", ListTables(id=2), "the first page"),
+    ("S→C", TableList(re=2, tables=[], total=0), "no tables yet"),
     ("C→S", CreateTable(id=3, name="Friday night", pass_timer_s=60, turn_timer_s=30), ""),
     ("S→C", SNAP_NEW, "reply to create_table: alice is host at seat 0"),
     ("C→S", AddBot(id=4, seat=1), ""),
@@ -275,7 +274,7 @@ TRANSCRIPT: list[Step] = [
     ("S→C", SNAP_START, "the game starts: every member gets a snapshot (status playing)"),
     (
         "S→C",
-        Dealt(round=0, dealer=3, hand=HAND, pass_to=1),
+        Dealt(round=0, dealer=0, hand=HAND, pass_to=1),
         "then dealt, as every round begins; alice passes to seat 1",
     ),
     ("S→C", YourTurn(phase="pass", legal=HAND, deadline=60.0), ""),
@@ -286,17 +285,17 @@ TRANSCRIPT: list[Step] = [
     ("S→C", Ok(re=8), ""),
     ("S→C", PassDone(seat=0), ""),
     ("S→C", PassedReceived(cards=[2, 13, 30], from_seat=3), "4♣ 2♦ 6♥ from seat 3"),
+    ("S→C", CardPlayed(seat=1, card=7), "seat 1 leads the first trick ((dealer + 1) % 4): 9♣"),
+    ("S→C", CardPlayed(seat=2, card=12), ""),
+    ("S→C", CardPlayed(seat=3, card=3), ""),
     (
         "S→C",
-        YourTurn(phase="play", legal=AFTER_PASS, deadline=30.0),
-        "seat 0 leads the first trick ((dealer + 1) % 4) with any card",
+        YourTurn(phase="play", legal=[0, 2, 5, 11], deadline=30.0),
+        "alice must follow clubs",
     ),
     ("C→S", PlayCard(id=9, card=0), "2♣"),
     ("S→C", Ok(re=9), ""),
     ("S→C", CardPlayed(seat=0, card=0), ""),
-    ("S→C", CardPlayed(seat=1, card=7), ""),
-    ("S→C", CardPlayed(seat=2, card=12), ""),
-    ("S→C", CardPlayed(seat=3, card=3), ""),
     ("S→C", TrickTaken(winner=2, cards=TRICK_1, points=0), "A♣ takes it"),
     ("S→C", CardPlayed(seat=2, card=44), ""),
     ("S→C", CardPlayed(seat=3, card=46), ""),
@@ -318,12 +317,12 @@ TRANSCRIPT: list[Step] = [
         "sent to the other connections at the table",
     ),
     ("", None, "New TCP connection."),
-    ("C→S", Resume(id=1, versions=[[1, 1]], token=TOKEN), "request ids restart per connection"),
+    ("C→S", Resume(id=1, versions=[[1, 2]], token=TOKEN), "request ids restart per connection"),
     (
         "S→C",
         Welcome(
             re=1,
-            version=[1, 1],
+            version=[1, 2],
             server="leekha-server 0.1",
             token=TOKEN,
             name="alice",

@@ -82,7 +82,14 @@ VERSION = TupleSpec(
 TOKEN = StrSpec(1, 128)
 #: Most players one `stats` reply carries (keeps it well inside a frame).
 STATS_MAX = 200
-TABLE_ID = NON_NEG
+#: Any unsigned msgpack int: an id the server does not know is refused `no_such_table`.
+TABLE_ID = IntSpec(0, 2**64 - 1, "int ≥ 0")
+#: A place in the table list: the id of the last table of a page.
+CURSOR = TABLE_ID
+#: Tables in one `table_list` page of the reference server: a summary is about 500 bytes,
+#: and at most about 2 KB with six 64-character names of 4-byte characters, so a page
+#: always fits a frame.
+LIST_PAGE = 25
 _ID_DOC = "request id chosen by the client; echoed as `re` in the reply"
 _RE_DOC = "`id` of the request this answers"
 _RE_OR_NULL_DOC = "`id` of the request this answers, or null when pushed unprompted"
@@ -268,10 +275,18 @@ class ListTables(Message):
     TYPE: ClassVar[str] = "list_tables"
     SENDER: ClassVar[Sender] = C
     DOC: ClassVar[str] = (
-        "Ask for the table list; reply `table_list`. Afterwards the server pushes "
-        "`table_update` for every change until the client sits or spectates."
+        "Ask for one page of the table list; reply `table_list`. Afterwards the server "
+        "pushes `table_update` for every change until the client sits or spectates."
     )
     id: int = _rid()
+    cursor: int | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(CURSOR),
+            doc="(1.2) the `next` of the previous page: list the tables after it; "
+            "null = from the first table",
+        ),
+    )
 
 
 @register
@@ -279,10 +294,26 @@ class ListTables(Message):
 class TableList(Message):
     TYPE: ClassVar[str] = "table_list"
     SENDER: ClassVar[Sender] = S
-    DOC: ClassVar[str] = "The full table list."
+    DOC: ClassVar[str] = "One page of the table list, in table id order."
     re: int | None = field(default=None, metadata=meta(NullableSpec(REQ_ID), doc=_RE_OR_NULL_DOC))
     tables: list[dict[str, Any]] = field(
-        metadata=meta(ListSpec(TABLE_SUMMARY, 0, 1000), doc="every table")
+        metadata=meta(
+            ListSpec(TABLE_SUMMARY, 0, 1000),
+            doc=f"the tables of this page (the reference server sends at most {LIST_PAGE})",
+        )
+    )
+    total: int | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(NON_NEG), doc="(1.2) how many tables the server has in all"
+        ),
+    )
+    next: int | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(CURSOR),
+            doc="(1.2) send this as `cursor` for the next page; null = this was the last",
+        ),
     )
 
 

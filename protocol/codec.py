@@ -41,6 +41,31 @@ def encode(msg: Message, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
     return len(body).to_bytes(HEADER_SIZE, "big") + body
 
 
+#: Containers msgpack-python unpacks nested (the frame's map counts as one).
+MAX_NESTING = 1024
+
+
+def _in_protocol_terms(exc: Exception) -> str:
+    """What was wrong with a msgpack body, said in the protocol's terms rather than the
+    library's (its messages name its own parameters and classes)."""
+    text = str(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return "a string is not valid UTF-8"
+    if "max_bin_len" in text:
+        return "bin values are not allowed"
+    if "max_ext_len" in text:
+        return "ext values are not allowed"
+    if "map key" in text:
+        return "map keys must be strings"
+    if "max_array_len" in text:
+        return "an array claims more items than the frame can hold or the limit allows"
+    if "max_map_len" in text:
+        return "a map claims more pairs than the frame can hold or the limit allows"
+    if "max_str_len" in text:
+        return "a string is longer than the frame can hold"
+    return "the bytes are not valid msgpack"
+
+
 def _pairs_to_map(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     out = dict(pairs)
     if len(out) != len(pairs):
@@ -148,9 +173,11 @@ class Decoder:
         except msgpack.OutOfData:
             raise ProtocolError("bad_msgpack", "msgpack value truncated by the frame end") from None
         except msgpack.StackError:
-            raise ProtocolError("bad_msgpack", "msgpack nested too deeply") from None
+            raise ProtocolError(
+                "bad_msgpack", f"containers nested more than {MAX_NESTING} deep"
+            ) from None
         except Exception as exc:  # msgpack reports limits and bad bytes as ValueError & co.
-            raise ProtocolError("bad_msgpack", str(exc)[:200] or type(exc).__name__) from None
+            raise ProtocolError("bad_msgpack", _in_protocol_terms(exc)) from None
         if unpacker.tell() != size:
             raise ProtocolError("bad_frame", "trailing bytes after the msgpack value")
         if not isinstance(value, dict):

@@ -18,6 +18,7 @@ from .errors import ProtocolError
 __all__ = [
     "CARD",
     "INT32",
+    "MSGPACK_INT",
     "NON_NEG",
     "PER_SEAT_INT",
     "REQ_ID",
@@ -145,16 +146,16 @@ class EnumSpec(Spec):
 @dataclass(frozen=True)
 class ScalarSpec(Spec):
     """A loosely typed option value (int, bool or short str); semantic checks are the
-    server's job (RulesConfig.from_dict -> bad_rules)."""
+    server's job (RulesConfig.from_dict -> bad_rules), so any int msgpack can carry is
+    well formed here and an out-of-range one is refused as a rule, not as a frame."""
 
     max_str: int = 64
-    int_bound: int = 2**31 - 1
 
     def check(self, value: object, path: str) -> int | bool | str:
         if type(value) is bool:
             return value
         if type(value) is int:
-            return IntSpec(-self.int_bound, self.int_bound).check(value, path)
+            return MSGPACK_INT.check(value, path)
         if type(value) is str:
             return StrSpec(0, self.max_str).check(value, path)
         raise _bad(path, f"expected int, bool or str, got {_type_name(value)}")
@@ -298,6 +299,8 @@ class RecordSpec(Spec):
 
 
 INT32 = IntSpec(-(2**31), 2**31 - 1, "int (32-bit signed)")
+#: Every int msgpack can carry (int 64 to uint 64).
+MSGPACK_INT = IntSpec(-(2**63), 2**64 - 1, "int")
 NON_NEG = IntSpec(0, 2**31 - 1, "int ≥ 0")
 REQ_ID = IntSpec(0, 2**31 - 1, "request id, int 0..2³¹−1")
 CARD = IntSpec(0, 51, "card (int 0..51)")

@@ -19,6 +19,7 @@ __all__ = [
     "CAN_DOUBLE",
     "COUNTING_AID",
     "FEATURES",
+    "PAGED_LIST",
     "PROTOCOL_VERSION",
     "STATS",
     "SUPPORTED_VERSIONS",
@@ -75,6 +76,11 @@ COUNTING_AID = feature(
 )
 IDENTITY = feature(
     "identity", (1, 2), "`hello.key`, `challenge`/`prove`, `welcome.verified`, claimed names"
+)
+PAGED_LIST = feature(
+    "paged_list",
+    (1, 2),
+    "`list_tables` takes a `cursor`; `table_list` is one page with `total` and `next`",
 )
 
 

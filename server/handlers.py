@@ -15,7 +15,6 @@ from twisted.logger import Logger
 
 from leekha.common import __version__
 from leekha.protocol import catalogue as M
-from leekha.protocol.codec import encode
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.protocol.version import IDENTITY, negotiate, speaks
@@ -184,18 +183,10 @@ class LeekhaConnection(FramedConnection):
 
     # ---- lobby -------------------------------------------------------------------------
     def handle_list_tables(self, msg: M.ListTables) -> Message:
-        reply = self.lobby.list_tables(self._need_session(), msg.id)
-        tables = reply.tables
-        while tables:
-            try:
-                encode(M.TableList(re=msg.id, tables=tables))
-                break
-            except ProtocolError:
-                tables = tables[: len(tables) // 2]  # too many to fit one frame
-        return M.TableList(re=msg.id, tables=tables)
+        return self.lobby.list_tables(self._need_session(), msg)
 
     def handle_create_table(self, msg: M.CreateTable) -> Message:
-        return self.lobby.create_table(self._need_session(), msg)
+        return self.lobby.create_table(self._need_session(), msg, self.ip)
 
     def handle_join_seat(self, msg: M.JoinSeat) -> Message:
         return self.lobby.join_seat(self._need_session(), msg)

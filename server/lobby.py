@@ -21,7 +21,8 @@ from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.identities import Identities
-from leekha.server.limits import TokenBucket, clean_chat, clean_name
+from leekha.server.limits import TokenBucket, clean_chat, clean_name, name_keys
+from leekha.server.listing import Listing
 from leekha.server.outbox import Outbox
 from leekha.server.persistence import Store, TableRow
 from leekha.server.session import Peer, Session, new_token
@@ -57,13 +58,15 @@ class Lobby:
         #: Every message waits here for the commit of the turn's actions (group commit).
         self.outbox = Outbox(clock, store)
         self.sessions: dict[str, Session] = {}
-        #: Casefolded names of the sessions that have a connection now (a resumed session
-        #: may share its name with a newer one, hence a count), kept so that `hello` and the
-        #: player count never walk every session.
+        #: The name keys (case-folded form and look-alike skeleton, limits.name_keys) of the
+        #: sessions that have a connection now (a resumed session may share its name with a
+        #: newer one, hence a count), kept so that `hello` never walks every session.
         self._online: Counter[str] = Counter()
-        #: Casefolded name -> its sessions: a disconnected session's name stays reserved
-        #: while it holds a seat (see `hello`).
+        #: Name key (limits.name_keys) -> its sessions: a disconnected session's name stays
+        #: reserved while it holds a seat (see `hello`).
         self._by_name: dict[str, set[Session]] = {}
+        #: Sessions with a connection now.
+        self._connected = 0
         #: Connected sessions not at a table that asked for the table list: they get updates.
         self._watchers: set[Session] = set()
         self.closing = False
@@ -77,7 +80,13 @@ class Lobby:
         self._hosting: dict[str, set[int]] = {}
         #: Lobby sessions left without a connection are forgotten after the seat grace.
         self._expiries = FixedDelay(clock, max(settings.seat_grace_s, 1.0))
-        self._summaries: dict[int, dict[str, Any]] = {}
+        self.listing = Listing()
+        #: Tables by the address that created them, so one address cannot bury the lobby.
+        self._created_from: dict[int, str] = {}
+        self._per_address: Counter[str] = Counter()
+        #: Waiting tables with nobody connected at them, oldest first: at most
+        #: max_deserted_tables of them wait out their grace period.
+        self._deserted: dict[int, None] = {}
         self._next_id = store.next_table_id()
         self.options = TableOptions(
             bot_think_s=settings.bot_think_ms / 1000,
@@ -116,7 +125,7 @@ class Lobby:
                 table.shutdown()
                 continue
             keep.extend(table.tokens())
-            self._summaries[row.id] = table.summary()
+            self.listing.put(row.id, table.summary())
             self._next_id = max(self._next_id, row.id + 1)
         self.store.forget_sessions(keep)
         self.outbox.flush()
@@ -138,12 +147,13 @@ class Lobby:
         rate = self.settings.chat_rate_per_min
         session = Session(token, name, TokenBucket(self.clock, rate / 60.0, rate))
         self.sessions[token] = session
-        self._by_name.setdefault(name.casefold(), set()).add(session)
+        for key in name_keys(name):
+            self._by_name.setdefault(key, set()).add(session)
         return session
 
     def _holds_seat(self, name: str) -> bool:
         """Someone by this name is away from a seat that is still theirs."""
-        for session in self._by_name.get(name.casefold(), ()):
+        for session in {s for key in name_keys(name) for s in self._by_name.get(key, ())}:
             table = self.tables.get(session.table_id) if session.table_id is not None else None
             if table is not None and table.seat_of(session.token) is not None:
                 return True
@@ -152,13 +162,14 @@ class Lobby:
     def _set_peer(self, session: Session, peer: Peer | None) -> None:
         """Attach or detach a session's connection, keeping the online index in step."""
         if (session.peer is None) != (peer is None):
-            key = session.name.casefold()
-            if peer is None:
-                self._online[key] -= 1
-                if self._online[key] <= 0:
-                    del self._online[key]
-            else:
-                self._online[key] += 1
+            for key in name_keys(session.name):
+                if peer is None:
+                    self._online[key] -= 1
+                    if self._online[key] <= 0:
+                        del self._online[key]
+                else:
+                    self._online[key] += 1
+            self._connected += -1 if peer is None else 1
         session.peer = peer
         self._watch(session, session.watching_lobby)
 
@@ -171,8 +182,8 @@ class Lobby:
 
     def hello(self, peer: Peer, wanted: str) -> Session:
         name = clean_name(wanted, self.max_name)
-        if name.casefold() in self._online or name == SYSTEM_SENDER:
-            raise Refused("bad_name", f"the name {name!r} is in use; pick another")
+        if name == SYSTEM_SENDER or any(key in self._online for key in name_keys(name)):
+            raise Refused("bad_name", f"the name {name!r} (or one that looks like it) is in use")
         if self._holds_seat(name):
             raise Refused(
                 "bad_name",
@@ -264,11 +275,12 @@ class Lobby:
         session.expiry = None
         if session.peer is None and session.table_id is None and not self._hosts(session):
             self.sessions.pop(session.token, None)
-            same = self._by_name.get(session.name.casefold())
-            if same is not None:
-                same.discard(session)
-                if not same:
-                    del self._by_name[session.name.casefold()]
+            for key in name_keys(session.name):
+                same = self._by_name.get(key)
+                if same is not None:
+                    same.discard(session)
+                    if not same:
+                        del self._by_name[key]
 
     def _cancel_expiry(self, session: Session) -> None:
         if session.expiry is not None and session.expiry.active():
@@ -325,15 +337,23 @@ class Lobby:
         if self._table_of(session) is not None:
             raise Refused("already_seated", "you are already at a table; leave first")
 
-    def list_tables(self, session: Session, re: int) -> M.TableList:
+    def list_tables(self, session: Session, msg: M.ListTables) -> M.TableList:
+        """One page of the cached list (leekha.server.listing): O(page), not O(tables)."""
         self._watch(session, True)
-        return M.TableList(re=re, tables=[t.summary() for t in self.tables.values()])
+        tables, following = self.listing.page(msg.cursor)
+        return M.TableList(re=msg.id, tables=tables, total=len(self.listing), next=following)
 
-    def create_table(self, session: Session, msg: M.CreateTable) -> M.Snapshot:
+    def create_table(self, session: Session, msg: M.CreateTable, address: str) -> M.Snapshot:
         self._not_at_table(session)
         limit = self.settings.max_tables_per_connection
         if len(self._hosts(session)) >= limit:
             raise Refused("too_many_tables", f"you may host at most {limit} tables")
+        per_address = self.settings.max_tables_per_address
+        if self._per_address[address] >= per_address:
+            raise Refused(
+                "too_many_tables",
+                f"{per_address} tables created from your address are still open",
+            )
         name = clean_name(msg.name, self.max_name)
         try:
             rules = preset(msg.preset, msg.overrides)
@@ -360,6 +380,8 @@ class Lobby:
         table.counting_aid = msg.counting_aid
         self.tables[table.id] = table
         self._hosted(table)
+        self._created_from[table.id] = address
+        self._per_address[address] += 1
         log.info(
             "{player} created table {table} {name!r}",
             player=session.name,
@@ -421,15 +443,39 @@ class Lobby:
     def table_changed(self, table: Table) -> None:
         self._hosted(table)
         summary = table.summary()
-        if self._summaries.get(table.id) == summary:
+        if not self.listing.put(table.id, summary):
             return
-        self._summaries[table.id] = summary
         self._push(M.TableUpdate(table_id=table.id, table=summary))
         self._counts()
+        self._note_deserted(table.id, summary)
+
+    def _note_deserted(self, table_id: int, summary: dict[str, Any]) -> None:
+        """Keep the deserted-table index (waiting, no human connected) and close the
+        oldest past max_deserted_tables: an empty table waiting out its grace period
+        costs the lobby a line, and churned from many addresses they would bury it."""
+        humans = [s for s in summary["seats"] if s["name"] is not None and not s["is_bot"]]
+        deserted = summary["status"] == WAITING and not any(s["connected"] for s in humans)
+        if not deserted:
+            self._deserted.pop(table_id, None)
+            return
+        self._deserted.setdefault(table_id, None)
+        while len(self._deserted) > self.settings.max_deserted_tables:
+            oldest = next(iter(self._deserted))
+            del self._deserted[oldest]
+            table = self.tables.get(oldest)
+            if table is not None:
+                log.info("table {table} closed: too many deserted tables", table=oldest)
+                table.close()
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
-        self._summaries.pop(table.id, None)
+        self.listing.remove(table.id)
+        self._deserted.pop(table.id, None)
+        address = self._created_from.pop(table.id, None)
+        if address is not None:
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
         hosted = self._hosting.get(table.host_token or "")
         if hosted is not None:
             hosted.discard(table.id)
@@ -454,4 +500,4 @@ class Lobby:
 
     def _counts(self) -> None:
         if self.on_counts is not None:
-            self.on_counts(len(self.tables), self._online.total())
+            self.on_counts(len(self.tables), self._connected)

@@ -196,6 +196,22 @@ class ServerSettings:
         default=3,
         metadata=_opt("tables one connection may sit at or create", kind="int", lo=1, hi=1000),
     )
+    max_tables_per_address: int = field(
+        default=16,
+        metadata=_opt(
+            "open tables created from one client address", kind="int", lo=1, hi=1_000_000
+        ),
+    )
+    max_deserted_tables: int = field(
+        default=100,
+        metadata=_opt(
+            "waiting tables with nobody connected kept for their grace period (the oldest"
+            " closes past it)",
+            kind="int",
+            lo=1,
+            hi=1_000_000,
+        ),
+    )
     max_name_len: int = field(
         default=24,
         metadata=_opt(
