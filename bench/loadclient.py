@@ -414,12 +414,20 @@ def _bench_tls() -> ssl.SSLContext:
 
 
 async def connect(
-    port: int, on_message: Callable[[dict[str, Any]], None], *, tls: bool = False
+    port: int,
+    on_message: Callable[[dict[str, Any]], None],
+    *,
+    tls: bool = False,
+    source: str | None = None,
 ) -> Conn:
     loop = asyncio.get_running_loop()
     _, proto = await asyncio.wait_for(
         loop.create_connection(
-            lambda: Conn(on_message), HOST, port, ssl=_bench_tls() if tls else None
+            lambda: Conn(on_message),
+            HOST,
+            port,
+            ssl=_bench_tls() if tls else None,
+            local_addr=(source, 0) if source is not None else None,
         ),
         30,
     )
@@ -462,9 +470,12 @@ class TableRun:
         rematch: bool = False,
         seed: int = 0,
         tls: bool = False,
+        source: str | None = None,
     ) -> None:
         self.index = index
         self.tls = tls
+        #: The loopback address the table's players connect from (None: the default).
+        self.source = source
         self.config = config
         self.stats = stats
         self.rematch = rematch
@@ -576,7 +587,7 @@ class Player:
 
     async def connect(self, port: int) -> None:
         self.port = port
-        self.conn = await connect(port, self.on_message, tls=self.table.tls)
+        self.conn = await connect(port, self.on_message, tls=self.table.tls, source=self.table.source)
         self._watch(self.conn)
 
     def _watch(self, conn: Conn) -> None:
@@ -614,7 +625,9 @@ class Player:
         """Reconnect with the session token; returns the welcome (or error)."""
         if self.conn is not None:
             self.conn.abort()
-        conn = await connect(port or self.port, self.on_message, tls=self.table.tls)
+        conn = await connect(
+            port or self.port, self.on_message, tls=self.table.tls, source=self.table.source
+        )
         self.conn = conn
         self.pending_actions.clear()
         self.turn_key = None  # the server prompts again after a resume
@@ -722,6 +735,13 @@ class Player:
         self.pending_actions[rid] = action
 
 
+def spread_address(index: int) -> str:
+    """A loopback source address of its own for table `index` (250 per /24; every
+    127.x.y.z is this machine), so per-address limits at their defaults do not bind an
+    honest load."""
+    return f"127.{10 + index // 62500}.{index // 250 % 250}.{index % 250 + 1}"
+
+
 def classic(target: int | None = None) -> RulesConfig:
     return preset("classic", {"target": target} if target is not None else {})
 
@@ -741,9 +761,11 @@ async def open_tables(
     timers: int = 3600,
     start: bool = True,
     tls: bool = False,
+    spread: bool = False,
 ) -> list[TableRun]:
     """Open `count` tables of four client players, a few at a time (the server's hello
-    timeout and accept backlog bound how fast a ramp may go), and start them."""
+    timeout and accept backlog bound how fast a ramp may go), and start them. With
+    `spread` each table connects from a loopback address of its own (spread_address)."""
     config = classic(target)
     runs = [
         TableRun(
@@ -755,6 +777,7 @@ async def open_tables(
             rematch=rematch,
             seed=seed,
             tls=tls,
+            source=spread_address(first_index + i) if spread else None,
         )
         for i in range(count)
     ]
