@@ -587,7 +587,9 @@ class Player:
 
     async def connect(self, port: int) -> None:
         self.port = port
-        self.conn = await connect(port, self.on_message, tls=self.table.tls, source=self.table.source)
+        self.conn = await connect(
+            port, self.on_message, tls=self.table.tls, source=self.table.source
+        )
         self._watch(self.conn)
 
     def _watch(self, conn: Conn) -> None:

@@ -3,9 +3,10 @@
 `leekha serve`, the tests and `leekha play` (an embedded server sharing prompt_toolkit's
 asyncio loop) all go through `start_server`, so there is exactly one way to run a server.
 A server is a Twisted `MultiService`: one `StreamServerEndpointService` per listening
-endpoint (made with `serverFromString`), a `TimerService` for the once-a-minute summary
-line, and the LAN announcer; `RunningServer.stop` stops them in that order and closes the
-lobby and the database last.
+endpoint (made with `serverFromString`), `TimerService`s for the once-a-minute summary
+line and the WAL checkpoints (leekha.server.checkpoint), and the LAN announcer.
+`RunningServer.stop` stops the listeners, says goodbye to every connection, stops the
+other services and closes the database last.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from leekha.protocol.version import PROTOCOL_VERSION
+from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
@@ -234,6 +236,8 @@ async def start_server(
         timer = TimerService(SUMMARY_EVERY_S, factory.summary)
         timer.clock = reactor
         timer.setServiceParent(services)
+        if store.path != ":memory:":
+            Checkpointer(reactor, store).setServiceParent(services)  # type: ignore[no-untyped-call]
         services.startService()
         for description, tls, endpoint, service in recorded:
             port = await endpoint.ready

@@ -189,6 +189,12 @@ class Store:
         """Close; grouped writes not committed yet are dropped, as a crash would drop them."""
         self._db.close()
 
+    def checkpoint_elsewhere(self) -> None:
+        """Stop SQLite from checkpointing the WAL inside `commit` (it would copy up to
+        1000 pages and fsync on the reactor thread); leekha.server.checkpoint does it from
+        a thread with a connection of its own instead."""
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+
     @property
     def pending(self) -> bool:
         """True while grouped writes wait for `commit`."""

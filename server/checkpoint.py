@@ -1,0 +1,78 @@
+"""WAL checkpoints away from the reactor thread.
+
+SQLite checkpoints a WAL database itself once the log passes 1000 pages, inside the
+COMMIT that crossed the line: it copies the pages back into the database file and fsyncs
+it, tens of milliseconds during which, on the reactor thread, no table moves. Measured as
+a stall of every table at regular intervals under load (docs/performance.md). Here a
+TimerService asks for a PASSIVE checkpoint every CHECKPOINT_EVERY_S from the reactor's
+thread pool, on a connection of its own: it never waits for the writer nor blocks it
+(WAL lets commits go on while pages are copied), and the sqlite3 module releases the GIL
+while SQLite works.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from twisted.application.internet import TimerService
+from twisted.internet.defer import Deferred
+from twisted.internet.threads import deferToThreadPool
+from twisted.logger import Logger
+
+from leekha.server.persistence import Store
+
+log = Logger()
+
+#: Seconds between checkpoints: the WAL stays a few MB at the busiest.
+CHECKPOINT_EVERY_S = 1.0
+
+
+def checkpoint(path: str) -> tuple[int, int, int]:
+    """One PASSIVE checkpoint of the database at `path`: (busy, log pages, checkpointed)."""
+    db = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        row = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    finally:
+        db.close()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+class Checkpointer(TimerService):
+    """A child service of the server: checkpoints `store` from the thread pool."""
+
+    def __init__(self, reactor: Any, store: Store) -> None:
+        super().__init__(CHECKPOINT_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
+        self.clock = reactor
+        self.reactor = reactor
+        self.store = store
+        self._running: Deferred[Any] | None = None
+
+    def startService(self) -> None:
+        self.store.checkpoint_elsewhere()
+        super().startService()  # type: ignore[no-untyped-call]
+
+    def tick(self) -> None:
+        if self._running is not None:  # the last one is still copying: skip a beat
+            return
+        pool = self.reactor.getThreadPool()
+        self._running = deferToThreadPool(self.reactor, pool, checkpoint, self.store.path)
+        self._running.addErrback(self._failed)
+        self._running.addBoth(self._done)
+
+    def _failed(self, failure: Any) -> None:
+        log.failure("WAL checkpoint failed (the next one will try again)", failure)
+
+    def _done(self, _result: object) -> None:
+        self._running = None
+
+    def stopService(self) -> Deferred[None]:
+        running = self._running
+        super().stopService()  # type: ignore[no-untyped-call]
+        if running is None:
+            d: Deferred[None] = Deferred()
+            d.callback(None)
+            return d
+        done: Deferred[None] = Deferred()
+        running.addBoth(lambda _r: done.callback(None))
+        return done
