@@ -18,6 +18,8 @@ Patches:
   socket for writability and sends on the next loop turn), as before the direct send.
 - pingall: the keepalive pings every connection once per interval, talking or not, as
   before only idle peers were pinged.
+- inlinecheckpoint: SQLite checkpoints the WAL inside COMMIT on the reactor thread (its
+  default, 1000 pages), as before leekha.server.checkpoint moved it to the thread pool.
 - none: no change (the same start-up path, for a like-for-like comparison).
 """
 
@@ -181,6 +183,13 @@ def pingall() -> None:
     connection.LeekhaConnection.keepalive = keepalive  # type: ignore[method-assign]
 
 
+def inlinecheckpoint() -> None:
+    from leekha.server import checkpoint, persistence
+
+    persistence.Store.checkpoint_elsewhere = lambda self: None  # type: ignore[method-assign]
+    checkpoint.Checkpointer.tick = lambda self: None  # type: ignore[method-assign]
+
+
 PATCHES = {
     "nodelay": nodelay,
     "gclog": gclog,
@@ -189,6 +198,7 @@ PATCHES = {
     "nogc": nogc,
     "nodirect": nodirect,
     "pingall": pingall,
+    "inlinecheckpoint": inlinecheckpoint,
     "none": lambda: None,
 }
 
