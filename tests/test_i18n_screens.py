@@ -10,6 +10,8 @@ from collections.abc import Callable
 import pytest
 from ptyscreen import LEEKHA, Terminal
 
+from leekha.client import i18n, rtl
+
 NAME = "أحمد"  # an Arabic player name, laid out right in every language
 COLS, ROWS = 80, 24
 ARABIC = re.compile("[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+")
@@ -57,6 +59,16 @@ def test_table_screen(lang: str, bidi: str) -> None:
         assert [w for w in words if logical(w) == NAME] == [rtl_name(), rtl_name()]
     else:
         assert words.count(NAME) == 2
+    # The key hints are whole, in the language: the last one is "? help", translated.
+    try:
+        i18n.set_language(lang)
+        rtl.set_enabled(bidi == "on")
+        last = rtl.visual_text("? " + i18n._("help"))
+        hints = lines[-2].strip()
+        assert hints.startswith(last) if rtl.mirrored() else hints.endswith(last), hints
+    finally:
+        i18n.set_language("en")
+        rtl.set_enabled(False)
 
 
 def rtl_name() -> str:
