@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import pytest
+import pytest_twisted
 from test_harness_support import run_bench
 
 
@@ -29,9 +33,33 @@ def test_human_pace_reports_latency_cpu_and_memory_per_table() -> None:
     assert step["action_errors"] == 0 and step["server_problems"] == []
 
 
-@pytest.mark.timeout(30)
-def test_full_speed_p99_within_the_latency_goal() -> None:
-    # Was 40-45 ms before the server set TCP_NODELAY (Nagle + delayed ACK on the second
-    # small frame of a burst); about 6 ms since.
-    r = run_bench("load.py", "full", "--tables", "3", "--seconds", "2")
-    assert r["p99_ms"] <= 20.0, r
+@pytest_twisted.ensureDeferred
+async def test_accepted_connections_turn_off_nagle(tmp_path: Path) -> None:
+    """The cause of the old 40-45 ms full-speed p99 (Nagle + delayed ACK on the second small
+    frame of a burst), checked as a fact of the socket rather than as a timing; the latency
+    goal itself is bench/load.py's (docs/performance.md)."""
+    from twisted.internet import defer, reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+
+    from leekha.server.app import local_settings, start_server
+
+    running = await defer.Deferred.fromCoroutine(
+        start_server(reactor, local_settings(tmp_path / "data"))
+    )
+    try:
+        client = await connectProtocol(
+            TCP4ClientEndpoint(reactor, "127.0.0.1", running.port), Protocol()
+        )
+        for _ in range(200):  # until the server has accepted it (a few reactor turns)
+            if running.factory.connections:
+                break
+            d: defer.Deferred[None] = defer.Deferred()
+            reactor.callLater(0.01, d.callback, None)
+            await d
+        (conn,) = running.factory.connections
+        sock = conn.transport.getHandle()
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        client.transport.loseConnection()
+    finally:
+        await defer.Deferred.fromCoroutine(running.stop())
