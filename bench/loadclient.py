@@ -35,7 +35,7 @@ from typing import Any
 from leekha import protocol as P
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig, preset
-from leekha.common.game import Game, legal_passes
+from leekha.common.game import legal_passes, replay
 from leekha.protocol.message import wire_map
 
 HOST = "127.0.0.1"
@@ -302,10 +302,8 @@ def round_problems(config: RulesConfig, msg: dict[str, Any]) -> list[str]:
 def record_problems(record: dict[str, Any]) -> list[str]:
     """Replay a stored record with the engine: it must be legal, finished and sum right."""
     config = RulesConfig.from_dict(record["rules"])
-    game = Game(config, record["seed"])
     try:
-        for action in record["actions"]:
-            game.apply(action)
+        game = replay(config, record["seed"], record["actions"])
     except Exception as exc:
         return [f"record does not replay: {exc}"]
     problems = []
