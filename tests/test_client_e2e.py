@@ -66,6 +66,7 @@ def play_args(*extra: str) -> argparse.Namespace:
             "0",
             "--trick-hold",
             "0",
+            *([] if "--data" in extra else ["--no-save"]),
             *extra,
         ]
     )
@@ -115,7 +116,7 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
 
 
 @reactor_test
-async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
+async def test_play_a_whole_game_by_keyboard_then_quit(tmp_path: Path) -> None:
     async def main() -> None:
         holder: list[ClientApp] = []
         with create_pipe_input() as inp:
@@ -123,7 +124,9 @@ async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
                 play.play_main(
                     get_reactor(),
                     # Each finished trick is held 50 ms: the app's timer must release it.
-                    play_args("--rule", "target=10", "--trick-hold", "0.05"),
+                    play_args(
+                        "--rule", "target=10", "--trick-hold", "0.05", "--data", str(tmp_path)
+                    ),
                     ready=holder.append,
                     input=inp,
                     output=DummyOutput(),
@@ -145,6 +148,16 @@ async def test_play_a_whole_game_by_keyboard_then_quit() -> None:
             assert not client.session.online
 
     await aio(main())
+    from leekha.server.persistence import Store
+
+    store = Store.in_dir(tmp_path)  # the finished game is kept for records and replay
+    try:
+        (game_id,) = store.game_ids()
+        record = store.game_record(game_id)
+        assert record is not None and record["players"][0] == "tester"
+        assert [p.games for p in store.stats("tester")] == [1]
+    finally:
+        store.close()
 
 
 @reactor_test
@@ -317,11 +330,14 @@ def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
             "--exit-when-drawn",
             "--report-drawn",
             str(marker),
+            "--data",
+            str(tmp_path / "games"),
         ],
         timeout=30,
     )
     assert rc == 0, out[-2000:]
     assert marker.exists()
+    assert (tmp_path / "games" / "leekha.sqlite3").is_file(), "the games are kept"
     assert b"Traceback" not in out
     assert "♠".encode() in out or b"S" in out
 

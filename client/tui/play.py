@@ -1,14 +1,17 @@
 """`leekha play`: a game against bots with no setup at all.
 
-It starts an embedded server on 127.0.0.1 (a free port, a throwaway data directory) in
-this process and on this event loop, creates a table, seats three bots of the best tier
-installed, starts, and opens the table. Quitting stops the client, then the server.
+It starts an embedded server on 127.0.0.1 (a free port) in this process and on this event
+loop, creates a table, seats three bots of the best tier installed, starts, and opens the
+table. Quitting stops the client, then the server. Finished games are kept in the user's
+data folder (`play_data_dir`, its own folder so that a `leekha serve` sharing the machine
+never restores these tables), where `leekha records` and `leekha replay` find them.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import sys
 import tempfile
@@ -33,6 +36,13 @@ def best_bot() -> str:
 
     names = set(strategy_names())
     return next((t for t in STRATEGY_TIERS if t in names), "random")
+
+
+def play_data_dir() -> Path:
+    """Where `leekha play` keeps its games unless told otherwise."""
+    import platformdirs
+
+    return platformdirs.user_data_path("leekha") / "play"
 
 
 def default_name() -> str:
@@ -60,6 +70,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-delay", type=int, default=DEFAULT_BOT_DELAY_MS, metavar="MS", help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help=_(
+            "where your games are kept, for `leekha records` and `leekha replay` "
+            "(default: the play folder in your user data folder)"
+        ),
+    )
+    parser.add_argument(
+        "--no-save", action="store_true", help=_("keep nothing: a throwaway folder for this game")
     )
     parser.add_argument("--report-drawn", default=None, metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--exit-when-drawn", action="store_true", help=argparse.SUPPRESS)
@@ -107,9 +130,13 @@ async def play_main(
     bot = best_bot() if args.strategy == "best" else args.strategy
     name = (args.name or default_name()).strip()[:24] or "you"
     overrides = dict(args.rule)
-    with tempfile.TemporaryDirectory(prefix="leekha-play-") as tmp:
+    with contextlib.ExitStack() as stack:
+        if args.no_save:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="leekha-play-")))
+        else:
+            folder = (args.data or play_data_dir()).expanduser()
         settings = local_settings(
-            Path(tmp), name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
+            folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
         )
         server = await _twisted(start_server(reactor, settings))
         try:
