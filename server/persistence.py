@@ -321,6 +321,13 @@ class Store:
             db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
 
+    def forget_live_tables(self) -> None:
+        """Drop every table still being played, and the sessions: a fresh start that keeps
+        the finished games (`leekha play`, whose seats nobody could resume anyway)."""
+        with self._tx() as db:
+            for name in ("tables", "seats", "actions", "sessions"):
+                db.execute(f"DELETE FROM {name}")  # fixed names, no input
+
     def next_table_id(self) -> int:
         row = self._db.execute(
             "SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM tables"

@@ -38,7 +38,7 @@ def logical(visual: str) -> str:
 
 
 def play(lang: str, bidi: str) -> list[str]:
-    argv = [LEEKHA, "--lang", lang, "--bidi", bidi, "play", "--strategy", "random"]
+    argv = [LEEKHA, "--lang", lang, "--bidi", bidi, "play", "--strategy", "random", "--no-save"]
     return screen_of([*argv, "--name", NAME, "--bot-delay", "0"], drawn_with_header)
 
 

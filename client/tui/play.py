@@ -45,6 +45,18 @@ def play_data_dir() -> Path:
     return platformdirs.user_data_path("leekha") / "play"
 
 
+def forget_unfinished(folder: Path) -> None:
+    """A game left by a crashed `leekha play` cannot be resumed (the next one listens on
+    another port), and its held seat would reserve the player's name: start afresh."""
+    from leekha.server.persistence import Store
+
+    store = Store.in_dir(folder)
+    try:
+        store.forget_live_tables()
+    finally:
+        store.close()
+
+
 def default_name() -> str:
     try:
         return getpass.getuser()[:24] or "you"
@@ -135,6 +147,7 @@ async def play_main(
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="leekha-play-")))
         else:
             folder = (args.data or play_data_dir()).expanduser()
+            forget_unfinished(folder)
         settings = local_settings(
             folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
         )
