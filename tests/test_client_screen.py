@@ -14,7 +14,7 @@ RED_SUITS, BLACK_SUITS = "♥♦", "♠♣"
 
 def play(*extra: str, cols: int = 80, rows: int = 24) -> Terminal:
     argv = [LEEKHA, "play", "--name", "tester", "--strategy", "random", "--bot-delay", "0"]
-    return Terminal([*argv, "--trick-hold", "0", *extra], cols, rows)
+    return Terminal([*argv, "--trick-hold", "0", "--no-save", *extra], cols, rows)
 
 
 def reddish(fg: str) -> bool:
