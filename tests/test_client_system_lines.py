@@ -33,3 +33,18 @@ def keep(name: str, screen: str) -> None:
     folder = os.environ.get("LEEKHA_SCREENS")
     if folder:
         Path(folder, f"{name}.txt").write_text(screen + "\n")
+
+
+def test_quit_keeps_the_seat_and_leave_mid_game_asks_first() -> None:
+    m = play_phase()
+    m.table = {**(m.table or {}), "status": "playing"}
+    assert not m.ask_quit()
+    assert "your seat stays yours" in m.status
+    m.escape()
+    m.leave()
+    assert m.take_outbox() == [] and "a bot takes your seat for good" in m.status
+    m.escape()
+    assert not m.leave_confirm
+    m.leave()
+    m.leave()
+    assert [type(r) for r in m.take_outbox()] == [P.Leave]

@@ -271,6 +271,8 @@ class ClientModel:
         self.summary: RoundSummary | None = None
         self.rematch_voted = False
         self.quit_confirm = False
+        #: L pressed once mid-game: leaving gives the seat to a bot for good, so it asks.
+        self.leave_confirm = False
         self.deadline_at: float | None = None
         self.played_since_pass = False  # received cards stay marked until the first play
         self.game_stats = [SeatStats() for _seat in range(4)]
@@ -1253,8 +1255,8 @@ class ClientModel:
     def escape(self) -> None:
         """Esc closes the overlay on top; with none, it backs out of the current choice."""
         top = self.overlay
-        if self.quit_confirm:
-            self.quit_confirm = False
+        if self.quit_confirm or self.leave_confirm:
+            self.quit_confirm = self.leave_confirm = False
             self.say("")
         elif top == HELP:
             self.show_help = False
@@ -1347,8 +1349,15 @@ class ClientModel:
         self.request(P.Start)
 
     def leave(self) -> None:
-        if self.table is not None:
-            self.request(P.Leave)
+        """L gives the seat up; mid-game that is for good (a bot takes it), so it asks."""
+        if self.table is None:
+            return
+        if self.seated and self.status_word == "playing" and not self.leave_confirm:
+            self.leave_confirm = True
+            self.say(_("press L again to leave: a bot takes your seat for good; Esc to stay"))
+            return
+        self.leave_confirm = False
+        self.request(P.Leave)
 
     def ask_quit(self) -> bool:
         """q: first press asks, second press quits. Returns True when quitting."""
@@ -1356,7 +1365,10 @@ class ClientModel:
             self.quit_confirm = False
             return True
         self.quit_confirm = True
-        self.say(_("press q again to quit, Esc to stay"))
+        if self.seated and self.status_word == "playing":
+            self.say(_("press q again to quit; your seat stays yours: join again to go on"))
+        else:
+            self.say(_("press q again to quit, Esc to stay"))
         return False
 
     def send_chat(self, text: str) -> None:
