@@ -406,14 +406,15 @@ def paint_game_over(
     sheet = score_sheet_rows(names, history or [result["totals"]], room)
     rows = len(sheet) + fixed
     x, y = cv.box(min(cv.width, 46), rows, _("game over"))
+    inner = min(cv.width, 46) - 4
     winners = ", ".join(names[s] for s in result["winners"])
     losers = ", ".join(names[s] for s in result["losers"]) or "-"
-    cv.put(x, y, head, "class:box class:box.title")
-    cv.put(x, y + 1, _("winner: {names}").format(names=winners), "class:box")
-    cv.put(x, y + 2, _("loser:  {names}").format(names=losers), "class:box")
+    cv.line(x, y, inner, head, "class:box class:box.title")
+    cv.line(x, y + 1, inner, _("winner: {names}").format(names=winners), "class:box")
+    cv.line(x, y + 2, inner, _("loser:  {names}").format(names=losers), "class:box")
     put_sheet(cv, x, y + 3, [*sheet, *stat_rows], "class:box")
     if footer:
-        cv.put(x, y + rows - 3, footer, "class:box class:muted")
+        cv.line(x, y + rows - 3, inner, footer, "class:box class:muted")
 
 
 # ---- overlays --------------------------------------------------------------------------
@@ -502,13 +503,12 @@ def _paint_double(m: M.ClientModel, cv: Canvas) -> None:
     card = m.double_offer[0]
     pts = m.rules.card_points()[card] * 2
     x, y = cv.box(50, 5, _("doubling"))
-    cv.frags(
-        x,
-        y,
-        [("class:box", _("Reveal ")), card_frag(card, m.ascii), ("class:box", _(" to double it?"))],
-    )
-    cv.put(x, y + 1, _("Whoever takes it scores {n}.").format(n=pts), "class:box")
-    cv.put(x, y + 2, _("y = double it   n = keep it hidden"), "class:box class:muted")
+    inner = min(cv.width, 50) - 4
+    ask = [("class:box", _("Reveal ")), card_frag(card, m.ascii)]
+    ask.append(("class:box", _(" to double it?")))
+    cv.frags(x + (inner - frags_width(ask) if rtl.mirrored() else 0), y, ask)
+    cv.line(x, y + 1, inner, _("Whoever takes it scores {n}.").format(n=pts), "class:box")
+    cv.line(x, y + 2, inner, _("y = double it   n = keep it hidden"), "class:box class:muted")
 
 
 def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
