@@ -47,11 +47,9 @@ class Message:
     DOC: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            key = f.metadata.get("wire") or f.name
-            spec: Spec = f.metadata["spec"]
-            value = spec.check(getattr(self, f.name), f"{self.TYPE}.{key}")
-            object.__setattr__(self, f.name, value)
+        for name, key, spec, _default in _fields(type(self)):
+            value = spec.check(getattr(self, name), f"{self.TYPE}.{key}")
+            object.__setattr__(self, name, value)
 
 
 M = TypeVar("M", bound=type[Message])
@@ -85,9 +83,22 @@ def wire_fields(cls: type[Message]) -> list[tuple[str, str, Spec, object]]:
     return out
 
 
+_FIELDS: dict[type[Message], tuple[tuple[str, str, Spec, object], ...]] = {}
+
+
+def _fields(cls: type[Message]) -> tuple[tuple[str, str, Spec, object], ...]:
+    """`wire_fields` once per class: every message built, encoded or decoded walks them,
+    and `dataclasses.fields` was the largest single cost of decoding a frame. The defaults
+    here are only compared with MISSING, never handed out."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(wire_fields(cls))
+    return found
+
+
 def _wire_dict(msg: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"type": msg.TYPE}
-    for name, key, _spec, _default in wire_fields(type(msg)):
+    for name, key, _spec, _default in _fields(type(msg)):
         out[key] = getattr(msg, name)
     return out
 
@@ -130,7 +141,7 @@ def from_dict(data: object, sender: Literal["client", "server"] | None = None) -
     if sender is not None and cls.SENDER not in (sender, "both"):
         raise ProtocolError("unknown_type", f"{tag!r} may not be sent by a {sender}", re)
     kwargs: dict[str, Any] = {}
-    for name, key, _spec, default in wire_fields(cls):
+    for name, key, _spec, default in _fields(cls):
         if key in data:
             kwargs[name] = data[key]
         elif default is MISSING:
