@@ -77,10 +77,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     views = collect_views(args.rules, args.deals)
-    kwargs: dict[str, object] = {"think_ms": args.think_ms or None}
+    think_ms: float | None = args.think_ms or None
     if args.samples:
-        kwargs["max_samples"] = args.samples
-    search = SearchStrategy(1, **kwargs)
+        search = SearchStrategy(1, think_ms=think_ms, max_samples=args.samples)
+    else:
+        search = SearchStrategy(1, think_ms=think_ms)
     heuristic = HeuristicStrategy(1)
     reference = loop_ms()
     h_ms = timed(heuristic.choose_play, views)

@@ -59,13 +59,13 @@ def lost_actions(run: TableRun, record: dict[str, Any]) -> list[str]:
     last = -1
     for a in run.acked.get(0, []):
         k = _key(a, int(a["round"]))
-        i = position.get(k)
-        if i is None:
+        at = position.get(k)
+        if at is None:
             problems.append(f"table {run.index}: acknowledged {k} is not in the record")
         elif a["kind"] == "play":
-            if i < last:
+            if at < last:
                 problems.append(f"table {run.index}: {k} stored out of order")
-            last = i
+            last = at
     return problems
 
 

@@ -42,13 +42,13 @@ LATENCY_GOAL_MS = 20.0
 
 
 def _frame(msg: dict[str, Any]) -> bytes:
-    body = msgpack.packb(msg)
+    body: bytes = msgpack.packb(msg)
     return len(body).to_bytes(4, "big") + body
 
 
 async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dict[str, Any]:
     """Send `rate` messages/s for `seconds`; when cut off, reconnect (if asked) and go on."""
-    kinds = [
+    kinds: list[dict[str, object]] = [
         {"type": "ping"},
         {"type": "list_tables"},
         {"type": "chat", "text": "spam"},

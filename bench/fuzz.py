@@ -126,7 +126,7 @@ def pin(pid: int, core: int) -> None:
 
 
 def _encode(obj: Any) -> bytes:
-    body = msgpack.packb(obj, use_bin_type=True)
+    body: bytes = msgpack.packb(obj, use_bin_type=True)
     return len(body).to_bytes(4, "big") + body
 
 

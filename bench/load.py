@@ -216,7 +216,7 @@ def run_step(
                 assert p.stdin is not None
                 p.stdin.write("GO\n")
                 p.stdin.flush()
-            results = []
+            results: list[dict[str, Any]] = []
             for p in procs:
                 line = _read_line(p, seconds + 120)
                 results.append(json.loads(line) if line.strip() else {"error": "no result"})

@@ -112,11 +112,12 @@ class Storm:
         self.double_resumes += 1
         a = await connect(self.port, p.on_message)
         b = await connect(self.port, p.on_message)
-        ra, rb = await asyncio.gather(
+        replies = await asyncio.gather(
             a.request({"type": "resume", "versions": [[1, 0]], "token": p.token}, timeout=10),
             b.request({"type": "resume", "versions": [[1, 0]], "token": p.token}, timeout=10),
             return_exceptions=True,
         )
+        ra, rb = replies
         await asyncio.wait(
             [asyncio.ensure_future(asyncio.shield(c.closed)) for c in (a, b)],
             timeout=5,

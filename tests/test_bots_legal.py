@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bots_support import configs, play_checked
 
-from leekha.common.bots.base import make_strategy, play_out, strategy_names
+from leekha.common.bots.base import Strategy, make_strategy, play_out, strategy_names
 from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.config import PRESETS, RulesConfig
@@ -19,7 +19,7 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 @SETTINGS
 @given(config=configs, seed=st.integers(0, 2**31))
 def test_all_tiers_play_legally(config: RulesConfig, seed: int) -> None:
-    strategies = [
+    strategies: list[Strategy] = [
         SearchStrategy(seed, think_ms=None, max_samples=2),
         HeuristicStrategy(seed + 1),
         make_strategy("random", seed + 2),

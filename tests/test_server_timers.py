@@ -82,7 +82,12 @@ def test_sweep_visits_every_member_once_per_period_and_stops_when_empty() -> Non
 def test_a_visit_may_discard_members_of_the_same_slice() -> None:
     clock = Clock()
     visited: list[int] = []
-    sweep: Sweep[int] = Sweep(clock, 16.0, lambda m, now: (visited.append(m), sweep.discard(1)))
+
+    def visit(m: int, now: float) -> None:
+        visited.append(m)
+        sweep.discard(1)
+
+    sweep: Sweep[int] = Sweep(clock, 16.0, visit)
     sweep.add(0)
     sweep.add(1)  # same slice
     for _ in range(SLICES):
