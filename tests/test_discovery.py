@@ -35,7 +35,7 @@ from leekha.server.discovery import (
 
 T = TypeVar("T")
 LOOPBACK = ["127.0.0.1"]
-AsyncTest = Callable[[], Coroutine[Any, Any, None]]
+AsyncTest = Callable[..., Coroutine[Any, Any, None]]
 
 # pytest_twisted's decorator is untyped; this alias gives it a type for mypy --strict.
 reactor_test: Callable[[AsyncTest], AsyncTest] = pytest_twisted.ensureDeferred

@@ -26,6 +26,6 @@ def test_everything_alive_is_frozen_every_tick_and_unfrozen_by_the_hourly_sweep(
         assert gc.get_freeze_count() > 0
         assert tuning._last_sweep == clock.seconds()
     finally:
-        tuning.stopService()
+        tuning.stopService()  # type: ignore[no-untyped-call]
         gc.unfreeze()
         gc.set_threshold(*before)

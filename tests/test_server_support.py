@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
+from twisted.internet.interfaces import IAddress
 from twisted.internet.protocol import Protocol
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 from twisted.python.failure import Failure
@@ -130,7 +131,7 @@ class Harness:
         gets one `rate_limited` frame and is closed)."""
         self._port += 1
         addr = IPv4Address("TCP", ip, self._port)
-        proto = self.factory.buildProtocol(addr)
+        proto = self.factory.buildProtocol(cast(IAddress, addr))  # zope: not seen by mypy
         transport = StringTransport(peerAddress=addr)
         proto.makeConnection(transport)
         if not isinstance(proto, LeekhaConnection):  # refused: one rate_limited frame
@@ -205,7 +206,8 @@ class LoopbackClient(Protocol):
 
     def send(self, msg: Message) -> None:
         assert self.transport is not None
-        self.transport.write(encode(msg))
+        transport: Any = self.transport  # ITransport's zope methods have no `self` for mypy
+        transport.write(encode(msg))
 
     def wait_for(self, pred: Any) -> Deferred[Message]:
         for msg in self.inbox:

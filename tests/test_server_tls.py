@@ -8,13 +8,14 @@ import signal
 import socket
 import ssl
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import pytest_twisted
 from test_server_e2e import Player, bot_table, hello, is_type, serve_process, within
 from test_server_support import VERSIONS, settings
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol, wrapClientTLS
+from twisted.internet.interfaces import IStreamClientEndpoint
 from twisted.internet.ssl import Certificate, optionsForClientTLS
 from twisted.logger import capturedLogs
 
@@ -32,7 +33,8 @@ def make_cert(folder: Path) -> tuple[Path, Path]:
 
 async def tls_connect(reactor: Any, port: int, cert: Path, client: Player) -> Player:
     options = optionsForClientTLS("localhost", trustRoot=Certificate.loadPEM(cert.read_bytes()))
-    endpoint = wrapClientTLS(options, TCP4ClientEndpoint(reactor, "127.0.0.1", port))
+    tcp = cast(IStreamClientEndpoint, TCP4ClientEndpoint(reactor, "127.0.0.1", port))
+    endpoint = wrapClientTLS(options, tcp)
     await within(connectProtocol(endpoint, client), reactor)
     return client
 
