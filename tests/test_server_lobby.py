@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_server_support import VERSIONS, Harness
+from test_server_support import VERSIONS, Harness, created_table
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
@@ -212,7 +212,7 @@ def test_bad_rules_name_the_option() -> None:
 def test_password_protects_seats_and_spectating() -> None:
     h = Harness()
     host = h.player("host")
-    tid = int(host.request(M.CreateTable(id=1, name="x", password="sesame")).table["id"])
+    tid = created_table(host.request(M.CreateTable(id=1, name="x", password="sesame")))
     guest = h.player("guest")
     for msg in (M.JoinSeat(id=2, table_id=tid), M.Spectate(id=3, table_id=tid, password="no")):
         reply = guest.request(msg)
@@ -224,7 +224,7 @@ def test_password_protects_seats_and_spectating() -> None:
 def test_host_controls_are_host_only_and_start_needs_four() -> None:
     h = Harness()
     host = h.player("host")
-    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(host.request(M.CreateTable(id=1, name="x")))
     guest = h.player("guest")
     guest.request(M.JoinSeat(id=2, table_id=tid))
     for msg in (M.AddBot(id=3, seat=2), M.Start(id=4), M.RemoveBot(id=5, seat=2)):
@@ -275,7 +275,7 @@ def test_leaving_the_last_seat_closes_a_waiting_table() -> None:
     watcher = h.player("w")
     watcher.request(M.ListTables(id=1))
     host = h.player("host")
-    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(host.request(M.CreateTable(id=1, name="x")))
     assert isinstance(host.request(M.Leave(id=2)), M.Ok)
     assert tid not in h.lobby.tables
     assert any(u.table_id == tid and u.table is None for u in watcher.of(M.TableUpdate))
@@ -392,7 +392,7 @@ def test_a_table_left_with_only_bots_and_no_watchers_closes() -> None:
 def test_a_host_away_from_its_table_keeps_its_session_and_a_former_host_does_not() -> None:
     h = Harness(seat_grace_s=5.0)
     host = h.player("host")
-    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(host.request(M.CreateTable(id=1, name="x")))
     watcher = h.player("watcher")
     assert isinstance(watcher.request(M.Spectate(id=2, table_id=tid)), M.Snapshot)
     assert isinstance(host.request(M.Leave(id=3)), M.Ok)  # no human to take over: still host

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_server_support import VERSIONS, FakeClient, Harness
+from test_server_support import VERSIONS, FakeClient, Harness, created_table
 
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
+from leekha.protocol.message import Message
 from leekha.server.connection import CLOSE_GRACE_S, MAX_STRIKES_FACTOR
 from leekha.server.outbox import frame
 from leekha.server.persistence import Store
@@ -76,7 +77,7 @@ def test_one_reactor_turn_of_actions_is_one_commit_and_one_write_per_connection(
     h = Harness(store=Store.in_dir(tmp_path), bot_think_ms=10_000)
     players = [h.player(f"p{i}") for i in range(4)]
     snap = players[0].request(M.CreateTable(id=players[0].rid(), name="t", preset="classic"))
-    tid = int(snap.table["id"])
+    tid = created_table(snap)
     for p in players[1:]:
         p.request(M.JoinSeat(id=p.rid(), table_id=tid))
     players[0].request(M.Start(id=players[0].rid()))
@@ -137,7 +138,7 @@ def test_a_failed_commit_sends_nothing_and_stops(tmp_path: Path) -> None:
         M.Pong(re=3),
     ],
 )
-def test_the_fast_frame_is_the_protocols_encoding(msg: M.Message) -> None:
+def test_the_fast_frame_is_the_protocols_encoding(msg: Message) -> None:
     assert frame(msg) == encode(msg)
 
 

@@ -85,7 +85,9 @@ def test_every_action_is_committed_before_it_is_broadcast(tmp_path: Path) -> Non
     reader.close()
 
 
-def test_a_failed_write_leaves_the_game_unchanged(tmp_path: Path) -> None:
+def test_a_failed_write_leaves_the_game_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     h = Harness(store=Store.in_dir(tmp_path), bot_think_ms=10_000)
     alice = h.player("alice")
     tid = h.table_with_bots(alice)
@@ -96,7 +98,7 @@ def test_a_failed_write_leaves_the_game_unchanged(tmp_path: Path) -> None:
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    h.store.append_action = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(h.store, "append_action", broken)
     cards = list(next(table.game.legal_passes(0)))
     reply = alice.request(M.PassCards(id=alice.rid(), cards=cards))
     assert isinstance(reply, M.Error) and reply.code == "internal"

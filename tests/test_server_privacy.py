@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_server_support import FakeClient, Harness, answer_prompts
+from test_server_support import FakeClient, Harness, answer_prompts, created_table
 
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
@@ -93,10 +93,8 @@ def play_random_game(seed: int, preset: str, monkeypatch: pytest.MonkeyPatch) ->
     h = Harness(bot_think_ms=5, seat_grace_s=0.5)
     h.lobby.new_seed = lambda: seed
     players = [h.player(f"p{i}") for i in range(3)]
-    tid = int(
-        players[0]
-        .request(M.CreateTable(id=1, name="t", preset=preset, overrides={"target": 50}))
-        .table["id"]
+    tid = created_table(
+        players[0].request(M.CreateTable(id=1, name="t", preset=preset, overrides={"target": 50}))
     )
     for p in players[1:]:
         p.request(M.JoinSeat(id=p.rid(), table_id=tid))

@@ -3,7 +3,7 @@ name reservation, system lines in the table chat, the timeout line, the chat rep
 
 from __future__ import annotations
 
-from test_server_support import VERSIONS, FakeClient, Harness
+from test_server_support import VERSIONS, FakeClient, Harness, created_table
 
 from leekha.common import cards as C
 from leekha.protocol import catalogue as M
@@ -15,7 +15,7 @@ def lines(client: FakeClient) -> list[str]:
 
 def two_at_a_table(h: Harness) -> tuple[FakeClient, FakeClient, int]:
     alice = h.player("alice")
-    tid = int(alice.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x")))
     bob = h.player("bob")
     bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
     for seat in (2, 3):
@@ -85,7 +85,7 @@ def test_a_timeout_tells_the_player_what_was_played_for_them() -> None:
 def test_chat_is_replayed_to_a_newcomer_up_to_fifty_lines() -> None:
     h = Harness(chat_rate_per_min=1000)
     alice = h.player("alice")
-    tid = int(alice.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x")))
     for n in range(55):
         assert isinstance(alice.request(M.Chat(id=alice.rid(), text=f"line {n}")), M.Ok)
     carol = h.player("carol")

@@ -47,6 +47,12 @@ def settings(tmp: Path | None = None, **over: Any) -> ServerSettings:
     return ServerSettings(**base)
 
 
+def created_table(reply: Message) -> int:
+    """The id of the table a `create_table` made: its reply is the table's snapshot."""
+    assert isinstance(reply, M.Snapshot), reply
+    return int(reply.table["id"])
+
+
 class FakeClient:
     """One client on a StringTransport: send messages, read what the server wrote."""
 
@@ -162,9 +168,9 @@ class Harness:
     def table_with_bots(
         self, host: FakeClient, *, strategy: str = "random", preset: str = "classic", **kw: Any
     ) -> int:
-        snap = host.request(M.CreateTable(id=host.rid(), name="t", preset=preset, **kw))
-        assert isinstance(snap, M.Snapshot), snap
-        table_id = int(snap.table["id"])
+        table_id = created_table(
+            host.request(M.CreateTable(id=host.rid(), name="t", preset=preset, **kw))
+        )
         for seat in (1, 2, 3):
             reply = host.request(M.AddBot(id=host.rid(), seat=seat, strategy=strategy))
             assert isinstance(reply, M.Ok), reply
