@@ -40,6 +40,7 @@ from .schema import (
 __all__ = [
     "AddBot",
     "CardPlayed",
+    "Challenge",
     "Chat",
     "ChatMessage",
     "CreateTable",
@@ -60,6 +61,7 @@ __all__ = [
     "Ping",
     "PlayCard",
     "Pong",
+    "Prove",
     "Rematch",
     "RemoveBot",
     "Resume",

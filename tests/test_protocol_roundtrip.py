@@ -9,60 +9,45 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leekha.protocol import MESSAGE_TYPES, Decoder, Message, encode, from_dict, to_dict
+from leekha.protocol import MESSAGE_TYPES, Decoder, Message, encode, from_dict, schema, to_dict
 from leekha.protocol._examples import TRANSCRIPT
 from leekha.protocol.message import wire_fields
-from leekha.protocol.schema import (
-    BoolSpec,
-    CardSetSpec,
-    EnumSpec,
-    FloatSpec,
-    IntSpec,
-    ListSpec,
-    MapSpec,
-    NullableSpec,
-    RecordSpec,
-    ScalarSpec,
-    Spec,
-    StrSpec,
-    TupleSpec,
-)
 
 TEXT = st.characters(codec="utf-8")
 
 
-def strategy(spec: Spec) -> st.SearchStrategy[Any]:
+def strategy(spec: schema.Spec) -> st.SearchStrategy[Any]:
     """Valid wire values for a spec (sizes kept small so the suite stays fast)."""
-    if isinstance(spec, IntSpec):
+    if isinstance(spec, schema.IntSpec):
         return st.integers(spec.lo, spec.hi)
-    if isinstance(spec, FloatSpec):
+    if isinstance(spec, schema.FloatSpec):
         return st.floats(spec.lo, spec.hi, allow_nan=False)
-    if isinstance(spec, StrSpec):
+    if isinstance(spec, schema.StrSpec):
         return st.text(TEXT, min_size=spec.min_len, max_size=min(spec.max_len, spec.min_len + 12))
-    if isinstance(spec, BoolSpec):
+    if isinstance(spec, schema.BoolSpec):
         return st.booleans()
-    if isinstance(spec, EnumSpec):
+    if isinstance(spec, schema.EnumSpec):
         return st.sampled_from(spec.values)
-    if isinstance(spec, ScalarSpec):
+    if isinstance(spec, schema.ScalarSpec):
         return st.one_of(st.booleans(), st.integers(-1000, 1000), st.text(TEXT, max_size=8))
-    if isinstance(spec, NullableSpec):
+    if isinstance(spec, schema.NullableSpec):
         return st.none() | strategy(spec.inner)
-    if isinstance(spec, CardSetSpec):
+    if isinstance(spec, schema.CardSetSpec):
         hi = min(spec.max_len, spec.min_len + 6)
         return st.lists(st.integers(0, 51), min_size=spec.min_len, max_size=hi, unique=True).map(
             sorted
         )
-    if isinstance(spec, ListSpec):
+    if isinstance(spec, schema.ListSpec):
         hi = min(spec.max_len, spec.min_len + 3)
         return st.lists(strategy(spec.item), min_size=spec.min_len, max_size=hi)
-    if isinstance(spec, TupleSpec):
+    if isinstance(spec, schema.TupleSpec):
         return st.tuples(*(strategy(s) for s in spec.items)).map(list)
-    if isinstance(spec, MapSpec):
+    if isinstance(spec, schema.MapSpec):
         keys = st.text(TEXT, min_size=1, max_size=min(spec.max_key, 10))
         return st.dictionaries(keys, strategy(spec.value), max_size=4).map(
             lambda d: dict(sorted(d.items()))
         )
-    if isinstance(spec, RecordSpec):
+    if isinstance(spec, schema.RecordSpec):
         return st.fixed_dictionaries({k: strategy(s) for k, s, _ in spec.fields})
     raise AssertionError(f"no strategy for {spec!r}")
 

@@ -19,24 +19,11 @@ from leekha.protocol import (
     ProtocolError,
     YourTurn,
     from_dict,
+    schema,
     to_dict,
 )
 from leekha.protocol._examples import EXAMPLES
 from leekha.protocol.message import wire_fields
-from leekha.protocol.schema import (
-    BoolSpec,
-    CardSetSpec,
-    EnumSpec,
-    FloatSpec,
-    IntSpec,
-    ListSpec,
-    MapSpec,
-    NullableSpec,
-    RecordSpec,
-    ScalarSpec,
-    StrSpec,
-    TupleSpec,
-)
 
 
 def bad(data: Any, code: str, *needles: str) -> ProtocolError:
@@ -216,18 +203,18 @@ def test_to_dict_refuses_non_messages() -> None:
 
 
 def test_spec_descriptions_are_readable() -> None:
-    assert IntSpec(0, 3).describe() == "int 0..3"
-    assert "ints accepted" in FloatSpec(0, 1).describe()
-    assert StrSpec(1, 2).describe() == "str, 1..2 chars"
-    assert BoolSpec().describe() == "bool"
-    assert EnumSpec(("a", "b")).describe() == '"a" \\| "b"'
-    assert ScalarSpec().describe().startswith("int")
-    assert NullableSpec(BoolSpec()).describe() == "bool \\| null"
-    assert ListSpec(BoolSpec(), 4, 4).describe() == "[bool] × 4"
-    assert "3 distinct" in CardSetSpec(3, 3).describe()
-    assert TupleSpec((BoolSpec(), BoolSpec())).describe() == "[bool, bool]"
-    assert "map str" in MapSpec(BoolSpec(), 3).describe()
-    assert RecordSpec.of("R", a=BoolSpec()).describe() == "R"
+    assert schema.IntSpec(0, 3).describe() == "int 0..3"
+    assert "ints accepted" in schema.FloatSpec(0, 1).describe()
+    assert schema.StrSpec(1, 2).describe() == "str, 1..2 chars"
+    assert schema.BoolSpec().describe() == "bool"
+    assert schema.EnumSpec(("a", "b")).describe() == '"a" \\| "b"'
+    assert schema.ScalarSpec().describe().startswith("int")
+    assert schema.NullableSpec(schema.BoolSpec()).describe() == "bool \\| null"
+    assert schema.ListSpec(schema.BoolSpec(), 4, 4).describe() == "[bool] × 4"
+    assert "3 distinct" in schema.CardSetSpec(3, 3).describe()
+    assert schema.TupleSpec((schema.BoolSpec(), schema.BoolSpec())).describe() == "[bool, bool]"
+    assert "map str" in schema.MapSpec(schema.BoolSpec(), 3).describe()
+    assert schema.RecordSpec.of("R", a=schema.BoolSpec()).describe() == "R"
 
 
 # ---- additions of 1.1 ---------------------------------------------------------------------
