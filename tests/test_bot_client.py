@@ -22,7 +22,7 @@ from leekha.common.game import Game
 from leekha.common.view import seat_view
 
 RULES = preset("classic").to_dict()
-EMPTY = {"name": None, "is_bot": False, "connected": False}
+EMPTY: dict[str, object] = {"name": None, "is_bot": False, "connected": False}
 
 
 def build_parser_for_tests() -> argparse.ArgumentParser:
@@ -73,7 +73,8 @@ class Harness:
 
     def refuse(self) -> None:
         _host, _port, factory, _timeout, _bind = self.reactor.tcpClients[-1]
-        factory.clientConnectionFailed(None, Failure(error.ConnectionRefusedError()))
+        connector = self.reactor.connectors[-1]
+        factory.clientConnectionFailed(connector, Failure(error.ConnectionRefusedError()))
 
     def sent(self) -> list[P.Message]:
         assert self.transport is not None
@@ -167,7 +168,9 @@ def test_lonely_creator_leaves_and_looks_again() -> None:
     h.reactor.advance(5.0)
     out = h.sent()
     assert [type(m) for m in out] == [P.Leave, P.ListTables]
-    join = only(h.feed(P.TableList(re=out[1].id, tables=[summary(1, "t", taken=2)])), P.JoinSeat)
+    relist = out[1]
+    assert isinstance(relist, P.ListTables)
+    join = only(h.feed(P.TableList(re=relist.id, tables=[summary(1, "t", taken=2)])), P.JoinSeat)
     assert join.table_id == 1
 
 

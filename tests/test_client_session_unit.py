@@ -6,9 +6,10 @@ ClientService is stepped explicitly; no sockets, no sleeps.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from twisted.internet import error
+from twisted.internet.interfaces import ITransport
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 from twisted.python.failure import Failure
 
@@ -21,7 +22,7 @@ class TcpTransport(StringTransport):
     """A StringTransport that, like a real TCP transport, has a Nagle switch."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.nodelay: bool | None = None
 
     def setTcpNoDelay(self, enabled: bool) -> None:
@@ -58,8 +59,9 @@ class Harness:
         self.proto.makeConnection(self.transport)
 
     def sent(self) -> list[P.Message]:
-        data = self.transport.value()
-        self.transport.clear()
+        transport: StringTransport = self.transport
+        data = transport.value()
+        transport.clear()
         return P.Decoder(peer="client").feed(data)
 
     def feed(self, *msgs: P.Message) -> None:
@@ -126,7 +128,9 @@ def test_bad_data_hangs_up_and_the_service_reconnects_and_resumes() -> None:
 def test_first_refused_dial_fails_fast_in_plain_words() -> None:
     h = Harness()
     factory = h.reactor.tcpClients[-1][2]
-    factory.clientConnectionFailed(None, Failure(error.ConnectionRefusedError()))
+    factory.clientConnectionFailed(
+        h.reactor.connectors[-1], Failure(error.ConnectionRefusedError())
+    )
     h.reactor.advance(0.3)  # HostnameEndpoint reports after its attempt delay
     (failure,) = h.welcomed
     assert isinstance(failure.value, ConnectFailed)
@@ -195,8 +199,10 @@ def test_the_bot_client_uses_the_shared_session() -> None:
     bot = BotClient(reactor, BotOptions(host="127.0.0.1", port=1, table="t"))
     bot.start()
     proto = reactor.tcpClients[-1][2].buildProtocol(None)
+    assert proto is not None
     transport = TcpTransport()
-    proto.makeConnection(transport)
+    proto.makeConnection(cast(ITransport, transport))  # zope: not seen by mypy
     assert transport.nodelay is True
-    (hello,) = P.Decoder(peer="client").feed(transport.value())
+    wire: StringTransport = transport
+    (hello,) = P.Decoder(peer="client").feed(wire.value())
     assert isinstance(hello, P.Hello) and hello.client.startswith("leekha-bot")
