@@ -457,8 +457,19 @@ def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
     rows = _help_rows(m)
     x, y = cv.box(56, len(rows) + 3, _("keys"))
     for i, row in enumerate(rows):
-        cv.put(x, y + i, row, "class:box")
-    cv.put(x, y + len(rows), _("Esc to close"), "class:box class:muted")
+        put_key_row(cv, x, y + i, 52, row, "class:box")
+    cv.line(x, y + len(rows), 52, _("Esc to close"), "class:box class:muted")
+
+
+def put_key_row(cv: Canvas, x: int, y: int, width: int, row: str, style: str) -> None:
+    """A row of a keys table ("Enter        lift a card"): the key and what it does are
+    two cells (mirrored in a right-to-left layout); any other row is a line of text."""
+    key, _sp, what = row.partition("   ")
+    if key and what.strip() and len(key) < 12:
+        start = len(row) - len(row[len(key) :].lstrip())
+        put_columns(cv, x, y, width, [(0, key), (start, what.strip())], style)
+    else:
+        cv.line(x, y, width, row, style)
 
 
 def _names(m: M.ClientModel) -> list[str]:
