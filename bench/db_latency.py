@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from leekha.server.cli import install_asyncio_reactor
+from leekha.server.reactor import install_asyncio_reactor
 
 reactor: Any = install_asyncio_reactor()
 
@@ -54,14 +54,19 @@ class Bench(Protocol):
         self.hand: list[int] = []
         self.waiters: list[tuple[Any, Deferred[Message]]] = []
 
+    @property
+    def wire(self) -> Any:
+        """The connected transport (ITransport's zope methods have no `self` for mypy)."""
+        assert self.transport is not None
+        return self.transport
+
     def rid(self) -> int:
         return self.conn.new_id()
 
     def send(self, msg: Message, timed: bool = False) -> None:
         if timed:
             self.sent[msg.id] = time.perf_counter()  # type: ignore[attr-defined]
-        assert self.transport is not None
-        self.transport.write(self.conn.send(msg))
+        self.wire.write(self.conn.send(msg))
 
     def wait_for(self, pred: Any) -> Deferred[Message]:
         d: Deferred[Message] = Deferred()
@@ -70,8 +75,7 @@ class Bench(Protocol):
 
     def dataReceived(self, data: bytes) -> None:
         messages = self.conn.receive_data(data)
-        assert self.transport is not None
-        self.transport.write(self.conn.data_to_send())  # pongs
+        self.wire.write(self.conn.data_to_send())  # pongs
         for msg in messages:
             re = getattr(msg, "re", None)
             if isinstance(msg, M.Ok) and re in self.sent:

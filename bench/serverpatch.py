@@ -26,7 +26,10 @@ Patches:
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
+
+from leekha.server.clock import Clock
 
 
 def nodelay() -> None:
@@ -101,12 +104,10 @@ def stalls() -> None:
     path = os.environ.get("LEEKHA_STALL_LOG")
     out = open(path, "a", buffering=1) if path else sys.stderr  # noqa: SIM115
 
-    def heartbeat() -> None:
-        from twisted.internet import reactor
-
+    def heartbeat(clock: Clock) -> None:
         def tick() -> None:
             beat[0] = time.perf_counter()
-            reactor.callLater(0.002, tick)  # type: ignore[attr-defined]
+            clock.callLater(0.002, tick)
 
         tick()
 
@@ -142,7 +143,7 @@ def stalls() -> None:
 
     def install_and_watch() -> Any:
         reactor = install()
-        reactor.callWhenRunning(heartbeat)
+        reactor.callWhenRunning(heartbeat, reactor)
         return reactor
 
     installer.install_asyncio_reactor = install_and_watch  # type: ignore[assignment]
@@ -156,7 +157,7 @@ def nogc() -> None:
     from leekha.server import gctune
 
     gc.disable()
-    gctune.GcTuning.start = lambda self: None  # type: ignore[method-assign]
+    gctune.GcTuning.tick = lambda self: None  # type: ignore[method-assign]
 
 
 def nodirect() -> None:
@@ -190,7 +191,7 @@ def inlinecheckpoint() -> None:
     checkpoint.Checkpointer.tick = lambda self: None  # type: ignore[method-assign]
 
 
-PATCHES = {
+PATCHES: dict[str, Callable[[], None]] = {
     "nodelay": nodelay,
     "gclog": gclog,
     "gcfreeze": gcfreeze,
