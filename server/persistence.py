@@ -97,6 +97,13 @@ CREATE TABLE IF NOT EXISTS identities (
     public_key TEXT NOT NULL,
     claimed REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS chat (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    sender TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_table ON chat (table_id, id);
 CREATE TABLE IF NOT EXISTS ratings (
     name TEXT PRIMARY KEY,
     mu REAL NOT NULL,
@@ -320,12 +327,33 @@ class Store:
             db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
             db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM chat WHERE table_id = ?", (table_id,))
+
+    def add_chat(self, table_id: int, sender: str, text: str, keep: int) -> None:
+        """One line of a table's chat; only the last `keep` lines are kept."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO chat (table_id, sender, text) VALUES (?, ?, ?)",
+                (table_id, sender, text),
+            )
+            db.execute(
+                "DELETE FROM chat WHERE table_id = ? AND id <= ("
+                "SELECT id FROM chat WHERE table_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                (table_id, table_id, keep),
+            )
+
+    def load_chat(self, table_id: int) -> list[tuple[str, str]]:
+        """A table's kept chat lines, oldest first, as (sender, text)."""
+        rows = self._db.execute(
+            "SELECT sender, text FROM chat WHERE table_id = ? ORDER BY id", (table_id,)
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def forget_live_tables(self) -> None:
         """Drop every table still being played, and the sessions: a fresh start that keeps
         the finished games (`leekha play`, whose seats nobody could resume anyway)."""
         with self._tx() as db:
-            for name in ("tables", "seats", "actions", "sessions"):
+            for name in ("tables", "seats", "actions", "chat", "sessions"):
                 db.execute(f"DELETE FROM {name}")  # fixed names, no input
 
     def next_table_id(self) -> int:

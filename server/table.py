@@ -153,6 +153,8 @@ class Table:
         for i, s in enumerate(row.seats):
             if s is not None:
                 self.seats[i] = Seat(s.name, s.token, s.strategy or DEFAULT_BOT)
+        for sender, text in self.hub.store.load_chat(self.id):
+            self.chat_log.append(M.ChatMessage(sender=sender, text=text, table_id=self.id))
         if self.status in (PLAYING, FINISHED) and self.seed is not None:
             self.game = replay(self.config, self.seed, row.actions)
             self.finishers = [s.token if s is not None else None for s in self.seats]
@@ -191,6 +193,7 @@ class Table:
         """A line in the table's chat: everyone here hears it, and later comers too."""
         msg = M.ChatMessage(sender=sender, text=text, table_id=self.id)
         self.chat_log.append(msg)
+        self.hub.store.add_chat(self.id, sender, text, CHAT_REPLAY)
         self._broadcast(msg)
 
     def _system(self, text: str) -> None:

@@ -3,6 +3,8 @@ name reservation, system lines in the table chat, the timeout line, the chat rep
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from test_server_support import VERSIONS, FakeClient, Harness, created_table
 
 from leekha.common import cards as C
@@ -99,3 +101,22 @@ def test_the_system_name_cannot_be_taken() -> None:
     h = Harness()
     reply = h.connect().request(M.Hello(id=1, versions=VERSIONS, name="*"))
     assert isinstance(reply, M.Error) and reply.code == "bad_name"
+
+
+def test_the_chat_replay_survives_a_server_restart(tmp_path: Path) -> None:
+    from leekha.server.persistence import Store
+
+    h = Harness(store=Store.in_dir(tmp_path), chat_rate_per_min=1000)
+    alice = h.player("alice")
+    tid = int(alice.request(M.CreateTable(id=1, name="x")).table["id"])
+    for n in range(52):
+        alice.request(M.Chat(id=alice.rid(), text=f"line {n}"))
+    h.lobby.outbox.flush()
+    for table in h.lobby.tables.values():
+        table.shutdown()  # a crash: nothing more is written
+    h2 = Harness(store=Store.in_dir(tmp_path))
+    back = h2.connect()
+    back.request(M.Resume(id=1, versions=VERSIONS, token=alice.token or ""))
+    got = [m.text for m in back.of(M.ChatMessage) if m.sender == "alice"]
+    assert got == [f"line {n}" for n in range(2, 52)]
+    assert tid in h2.lobby.tables
