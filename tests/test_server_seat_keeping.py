@@ -108,7 +108,7 @@ def test_the_chat_replay_survives_a_server_restart(tmp_path: Path) -> None:
 
     h = Harness(store=Store.in_dir(tmp_path), chat_rate_per_min=1000)
     alice = h.player("alice")
-    tid = int(alice.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x")))
     for n in range(52):
         alice.request(M.Chat(id=alice.rid(), text=f"line {n}"))
     h.lobby.outbox.flush()
