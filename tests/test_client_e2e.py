@@ -98,20 +98,34 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
         elif m.phase == "game_over":
             return
         elif m.double_offer:
-            n = len(m.double_offer)
-            await press(client, inp, "n", lambda n=n: len(m.double_offer) < n, "double declined")
+
+            def declined(n: int = len(m.double_offer)) -> bool:
+                return len(m.double_offer) < n
+
+            await press(client, inp, "n", declined, "double declined")
         elif m.phase == "pass":
             while len(m.pass_sel) < 3:
                 card = next(c for c in m.hand if c in m.pass_choosable() and c not in m.pass_sel)
                 key = chr(ord("a") + m.hand.index(card))
-                await press(client, inp, key, lambda c=card: c in m.pass_sel, "card chosen")
+
+                def chosen(c: int = card) -> bool:
+                    return c in m.pass_sel
+
+                await press(client, inp, key, chosen, "card chosen")
             await press(client, inp, "\r", lambda: m.pass_confirm, "pass staged")
             await press(client, inp, "\r", lambda: not m.my_turn, "pass sent")
         else:
             i, card = next((i, c) for i, c in enumerate(m.hand) if c in m.legal_plays())
             key = chr(ord("a") + i)
-            await press(client, inp, key, lambda c=card: m.lifted == c, "card lifted")
-            await press(client, inp, "\r", lambda c=card: c not in m.hand, "card played")
+
+            def lifted(c: int = card) -> bool:
+                return m.lifted == c
+
+            def played(c: int = card) -> bool:
+                return c not in m.hand
+
+            await press(client, inp, key, lifted, "card lifted")
+            await press(client, inp, "\r", played, "card played")
     raise AssertionError("the game did not end")
 
 
@@ -180,9 +194,9 @@ async def test_a_whole_game_over_tls_with_a_self_signed_certificate(tmp_path: Pa
                     known_hosts=known, input=inp, output=DummyOutput(),
                 )  # fmt: skip
                 await client.connect()
-                assert client.notices and known.get(f"127.0.0.1:{server.port}") in (
-                    client.notices[0]
-                )
+                pinned = known.get(f"127.0.0.1:{server.port}")
+                assert pinned is not None
+                assert client.notices and pinned in client.notices[0]
                 task = asyncio.ensure_future(client.run())
                 await play_whole_game(client, inp)
                 assert model.view is not None and model.view["result"] is not None
@@ -378,13 +392,11 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
                 assert m.table is not None and m.table["preset"] != "classic"
                 assert m.is_host and m.status_word == "waiting"
                 for filled in (2, 3, 4):
-                    await press(
-                        client,
-                        inp,
-                        "b",
-                        lambda f=filled: sum(1 for p in m.players if p.get("name")) == f,
-                        f"{filled} seats filled",
-                    )
+
+                    def seated(f: int = filled) -> bool:
+                        return sum(1 for p in m.players if p.get("name")) == f
+
+                    await press(client, inp, "b", seated, f"{filled} seats filled")
                 await press(client, inp, "s", lambda: m.phase == "pass", "game started")
                 # Mid-game, leaving gives the seat up for good: L asks, L again leaves.
                 await press(client, inp, "L", lambda: m.leave_confirm, "leaving asked")

@@ -145,6 +145,7 @@ def test_replay_boxes_are_the_table_screens_own() -> None:
     while m.frame.round_over is None:
         m.step(1)
     f = m.frame
+    assert f.round_over is not None
     text = render_replay_text(m)
     cv = Canvas(80, 24)
     summary = RoundSummary(f.round, f.round_over, f.totals, f.taken, [c for c, _s in f.doubled])

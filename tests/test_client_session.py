@@ -177,7 +177,7 @@ async def test_a_dropped_link_is_resumed_by_client_service(tmp_path: Path) -> No
         c = Client(Target("127.0.0.1", s.port), tmp_path)
         await c.connect()
         c.session.drop()
-        await c.until(lambda: c.lost and c.session.online)
+        await c.until(lambda: bool(c.lost) and c.session.online)
         welcomes = [m for m in c.messages if isinstance(m, P.Welcome)]
         assert [w.resumed for w in welcomes] == [False, True]
         assert c.session.resumes == 1

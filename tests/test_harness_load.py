@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_twisted
@@ -38,7 +39,7 @@ async def test_accepted_connections_turn_off_nagle(tmp_path: Path) -> None:
     """The cause of the old 40-45 ms full-speed p99 (Nagle + delayed ACK on the second small
     frame of a burst), checked as a fact of the socket rather than as a timing; the latency
     goal itself is bench/load.py's (docs/performance.md)."""
-    from twisted.internet import defer, reactor
+    from twisted.internet import defer, reactor, task
     from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
     from twisted.internet.protocol import Protocol
 
@@ -54,11 +55,10 @@ async def test_accepted_connections_turn_off_nagle(tmp_path: Path) -> None:
         for _ in range(200):  # until the server has accepted it (a few reactor turns)
             if running.factory.connections:
                 break
-            d: defer.Deferred[None] = defer.Deferred()
-            reactor.callLater(0.01, d.callback, None)
-            await d
+            await task.deferLater(reactor, 0.01)
         (conn,) = running.factory.connections
-        sock = conn.transport.getHandle()
+        tcp: Any = conn.transport  # ITCPTransport: zope, not seen by mypy
+        sock = tcp.getHandle()
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
         client.transport.loseConnection()
     finally:

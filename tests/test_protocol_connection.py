@@ -144,7 +144,7 @@ def test_the_key_check_lives_inside_the_handshake_only() -> None:
     server.receive_data(client.send(EXAMPLES["prove"]))
     assert client.state is server.state is State.HANDSHAKING
     client.receive_data(server.send(WELCOME))
-    assert client.state is State.READY
+    assert (client.state, server.state) == (State.READY, State.READY)
     with pytest.raises(LocalProtocolError):
         client.send(EXAMPLES["prove"])
     with pytest.raises(P.ProtocolError):
@@ -222,7 +222,7 @@ def test_a_refused_resume_lets_the_client_say_hello_on_the_same_connection() -> 
     server.receive_data(client.send(P.Hello(id=2, versions=[[1, 2]], name="a")))
     welcome = P.Welcome(re=2, version=[1, 2], server="s", token="t2", name="a")
     client.receive_data(server.send(welcome))
-    assert client.state is server.state is State.READY
+    assert (client.state, server.state) == (State.READY, State.READY)
 
 
 def test_version_mismatch_closes_both_ends() -> None:

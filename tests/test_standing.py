@@ -24,9 +24,9 @@ def _play_out(config_name: str, seed: int) -> Game:
             seat = next(s for s in range(4) if game.passed[s] is None)
             game.apply({"kind": "pass", "seat": seat, "cards": list(next(game.legal_passes(seat)))})
         else:
-            seat = game.turn
-            assert seat is not None
-            game.apply({"kind": "play", "seat": seat, "card": rng.choice(game.legal_moves(seat))})
+            turn = game.turn
+            assert turn is not None
+            game.apply({"kind": "play", "seat": turn, "card": rng.choice(game.legal_moves(turn))})
     return game
 
 
