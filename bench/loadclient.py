@@ -42,7 +42,8 @@ HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
 VERSIONS = [[1, 0]]  # the oldest version: what the server must keep speaking
 #: Settings that let thousands of loopback clients in: every client shares one address, so
-#: a kicked fuzz connection must not shut the others out either (no kick penalty).
+#: a kicked fuzz connection must not shut the others out either (no kick penalty), and its
+#: thousands of tables are not one address burying the lobby.
 OPEN_LIMITS = (
     "--max-connections",
     "100000",
@@ -52,6 +53,10 @@ OPEN_LIMITS = (
     "100000",
     "--kick-penalty-s",
     "0",
+    "--max-tables-per-address",
+    "1000000",
+    "--max-deserted-tables",
+    "1000000",
 )
 #: Settings that take the per-connection rate limit out of a throughput measurement.
 NO_RATE_LIMIT = ("--rate-limit-msgs-per-s", "1000000", "--rate-burst", "1000000")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from OpenSSL.SSL import Error as SSLError
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol, connectionDone
@@ -49,9 +50,7 @@ NOT_A_FRAME = frozenset({"bad_frame", "frame_too_large", "bad_msgpack"})
 
 def _tls_failure(reason: Failure) -> str | None:
     """What went wrong in a TLS handshake or record, or None for any other reason."""
-    from OpenSSL.SSL import Error as SSLError
-
-    if reason.check(SSLError) is None:  # type: ignore[no-untyped-call]
+    if not isinstance(reason.value, SSLError):
         return None
     args = getattr(reason.value, "args", ())
     details = [str(part[2]) for part in (args[0] if args and args[0] else []) if len(part) > 2]
@@ -139,7 +138,7 @@ class FramedConnection(Protocol):
         server.keepalive.add(self)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        tls = _tls_failure(reason)
+        tls = None if self._direct else _tls_failure(reason)
         if tls is not None and not self.spoke:
             log.info("TLS handshake with {ip} failed: {why}", ip=self.ip, why=tls)
         self.closing = True
