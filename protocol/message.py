@@ -51,7 +51,25 @@ class Message:
             value = spec.check(getattr(self, name), f"{self.TYPE}.{key}")
             object.__setattr__(self, name, value)
 
+    @classmethod
+    def prechecked(cls: type[Msg], **values: Any) -> Msg:
+        """The message built from values that already passed their specs (a server
+        sending records it checked when they changed), without checking every nested
+        field again: a page of 25 table summaries costs ~1 ms to check. Fields left out
+        take their defaults."""
+        msg = object.__new__(cls)
+        for f in fields(cls):
+            if f.name in values:
+                value = values[f.name]
+            elif f.default_factory is not MISSING:
+                value = f.default_factory()
+            else:
+                value = f.default
+            object.__setattr__(msg, f.name, value)
+        return msg
 
+
+Msg = TypeVar("Msg", bound=Message)
 M = TypeVar("M", bound=type[Message])
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}

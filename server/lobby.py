@@ -125,7 +125,7 @@ class Lobby:
                 table.shutdown()
                 continue
             keep.extend(table.tokens())
-            self.listing.put(row.id, table.summary())
+            self._list(table)
             self._next_id = max(self._next_id, row.id + 1)
         self.store.forget_sessions(keep)
         self.outbox.flush()
@@ -341,7 +341,9 @@ class Lobby:
         """One page of the cached list (leekha.server.listing): O(page), not O(tables)."""
         self._watch(session, True)
         tables, following = self.listing.page(msg.cursor)
-        return M.TableList(re=msg.id, tables=tables, total=len(self.listing), next=following)
+        return M.TableList.prechecked(
+            re=msg.id, tables=tables, total=len(self.listing), next=following
+        )
 
     def create_table(self, session: Session, msg: M.CreateTable, address: str) -> M.Snapshot:
         self._not_at_table(session)
@@ -442,12 +444,23 @@ class Lobby:
 
     def table_changed(self, table: Table) -> None:
         self._hosted(table)
-        summary = table.summary()
-        if not self.listing.put(table.id, summary):
+        update = self._list(table)
+        if update is None:
             return
-        self._push(M.TableUpdate(table_id=table.id, table=summary))
+        self._push(update)
         self._counts()
-        self._note_deserted(table.id, summary)
+        self._note_deserted(table.id, update.table or {})
+
+    def _list(self, table: Table) -> M.TableUpdate | None:
+        """Put the table's summary in the listing, checked once here (the `table_update`
+        that announces it checks it), so list pages send it as it is
+        (`TableList.prechecked`); None when the summary did not change."""
+        summary = table.summary()
+        if self.listing.get(table.id) == summary:
+            return None
+        update = M.TableUpdate(table_id=table.id, table=summary)
+        self.listing.put(table.id, update.table or summary)
+        return update
 
     def _note_deserted(self, table_id: int, summary: dict[str, Any]) -> None:
         """Keep the deserted-table index (waiting, no human connected) and close the

@@ -175,3 +175,17 @@ def test_different_names_in_other_scripts_are_welcome() -> None:
     h = Harness()
     h.player("Ali")
     assert isinstance(h.player("علي", ip="10.0.0.2"), object)
+
+
+def test_a_prechecked_message_is_the_checked_one() -> None:
+    """`prechecked` skips the specs, not the defaults: for values that pass them it
+    builds the very message the checked constructor builds."""
+    from dataclasses import fields
+
+    from leekha.protocol._examples import EXAMPLES
+
+    for msg in EXAMPLES.values():
+        values = {f.name: getattr(msg, f.name) for f in fields(msg)}
+        assert type(msg).prechecked(**values) == msg
+        assert encode(type(msg).prechecked(**values)) == encode(msg)
+    assert M.TableList.prechecked(tables=[]) == M.TableList(tables=[])  # defaults filled
