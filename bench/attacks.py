@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +165,7 @@ async def reader(port: int, stop: asyncio.Event, conns: int, rng: random.Random)
     for i, p in enumerate(peers):
         p.send(_hello(f"reader {i}"))
     request = _frame({"type": "list_tables", "id": 2})
-    sent = await asyncio.gather(*(_every(45, stop, lambda p=p: p.send(request)) for p in peers))
+    sent = await asyncio.gather(*(_every(45, stop, partial(p.send, request)) for p in peers))
     dropped = sum(1 for p in peers if p.closed.done() or (p.transport and p.transport.is_closing()))
     for p in peers:
         if p.transport is not None:
@@ -180,7 +181,7 @@ async def expensive(
     for i, p in enumerate(peers):
         p.send(_hello(f"lister {i}"))
     request = _frame({"type": "list_tables", "id": 2})
-    sent = await asyncio.gather(*(_every(45, stop, lambda p=p: p.send(request)) for p in peers))
+    sent = await asyncio.gather(*(_every(45, stop, partial(p.send, request)) for p in peers))
     got = [p.received for p in peers]
     for p in peers:
         if p.transport is not None:

@@ -66,7 +66,9 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
             for msg in _events(game, me, action):
                 tracker.apply(msg)
             if action["kind"] == "pass" and action["seat"] == me:
-                tracker.own_pass(list(action["cards"]))  # the `ok` to our own pass
+                cards = action["cards"]
+                assert isinstance(cards, list)
+                tracker.own_pass(list(cards))  # the `ok` to our own pass
             expected = seat_view(game, me).to_dict()
             got = tracker.view
             for key in CHECKED:

@@ -33,11 +33,11 @@ def play_checked(game: Game, strategies: list[Strategy], rounds: int = 1) -> lis
                 assert pass_error(game.config, view.hand_mask, cards) is None, cards
                 game.pass_cards(seat, cards)
         else:
-            seat = game.turn
-            assert seat is not None
-            view = seat_view(game, seat)
+            turn = game.turn
+            assert turn is not None
+            view = seat_view(game, turn)
             shown.append(view)
-            c = strategies[seat].choose_play(view)
+            c = strategies[turn].choose_play(view)
             assert c in view.legal, (c, view.legal)
-            game.play(seat, c)
+            game.play(turn, c)
     return shown

@@ -30,7 +30,7 @@ def reachable(root: object) -> list[object]:
 
 def test_no_game_is_reachable_from_a_view() -> None:
     game = Game(LEVANT, 7)
-    bots = [HeuristicStrategy(s) for s in range(4)]
+    bots: list[Strategy] = [HeuristicStrategy(s) for s in range(4)]
     play_out(game, bots, rounds=1)  # stops at the next round's pass phase
     for seat in range(4):
         for action in decide(bots[seat], seat_view(game, seat)):
