@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
@@ -39,6 +39,12 @@ def source_ids() -> set[str | tuple[str, str]]:
 def catalogue(lang: str) -> Catalog:
     with (CLIENT / "locale" / lang / "LC_MESSAGES" / "leekha.po").open("rb") as f:
         return read_po(f, locale=lang)
+
+
+def translations(message: Message) -> list[str]:
+    """A message's msgstr: one string for a plain id, one per form for a plural."""
+    assert message.string is not None, message.id
+    return [message.string] if isinstance(message.string, str) else list(message.string)
 
 
 def translated(message: object) -> bool:
@@ -79,7 +85,7 @@ def test_placeholders_match(lang: str) -> None:
         if not m.id or not translated(m):
             continue
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
-        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        strings = translations(m)
         want = placeholders(ids[-1])
         for s in strings:
             if placeholders(s) != want:
@@ -103,9 +109,9 @@ def test_compiled_catalogue_matches_its_po(lang: str) -> None:
         if not m.id or not translated(m) or m.fuzzy:
             continue
         if isinstance(m.id, str):
-            expected[m.id] = m.string
+            (expected[m.id],) = translations(m)
         else:
-            for i, s in enumerate(m.string):
+            for i, s in enumerate(translations(m)):
                 expected[(m.id[0], i)] = s
     got = {k: v for k, v in compiled._catalog.items() if k != ""}  # type: ignore[attr-defined]
     assert got == expected
@@ -186,7 +192,7 @@ def test_help_rows_keep_their_columns_and_fit_the_box(lang: str) -> None:
             continue
         if not (len(m.id) > 13 and m.id[8:13] == "     " and m.id[13] != " "):
             continue
-        s = m.string
+        (s,) = translations(m)
         if len(s) > 52 or s[10:13] != "   " or s[13] == " ":
             wrong.append(f"{m.id!r} -> {s!r}")
     assert wrong == []

@@ -27,7 +27,7 @@ def server_templates() -> set[str]:
             ):
                 found.add(
                     "".join(
-                        v.value if isinstance(v, ast.Constant) else "{}"
+                        str(v.value) if isinstance(v, ast.Constant) else "{}"
                         for v in node.args[0].values
                     )
                 )
@@ -86,12 +86,13 @@ def test_every_not_ready_reason_is_recognised() -> None:
                 and isinstance(node.args[0], ast.Constant)
                 and node.args[0].value == "not_ready"
                 and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
             ):
                 reasons.add(node.args[1].value)
     # The generic "cannot EVENT while STATE" is for transitions no client can ask for.
-    reasons = {r for r in reasons if r is not None and not r.startswith("cannot ")}
-    assert reasons
-    assert sorted(r for r in reasons if systemlines.recognise(r) is None) == []
+    asked = {r for r in reasons if r is not None and not r.startswith("cannot ")}
+    assert asked
+    assert sorted(r for r in asked if systemlines.recognise(r) is None) == []
 
 
 def test_a_refusal_with_known_words_keeps_its_detail() -> None:
