@@ -62,8 +62,7 @@ def leekha_batch_rounds(config: RulesConfig, seconds: float, batch: int = 4096) 
     cards against the legal masks), so this is the same workload as the scalar runner.
     """
     import numpy as np
-
-    from leekha.common.batch import random_rounds
+    from batch import random_rounds  # bench/batch.py, next to this script
 
     rng = np.random.default_rng(1)
     n = 0

@@ -7,7 +7,7 @@ single validated description; presets are simply named instances.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
 from leekha.common import cards as C
@@ -87,7 +87,9 @@ class RulesConfig:
 
     # ---- conversion -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
+        # Every field is a scalar, so no deep copy (asdict) is needed: every seat view
+        # carries this dict, and bot matches build one per decision.
+        out = {f.name: getattr(self, f.name) for f in _FIELDS}
         for key, default in _LATER_DEFAULTS.items():
             if out[key] == default:
                 del out[key]
@@ -138,6 +140,8 @@ def _points_table(club_leekha: bool) -> tuple[int, ...]:
 # views, trick scoring and rollouts ask for them constantly.
 _POINTS: Final = {club: _points_table(club) for club in (False, True)}
 _PENALTY: Final = {club: C.mask_of(c for c in range(52) if _POINTS[club][c]) for club in _POINTS}
+
+_FIELDS: Final = fields(RulesConfig)
 
 CLASSIC: Final = RulesConfig()
 LEVANT: Final = replace(CLASSIC, talbees=True, doubling=True, void_rule="queen_only")

@@ -36,8 +36,30 @@ def test_heuristic_whole_game_is_legal(config: RulesConfig, seed: int) -> None:
     play_checked(game, [HeuristicStrategy(seed + s) for s in range(4)], rounds=30)
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=configs, seed=st.integers(0, 2**31))
+def test_every_level_plays_legally(config: RulesConfig, seed: int) -> None:
+    strategies = [
+        make_strategy("easy", seed),
+        make_strategy("medium", seed + 1),
+        make_strategy("hard@0", seed + 2),
+        make_strategy("search1@0", seed + 3),
+    ]
+    for s in strategies[2:]:
+        s.max_samples = 2  # type: ignore[attr-defined]
+    assert play_checked(Game(config, seed), strategies, rounds=2)
+
+
 def test_builtin_names_are_registered() -> None:
-    assert {"random", "heuristic", "search"} <= set(strategy_names())
+    names = set(strategy_names())
+    assert {"random", "heuristic", "search", "search1", "easy", "medium", "hard"} <= names
+    assert make_strategy("search1", 3).name == "search1"
+    assert make_strategy("hard", 3).think_ms == 50.0  # type: ignore[attr-defined]
+    assert make_strategy("search@7", 3).think_ms == 7.0  # type: ignore[attr-defined]
+    assert make_strategy("search@0", 3).think_ms is None  # type: ignore[attr-defined]
+    for bad in ("search@x", "search@-1", "heuristic@5"):
+        with pytest.raises(ValueError):
+            make_strategy(bad)
     assert make_strategy("search", 3).name == "search"
     assert make_strategy("leekha.common.bots.heuristic:HeuristicStrategy", 3).name == "heuristic"
     with pytest.raises(ValueError):

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from leekha.common import cards as C
-from leekha.common.batch import BatchRounds, random_cards, random_rounds
+
+# The batch engine is a benchmark tool (bench/batch.py), not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from batch import BatchRounds, random_cards, random_rounds
+
 from leekha.common.config import (
     PASS_DIRECTIONS,
     PRESETS,

@@ -25,6 +25,7 @@ from leekha.client.options import STRATEGY_TIERS, add_rules_arguments, default_h
 
 T = TypeVar("T")
 
+LEVELS = ("easy", "medium", "hard")
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
 TRICK_HOLD_S = 1.5
@@ -79,6 +80,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=default_help(
             strategy_help(_(", or best (the strongest installed)")) + _(" for the three bots")
         ),
+    )
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=None,
+        help=_("how well the three bots play: easy, medium or hard (instead of --strategy)"),
     )
     parser.add_argument(
         "--bot-delay", type=int, default=DEFAULT_BOT_DELAY_MS, metavar="MS", help=argparse.SUPPRESS
@@ -139,7 +146,9 @@ async def play_main(
     from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
     from leekha.server.app import local_settings, start_server
 
-    bot = best_bot() if args.strategy == "best" else args.strategy
+    bot = getattr(args, "level", None) or (
+        best_bot() if args.strategy == "best" else args.strategy
+    )
     name = (args.name or default_name()).strip()[:24] or "you"
     overrides = dict(args.rule)
     with contextlib.ExitStack() as stack:

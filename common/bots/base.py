@@ -7,12 +7,14 @@ client and the match arena all drive strategies through this one interface.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from leekha.common.game import OVER, PASS, Game
+from leekha.common.config import RulesConfig
+from leekha.common.game import OVER, PASS, PLAY, Game
 from leekha.common.legality import legal_passes
 from leekha.common.view import SeatView, seat_view
 
@@ -53,11 +55,17 @@ def strategy_names() -> list[str]:
 
 
 def make_strategy(spec: str, seed: int = 0) -> Strategy:
-    """Build a strategy by tier name (`random`, `heuristic`, `search`) or `module:Class`.
+    """Build a strategy by tier or level name (`random`, `heuristic`, `search`, `search1`,
+    `easy`, `medium`, `hard`) or `module:Class`.
 
+    A registered name may carry a think budget, `search@10` (10 ms a decision) or
+    `search@0` (no clock: its sample cap only), for studies at a scaled-down budget.
     A user class is called with the seed as its only argument.
     """
     _load_builtins()
+    name, at, budget = spec.partition("@")
+    if at and name in _REGISTRY:
+        return _with_budget(name, budget, seed)
     if spec in _REGISTRY:
         return _REGISTRY[spec](seed)
     if ":" not in spec:
@@ -74,9 +82,22 @@ def make_strategy(spec: str, seed: int = 0) -> Strategy:
     return strategy
 
 
+def _with_budget(name: str, budget: str, seed: int) -> Strategy:
+    try:
+        think_ms = float(budget)
+    except ValueError:
+        raise ValueError(f"bad think budget {budget!r}: use milliseconds") from None
+    if not 0 <= think_ms <= 60_000:
+        raise ValueError(f"think budget {budget!r} out of range (0 to 60000 ms)")
+    try:
+        return _REGISTRY[name](seed, think_ms=think_ms or None)  # type: ignore[call-arg]
+    except TypeError:
+        raise ValueError(f"{name!r} takes no think budget") from None
+
+
 def _load_builtins() -> None:
     # Tier modules register themselves on import; importing here avoids import cycles.
-    for module in ("random_bot", "heuristic", "search"):
+    for module in ("random_bot", "heuristic", "search1", "search", "levels"):
         try:
             importlib.import_module(f"leekha.common.bots.{module}")
         except ModuleNotFoundError as exc:
@@ -84,9 +105,19 @@ def _load_builtins() -> None:
                 raise
 
 
+def view_config(view: SeatView) -> RulesConfig:
+    """`view.config`, validated once per distinct rule set rather than on every decision."""
+    return _config_of(tuple(view.rules.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _config_of(items: tuple[tuple[str, Any], ...]) -> RulesConfig:
+    return RulesConfig.from_dict(dict(items))
+
+
 def random_pass(view: SeatView, rng: random.Random) -> list[int]:
     """A uniformly random legal pass."""
-    options = list(legal_passes(view.config, view.hand_mask))
+    options = list(legal_passes(view_config(view), view.hand_mask))
     return list(rng.choice(options))
 
 
@@ -115,7 +146,10 @@ def decide(strategy: Strategy, view: SeatView) -> list[dict[str, object]]:
 
 
 def play_out(game: Game, strategies: list[Strategy], *, rounds: int | None = None) -> Game:
-    """Let four strategies play `game` to its end (or for `rounds` more rounds)."""
+    """Let four strategies play `game` to its end (or for `rounds` more rounds).
+
+    A seat with a single legal card plays it without being asked.
+    """
     stop_round = game.round_no + rounds if rounds is not None else None
     while game.phase != OVER and (stop_round is None or game.round_no < stop_round):
         if game.phase == PASS:
@@ -123,6 +157,12 @@ def play_out(game: Game, strategies: list[Strategy], *, rounds: int | None = Non
         else:
             movers = [game.turn] if game.turn is not None else []
         for seat in movers:
+            if game.phase == PLAY:
+                legal = game.legal_mask(seat)
+                if not legal & (legal - 1):
+                    # One legal card: there is nothing to decide, so no view is built.
+                    game.play(seat, legal.bit_length() - 1)
+                    continue
             for action in decide(strategies[seat], seat_view(game, seat)):
                 game.apply(action)
     return game

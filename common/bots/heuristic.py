@@ -7,16 +7,18 @@ who is void from the tracker. It is also the opponent model inside the search ti
 
 from __future__ import annotations
 
+import functools
 import random
+from itertools import combinations, islice
 from typing import Final
 
 from leekha.common import cards as C
-from leekha.common.bots.base import register
+from leekha.common.bots.base import register, view_config
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
 from leekha.common.config import RulesConfig
-from leekha.common.legality import legal_passes
+from leekha.common.legality import pass_error, passable_mask
 from leekha.common.scoring import led_high
 from leekha.common.view import SeatView
 
@@ -27,6 +29,8 @@ _BELOW: Final = C.BELOW
 # A Leekha is kept (and may be revealed) only with this many lower cards of its suit.
 COVER: Final = 4
 SAFE_DOUBLE_COVER: Final = 6
+# Passes are ranked among combinations of this many most dangerous cards (and short suits).
+PASS_POOL: Final = 9
 
 
 def leekha_of_suit(config: RulesConfig) -> list[int]:
@@ -58,22 +62,47 @@ def card_danger(c: int, hand: int, config: RulesConfig, keep: int = 0) -> int:
     return rank + (6 if in_suit.bit_count() <= 2 else 0)
 
 
-def choose_pass_cards(config: RulesConfig, hand: int, keep: int = 0) -> list[int]:
-    """The legal pass with the most danger removed, with a bonus for emptying a suit."""
+def ranked_passes(
+    config: RulesConfig, hand: int, keep: int = 0, count: int = 1
+) -> list[tuple[int, int, int]]:
+    """The `count` legal passes that remove the most danger, best first, with a bonus for
+    emptying a suit (ties keep card order).
+
+    Every combination is scored (cheap), and legality is asked of the best ones only, in
+    score order, until `count` have passed: the best few are almost always legal.
+    """
     danger = {c: card_danger(c, hand, config, keep) for c in C.cards_of(hand)}
-    best: tuple[int, int, int] | None = None
-    best_score = -(1 << 30)
-    for combo in legal_passes(config, hand):
-        score = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
-        rest = hand & ~C.mask_of(combo)
-        for s in range(4):
-            if hand & _SUIT_MASK[s] and not rest & _SUIT_MASK[s]:
-                score += 25  # a void lets us dump Leekhas and high cards later
-        if score > best_score:
-            best_score = score
-            best = combo
-    assert best is not None, "every 13-card hand has a legal pass"
-    return list(best)
+    suits = [_SUIT_MASK[s] for s in range(4) if hand & _SUIT_MASK[s]]
+    # A card outside the most dangerous few can only be worth passing to empty a short
+    # suit, so combinations are drawn from those cards and the short suits.
+    passable = passable_mask(config, hand)
+    pool = passable
+    if count <= PASS_POOL - 3:
+        top = sorted(C.cards_of(passable), key=lambda c: -danger[c])[:PASS_POOL]
+        pool = C.mask_of(top)
+        for suit in suits:
+            if (hand & suit).bit_count() <= 3:
+                pool |= passable & suit
+    scored = []
+    for i, combo in enumerate(combinations(C.cards_of(pool), 3)):
+        total = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
+        rest = hand & ~(_BIT[combo[0]] | _BIT[combo[1]] | _BIT[combo[2]])
+        for suit in suits:
+            if not rest & suit:
+                total += 25  # a void lets us dump Leekhas and high cards later
+        scored.append((-total, i, combo))
+    scored.sort()
+    legal = (combo for _, _, combo in scored if pass_error(config, hand, combo) is None)
+    best = list(islice(legal, count))
+    if len(best) < count and pool != passable:
+        return ranked_passes(config, hand, keep, PASS_POOL)[:count]
+    assert best, "every 13-card hand has a legal pass"
+    return best
+
+
+def choose_pass_cards(config: RulesConfig, hand: int, keep: int = 0) -> list[int]:
+    """The legal pass with the most danger removed."""
+    return list(ranked_passes(config, hand, keep)[0])
 
 
 def safe_doubles(config: RulesConfig, hand: int, candidates: list[int]) -> list[int]:
@@ -90,11 +119,20 @@ def safe_doubles(config: RulesConfig, hand: int, candidates: list[int]) -> list[
     return out
 
 
+@functools.lru_cache(maxsize=128)
+def cached_rules(config: RulesConfig, doubled: int) -> Rules:
+    """The rollout rules of a config and set of doubles, built once: every decision and
+    every pass rollout asks for them."""
+    return Rules(config, doubled)
+
+
 def play_policy(view: SeatView, tracker: Tracker | None = None) -> PlayPolicy:
-    config = view.config
+    config = view_config(view)
     doubled = C.mask_of(c for c, _ in view.doubled)
     voids = [tracker.void_suits(s) for s in range(4)] if tracker else [0, 0, 0, 0]
-    return PlayPolicy(Rules(config, doubled), partners=config.partnership != "off", voids=voids)
+    return PlayPolicy(
+        cached_rules(config, doubled), partners=config.partnership != "off", voids=voids
+    )
 
 
 class HeuristicStrategy:
@@ -107,13 +145,13 @@ class HeuristicStrategy:
     def choose_doubles(self, view: SeatView) -> list[int]:
         if not self.doubling or not view.can_double:
             return []
-        return safe_doubles(view.config, view.hand_mask, list(view.can_double))
+        return safe_doubles(view_config(view), view.hand_mask, list(view.can_double))
 
     def choose_pass(self, view: SeatView) -> list[int]:
         hand = view.hand_mask
         keep = C.mask_of(self.choose_doubles(view))
         keep |= C.mask_of(c for c, s in view.doubled if s == view.seat)
-        return choose_pass_cards(view.config, hand, keep)
+        return choose_pass_cards(view_config(view), hand, keep)
 
     def choose_play(self, view: SeatView) -> int:
         legal = view.legal_mask

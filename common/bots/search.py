@@ -1,64 +1,112 @@
-"""The `search` tier: determinized Monte Carlo (PIMC) over the hidden hands.
+"""The `search` tier: PIMC over weighted worlds, scored by the chance to win the game.
 
-Each sample deals the unseen cards consistently with everything the seat has deduced
-(voids, its own pass, reveals, proven-absent Leekhas, hand sizes), then plays every
-candidate card and finishes the round with the heuristic policy at all four seats on the
-lean mask simulator. The card with the fewest points taken on average wins. Passing and
-doubling reuse the heuristic: a pass decision over 286 options would need its own search
-budget and the gain is small next to card play.
+Card play: sample deals of the unseen cards consistent with the view (`Tracker`), weight
+each by how well it explains the other seats' plays and pass (`worlds`), and play every
+candidate card out on the same worlds with the heuristic policy at all four seats on the
+flat rollout loop (`rollout`). A rollout is worth the seat's chance to win the game from
+the totals it ends on (`values`), which covers golden goal, the target, partnership and
+the moon, with the round's points as a tie-break. Every few worlds, candidates whose
+paired deficit against the best is clearly beyond noise stop being rolled out, so the
+budget goes to the moves still in contention.
+
+Passes and doubles: the heuristic's best few passes, for each choice of doubles, are
+played out from the deal over sampled hands of the others (who pass and double the
+heuristic's way), and the heuristic's own choice is kept unless another is better by more
+than its noise.
 
 Budget: `think_ms` of wall time per decision (None: no clock) and at most `max_samples`
-deals; with `think_ms=None` a decision depends only on the seed and the view, which the
-tests rely on.
+worlds; with `think_ms=None` a decision depends only on the seed and the view.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Callable
 from typing import Final
 
 from leekha.common import cards as C
-from leekha.common.bots.base import register
-from leekha.common.bots.heuristic import HeuristicStrategy
+from leekha.common.bots.base import register, view_config
+from leekha.common.bots.heuristic import cached_rules, card_danger, ranked_passes, safe_doubles
 from leekha.common.bots.policy import PlayPolicy
-from leekha.common.bots.simulate import Round, Rules
+from leekha.common.bots.rollout import golden_stop, play_round
+from leekha.common.bots.search1 import distinct_moves
 from leekha.common.bots.tracker import Tracker
+from leekha.common.bots.values import utility
+from leekha.common.bots.worlds import WorldWeights
+from leekha.common.config import RulesConfig
+from leekha.common.game import PASS
 from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT
-_ABOVE: Final = C.ABOVE
-_BELOW: Final = C.BELOW
 
 DEFAULT_THINK_MS: Final = 50.0
-DEFAULT_MAX_SAMPLES: Final = 200
+DEFAULT_MAX_SAMPLES: Final = 400
 MIN_SAMPLES: Final = 8
+# Worlds between two pruning rounds, and how many standard errors make a move hopeless.
+PRUNE_EVERY: Final = 8
+PRUNE_SE: Final = 3.0
+# Passes searched per choice of doubles; a pass must beat the heuristic's by this many SE.
+PASS_CANDIDATES: Final = 5
+SWITCH_SE: Final = 1.0
 
 
-def distinct_moves(legal: int, unseen: int, points: tuple[int, ...]) -> list[int]:
-    """One card per run of equivalent cards: same suit, same points, no unseen card between.
+class Candidates:
+    """Per-candidate weighted value sums, with paired pruning against the leader."""
 
-    Playing either card of such a run leads to the same outcome, so searching both only
-    halves the samples each real choice gets.
-    """
-    out: list[int] = []
-    prev = -1
-    for c in C.cards_of(legal):
-        if (
-            prev >= 0
-            and C.SUIT_OF[prev] == C.SUIT_OF[c]
-            and points[prev] == points[c]
-            and not (_ABOVE[prev] & _BELOW[c] & unseen)
-        ):
-            prev = c
-            continue
-        out.append(c)
-        prev = c
-    return out
+    def __init__(self, count: int) -> None:
+        self.alive = list(range(count))
+        self.total = [0.0] * count
+        self.weight = [0.0] * count
+        self.values: list[list[float]] = [[] for _ in range(count)]
+        self.worlds = 0
+        self.rollouts = 0
+
+    def add(self, index: int, value: float, weight: float) -> None:
+        self.total[index] += value * weight
+        self.weight[index] += weight
+        self.values[index].append(value)
+
+    def mean(self, index: int) -> float:
+        w = self.weight[index]
+        return self.total[index] / w if w > 0 else -math.inf
+
+    def best(self) -> int:
+        return max(self.alive, key=self.mean)
+
+    def paired(self, a: int, b: int) -> tuple[float, float]:
+        """Mean and standard error of value[a] - value[b] over the worlds both saw."""
+        xs = self.values[a]
+        ys = self.values[b]
+        n = min(len(xs), len(ys))
+        if n < 2:
+            return 0.0, math.inf
+        diffs = [xs[i] - ys[i] for i in range(n)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+    def end_world(self) -> None:
+        self.worlds += 1
+        self.rollouts += len(self.alive)
+        if self.worlds % PRUNE_EVERY or len(self.alive) <= 2:
+            return
+        lead = self.best()
+        keep = []
+        for i in self.alive:
+            diff, se = self.paired(i, lead)
+            if i == lead or diff + PRUNE_SE * se >= 0:
+                keep.append(i)
+        self.alive = keep
 
 
 class SearchStrategy:
     name = "search"
+    # Switches for ablation studies (bench/bots.py): each part can be measured alone.
+    weigh_worlds = True
+    game_aware = True
+    search_passes = True
 
     def __init__(
         self,
@@ -70,58 +118,184 @@ class SearchStrategy:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
         self.max_samples = max(1, max_samples)
-        self.heuristic = HeuristicStrategy(seed)
-        self.last_samples = 0  # how many deals the last decision looked at (for bench)
+        self.last_samples = 0  # how many worlds the last decision looked at (for bench)
+        self.last_rollouts = 0
+        self._pass_key: tuple[int, int, tuple[int, ...]] | None = None
+        self._pass_choice: tuple[list[int], list[int]] = ([], [])
 
+    # ---- budget ---------------------------------------------------------------------
+    def _budget(self) -> Callable[[int], bool]:
+        """A predicate: may another world be rolled out after `n`?"""
+        if self.think_ms is None:
+            return lambda n: n < self.max_samples
+        deadline = time.perf_counter() + self.think_ms / 1000.0
+        cap = self.max_samples
+        return lambda n: n < cap and (n < MIN_SAMPLES or time.perf_counter() < deadline)
+
+    # ---- passing and doubling -------------------------------------------------------
     def choose_doubles(self, view: SeatView) -> list[int]:
-        return self.heuristic.choose_doubles(view)
+        return list(self._pass_decision(view)[0])
 
     def choose_pass(self, view: SeatView) -> list[int]:
-        return self.heuristic.choose_pass(view)
+        return list(self._pass_decision(view)[1])
 
+    def _pass_decision(self, view: SeatView) -> tuple[list[int], list[int]]:
+        key = (view.round, view.dealer, tuple(view.hand))
+        if self._pass_key != key:
+            self._pass_key = key
+            self._pass_choice = self._search_pass(view)
+        return self._pass_choice
+
+    def _search_pass(self, view: SeatView) -> tuple[list[int], list[int]]:
+        assert view.seat is not None
+        me = view.seat
+        config = view_config(view)
+        hand = view.hand_mask
+        mine = C.mask_of(c for c, s in view.doubled if s == me)
+        double_sets: list[list[int]] = [[]]
+        can = [c for c in view.can_double if not mine & _BIT[c]]
+        for c in can:
+            double_sets += [[*d, c] for d in double_sets]
+        # The heuristic's own choice is option 0, the default.
+        default = safe_doubles(config, hand, can)
+        double_sets.sort(key=lambda d: d != default)
+        options: list[tuple[list[int], list[int]]] = []
+        for doubles in double_sets:
+            keep = mine | C.mask_of(doubles)
+            for combo in ranked_passes(config, hand, keep, PASS_CANDIDATES):
+                options.append((doubles, list(combo)))
+        if view.phase != PASS or len(options) == 1 or not self.search_passes:
+            return options[0]
+        cands = Candidates(len(options))
+        more = self._budget()
+        n = 0
+        while more(n):
+            world = self._deal_world(view, hand)
+            for i in cands.alive:
+                doubles, passed = options[i]
+                cands.add(i, self._pass_rollout(view, world, doubles, passed), 1.0)
+            cands.end_world()
+            n += 1
+        self.last_samples = n
+        self.last_rollouts = cands.rollouts
+        best = cands.best()
+        diff, se = cands.paired(best, 0)
+        return options[best] if diff > SWITCH_SE * se else options[0]
+
+    def _deal_world(self, view: SeatView, hand: int) -> list[int]:
+        """The others' 13 cards each, uniform but for the doubles they have revealed."""
+        me = view.seat
+        hands = [0, 0, 0, 0]
+        hands[me] = hand  # type: ignore[index]
+        for c, s in view.doubled:
+            if s != me:
+                hands[s] |= _BIT[c]
+        rest = C.cards_of(C.FULL_DECK & ~(hands[0] | hands[1] | hands[2] | hands[3]))
+        self.rng.shuffle(rest)
+        i = 0
+        for s in range(4):
+            need = 13 - hands[s].bit_count()
+            hands[s] |= C.mask_of(rest[i : i + need])
+            i += need
+        return hands
+
+    def _pass_rollout(
+        self, view: SeatView, world: list[int], doubles: list[int], passed: list[int]
+    ) -> float:
+        me = view.seat
+        assert me is not None and view.pass_to is not None
+        config = view_config(view)
+        offset = (view.pass_to - me) % 4
+        doubled = C.mask_of(c for c, _ in view.doubled) | C.mask_of(doubles)
+        sent = [0, 0, 0, 0]
+        for s in range(4):
+            if s == me:
+                sent[s] = C.mask_of(passed)
+                continue
+            hand = world[s]
+            if config.doubling:
+                own = [c for c in config.leekha_cards if hand & _BIT[c] and not doubled & _BIT[c]]
+                doubled |= C.mask_of(safe_doubles(config, hand, own))
+            sent[s] = quick_pass(config, hand, doubled)
+        hands = [world[s] & ~sent[s] for s in range(4)]
+        for s in range(4):
+            hands[(s + offset) % 4] |= sent[s]
+        rules = cached_rules(config, doubled)
+        policy = PlayPolicy(rules, partners=config.partnership != "off")
+        scores = play_round(
+            rules,
+            policy,
+            hands,
+            (view.dealer + 1) % 4,
+            [],
+            0,
+            [0, 0, 0, 0],
+            [0, 0, 0, 0],
+            golden_stop(config, view.totals),
+        )
+        return self._value(config, view.totals, scores, me)
+
+    def _value(self, config: RulesConfig, totals: list[int], scores: list[int], seat: int) -> float:
+        if self.game_aware:
+            return utility(config, totals, scores, seat)
+        partner = scores[seat ^ 2] if config.partnership != "off" else 0
+        return -float(scores[seat] + partner)
+
+    # ---- card play ------------------------------------------------------------------
     def choose_play(self, view: SeatView) -> int:
-        start = time.perf_counter()
         legal = view.legal_mask
         self.last_samples = 0
+        self.last_rollouts = 0
         if legal & (legal - 1) == 0:
             return view.legal[0]
         assert view.seat is not None and view.leader is not None
         me = view.seat
-        config = view.config
+        config = view_config(view)
         tracker = Tracker(view)
-        rules = Rules(config, C.mask_of(c for c, _ in view.doubled))
+        rules = cached_rules(config, C.mask_of(c for c, _ in view.doubled))
         moves = distinct_moves(legal, tracker.unseen, rules.points)
         if len(moves) == 1:
             return moves[0]
-        partner = me ^ 2 if config.partnership != "off" else -1
-        policy = PlayPolicy(rules, partners=partner >= 0)
+        policy = PlayPolicy(rules, partners=config.partnership != "off")
+        weigh = WorldWeights(view, tracker, rules, policy)
         trick = [(s, c) for s, c in view.trick]
         taken = [C.mask_of(t) for t in view.taken]
-        totals = [0] * len(moves)
-        deadline = None if self.think_ms is None else start + self.think_ms / 1000.0
+        stop = golden_stop(config, view.totals)
+        totals = view.totals
+        points = view.round_points
+        played = tracker.played
+        cands = Candidates(len(moves))
+        more = self._budget()
         n = 0
-        while n < self.max_samples:
-            if deadline is not None and n >= MIN_SAMPLES and time.perf_counter() >= deadline:
-                break
-            hands = tracker.sample(self.rng)
-            root = Round(
-                rules,
-                hands,
-                leader=view.leader,
-                trick=trick,
-                played=tracker.played,
-                points=view.round_points,
-                taken=taken,
-            )
-            for i, c in enumerate(moves):
-                branch = root.copy()
-                branch.play(me, c)
-                scores = branch.finish(policy)
-                totals[i] += scores[me] + (scores[partner] if partner >= 0 else 0)
+        while more(n):
+            world = tracker.deal(self.rng)
+            weight = weigh(world) if self.weigh_worlds else 1.0
+            for i in cands.alive:
+                scores = play_round(
+                    rules,
+                    policy,
+                    list(world),
+                    me,
+                    list(trick),
+                    played,
+                    list(points),
+                    list(taken),
+                    stop,
+                    moves[i],
+                )
+                cands.add(i, self._value(config, totals, scores, me), weight)
+            cands.end_world()
             n += 1
         self.last_samples = n
-        best = min(totals)
-        return moves[totals.index(best)]
+        self.last_rollouts = cands.rollouts
+        return moves[cands.best()]
+
+
+def quick_pass(config: RulesConfig, hand: int, keep: int) -> int:
+    """The others' pass in a pass rollout: their three most dangerous cards (no legality
+    check; it models a choice, it is never sent)."""
+    ranked = sorted(C.cards_of(hand), key=lambda c: card_danger(c, hand, config, keep))
+    return C.mask_of(ranked[-3:])
 
 
 register("search")(SearchStrategy)

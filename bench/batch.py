@@ -1,11 +1,14 @@
-"""Many independent Leekha rounds advanced in lock-step with NumPy, for mass random playouts.
+"""Many independent Leekha rounds advanced in lock-step with NumPy, for engine benchmarks.
 
-The scalar `Game` is the authority on the rules and is fast enough to referee a table, but
-benchmarks and search rollouts want hundreds of thousands of random rounds, and a Python
-loop per move caps that at a few thousand rounds per second. Every round has exactly one
-3-card pass and 52 plays, so N rounds can move together: step k is play k of every round,
-the position within the trick (k % 4) is the same for all of them, and legality reduces to
-bit operations on uint64 hand masks, one NumPy call per rule over the whole batch.
+`bench/engine.py` measures random-playout throughput against OpenSpiel, which a Python
+loop per move caps at a few thousand rounds a second. Every round has exactly one 3-card
+pass and 52 plays, so N rounds can move together: step k is play k of every round, the
+position within the trick (k % 4) is the same for all of them, and legality reduces to bit
+operations on uint64 hand masks, one NumPy call per rule over the whole batch. It lives in
+bench/, not in the package: the search bot's rollouts need the heuristic policy, which
+branches per world and card, and play faster on the flat scalar loop
+(`leekha.common.bots.rollout`), so no product path uses it and NumPy is not a runtime
+dependency.
 
 Scope is one round, deliberately: no totals, target, golden goal, partnership or dealer
 rotation. A batch reports `round_points` (moon penalty applied) and `taken`; whatever sits

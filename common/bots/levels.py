@@ -1,0 +1,93 @@
+"""Levels for people: `easy`, `medium` and `hard`, registered like tiers.
+
+A level is what a person picks (`leekha play --level`, a bot seat in the lobby); a tier is
+how a bot works. `hard` is the full `search`, `medium` the `heuristic` (full card
+counting, no lookahead). `easy` is a beginner, not a random player: it plays the
+heuristic's rules of thumb but remembers only the trick on the table and the Leekhas
+already gone, never deduces a void, passes its highest cards whatever they cover, never
+doubles, and now and then gives in to the beginner's impulses: keeping its high cards by
+playing low when it could duck high, and shedding its highest card when void instead of
+the points. The mistakes are the ones people make, so the level feels like a person.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from leekha.common import cards as C
+from leekha.common.bots.base import register, view_config
+from leekha.common.bots.heuristic import HeuristicStrategy, play_policy
+from leekha.common.bots.search import SearchStrategy
+from leekha.common.legality import legal_passes
+from leekha.common.view import SeatView
+
+_BIT: Final = C.BIT
+_SUIT_OF: Final = C.SUIT_OF
+_SUIT_MASK: Final = C.SUIT_MASK
+_BELOW: Final = C.BELOW
+
+# How often the easy level acts on an impulse where one applies.
+IMPULSE: Final = 0.35
+
+
+class EasyStrategy:
+    name = "easy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_doubles(self, view: SeatView) -> list[int]:
+        return []
+
+    def choose_pass(self, view: SeatView) -> list[int]:
+        """The legal pass with the highest ranks: what a beginner thinks is dangerous."""
+        best = max(
+            legal_passes(view_config(view), view.hand_mask),
+            key=lambda p: sorted((c % 13 for c in p), reverse=True),
+        )
+        return list(best)
+
+    def choose_play(self, view: SeatView) -> int:
+        legal = view.legal_mask
+        if legal & (legal - 1) == 0:
+            return view.legal[0]
+        assert view.seat is not None
+        trick = [(s, c) for s, c in view.trick]
+        high = -1
+        if trick:
+            led = _SUIT_OF[trick[0][1]]
+            high = max(c for _, c in trick if _SUIT_OF[c] == led)
+            impulse = self._impulse(legal, led, high)
+            if impulse >= 0:
+                return impulse
+        # Memory: the trick on the table and the Leekhas seen, nothing else.
+        config = view_config(view)
+        seen = C.mask_of(c for t in view.tricks for _, c in t["cards"]) & config.leekha_mask
+        seen |= C.mask_of(c for _, c in trick)
+        policy = play_policy(view)
+        return policy(view.seat, view.hand_mask, legal, trick, high, seen)
+
+    def _impulse(self, legal: int, led: int, high: int) -> int:
+        if self.rng.random() >= IMPULSE:
+            return -1
+        follow = legal & _SUIT_MASK[led]
+        if follow:
+            # Duck as low as possible, keeping the high cards that will win tricks later.
+            under = follow & _BELOW[high]
+            return (under & -under).bit_length() - 1 if under else -1
+        # Void: get rid of the highest-ranked card rather than the points.
+        return max(C.cards_of(legal), key=lambda c: c % 13)
+
+
+class MediumStrategy(HeuristicStrategy):
+    name = "medium"
+
+
+class HardStrategy(SearchStrategy):
+    name = "hard"
+
+
+register("easy")(EasyStrategy)
+register("medium")(MediumStrategy)
+register("hard")(HardStrategy)
