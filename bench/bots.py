@@ -6,6 +6,11 @@ views. Run on one core (e.g. `taskset -c 0`) for the p95 budget.
 
     .venv/bin/python bench/bots.py --deals 20 --think-ms 50      # decisions, pass included
     .venv/bin/python bench/bots.py --match-rate --seconds 10     # four heuristic seats
+    .venv/bin/python bench/bots.py --duel search@10cpu,search1@10cpu --games 60
+
+`--duel A,B` plays duplicate games, each deal in all four seat rotations: A in one seat
+against three B (A, B, A, B with partners), and reports points a round and games won,
+each as a paired difference per deal with its 95% interval.
 
 Strength is measured with `leekha match --duplicate` (docs/bots.md gives the commands).
 """
@@ -14,12 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
+from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from leekha.common.bots.base import decide, play_out
+from leekha.common.bots.base import decide, make_strategy, play_out
 from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
@@ -153,6 +161,84 @@ def match_rate(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+Z95 = 1.959963984540054
+
+
+def duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
+    """One game of deal set `g` in rotation `r`: per-round points of A and B seats, and
+    whether A (or A's team) won."""
+    a, b, rules, g, r = task
+    config = PRESETS[rules]
+    layout = [a, b, a, b] if config.partnership != "off" else [a, b, b, b]
+    specs = [layout[(s - r) % 4] for s in range(4)]
+    bots = [make_strategy(spec, g * 16 + r * 4 + s) for s, spec in enumerate(specs)]
+    game = play_out(Game(config, 1_000_003 * g + 17), bots, rounds=500)
+    is_a = [spec == a for spec in specs]
+    rounds = []
+    for scored in game.history:
+        pa = [scored[s] for s in range(4) if is_a[s]]
+        pb = [scored[s] for s in range(4) if not is_a[s]]
+        rounds.append((sum(pa) / len(pa), sum(pb) / len(pb)))
+    won: float | None = None
+    if game.phase == OVER and game.result:
+        winners = game.result["winners"]
+        wa = sum(1 for s in winners if is_a[s]) / is_a.count(True)
+        wb = sum(1 for s in winners if not is_a[s]) / is_a.count(False)
+        won = wa - wb
+    return {"g": g, "rounds": rounds, "won": won}
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    if len(xs) < 2:
+        return (xs[0] if xs else 0.0), math.inf
+    return statistics.fmean(xs), Z95 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def duel(args: argparse.Namespace) -> dict[str, Any]:
+    a, b = args.duel.split(",")
+    tasks = [
+        (a, b, args.rules, g, r) for g in range(args.seed, args.seed + args.games) for r in range(4)
+    ]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(duel_game, tasks))
+    else:
+        results = [duel_game(t) for t in tasks]
+    per_deal: dict[tuple[int, int], list[tuple[float, float]]] = defaultdict(list)
+    per_set: dict[int, list[float]] = defaultdict(list)
+    for res in results:
+        for k, (pa, pb) in enumerate(res["rounds"]):
+            per_deal[res["g"], k].append((pa, pb))
+        if res["won"] is not None:
+            per_set[res["g"]].append(res["won"])
+    diffs = [statistics.fmean(x - y for x, y in v) for v in per_deal.values()]
+    pts_a = statistics.fmean(x for v in per_deal.values() for x, _ in v)
+    pts_b = statistics.fmean(y for v in per_deal.values() for _, y in v)
+    diff, ci = mean_ci(diffs)
+    wins = [statistics.fmean(v) for v in per_set.values()]
+    wdiff, wci = mean_ci(wins)
+    finished = sum(len(v) for v in per_set.values())
+    won_a = sum(1 for res in results if res["won"] is not None and res["won"] > 0)
+    return {
+        "a": a,
+        "b": b,
+        "rules": args.rules,
+        "games": len(results),
+        "games_finished": finished,
+        "rounds": sum(len(res["rounds"]) for res in results),
+        "deals": len(per_deal),
+        "a_pts_per_round": round(pts_a, 3),
+        "b_pts_per_round": round(pts_b, 3),
+        "diff_pts": round(diff, 3),
+        "diff_pts_ci95": round(ci, 3),
+        "relative": round(diff / pts_b, 4) if pts_b else None,
+        "relative_ci95": round(ci / pts_b, 4) if pts_b else None,
+        "games_a_won": won_a,
+        "win_rate_diff": round(wdiff, 4),
+        "win_rate_diff_ci95": round(wci, 4),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="classic", choices=sorted(PRESETS))
@@ -160,9 +246,14 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=50.0, help="0: no clock")
     parser.add_argument("--match-rate", action="store_true", help="four heuristic seats")
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--duel", default=None, metavar="A,B", help="A in one seat vs 3 B")
+    parser.add_argument("--games", type=int, default=20, help="deal sets (x4 rotations)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = match_rate(args) if args.match_rate else decisions(args)
+    run = duel if args.duel else match_rate if args.match_rate else decisions
+    result = run(args)
     if args.json:
         print(json.dumps(result))
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import random
+import time
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -58,8 +59,9 @@ def make_strategy(spec: str, seed: int = 0) -> Strategy:
     """Build a strategy by tier or level name (`random`, `heuristic`, `search`, `search1`,
     `easy`, `medium`, `hard`) or `module:Class`.
 
-    A registered name may carry a think budget, `search@10` (10 ms a decision) or
-    `search@0` (no clock: its sample cap only), for studies at a scaled-down budget.
+    A registered name may carry a think budget, `search@10` (10 ms a decision),
+    `search@10cpu` (10 ms of CPU time) or `search@0` (no clock: its sample cap only), for
+    studies at a scaled-down budget.
     A user class is called with the seed as its only argument.
     """
     _load_builtins()
@@ -83,14 +85,20 @@ def make_strategy(spec: str, seed: int = 0) -> Strategy:
 
 
 def _with_budget(name: str, budget: str, seed: int) -> Strategy:
+    """`name@10`: 10 ms of wall time a decision; `name@10cpu`: 10 ms of this process's CPU
+    time, which a study on a shared machine needs to measure the same thing every run."""
+    cpu = budget.endswith("cpu")
     try:
-        think_ms = float(budget)
+        think_ms = float(budget.removesuffix("cpu"))
     except ValueError:
         raise ValueError(f"bad think budget {budget!r}: use milliseconds") from None
     if not 0 <= think_ms <= 60_000:
         raise ValueError(f"think budget {budget!r} out of range (0 to 60000 ms)")
+    kwargs: dict[str, Any] = {"think_ms": think_ms or None}
+    if cpu:
+        kwargs["clock"] = time.process_time
     try:
-        return _REGISTRY[name](seed, think_ms=think_ms or None)  # type: ignore[call-arg]
+        return _REGISTRY[name](seed, **kwargs)
     except TypeError:
         raise ValueError(f"{name!r} takes no think budget") from None
 

@@ -114,8 +114,10 @@ class SearchStrategy:
         *,
         think_ms: float | None = DEFAULT_THINK_MS,
         max_samples: int = DEFAULT_MAX_SAMPLES,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.rng = random.Random(seed)
+        self.clock = clock
         self.think_ms = think_ms
         self.max_samples = max(1, max_samples)
         self.last_samples = 0  # how many worlds the last decision looked at (for bench)
@@ -128,9 +130,10 @@ class SearchStrategy:
         """A predicate: may another world be rolled out after `n`?"""
         if self.think_ms is None:
             return lambda n: n < self.max_samples
-        deadline = time.perf_counter() + self.think_ms / 1000.0
+        clock = self.clock
+        deadline = clock() + self.think_ms / 1000.0
         cap = self.max_samples
-        return lambda n: n < cap and (n < MIN_SAMPLES or time.perf_counter() < deadline)
+        return lambda n: n < cap and (n < MIN_SAMPLES or clock() < deadline)
 
     # ---- passing and doubling -------------------------------------------------------
     def choose_doubles(self, view: SeatView) -> list[int]:

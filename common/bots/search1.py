@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Final
 
 from leekha.common import cards as C
@@ -68,8 +69,10 @@ class Search1Strategy:
         *,
         think_ms: float | None = DEFAULT_THINK_MS,
         max_samples: int = DEFAULT_MAX_SAMPLES,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.rng = random.Random(seed)
+        self.clock = clock
         self.think_ms = think_ms
         self.max_samples = max(1, max_samples)
         self.heuristic = HeuristicStrategy(seed)
@@ -83,7 +86,7 @@ class Search1Strategy:
         return self.heuristic.choose_pass(view)
 
     def choose_play(self, view: SeatView) -> int:
-        start = time.perf_counter()
+        start = self.clock()
         legal = view.legal_mask
         self.last_samples = 0
         self.last_rollouts = 0
@@ -105,7 +108,7 @@ class Search1Strategy:
         deadline = None if self.think_ms is None else start + self.think_ms / 1000.0
         n = 0
         while n < self.max_samples:
-            if deadline is not None and n >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            if deadline is not None and n >= MIN_SAMPLES and self.clock() >= deadline:
                 break
             hands = tracker.sample(self.rng)
             root = Round(
