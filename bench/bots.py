@@ -180,8 +180,8 @@ def duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
         pb = [scored[s] for s in range(4) if not is_a[s]]
         rounds.append((sum(pa) / len(pa), sum(pb) / len(pb)))
     won: float | None = None
-    if game.phase == OVER and game.result:
-        winners = game.result["winners"]
+    if game.phase == OVER and game.outcome is not None:
+        winners = game.outcome.winners
         wa = sum(1 for s in winners if is_a[s]) / is_a.count(True)
         wb = sum(1 for s in winners if not is_a[s]) / is_a.count(False)
         won = wa - wb

@@ -182,9 +182,9 @@ def test_game_winners_agrees_with_the_engine(config: RulesConfig, seed: int) -> 
     play_out(game, [HeuristicStrategy(seed + s) for s in range(4)], rounds=60)
     totals = game.totals
     if game.phase == OVER:
-        assert game.result is not None
-        assert game_winners(config, totals) == game.result["winners"]
-        assert win_chance(config, totals, game.result["winners"][0]) == 1.0
+        assert game.outcome is not None
+        assert game_winners(config, totals) == list(game.outcome.winners)
+        assert win_chance(config, totals, game.outcome.winners[0]) == 1.0
     else:
         assert game_winners(config, totals) is None
 

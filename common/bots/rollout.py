@@ -2,7 +2,8 @@
 
 A rollout is most of what search costs, so this is `simulate.Round` flattened into a
 single function over local variables: no object per rollout, no method call per card,
-only the policy call where a seat has a real choice. It also stops where a golden-goal
+only the policy call where a seat has a real choice; who takes a trick and what the round
+scores come from `leekha.common.scoring`, as in `Game`. It also stops where a golden-goal
 game stops (the first trick with points that decides the game), which `Round` does not
 model. Once every card that scores has been played it stops: the tricks left cannot change
 the scores. Tests play the same positions through `Game` and compare every score.
@@ -17,6 +18,7 @@ from leekha.common import cards as C
 from leekha.common.bots.simulate import Policy, Rules
 from leekha.common.bots.values import game_winners
 from leekha.common.config import RulesConfig
+from leekha.common.scoring import round_scores, take_trick
 
 _BIT: Final = C.BIT
 _SUIT_OF: Final = C.SUIT_OF
@@ -95,13 +97,7 @@ def play_round(
         if len(trick) < 4:
             turn = (turn + 1) & 3
             continue
-        won = 0
-        pts = 0
-        for s, card in trick:
-            if card == high:
-                turn = s
-            won |= _BIT[card]
-            pts += card_points[card]
+        turn, won, pts = take_trick(trick, high, card_points)
         taken[turn] |= won
         points[turn] += pts
         trick = []
@@ -112,9 +108,4 @@ def play_round(
             return points
         if not penalty & ~played:
             break  # every card that scores is gone: the rest of the round changes nothing
-    moon = rules.moon
-    if moon:
-        for s in range(4):
-            if taken[s] & penalty == penalty and points[s] < moon:
-                points[s] = moon
-    return points
+    return round_scores(points, taken, moon=rules.moon, penalty_mask=penalty)
