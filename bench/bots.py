@@ -199,11 +199,24 @@ def duel(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
         (a, b, args.rules, g, r) for g in range(args.seed, args.seed + args.games) for r in range(4)
     ]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(duel_game, tasks))
+    if args.replay:
+        with open(args.replay) as f:
+            results = [json.loads(line) for line in f if line.strip()]
     else:
-        results = [duel_game(t) for t in tasks]
+        results = []
+        log = open(args.log, "a") if args.log else None  # noqa: SIM115
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for res in pool.map(duel_game, tasks):
+                results.append(res)
+                if log:
+                    log.write(json.dumps(res) + "\n")
+                    log.flush()
+        if log:
+            log.close()
+    return duel_report(a, b, args.rules, results)
+
+
+def duel_report(a: str, b: str, rules: str, results: list[dict[str, Any]]) -> dict[str, Any]:
     per_deal: dict[tuple[int, int], list[tuple[float, float]]] = defaultdict(list)
     per_set: dict[int, list[float]] = defaultdict(list)
     for res in results:
@@ -222,7 +235,7 @@ def duel(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "a": a,
         "b": b,
-        "rules": args.rules,
+        "rules": rules,
         "games": len(results),
         "games_finished": finished,
         "rounds": sum(len(res["rounds"]) for res in results),
@@ -250,6 +263,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="deal sets (x4 rotations)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--log", default=None, help="append each game's result (JSON lines)")
+    parser.add_argument("--replay", default=None, help="report on a --log file so far")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     run = duel if args.duel else match_rate if args.match_rate else decisions

@@ -5,9 +5,9 @@ how a bot works. `hard` is the full `search`, `medium` the `heuristic` (full car
 counting, no lookahead). `easy` is a beginner, not a random player: it plays the
 heuristic's rules of thumb but remembers only the trick on the table and the Leekhas
 already gone, never deduces a void, passes its highest cards whatever they cover, never
-doubles, and now and then gives in to the beginner's impulses: keeping its high cards by
-playing low when it could duck high, and shedding its highest card when void instead of
-the points. The mistakes are the ones people make, so the level feels like a person.
+doubles, and often gives in to a beginner's impulses (`impulse`): running a long suit
+from the top, dropping a high card on a trick while it is still clean, saving its point
+cards when void. The mistakes are the ones people make, so the level feels like a person.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ _SUIT_OF: Final = C.SUIT_OF
 _SUIT_MASK: Final = C.SUIT_MASK
 _BELOW: Final = C.BELOW
 
-# How often the easy level acts on an impulse where one applies.
-IMPULSE: Final = 0.35
+# How often the easy level acts on an impulse.
+IMPULSE: Final = 0.4
 
 
 class EasyStrategy:
@@ -58,9 +58,8 @@ class EasyStrategy:
         if trick:
             led = _SUIT_OF[trick[0][1]]
             high = max(c for _, c in trick if _SUIT_OF[c] == led)
-            impulse = self._impulse(legal, led, high)
-            if impulse >= 0:
-                return impulse
+        if self.rng.random() < IMPULSE:
+            return impulse(view.hand_mask, legal, trick, high, points_of(view))
         # Memory: the trick on the table and the Leekhas seen, nothing else.
         config = view_config(view)
         seen = C.mask_of(c for t in view.tricks for _, c in t["cards"]) & config.leekha_mask
@@ -68,16 +67,36 @@ class EasyStrategy:
         policy = play_policy(view)
         return policy(view.seat, view.hand_mask, legal, trick, high, seen)
 
-    def _impulse(self, legal: int, led: int, high: int) -> int:
-        if self.rng.random() >= IMPULSE:
-            return -1
-        follow = legal & _SUIT_MASK[led]
-        if follow:
-            # Duck as low as possible, keeping the high cards that will win tricks later.
-            under = follow & _BELOW[high]
-            return (under & -under).bit_length() - 1 if under else -1
-        # Void: get rid of the highest-ranked card rather than the points.
-        return max(C.cards_of(legal), key=lambda c: c % 13)
+
+def top(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def points_of(view: SeatView) -> tuple[int, ...]:
+    return view_config(view).card_points()
+
+
+def impulse(
+    hand: int, legal: int, trick: list[tuple[int, int]], high: int, points: tuple[int, ...]
+) -> int:
+    """What a beginner does on impulse.
+
+    Leading, it runs its longest suit from the top. Following a trick with no points on
+    it yet, it gets rid of its highest card "while it is safe" (the later seats may still
+    dump points on it). Void, it saves its point cards and sheds its highest other card.
+    """
+    if not trick:
+        longest = max(range(4), key=lambda s: ((legal & _SUIT_MASK[s]).bit_count(), s))
+        return top(legal & _SUIT_MASK[longest])
+    led = _SUIT_OF[trick[0][1]]
+    follow = legal & _SUIT_MASK[led]
+    if follow:
+        if not any(points[c] for _, c in trick):
+            return top(follow)
+        under = follow & _BELOW[high]
+        return top(under) if under else (follow & -follow).bit_length() - 1
+    plain = [c for c in C.cards_of(legal) if not points[c]]
+    return max(plain or C.cards_of(legal), key=lambda c: (c % 13, c))
 
 
 class MediumStrategy(HeuristicStrategy):
