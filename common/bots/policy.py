@@ -117,37 +117,38 @@ class PlayPolicy:
         )
         best = -1
         best_score = -(1 << 30)
+        sign = -40 if friendly else 40
+        lk_of = self.leekha_of_suit
+        unseen_low = ~played & ~hand
         m = legal
         while m:
             low = m & -m
             c = low.bit_length() - 1
             m ^= low
-            p = points[c]
-            score = (-p * 40 if friendly else p * 40) + self._danger(c, hand, played)
+            # How much keeping c threatens us: high cards above a live Leekha are worst,
+            # a card nothing of theirs can duck under less so, short suits are worth
+            # emptying (to dump later).
+            suit = _SUIT_OF[c]
+            score = c - suit * 13
+            lk = lk_of[suit]
+            if lk >= 0 and c > lk and not (played | hand) & _BIT[lk]:
+                score += 30
+            suit_mask = _SUIT_MASK[suit]
+            if not suit_mask & _BELOW[c] & unseen_low:
+                score -= 5
+            if (hand & suit_mask).bit_count() <= 2:
+                score += 4
+            score += points[c] * sign
             if score > best_score:
                 best_score = score
                 best = c
         return best
 
-    def _danger(self, c: int, hand: int, played: int) -> int:
-        """How much a card threatens us if kept: high cards above a live Leekha are worst."""
-        s = _SUIT_OF[c]
-        rank = c - s * 13
-        score = rank
-        lk = self.leekha_of_suit[s]
-        if lk >= 0 and c > lk and not (played & _BIT[lk]) and not (hand & _BIT[lk]):
-            score += 30
-        others_low = _SUIT_MASK[s] & _BELOW[c] & ~played & ~hand
-        if not others_low:
-            score -= 5  # nothing of theirs can duck under it, so it is less of a threat
-        # Short suits are worth emptying (to dump later).
-        if (hand & _SUIT_MASK[s]).bit_count() <= 2:
-            score += 4
-        return score
-
     # ---- leading --------------------------------------------------------------------
     def lead(self, seat: int, hand: int, legal: int, played: int) -> int:
         points = self.points
+        lk_mask = self.leekha_mask
+        lk_of = self.leekha_of_suit
         out = _FULL & ~played & ~hand
         best = -1
         best_risk = 1 << 30
@@ -156,10 +157,12 @@ class PlayPolicy:
             if not mine:
                 continue
             others = out & _SUIT_MASK[s]
-            lk = self.leekha_of_suit[s]
+            lk = lk_of[s]
             holds_lk = lk >= 0 and hand & _BIT[lk]
             # Candidate: our lowest card, or our lowest non-Leekha one.
-            c = _low(mine & ~self.leekha_mask) if mine & ~self.leekha_mask else _low(mine)
+            plain = mine & ~lk_mask
+            pick = plain or mine
+            c = (pick & -pick).bit_length() - 1
             n_others = others.bit_count()
             if n_others == 0:
                 # Everyone else is void: they discard onto us.
@@ -171,7 +174,7 @@ class PlayPolicy:
                     risk -= 25  # flush the Leekha out from under a low lead
                 if holds_lk:
                     risk += 15
-                if self.leekha_mask & _BIT[c]:
+                if lk_mask & _BIT[c]:
                     risk += 300
                 # Voids among the others mean discards onto this trick.
                 if self.any_voids:

@@ -44,12 +44,18 @@ _BIT: Final = C.BIT
 DEFAULT_THINK_MS: Final = 50.0
 DEFAULT_MAX_SAMPLES: Final = 400
 MIN_SAMPLES: Final = 8
-# Worlds between two pruning rounds, and how many standard errors make a move hopeless.
+# Worlds between two pruning rounds (the first after twice as many), and how many standard
+# errors make a move hopeless.
 PRUNE_EVERY: Final = 8
 PRUNE_SE: Final = 3.0
-# Passes searched per choice of doubles; a pass must beat the heuristic's by this many SE.
-PASS_CANDIDATES: Final = 5
-SWITCH_SE: Final = 1.0
+# Passes searched per choice of doubles; another pass (or doubles) replaces the
+# heuristic's only when it is better by this many standard errors over at least
+# SWITCH_WORLDS worlds: a pass decided on noise is worse than the heuristic's.
+PASS_CANDIDATES: Final = 3
+SWITCH_SE: Final = 2.0
+SWITCH_WORLDS: Final = 16
+# The pass (with the doubles) is one decision a round; it may think this much longer.
+PASS_BUDGET: Final = 1.5
 
 
 class Candidates:
@@ -90,7 +96,7 @@ class Candidates:
     def end_world(self) -> None:
         self.worlds += 1
         self.rollouts += len(self.alive)
-        if self.worlds % PRUNE_EVERY or len(self.alive) <= 2:
+        if self.worlds % PRUNE_EVERY or self.worlds < 2 * PRUNE_EVERY or len(self.alive) <= 2:
             return
         lead = self.best()
         keep = []
@@ -126,12 +132,12 @@ class SearchStrategy:
         self._pass_choice: tuple[list[int], list[int]] = ([], [])
 
     # ---- budget ---------------------------------------------------------------------
-    def _budget(self) -> Callable[[int], bool]:
+    def _budget(self, scale: float = 1.0) -> Callable[[int], bool]:
         """A predicate: may another world be rolled out after `n`?"""
         if self.think_ms is None:
             return lambda n: n < self.max_samples
         clock = self.clock
-        deadline = clock() + self.think_ms / 1000.0
+        deadline = clock() + scale * self.think_ms / 1000.0
         cap = self.max_samples
         return lambda n: n < cap and (n < MIN_SAMPLES or clock() < deadline)
 
@@ -170,7 +176,7 @@ class SearchStrategy:
         if view.phase != PASS or len(options) == 1 or not self.search_passes:
             return options[0]
         cands = Candidates(len(options))
-        more = self._budget()
+        more = self._budget(PASS_BUDGET)
         n = 0
         while more(n):
             world = self._deal_world(view, hand)
@@ -183,7 +189,9 @@ class SearchStrategy:
         self.last_rollouts = cands.rollouts
         best = cands.best()
         diff, se = cands.paired(best, 0)
-        return options[best] if diff > SWITCH_SE * se else options[0]
+        if n >= SWITCH_WORLDS and diff > SWITCH_SE * se:
+            return options[best]
+        return options[0]
 
     def _deal_world(self, view: SeatView, hand: int) -> list[int]:
         """The others' 13 cards each, uniform but for the doubles they have revealed."""

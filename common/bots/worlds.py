@@ -28,7 +28,7 @@ _SUIT_OF: Final = C.SUIT_OF
 # How many of the others' latest plays with a choice are checked, and what a play the
 # policy would not have made (or a kept card more dangerous than a passed one) costs.
 CHECKED_PLAYS: Final = 6
-PLAY_MISS: Final = 0.4
+PLAY_MISS: Final = 0.5
 PASS_MISS: Final = 0.8
 
 # (seat, card, cards the seat played from then on, trick before, high, lk_on, played before)
