@@ -31,7 +31,17 @@ class SampleError(RuntimeError):
 class Tracker:
     """Cards seen, cards known to be in a hand, and cards proven absent from each hand."""
 
-    __slots__ = ("_plan", "absent", "config", "hand", "hand_sizes", "known", "played", "seat")
+    __slots__ = (
+        "_plan",
+        "absent",
+        "config",
+        "hand",
+        "hand_sizes",
+        "known",
+        "played",
+        "seat",
+        "unseen",
+    )
 
     def __init__(self, view: SeatView) -> None:
         if view.seat is None:
@@ -67,6 +77,8 @@ class Tracker:
         for seat, _ in view.trick:
             in_trick[seat] = True
         self.played = played
+        # Cards held by the other seats, wherever they are.
+        self.unseen = C.FULL_DECK & ~played & ~self.hand
         # Everyone holds as many cards as we do, give or take this trick's plays.
         base = self.hand.bit_count() + (1 if in_trick[me] else 0)
         self.hand_sizes = [base - (1 if in_trick[s] else 0) for s in range(4)]
@@ -103,11 +115,6 @@ class Tracker:
         self._plan: tuple[list[tuple[int, list[int]]], list[int]] | None = None
 
     # ---- queries --------------------------------------------------------------------
-    @property
-    def unseen(self) -> int:
-        """Cards held by the other seats, wherever they are."""
-        return C.FULL_DECK & ~self.played & ~self.hand
-
     def void_suits(self, seat: int) -> int:
         """Bit s set when `seat` certainly holds no card of suit s."""
         out = 0
