@@ -59,7 +59,12 @@ def win_chance(config: RulesConfig, totals: Sequence[int], seat: int) -> float:
     winners = game_winners(config, totals)
     if winners is not None:
         return 1.0 if seat in winners else 0.0
-    left = max(0.5, (config.target - max(totals)) / LEADER_PER_ROUND)
+    lead = max(totals)
+    per_round = LEADER_PER_ROUND
+    if config.partnership == "combined":
+        lead = max(totals[0] + totals[2], totals[1] + totals[3])  # the target is the team's
+        per_round *= 2
+    left = max(0.5, (config.target - lead) / per_round)
     spread = SPREAD_PER_ROUND * math.sqrt(left)
     if config.partnership == "off":
         low = min(totals)
