@@ -54,8 +54,8 @@ PRUNE_SE: Final = 3.0
 PASS_CANDIDATES: Final = 3
 SWITCH_SE: Final = 2.0
 SWITCH_WORLDS: Final = 16
-# The pass (with the doubles) is one decision a round; it may think this much longer.
-PASS_BUDGET: Final = 1.5
+# The pass (with the doubles) is one decision: its share of the think budget.
+PASS_BUDGET: Final = 1.0
 
 
 class Candidates:
