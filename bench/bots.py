@@ -5,6 +5,7 @@ the same run: a fixed pure-Python loop, and `search1` (today's baseline) on the 
 views. Run on one core (e.g. `taskset -c 0`) for the p95 budget.
 
     .venv/bin/python bench/bots.py --deals 20 --think-ms 50      # decisions, pass included
+    .venv/bin/python bench/bots.py --deals 20 --think-ms 50 --cpu  # the same in CPU time
     .venv/bin/python bench/bots.py --match-rate --seconds 10     # four heuristic seats
     .venv/bin/python bench/bots.py --duel search@10cpu,search1@10cpu --games 60
 
@@ -59,12 +60,16 @@ def collect_views(rules: str, deals: int) -> tuple[list[SeatView], list[SeatView
     return plays, passes
 
 
-def timed(fn: Callable[[SeatView], object], views: list[SeatView]) -> list[float]:
+def timed(
+    fn: Callable[[SeatView], object],
+    views: list[SeatView],
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[float]:
     out = []
     for view in views:
-        t = time.perf_counter()
+        t = clock()
         fn(view)
-        out.append((time.perf_counter() - t) * 1000)
+        out.append((clock() - t) * 1000)
     return out
 
 
@@ -101,15 +106,18 @@ def rollouts_per_ms(bot: Any, views: list[SeatView]) -> tuple[float, float]:
 def decisions(args: argparse.Namespace) -> dict[str, Any]:
     plays, passes = collect_views(args.rules, args.deals)
     think = args.think_ms or None
+    clock = time.process_time if args.cpu else time.perf_counter
+    cap: dict[str, Any] = {"max_samples": args.samples} if args.samples else {}
+    cap["clock"] = clock
     reference = loop_ms()
-    h_ms = timed(HeuristicStrategy(1).choose_play, plays)
-    s1_ms = timed(Search1Strategy(1, think_ms=think).choose_play, plays)
-    s_ms = timed(SearchStrategy(1, think_ms=think).choose_play, plays)
+    h_ms = timed(HeuristicStrategy(1).choose_play, plays, clock)
+    s1_ms = timed(Search1Strategy(1, think_ms=think, **cap).choose_play, plays, clock)
+    s_ms = timed(SearchStrategy(1, think_ms=think, **cap).choose_play, plays, clock)
 
     def pass_decision(view: SeatView) -> object:
-        return decide(SearchStrategy(1, think_ms=think), view)
+        return decide(SearchStrategy(1, think_ms=think, **cap), view)
 
-    p_ms = timed(pass_decision, passes)
+    p_ms = timed(pass_decision, passes, clock)
     every = s_ms + p_ms
     fixed = [v for v in plays[:: max(1, len(plays) // 60)]]
     r1, w1 = rollouts_per_ms(Search1Strategy(1, think_ms=None, max_samples=30), fixed)
@@ -117,6 +125,7 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "rules": args.rules,
         "think_ms": args.think_ms,
+        "clock": "cpu" if args.cpu else "wall",
         "play_decisions": len(plays),
         "pass_decisions": len(passes),
         "search_p50_ms": round(pct(s_ms, 0.5), 2),
@@ -257,6 +266,12 @@ def main() -> None:
     parser.add_argument("--rules", default="classic", choices=sorted(PRESETS))
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--think-ms", type=float, default=50.0, help="0: no clock")
+    parser.add_argument("--samples", type=int, default=None, help="max worlds a decision")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="budgets and timings in CPU time",
+    )
     parser.add_argument("--match-rate", action="store_true", help="four heuristic seats")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--duel", default=None, metavar="A,B", help="A in one seat vs 3 B")
