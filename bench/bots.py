@@ -90,14 +90,16 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def rollouts_per_ms(bot: Any, views: list[SeatView]) -> tuple[float, float]:
+def rollouts_per_ms(
+    bot: Any, views: list[SeatView], clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, float]:
     """Rollouts and worlds per millisecond of decision time on `views`."""
     rollouts = worlds = 0
     spent = 0.0
     for view in views:
-        t = time.perf_counter()
+        t = clock()
         bot.choose_play(view)
-        spent += (time.perf_counter() - t) * 1000
+        spent += (clock() - t) * 1000
         rollouts += bot.last_rollouts
         worlds += bot.last_samples
     return rollouts / spent, worlds / spent
@@ -120,8 +122,8 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
     p_ms = timed(pass_decision, passes, clock)
     every = s_ms + p_ms
     fixed = [v for v in plays[:: max(1, len(plays) // 60)]]
-    r1, w1 = rollouts_per_ms(Search1Strategy(1, think_ms=None, max_samples=30), fixed)
-    r2, w2 = rollouts_per_ms(SearchStrategy(1, think_ms=None, max_samples=30), fixed)
+    r1, w1 = rollouts_per_ms(Search1Strategy(1, think_ms=None, max_samples=30), fixed, clock)
+    r2, w2 = rollouts_per_ms(SearchStrategy(1, think_ms=None, max_samples=30), fixed, clock)
     return {
         "rules": args.rules,
         "think_ms": args.think_ms,
