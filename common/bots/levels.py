@@ -20,6 +20,7 @@ from leekha.common.bots.base import register, view_config
 from leekha.common.bots.heuristic import HeuristicStrategy, play_policy
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.legality import legal_passes
+from leekha.common.scoring import led_high
 from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT
@@ -54,10 +55,7 @@ class EasyStrategy:
             return view.legal[0]
         assert view.seat is not None
         trick = [(s, c) for s, c in view.trick]
-        high = -1
-        if trick:
-            led = _SUIT_OF[trick[0][1]]
-            high = max(c for _, c in trick if _SUIT_OF[c] == led)
+        high = led_high(trick) if trick else -1
         if self.rng.random() < IMPULSE:
             return impulse(view.hand_mask, legal, trick, high, points_of(view))
         # Memory: the trick on the table and the Leekhas seen, nothing else.
