@@ -220,6 +220,7 @@ def test_views_and_pass_prompts_carry_can_double_and_rules() -> None:
         if game.can_double(0):
             break
         alice.request(M.Leave(id=alice.rid()))
+    assert game is not None
     expected = game.can_double(0)
     snap = next(m for m in alice.inbox if isinstance(m, M.Snapshot) and m.re is None)
     assert snap.view is not None

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_server_support import VERSIONS, Harness
+from test_server_support import VERSIONS, Harness, created_table
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.catalogue import LIST_PAGE
@@ -103,7 +103,8 @@ def test_one_address_may_keep_only_so_many_tables_open() -> None:
     flood = [h.player(f"f{i}", ip="10.4.0.1") for i in range(4)]
     replies = [f.request(M.CreateTable(id=f.rid(), name="x", preset="classic")) for f in flood]
     assert [type(r) for r in replies] == [M.Snapshot] * 3 + [M.Error]
-    assert replies[3].code == "too_many_tables"  # type: ignore[union-attr]
+    refused = replies[3]
+    assert isinstance(refused, M.Error) and refused.code == "too_many_tables"
     flood[0].request(M.Leave(id=flood[0].rid()))  # its table closes: room for one more
     again = flood[3].request(M.CreateTable(id=flood[3].rid(), name="x", preset="classic"))
     assert isinstance(again, M.Snapshot)
@@ -116,14 +117,15 @@ def test_deserted_waiting_tables_are_capped_oldest_first() -> None:
     made = []
     for i in range(12):
         c = h.player(f"ghost{i}", ip=f"10.5.0.{i}")
-        snap = c.request(M.CreateTable(id=c.rid(), name="ghost", preset="classic"))
-        made.append(int(snap.table["id"]))
+        made.append(
+            created_table(c.request(M.CreateTable(id=c.rid(), name="ghost", preset="classic")))
+        )
         c.drop()
     assert sorted(h.lobby.tables) == made[-5:]
     assert len(h.lobby.listing) == 5
     # A table with its host still there is not deserted and never closed for this.
     host = h.player("present", ip="10.6.0.1")
-    kept = int(host.request(M.CreateTable(id=1, name="real", preset="classic")).table["id"])
+    kept = created_table(host.request(M.CreateTable(id=1, name="real", preset="classic")))
     for i in range(12, 20):
         c = h.player(f"ghost{i}", ip=f"10.5.0.{i}")
         c.request(M.CreateTable(id=c.rid(), name="ghost", preset="classic"))

@@ -14,6 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from test_server_support import VERSIONS, FakeClient, Harness
 
 from leekha.protocol import catalogue as M
+from leekha.protocol.message import Message
 from leekha.server.table import Table
 
 PEOPLE = ("ann", "bob", "cat", "dan", "eve")
@@ -39,7 +40,7 @@ class TableLife(RuleBasedStateMachine):
     def table(self) -> Table | None:
         return self.h.lobby.tables.get(self.tid) if self.tid is not None else None
 
-    def ask(self, name: str, msg: M.Message) -> M.Message:
+    def ask(self, name: str, msg: Message) -> Message:
         return self.conn[name].request(msg)
 
     def rid(self, name: str) -> int:
@@ -193,8 +194,8 @@ class TableLife(RuleBasedStateMachine):
         assert host is not None, "someone must hold the host controls"
         if host not in self.online:
             self.come_back(host)
-        for seat in table.room.empty():
-            reply = self.ask(host, M.AddBot(id=self.rid(host), seat=seat, strategy="random"))
+        for free in table.room.empty():
+            reply = self.ask(host, M.AddBot(id=self.rid(host), seat=free, strategy="random"))
             assert isinstance(reply, M.Ok), reply
         reply = self.ask(host, M.Start(id=self.rid(host)))
         assert isinstance(reply, M.Ok), reply

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts
+from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts, created_table
 
 from leekha.common import cards as C
 from leekha.protocol import catalogue as M
 
 
-def play_until(h: Harness, clients: list[FakeClient], tid: int, done: Any, limit: float = 600):
+def play_until(
+    h: Harness, clients: list[FakeClient], tid: int, done: Any, limit: float = 600
+) -> None:
     t = 0.0
     while t < limit:
         for c in clients:
@@ -196,7 +198,7 @@ def test_spectators_see_no_hand() -> None:
 def test_leaving_mid_game_hands_the_seat_to_a_bot_and_rematch_needs_votes() -> None:
     h = Harness()
     alice = h.player("alice")
-    tid = int(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 20})).table["id"])
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 20})))
     bob = h.player("bob")
     bob.request(M.JoinSeat(id=2, table_id=tid))
     for seat in (2, 3):
@@ -265,7 +267,7 @@ def test_a_failing_bot_falls_back_to_a_random_legal_move() -> None:
 def test_the_host_role_passes_on_when_the_host_leaves() -> None:
     h = Harness()
     host = h.player("host")
-    tid = int(host.request(M.CreateTable(id=1, name="x")).table["id"])
+    tid = created_table(host.request(M.CreateTable(id=1, name="x")))
     bob = h.player("bob")
     bob.request(M.JoinSeat(id=2, table_id=tid))
     host.request(M.Leave(id=3))
@@ -279,7 +281,7 @@ def test_a_seat_freed_after_the_game_leaves_it_finished_and_the_rematch_starts()
     he sits again, both vote, and the next game starts. He is not told he won or lost."""
     h = Harness(seat_grace_s=1.0)
     alice = h.player("alice")
-    tid = int(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})).table["id"])
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})))
     bob = h.player("bob")
     bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
     for seat in (2, 3):
@@ -310,7 +312,7 @@ def test_a_seat_freed_after_the_game_leaves_it_finished_and_the_rematch_starts()
 def test_a_rematch_vote_stands_until_a_freed_seat_is_filled() -> None:
     h = Harness()
     alice = h.player("alice")
-    tid = int(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})).table["id"])
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})))
     bob = h.player("bob")
     bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
     for seat in (2, 3):
