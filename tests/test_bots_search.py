@@ -10,7 +10,7 @@ from test_bots_support import configs
 from test_bots_view_only import reachable
 
 from leekha.common import cards as C
-from leekha.common.bots.base import decide, play_out
+from leekha.common.bots.base import Strategy, decide, play_out
 from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
@@ -29,7 +29,7 @@ SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[Healt
 def midround(config: RulesConfig, seed: int, plays: int) -> Game:
     """A game `plays` cards into a round (heuristic seats), possibly in a later round."""
     game = Game(config, seed)
-    bots = [HeuristicStrategy(seed + s) for s in range(4)]
+    bots: list[Strategy] = [HeuristicStrategy(seed + s) for s in range(4)]
     rng = random.Random(seed)
     play_out(game, bots, rounds=rng.randrange(2))
     if game.phase == OVER:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_bots_support import configs
 
 from leekha.common import cards as C
-from leekha.common.bots.search import distinct_moves
+from leekha.common.bots.search1 import distinct_moves
 from leekha.common.bots.simulate import Round, Rules
 from leekha.common.config import CLASSIC, RulesConfig
 from leekha.common.game import PLAY, Game, deal
