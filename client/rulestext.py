@@ -13,26 +13,20 @@ from leekha.common.config import RulesConfig
 
 def summary(rules: RulesConfig) -> str:
     """The options that make this game differ from the plainest one, comma-separated."""
-    parts = [_("to {n}").format(n=rules.target)]
-    if rules.partnership == "combined":
-        parts.append(_("partners"))
-    elif rules.partnership == "individual_bust":
-        parts.append(_("partners (bust)"))
-    if rules.pass_direction == "alternate":
-        parts.append(_("pass R/L"))
-    if rules.talbees:
-        parts.append(_("talbees"))
-    if rules.doubling:
-        parts.append(_("doubling"))
-    if rules.game_end == "golden_goal":
-        parts.append(_("golden goal"))
-    if rules.club_leekha:
-        parts.append(_("K♣ leekha"))
-    if rules.undercut:
-        parts.append(
-            _("undercut") if rules.undercut_ceiling == "led_high" else _("undercut (rank)")
-        )
-    if rules.moon_penalty:
-        parts.append(_("moon {n}").format(n=rules.moon_penalty))
+    flagged = (
+        (rules.partnership == "combined", _("partners")),
+        (rules.partnership == "individual_bust", _("partners (bust)")),
+        (rules.pass_direction == "alternate", _("pass R/L")),
+        (rules.talbees, _("talbees")),
+        (rules.doubling, _("doubling")),
+        (rules.game_end == "golden_goal", _("golden goal")),
+        (rules.club_leekha, _("K♣ leekha")),
+        (
+            rules.undercut,
+            _("undercut") if rules.undercut_ceiling == "led_high" else _("undercut (rank)"),
+        ),
+        (rules.moon_penalty, _("moon {n}").format(n=rules.moon_penalty)),
+    )
+    parts = [_("to {n}").format(n=rules.target), *(text for on, text in flagged if on)]
     # TRANSLATORS: the separator between the parts of a rules summary ("to 101, talbees").
     return _(", ").join(parts)

@@ -28,11 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="HOST[:PORT]",
         help=address_help() + _("; omit it to browse the local network"),
     )
-    parser.add_argument(
-        "--name", default=None, help=_("your name at the tables (default: your login name)")
-    )
-    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
-    add_screen_arguments(parser)
+    add_screen_arguments(parser, _("your name at the tables (default: your login name)"))
     parser.add_argument(
         "--tls",
         action="store_true",

@@ -63,6 +63,23 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
 
         return bind
 
+    def text_entry(
+        where: Filter,
+        type_char: Callable[[str], None],
+        backspace: Callable[[], None],
+        submit: Callable[[], None],
+    ) -> None:
+        """A typed field: printable keys type, backspace, enter submits, Esc closes."""
+        on("backspace", filter=where)(backspace)
+        on("enter", filter=where)(submit)
+        on("escape", filter=where)(m.escape)
+
+        @kb.add("<any>", filter=where)
+        def typed(event: KeyPressEvent) -> None:
+            data = event.data
+            if data.isprintable() and len(data) == 1:
+                type_char(data)
+
     # always
     on("c-c", filter=Condition(lambda: True))(act.quit)
 
@@ -88,26 +105,10 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("tab", filter=form)(lambda: m.form_move(1))
     on("left", filter=form)(lambda: m.form_change(-1))
     on("right", filter=form)(lambda: m.form_change(1))
-    on("backspace", filter=form)(m.form_backspace)
-    on("enter", filter=form)(m.form_submit)
-    on("escape", filter=form)(m.escape)
-
-    @kb.add("<any>", filter=form)
-    def form_text(event: KeyPressEvent) -> None:
-        data = event.data
-        if data.isprintable() and len(data) == 1:
-            m.form_type(data)
+    text_entry(form, m.form_type, m.form_backspace, m.form_submit)
 
     # password prompt
-    on("backspace", filter=password)(m.password_backspace)
-    on("enter", filter=password)(m.password_submit)
-    on("escape", filter=password)(m.escape)
-
-    @kb.add("<any>", filter=password)
-    def password_text(event: KeyPressEvent) -> None:
-        data = event.data
-        if data.isprintable() and len(data) == 1:
-            m.password_type(data)
+    text_entry(password, m.password_type, m.password_backspace, m.password_submit)
 
     # statistics overlay and score sheet
     for key in ("escape", "enter", "S", "q"):

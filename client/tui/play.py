@@ -67,11 +67,7 @@ def default_name() -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
-    parser.add_argument(
-        "--name", default=None, help=_("your name at the table (default: your login name)")
-    )
-    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
-    add_screen_arguments(parser)
+    add_screen_arguments(parser, _("your name at the table (default: your login name)"))
     parser.add_argument(
         "--strategy",
         choices=(*STRATEGY_TIERS, "best"),
@@ -107,8 +103,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exit-when-drawn", action="store_true", help=argparse.SUPPRESS)
 
 
-def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
-    """Table-screen preferences shared by `leekha play` and `leekha join`."""
+def add_screen_arguments(parser: argparse.ArgumentParser, name_help: str) -> None:
+    """The player's name and table-screen preferences, shared by `leekha play` and
+    `leekha join`."""
+    parser.add_argument("--name", default=None, help=name_help)
+    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
     parser.add_argument(
         "--trick-hold",
         type=float,
