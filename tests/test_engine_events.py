@@ -15,20 +15,10 @@ from hypothesis import strategies as st
 
 from leekha.common import cards as C
 from leekha.common import errors as E
+from leekha.common import events as ev
 from leekha.common.actions import Double, Pass, Play, from_dict
 from leekha.common.config import CLASSIC, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
-from leekha.common.events import (
-    CardPlayed,
-    Dealt,
-    Doubled,
-    Event,
-    GameOver,
-    Passed,
-    PassesExchanged,
-    RoundScored,
-    TrickTaken,
-)
 from leekha.common.game import OVER, Game, deal, replay
 from leekha.common.outcome import TARGET, Outcome
 
@@ -83,33 +73,33 @@ def test_malformed_action_dicts_are_refused_with_stable_codes(data: object, code
 def test_the_first_deal_and_the_pass_exchange() -> None:
     game = Game(LEVANT.with_overrides({"pass_direction": "alternate"}), 5, first_dealer=2)
     hands = deal(5, 0)
-    assert game.dealt == Dealt(0, 2, tuple(hands), (1, 2, 3, 0))
+    assert game.dealt == ev.Dealt(0, 2, tuple(hands), (1, 2, 3, 0))
     assert game.dealt.hand(3) == C.cards_of(hands[3])
     picks = [list(next(game.legal_passes(s))) for s in range(4)]
-    seen: list[Event] = []
+    seen: list[ev.Event] = []
     queen_holder = next(s for s in range(4) if hands[s] & C.BIT[QS])
     seen += game.apply(Double(queen_holder, QS))
     for seat in (3, 1, 0, 2):
         seen += game.apply(Pass(seat, tuple(picks[seat])))
     # Round 0 passes to the right (seat s to s + 1); the dealer's right (3) leads.
-    exchanged = PassesExchanged(
+    exchanged = ev.PassesExchanged(
         received=tuple(C.mask_of(picks[(s + 3) % 4]) for s in range(4)),
         senders=(3, 0, 1, 2),
         leader=3,
     )
-    passed = [Passed(3), Passed(1), Passed(0), Passed(2)]
-    assert seen == [Doubled(queen_holder, QS), *passed, exchanged]
+    passed = [ev.Passed(3), ev.Passed(1), ev.Passed(0), ev.Passed(2)]
+    assert seen == [ev.Doubled(queen_holder, QS), *passed, exchanged]
     assert exchanged.for_seat(1) == (sorted(picks[0]), 0)
 
 
 def _last_trick(
     config: RulesConfig, totals: list[int], hands: list[str]
-) -> tuple[Game, list[Event]]:
+) -> tuple[Game, list[ev.Event]]:
     """The 13th trick of a round played through `apply`, seat 0 leading."""
     game = Game.position(
         config, [hand(h) for h in hands], dealer=3, leader=0, tricks_done=12, totals=totals
     )
-    events: list[Event] = []
+    events: list[ev.Event] = []
     for seat in range(4):
         events += game.apply(Play(seat, game.legal_moves(seat)[0]))
     return game, events
@@ -118,9 +108,9 @@ def _last_trick(
 def test_a_round_end_scores_and_deals_the_next_round() -> None:
     game, events = _last_trick(CLASSIC, [10, 20, 30, 40], ["2S", "QS", "KS", "2H"])
     trick = ((0, cards("2S")[0]), (1, QS), (2, cards("KS")[0]), (3, cards("2H")[0]))
-    assert events[:4] == [CardPlayed(s, c) for s, c in trick]
-    assert events[4] == TrickTaken(12, 0, 2, trick, 14, (QS,), ())
-    assert events[5] == RoundScored(
+    assert events[:4] == [ev.CardPlayed(s, c) for s, c in trick]
+    assert events[4] == ev.TrickTaken(12, 0, 2, trick, 14, (QS,), ())
+    assert events[5] == ev.RoundScored(
         round=0,
         points=(0, 0, 14, 0),
         totals=(10, 20, 44, 40),
@@ -137,26 +127,26 @@ def test_a_round_end_scores_and_deals_the_next_round() -> None:
 def test_the_game_ends_with_an_outcome() -> None:
     game, events = _last_trick(CLASSIC, [90, 10, 20, 30], ["QS", "3S", "2S", "4S"])
     outcome = Outcome((1,), (0,), (103, 10, 20, 30), TARGET, tie_extended=False)
-    assert game.outcome == outcome and events[-1] == GameOver(outcome)
+    assert game.outcome == outcome and events[-1] == ev.GameOver(outcome)
     assert outcome.to_dict() == {"winners": [1], "losers": [0], "totals": [103, 10, 20, 30]}
-    assert isinstance(events[-2], RoundScored) and game.phase == OVER
+    assert isinstance(events[-2], ev.RoundScored) and game.phase == OVER
 
 
 def test_a_tie_plays_on_and_the_outcome_says_so() -> None:
     game, events = _last_trick(CLASSIC, [90, 10, 10, 30], ["QS", "3S", "2S", "4S"])
-    scored = next(e for e in events if isinstance(e, RoundScored))
-    assert scored.tie and game.outcome is None and isinstance(events[-1], Dealt)
+    scored = next(e for e in events if isinstance(e, ev.RoundScored))
+    assert scored.tie and game.outcome is None and isinstance(events[-1], ev.Dealt)
     # Play the next round out: whatever ends the game now, a tie once kept it going.
     rng = random.Random(3)
     while game.phase != OVER:
         game.apply(random_action(game, rng))
     assert game.outcome is not None and game.outcome.tie_extended
     _, events = _last_trick(CLASSIC, [90, 10, 20, 30], ["QS", "3S", "2S", "4S"])
-    assert not next(e for e in events if isinstance(e, RoundScored)).tie
+    assert not next(e for e in events if isinstance(e, ev.RoundScored)).tie
 
 
 # ---- every event of random games -----------------------------------------------------
-def _fold(config: RulesConfig, events: list[Event], first: Dealt) -> None:
+def _fold(config: RulesConfig, events: list[ev.Event], first: ev.Dealt) -> None:
     """Rebuild a game's facts from its events alone and check each against the rules."""
     points = config.card_points()
     hands = list(first.hands)
@@ -166,17 +156,17 @@ def _fold(config: RulesConfig, events: list[Event], first: Dealt) -> None:
     trick: list[tuple[int, int]] = []
     tricks = 0
     for e in events:
-        if isinstance(e, Dealt):
+        if isinstance(e, ev.Dealt):
             assert sum(h.bit_count() for h in e.hands) == 52
             hands, round_points, doubled, tricks = list(e.hands), [0] * 4, {}, 0
-        elif isinstance(e, Doubled):
+        elif isinstance(e, ev.Doubled):
             assert hands[e.seat] & C.BIT[e.card]
             doubled[e.card] = e.seat
-        elif isinstance(e, CardPlayed):
+        elif isinstance(e, ev.CardPlayed):
             assert hands[e.seat] & C.BIT[e.card]
             hands[e.seat] &= ~C.BIT[e.card]
             trick.append((e.seat, e.card))
-        elif isinstance(e, TrickTaken):
+        elif isinstance(e, ev.TrickTaken):
             led = trick[0][1] // 13
             best = max(c for _, c in trick if c // 13 == led)
             worth = sum(points[c] * (2 if c in doubled else 1) for _, c in trick)
@@ -185,12 +175,12 @@ def _fold(config: RulesConfig, events: list[Event], first: Dealt) -> None:
             assert e.doubled == tuple(sorted(c for _, c in trick if c in doubled))
             round_points[e.winner] += worth
             trick, tricks = [], tricks + 1
-        elif isinstance(e, PassesExchanged):
+        elif isinstance(e, ev.PassesExchanged):
             for s in range(4):
                 hands[e.senders[s]] &= ~e.received[s]
             for s in range(4):
                 hands[s] |= e.received[s]
-        elif isinstance(e, RoundScored):
+        elif isinstance(e, ev.RoundScored):
             assert e.stopped == (tricks < 13)
             expected = list(round_points)
             if e.moon is not None:
@@ -198,7 +188,7 @@ def _fold(config: RulesConfig, events: list[Event], first: Dealt) -> None:
             assert list(e.points) == expected
             totals = [t + p for t, p in zip(totals, e.points, strict=True)]
             assert list(e.totals) == totals
-        elif isinstance(e, GameOver):
+        elif isinstance(e, ev.GameOver):
             assert list(e.outcome.totals) == totals
 
 
@@ -208,11 +198,11 @@ def test_events_of_random_games_fold_to_the_rules(config: RulesConfig, seed: int
     rng = random.Random(seed)
     game = Game(config, seed)
     first = game.dealt
-    events: list[Event] = []
+    events: list[ev.Event] = []
     while game.phase != OVER and game.round_no < 8:
         events += game.apply(random_action(game, rng))
     _fold(config, events, first)
     # Replaying the record's dicts tells the same story, step by step.
-    seen: list[Event] = []
+    seen: list[ev.Event] = []
     again = replay(config, seed, game.actions, watch=lambda _g, _a, ev: seen.extend(ev))
     assert seen == events and again.outcome == game.outcome and again.hands == game.hands
