@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import pty
 import select
@@ -15,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -132,22 +133,9 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
 @reactor_test
 async def test_play_a_whole_game_by_keyboard_then_quit(tmp_path: Path) -> None:
     async def main() -> None:
-        holder: list[ClientApp] = []
-        with create_pipe_input() as inp:
-            task = asyncio.ensure_future(
-                play.play_main(
-                    get_reactor(),
-                    # Each finished trick is held 50 ms: the app's timer must release it.
-                    play_args(
-                        "--rule", "target=10", "--trick-hold", "0.05", "--data", str(tmp_path)
-                    ),
-                    ready=holder.append,
-                    input=inp,
-                    output=DummyOutput(),
-                )
-            )
-            await until_holder(holder, task)
-            client = holder[0]
+        # Each finished trick is held 50 ms: the app's timer must release it.
+        args = play_args("--rule", "target=10", "--trick-hold", "0.05", "--data", str(tmp_path))
+        async with started(play.play_main, args) as (client, inp, task):
             m = client.model
             await until(client, lambda: client.table_drawn_at is not None, "table drawn")
             assert [p["is_bot"] for p in m.players] == [False, True, True, True]
@@ -208,15 +196,26 @@ async def test_a_whole_game_over_tls_with_a_self_signed_certificate(tmp_path: Pa
     await aio(main())
 
 
-async def until_holder(holder: list[ClientApp], task: asyncio.Future[int]) -> None:
-    deadline = time.monotonic() + WAIT
-    while not holder:
-        if task.done():
-            task.result()
-            raise AssertionError("play_main ended before connecting")
-        if time.monotonic() > deadline:
-            raise AssertionError("play_main never connected")
-        await asyncio.wait([task], timeout=0.01)
+@contextlib.asynccontextmanager
+async def started(
+    entry: Callable[..., Coroutine[Any, Any, int]], *args: Any
+) -> AsyncIterator[tuple[ClientApp, PipeInput, asyncio.Future[int]]]:
+    """Run a client entry point (`play_main`, `join_main`) with keys from a pipe, until it
+    hands over its app: the app, the pipe and the task that ends with its exit code."""
+    holder: list[ClientApp] = []
+    with create_pipe_input() as inp:
+        task = asyncio.ensure_future(
+            entry(get_reactor(), *args, ready=holder.append, input=inp, output=DummyOutput())
+        )
+        deadline = time.monotonic() + WAIT
+        while not holder:
+            if task.done():
+                task.result()
+                raise AssertionError("the client ended before connecting")
+            if time.monotonic() > deadline:
+                raise AssertionError("the client never connected")
+            await asyncio.wait([task], timeout=0.01)
+        yield holder[0], inp, task
 
 
 @reactor_test
@@ -369,21 +368,7 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
         )
         server = await Deferred.fromCoroutine(start_server(get_reactor(), settings)).asFuture(loop)
         try:
-            holder: list[ClientApp] = []
-            with create_pipe_input() as inp:
-                task = asyncio.ensure_future(
-                    join_main(
-                        get_reactor(),
-                        "127.0.0.1",
-                        server.port,
-                        "host",
-                        ready=holder.append,
-                        input=inp,
-                        output=DummyOutput(),
-                    )
-                )
-                await until_holder(holder, task)
-                client = holder[0]
+            async with started(join_main, "127.0.0.1", server.port, "host") as (client, inp, task):
                 m = client.model
                 await until(client, lambda: m.screen == M.LOBBY, "lobby")
                 await press(client, inp, "n", lambda: m.form is not None, "form open")

@@ -7,22 +7,18 @@ import asyncio
 import re
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from test_client_e2e import (
     WAIT,
     aio,
-    get_reactor,
     play_args,
     play_whole_game,
     reactor_test,
+    started,
     until,
-    until_holder,
 )
 
 from leekha.client import i18n, rtl
 from leekha.client.tui import play
-from leekha.client.tui.app import ClientApp
 from leekha.client.tui.layout import render_text
 
 #: What may stay Latin on an Arabic screen: names, the game's name and key names.
@@ -32,19 +28,8 @@ ENGLISH = ("pts", "game over", "winner", "loser", "rematch", "leave", "quit", "h
 
 
 async def finished_game_screen() -> str:
-    holder: list[ClientApp] = []
-    with create_pipe_input() as inp:
-        task = asyncio.ensure_future(
-            play.play_main(
-                get_reactor(),
-                play_args("--rule", "target=10", "--trick-hold", "0"),
-                ready=holder.append,
-                input=inp,
-                output=DummyOutput(),
-            )
-        )
-        await until_holder(holder, task)
-        client = holder[0]
+    args = play_args("--rule", "target=10", "--trick-hold", "0")
+    async with started(play.play_main, args) as (client, inp, task):
         await until(client, lambda: client.table_drawn_at is not None, "table drawn")
         await play_whole_game(client, inp)
         screen = render_text(client.model)
