@@ -7,7 +7,9 @@ from typing import Any
 from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts, created_table
 
 from leekha.common import cards as C
+from leekha.common.game import Game
 from leekha.protocol import catalogue as M
+from leekha.server.table import Table
 
 
 def play_until(
@@ -22,6 +24,16 @@ def play_until(
         h.advance(0.05, step=0.05)
         t += 0.05
     raise AssertionError("did not finish in time")
+
+
+def alice_starts(h: Harness, **table: Any) -> tuple[FakeClient, int, Table, Game]:
+    """alice hosts a table of three bots (`table`: table_with_bots' options) and starts it."""
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice, **table)
+    alice.request(M.Start(id=alice.rid()))
+    game = h.lobby.tables[tid].game
+    assert game is not None
+    return alice, tid, h.lobby.tables[tid], game
 
 
 def test_a_whole_game_with_three_bots_is_stored_with_stats() -> None:
@@ -51,11 +63,7 @@ def test_a_whole_game_with_three_bots_is_stored_with_stats() -> None:
 
 def test_a_bad_action_gets_the_engine_code_and_changes_nothing() -> None:
     h = Harness()
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice)
-    alice.request(M.Start(id=alice.rid()))
-    game = h.lobby.tables[tid].game
-    assert game is not None
+    alice, _tid, _, game = alice_starts(h)
     not_mine = next(c for c in range(52) if not game.hands[0] & C.BIT[c])
     mine = C.cards_of(game.hands[0])
     before = list(game.actions)
@@ -71,12 +79,7 @@ def test_a_bad_action_gets_the_engine_code_and_changes_nothing() -> None:
 
 def test_playing_out_of_turn_is_refused() -> None:
     h = Harness(bot_think_ms=1000)
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice)
-    alice.request(M.Start(id=alice.rid()))
-    table = h.lobby.tables[tid]
-    game = table.game
-    assert game is not None
+    alice, tid, _table, game = alice_starts(h)
     answer_prompts(h, alice, tid)
     h.advance(5, step=1.0)  # the bots pass
     assert game.phase == "play"
@@ -88,12 +91,7 @@ def test_playing_out_of_turn_is_refused() -> None:
 
 def test_turn_timer_plays_for_the_seat_then_a_bot_takes_over_until_they_act() -> None:
     h = Harness(default_pass_timer_s=10.0, default_turn_timer_s=5.0, afk_timeouts_before_bot=2)
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice)
-    alice.request(M.Start(id=alice.rid()))
-    table = h.lobby.tables[tid]
-    game = table.game
-    assert game is not None
+    alice, tid, table, game = alice_starts(h)
     (prompt,) = alice.of(M.YourTurn)
     assert prompt.phase == "pass" and prompt.deadline == 10.0
     assert len(prompt.legal) >= 3
@@ -123,12 +121,7 @@ def test_turn_timer_plays_for_the_seat_then_a_bot_takes_over_until_they_act() ->
 
 def test_disconnect_grace_then_bot_then_resume_with_snapshot() -> None:
     h = Harness(seat_grace_s=10.0)
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice)
-    alice.request(M.Start(id=alice.rid()))
-    table = h.lobby.tables[tid]
-    game = table.game
-    assert game is not None
+    alice, _tid, table, game = alice_starts(h)
     token = alice.token
     alice.drop()
     seat0 = table.seats[0]
@@ -167,11 +160,7 @@ def test_resume_kicks_the_old_connection_and_bad_tokens_are_refused() -> None:
 
 def test_nobody_else_can_act_for_a_seat() -> None:
     h = Harness()
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice)
-    alice.request(M.Start(id=alice.rid()))
-    game = h.lobby.tables[tid].game
-    assert game is not None
+    _alice, tid, _, game = alice_starts(h)
     mallory = h.player("mallory")
     options = next(game.legal_passes(0))
     reply = mallory.request(M.PassCards(id=1, cards=list(options)))
@@ -226,12 +215,7 @@ def test_a_slow_bot_decision_is_discarded_when_the_player_takes_the_seat_back() 
 
     h = Harness(seat_grace_s=1.0)
     h.lobby.options.think = think_later
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice)
-    alice.request(M.Start(id=alice.rid()))
-    table = h.lobby.tables[tid]
-    game = table.game
-    assert game is not None
+    alice, _tid, _table, game = alice_starts(h)
     # The bots' passes are "thinking" until we deliver them, one at a time.
     while pending:
         d, f = pending.pop(0)
@@ -255,11 +239,7 @@ def test_a_failing_bot_falls_back_to_a_random_legal_move() -> None:
 
     h = Harness()
     h.lobby.options.think = lambda decide_now: fail(RuntimeError("strategy bug"))
-    alice = h.player("alice")
-    tid = h.table_with_bots(alice, strategy="heuristic")
-    alice.request(M.Start(id=alice.rid()))
-    game = h.lobby.tables[tid].game
-    assert game is not None
+    _alice, _tid, _, game = alice_starts(h, strategy="heuristic")
     h.advance(1.0)
     assert all(game.passed[s] is not None for s in (1, 2, 3))
 
