@@ -36,6 +36,18 @@ def alice_starts(h: Harness, **table: Any) -> tuple[FakeClient, int, Table, Game
     return alice, tid, h.lobby.tables[tid], game
 
 
+def alice_and_bob_start(h: Harness) -> tuple[FakeClient, FakeClient, int, Table]:
+    """alice hosts a one-point game, bob sits at seat 1, two bots fill it, alice starts it."""
+    alice = h.player("alice")
+    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})))
+    bob = h.player("bob")
+    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
+    for seat in (2, 3):
+        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
+    alice.request(M.Start(id=alice.rid()))
+    return alice, bob, tid, h.lobby.tables[tid]
+
+
 def test_a_whole_game_with_three_bots_is_stored_with_stats() -> None:
     h = Harness()
     alice = h.player("alice")
@@ -260,14 +272,7 @@ def test_a_seat_freed_after_the_game_leaves_it_finished_and_the_rematch_starts()
     """The LAN-party jam: bob drops mid-game, a bot finishes for him, his seat is freed;
     he sits again, both vote, and the next game starts. He is not told he won or lost."""
     h = Harness(seat_grace_s=1.0)
-    alice = h.player("alice")
-    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})))
-    bob = h.player("bob")
-    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
-    for seat in (2, 3):
-        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
-    alice.request(M.Start(id=alice.rid()))
-    table = h.lobby.tables[tid]
+    alice, bob, tid, table = alice_and_bob_start(h)
     bob.drop()
     h.advance(2.0)
     seat1 = table.seats[1]
@@ -291,14 +296,7 @@ def test_a_seat_freed_after_the_game_leaves_it_finished_and_the_rematch_starts()
 
 def test_a_rematch_vote_stands_until_a_freed_seat_is_filled() -> None:
     h = Harness()
-    alice = h.player("alice")
-    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})))
-    bob = h.player("bob")
-    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
-    for seat in (2, 3):
-        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
-    alice.request(M.Start(id=alice.rid()))
-    table = h.lobby.tables[tid]
+    alice, bob, tid, table = alice_and_bob_start(h)
     play_until(h, [alice, bob], tid, lambda: table.status == "finished")
     assert isinstance(alice.request(M.Rematch(id=alice.rid())), M.Ok)
     assert isinstance(bob.request(M.Leave(id=bob.rid())), M.Ok)
