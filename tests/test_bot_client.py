@@ -338,24 +338,22 @@ def test_drop_reconnects_with_backoff_and_resumes_the_seat() -> None:
     del pc
 
 
+def reconnect(h: Harness) -> None:
+    h.drop()
+    h.reactor.advance(1.0)
+    h.accept()
+
+
 def test_resume_without_a_seat_goes_back_to_the_lobby() -> None:
     h = Harness()
     h.accept()
     h.welcome()
-    h.drop()
-    h.reactor.advance(1.0)
-    h.accept()
+    reconnect(h)
     resume = only(h.sent(), P.Resume)
     h.proto.dataReceived(P.encode(P.Welcome(re=resume.id, version=[1, 0], server="s",
                                             token="tok", name="b", resumed=True)))  # fmt: skip
     probe = only(h.sent(), P.Ping)
     only(h.feed(P.Pong(re=probe.id)), P.ListTables)
-
-
-def reconnect(h: Harness) -> None:
-    h.drop()
-    h.reactor.advance(1.0)
-    h.accept()
 
 
 def test_resume_on_1_1_trusts_welcome_that_we_are_seated() -> None:
@@ -401,9 +399,7 @@ def test_expired_token_starts_a_new_session() -> None:
     h = Harness()
     h.accept()
     h.welcome()
-    h.drop()
-    h.reactor.advance(1.0)
-    h.accept()
+    reconnect(h)
     resume = only(h.sent(), P.Resume)
     only(h.feed(P.Error(re=resume.id, code="bad_token", message="gone")), P.Hello)
 
