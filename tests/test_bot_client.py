@@ -101,6 +101,14 @@ class Harness:
         )  # fmt: skip
 
 
+def online(**over: Any) -> Harness:
+    """A bot whose connection is up and welcomed (protocol 1.0)."""
+    h = Harness(**over)
+    h.accept()
+    h.welcome()
+    return h
+
+
 def game_snapshot(seat: int = 0, seed: int = 7, **over: Any) -> tuple[P.Snapshot, Game]:
     game = Game(preset("classic"), seed)
     view = seat_view(game, seat).to_dict()
@@ -184,9 +192,7 @@ def test_taken_name_is_retried_with_a_suffix() -> None:
 
 # ---- playing ---------------------------------------------------------------------------
 def test_pass_prompt_is_answered_with_a_legal_pass_once() -> None:
-    h = Harness(strategy="random")
-    h.accept()
-    h.welcome()
+    h = online(strategy="random")
     snap, game = game_snapshot()
     out = h.feed(snap)  # the view has our legal list: act at once
     pc = only(out, P.PassCards)
@@ -197,9 +203,7 @@ def test_pass_prompt_is_answered_with_a_legal_pass_once() -> None:
 
 
 def test_refused_move_falls_back_to_a_random_legal_move() -> None:
-    h = Harness(strategy="random")
-    h.accept()
-    h.welcome()
+    h = online(strategy="random")
     snap, game = game_snapshot()
     pc = only(h.feed(snap), P.PassCards)
     retry = only(h.feed(P.Error(re=pc.id, code="pass_last_of_suit", message="no")), P.PassCards)
@@ -217,9 +221,7 @@ def test_refused_move_falls_back_to_a_random_legal_move() -> None:
 
 
 def test_rate_limited_move_is_sent_again_after_a_pause() -> None:
-    h = Harness(strategy="random")
-    h.accept()
-    h.welcome()
+    h = online(strategy="random")
     snap, _game = game_snapshot()
     pc = only(h.feed(snap), P.PassCards)
     # Too quick: the same pass goes out again once the bot has waited, not a random one.
@@ -257,9 +259,7 @@ def test_a_failing_strategy_never_stalls_the_seat() -> None:
 
 
 def test_think_time_delays_the_move() -> None:
-    h = Harness(think_s=0.5)
-    h.accept()
-    h.welcome()
+    h = online(think_s=0.5)
     snap, _game = game_snapshot()
     assert h.feed(snap) == []
     h.reactor.advance(0.5)
@@ -274,9 +274,7 @@ def test_ping_is_answered_even_during_the_handshake() -> None:
 
 
 def test_game_over_leaves_and_finishes() -> None:
-    h = Harness(games=1)
-    h.accept()
-    h.welcome()
+    h = online(games=1)
     snap, _game = game_snapshot()
     h.feed(snap)
     out = h.feed(P.GameOver(winners=[1], losers=[2], totals=[10, 5, 102, 40]))
@@ -288,9 +286,7 @@ def test_game_over_leaves_and_finishes() -> None:
 
 
 def test_more_games_vote_for_a_rematch() -> None:
-    h = Harness(games=2)
-    h.accept()
-    h.welcome()
+    h = online(games=2)
     snap, _game = game_snapshot()
     h.feed(snap)
     only(h.feed(P.GameOver(winners=[1], losers=[2], totals=[10, 5, 102, 40])), P.Rematch)
@@ -309,9 +305,7 @@ def test_first_connection_refused_is_a_clear_error() -> None:
 
 
 def test_drop_reconnects_with_backoff_and_resumes_the_seat() -> None:
-    h = Harness(backoff_first=0.25)
-    h.accept()
-    h.welcome()
+    h = online(backoff_first=0.25)
     snap, game = game_snapshot()
     pc = only(h.feed(snap), P.PassCards)
     h.drop()
@@ -345,9 +339,7 @@ def reconnect(h: Harness) -> None:
 
 
 def test_resume_without_a_seat_goes_back_to_the_lobby() -> None:
-    h = Harness()
-    h.accept()
-    h.welcome()
+    h = online()
     reconnect(h)
     resume = only(h.sent(), P.Resume)
     h.proto.dataReceived(P.encode(P.Welcome(re=resume.id, version=[1, 0], server="s",
@@ -396,18 +388,14 @@ def test_resume_on_1_1_as_a_spectator_leaves_and_finds_a_seat() -> None:
 
 
 def test_expired_token_starts_a_new_session() -> None:
-    h = Harness()
-    h.accept()
-    h.welcome()
+    h = online()
     reconnect(h)
     resume = only(h.sent(), P.Resume)
     only(h.feed(P.Error(re=resume.id, code="bad_token", message="gone")), P.Hello)
 
 
 def test_stop_hangs_up_and_finishes() -> None:
-    h = Harness()
-    h.accept()
-    h.welcome()
+    h = online()
     d = h.bot.stop()
     h.reactor.advance(0)  # the session stops on the next turn
     assert h.transport is not None and h.transport.disconnecting
@@ -417,9 +405,7 @@ def test_stop_hangs_up_and_finishes() -> None:
 
 
 def test_garbage_from_the_server_closes_the_link_and_reconnects() -> None:
-    h = Harness()
-    h.accept()
-    h.welcome()
+    h = online()
     h.proto.dataReceived(b"\x00\x00\x00\x00")
     assert h.transport is not None and h.transport.disconnecting
     h.drop()
