@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
 from hypothesis import strategies as st
 
 from leekha.common.actions import Action, Double, Pass, Play
+from leekha.common.bots.base import Strategy, decide
 from leekha.common.cards import mask_of, parse_cards
 from leekha.common.config import (
     DEALER_RULES,
@@ -18,6 +20,7 @@ from leekha.common.config import (
     RulesConfig,
 )
 from leekha.common.game import OVER, PASS, Game
+from leekha.common.view import seat_view
 
 # Any valid rules config: the property tests range over every variant at once.
 configs = st.builds(
@@ -95,3 +98,17 @@ def random_game(config: RulesConfig, seed: int, rng: random.Random, max_rounds: 
             assert turn is not None
             game.play(turn, rng.choice(game.legal_moves(turn)))
     return game
+
+
+def bot_moves(
+    game: Game, strategies: Sequence[Strategy], rng: random.Random
+) -> Iterator[dict[str, object]]:
+    """The actions of a whole game played by `strategies` (one a seat), a random seat moving
+    when several may pass. The caller applies each action before asking for the next."""
+    while game.phase != OVER:
+        movers = (
+            [s for s in range(4) if game.passed[s] is None] if game.phase == PASS else [game.turn]
+        )
+        seat = rng.choice(movers)
+        assert seat is not None
+        yield from decide(strategies[seat], seat_view(game, seat))

@@ -11,12 +11,13 @@ import random
 from typing import Any
 
 import pytest
+from enginehelp import bot_moves
 
 from leekha import protocol as P
 from leekha.client.bot.view import ViewTracker
 from leekha.common.bots.base import decide, make_strategy
 from leekha.common.config import preset
-from leekha.common.game import OVER, PASS, Game
+from leekha.common.game import Game
 from leekha.common.view import seat_view
 from leekha.server import wire_events
 
@@ -55,25 +56,17 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
     )  # fmt: skip
     strategies = [make_strategy("random", seed + s) for s in range(4)]
     rng = random.Random(seed)
-    steps = 0
-    while game.phase != OVER:
-        movers = (
-            [s for s in range(4) if game.passed[s] is None] if game.phase == PASS else [game.turn]
-        )
-        seat = rng.choice(movers)
-        assert seat is not None
-        for action in decide(strategies[seat], seat_view(game, seat)):
-            for msg in _events(game, me, action):
-                tracker.apply(msg)
-            if action["kind"] == "pass" and action["seat"] == me:
-                cards = action["cards"]
-                assert isinstance(cards, list)
-                tracker.own_pass(list(cards))  # the `ok` to our own pass
-            expected = seat_view(game, me).to_dict()
-            got = tracker.view
-            for key in CHECKED:
-                assert got[key] == expected[key], (steps, key)
-            steps += 1
+    for steps, action in enumerate(bot_moves(game, strategies, rng)):
+        for msg in _events(game, me, action):
+            tracker.apply(msg)
+        if action["kind"] == "pass" and action["seat"] == me:
+            cards = action["cards"]
+            assert isinstance(cards, list)
+            tracker.own_pass(list(cards))  # the `ok` to our own pass
+        expected = seat_view(game, me).to_dict()
+        got = tracker.view
+        for key in CHECKED:
+            assert got[key] == expected[key], (steps, key)
     assert game.outcome is not None and tracker.view["result"] == game.outcome.to_dict()
 
 
