@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import pytest
 import pytest_twisted
@@ -85,6 +85,9 @@ async def bot_table(reactor: Any, host: Player, target: int = 20) -> int:
         reply = await within(host.request(M.AddBot(id=host.rid(), seat=seat)), reactor)
         assert isinstance(reply, M.Ok), reply
     return int(snap.table["id"])
+
+
+MessageT = TypeVar("MessageT", bound=Message)
 
 
 def is_type(cls: type[Message]) -> Any:
@@ -167,7 +170,9 @@ async def test_restart_from_the_database_over_loopback(tmp_path: Path) -> None:
     await within(alice.request(M.Start(id=alice.rid())), reactor)
     alice.answer(await within(alice.wait_for(is_type(M.YourTurn)), reactor))
     await within(alice.wait_for(lambda m: isinstance(m, M.YourTurn) and m.phase == "play"), reactor)
-    actions = list(first.lobby.tables[table_id].game.actions)  # type: ignore[union-attr]
+    game = first.lobby.tables[table_id].game
+    assert game is not None
+    actions = list(game.actions)
     await first.abandon()  # like kill -9: no goodbye, nothing flushed
     await within(alice.lost, reactor)
 
@@ -292,6 +297,12 @@ class BlockingClient:
                 raise AssertionError("connection closed")
             self.queue.extend(self.decoder.feed(data))
 
+    def until_a(self, cls: type[MessageT]) -> MessageT:
+        """The next message of type `cls` (earlier ones of other types are skipped)."""
+        msg = self.until(is_type(cls))
+        assert isinstance(msg, cls)
+        return msg
+
     def close(self) -> None:
         self.sock.close()
 
@@ -331,14 +342,15 @@ def test_kill_9_then_restart_on_the_same_data_folder(tmp_path: Path) -> None:
     try:
         c = BlockingClient(port)
         c.send(M.Hello(id=c.rid(), versions=VERSIONS, name="alice"))
-        token = c.until(is_type(M.Welcome)).token  # type: ignore[attr-defined]
+        token = c.until_a(M.Welcome).token
         c.send(M.CreateTable(id=c.rid(), name="k9", overrides={"target": 15}))
-        rules = RulesConfig.from_dict(c.until(is_type(M.Snapshot)).table["rules"])  # type: ignore[attr-defined]
+        rules = RulesConfig.from_dict(c.until_a(M.Snapshot).table["rules"])
         for seat in (1, 2, 3):
             c.send(M.AddBot(id=c.rid(), seat=seat, strategy="random"))
         c.send(M.Start(id=c.rid()))
-        snap = c.until(lambda m: isinstance(m, M.Snapshot) and m.view is not None)
-        hand = snap.view["hand"]  # type: ignore[attr-defined]
+        dealt = c.until(lambda m: isinstance(m, M.Snapshot) and m.view is not None)
+        assert isinstance(dealt, M.Snapshot) and dealt.view is not None
+        hand = dealt.view["hand"]
         c.until(is_type(M.YourTurn))
         c.send(M.PassCards(id=c.rid(), cards=list(next(legal_passes(rules, C.mask_of(hand))))))
         c.until(lambda m: isinstance(m, M.YourTurn) and m.phase == "play")
@@ -352,11 +364,11 @@ def test_kill_9_then_restart_on_the_same_data_folder(tmp_path: Path) -> None:
         c.send(M.Resume(id=c.rid(), versions=VERSIONS, token=token))
         welcome = c.until(lambda m: isinstance(m, M.Welcome | M.Error))
         assert isinstance(welcome, M.Welcome) and welcome.resumed
-        snap = c.until(is_type(M.Snapshot))
-        assert snap.your_seat == 0 and snap.view is not None  # type: ignore[attr-defined]
-        assert snap.view["phase"] == "play" and len(snap.view["hand"]) == 13  # type: ignore[attr-defined]
-        prompt = c.until(is_type(M.YourTurn))
-        assert prompt.phase == "play"  # type: ignore[attr-defined]
+        snap = c.until_a(M.Snapshot)
+        assert snap.your_seat == 0 and snap.view is not None
+        assert snap.view["phase"] == "play" and len(snap.view["hand"]) == 13
+        prompt = c.until_a(M.YourTurn)
+        assert prompt.phase == "play"
         c.close()
     finally:
         proc.terminate()
