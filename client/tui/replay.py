@@ -18,7 +18,14 @@ from leekha.client.i18n import _, ngettext
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "record", metavar="RECORD", help=_("a JSON file from `leekha records export`")
+        "record",
+        metavar="RECORD",
+        nargs="?",
+        default=None,
+        help=_(
+            "a JSON file from `leekha records export`; without it, the games you played "
+            "with `leekha play`, --game 1 being the latest"
+        ),
     )
     parser.add_argument(
         "--game",
@@ -47,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from leekha.client.tui.replay_model import ReplayError, ReplayModel, load_records, pick_record
 
     try:
-        record = pick_record(load_records(args.record), args.game)
+        if args.record is None:
+            record = pick_record([kept_game(args.game)], 1)
+        else:
+            record = pick_record(load_records(args.record), args.game)
     except ReplayError as exc:
         print(_("leekha replay: {problem}").format(problem=exc), file=sys.stderr)
         return 1
@@ -67,6 +77,27 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     return asyncio.run(run_replay(model))
+
+
+def kept_game(n: int) -> dict[str, Any]:
+    """The n-th latest game `leekha play` kept in its data folder."""
+    from leekha.client.tui.play import play_data_dir
+    from leekha.client.tui.replay_model import ReplayError
+    from leekha.server.persistence import Store, db_path
+
+    path = db_path(play_data_dir())
+    store = Store(path) if path.is_file() else None
+    try:
+        ids = store.game_ids() if store is not None else []
+        record = store.game_record(ids[-n]) if store is not None and 1 <= n <= len(ids) else None
+    finally:
+        if store is not None:
+            store.close()
+    if record is None:
+        raise ReplayError(
+            _("no game number {n} kept by `leekha play` in {path}").format(n=n, path=path)
+        )
+    return record
 
 
 async def run_replay(model: Any, **io: Any) -> int:
