@@ -347,7 +347,7 @@ class CreateTable(Message):
     )
     overrides: dict[str, Any] = field(
         default_factory=dict,
-        metadata=meta(RULES, doc="rules keys changed from the preset (ARCHITECTURE.md)"),
+        metadata=meta(RULES, doc="rules keys changed from the preset (the rules table at the top)"),
     )
     password: str | None = field(
         default=None,
