@@ -65,7 +65,8 @@ class Bench(Protocol):
 
     def send(self, msg: Message, timed: bool = False) -> None:
         if timed:
-            self.sent[msg.id] = time.perf_counter()  # type: ignore[attr-defined]
+            assert isinstance(msg, M.PassCards | M.PlayCard), msg
+            self.sent[msg.id] = time.perf_counter()
         self.wire.write(self.conn.send(msg))
 
     def wait_for(self, pred: Any) -> Deferred[Message]:
@@ -122,7 +123,9 @@ async def one_run(store: Store, games: int) -> list[float]:
             players.append(p)
         d = players[0].wait_for(lambda m: isinstance(m, M.Snapshot))
         players[0].send(M.CreateTable(id=players[0].rid(), name="bench", overrides={"target": 60}))
-        table_id = int((await d).table["id"])  # type: ignore[attr-defined]
+        snap = await d
+        assert isinstance(snap, M.Snapshot), snap
+        table_id = int(snap.table["id"])
         for p in players[1:]:
             d = p.wait_for(lambda m: isinstance(m, M.Snapshot))
             p.send(M.JoinSeat(id=p.rid(), table_id=table_id))

@@ -18,6 +18,7 @@ from leekha.protocol import (
     PassCards,
     PlayCard,
     ProtocolError,
+    Snapshot,
     YourTurn,
     from_dict,
     schema,
@@ -138,8 +139,9 @@ def test_enums_and_floats() -> None:
     bad(with_("your_turn", deadline=float("nan")), "bad_field", "your_turn.deadline")
     bad(with_("your_turn", deadline=-1.0), "bad_field", "out of range")
     bad(with_("your_turn", deadline="soon"), "bad_field", "expected number")
-    assert from_dict(with_("your_turn", deadline=5)).deadline == 5.0  # type: ignore[attr-defined]
-    assert isinstance(from_dict(with_("your_turn", deadline=5)).deadline, float)  # type: ignore[attr-defined]
+    turn = from_dict(with_("your_turn", deadline=5))
+    assert isinstance(turn, YourTurn)
+    assert turn.deadline == 5.0 and isinstance(turn.deadline, float)
 
 
 def test_versions() -> None:
@@ -174,7 +176,9 @@ def test_nested_records() -> None:
     bad(snap, "bad_field", "snapshot.table.seats[2].is_bot")
     snap = to_dict(EXAMPLES["snapshot"])
     snap["table"]["timers"] = {}
-    assert from_dict(snap).table["timers"] == {"pass_s": None, "turn_s": None}  # type: ignore[attr-defined]
+    restored = from_dict(snap)
+    assert isinstance(restored, Snapshot)
+    assert restored.table["timers"] == {"pass_s": None, "turn_s": None}
     bad(with_("table_update", table=[]), "bad_field", "expected map (TableSummary)")
 
 

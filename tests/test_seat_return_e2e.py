@@ -71,8 +71,7 @@ def table_with_bob(tmp_path: Path, grace: str) -> tuple[Any, Host, Terminal, int
     host.c.send(M.Hello(id=host.c.rid(), versions=VERSIONS, name="alice"))
     host.c.until(lambda m: isinstance(m, M.Welcome))
     host.c.send(M.CreateTable(id=host.c.rid(), name="lan", turn_timer_s=0, pass_timer_s=0))
-    snap = host.c.until(lambda m: isinstance(m, M.Snapshot))
-    tid = int(snap.table["id"])  # type: ignore[attr-defined]
+    tid = int(host.c.until_a(M.Snapshot).table["id"])
     for seat in (2, 3):
         host.c.send(M.AddBot(id=host.c.rid(), seat=seat, strategy="random"))
     term = bob(port)
