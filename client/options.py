@@ -86,6 +86,11 @@ def parse_rule(text: str) -> tuple[str, Any]:
     return key, value
 
 
+def add_ascii_argument(parser: argparse.ArgumentParser) -> None:
+    """`--ascii`, for every command that draws cards: play, join and replay."""
+    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
+
+
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """`--rules PRESET` and the repeatable `--rule KEY=VALUE` on top of it."""
     parser.add_argument(

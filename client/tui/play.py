@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from leekha.client.i18n import _
-from leekha.client.options import STRATEGY_TIERS, add_rules_arguments, default_help, strategy_help
+from leekha.client.options import (
+    STRATEGY_TIERS,
+    add_ascii_argument,
+    add_rules_arguments,
+    default_help,
+    strategy_help,
+)
 
 T = TypeVar("T")
 
@@ -107,7 +113,7 @@ def add_screen_arguments(parser: argparse.ArgumentParser, name_help: str) -> Non
     """The player's name and table-screen preferences, shared by `leekha play` and
     `leekha join`."""
     parser.add_argument("--name", default=None, help=name_help)
-    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
+    add_ascii_argument(parser)
     parser.add_argument(
         "--trick-hold",
         type=float,

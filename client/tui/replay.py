@@ -14,6 +14,7 @@ from typing import Any
 
 from leekha.client import rulestext
 from leekha.client.i18n import _, ngettext
+from leekha.client.options import add_ascii_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=_("which game in the file (default: the first)"),
     )
-    parser.add_argument("--ascii", action="store_true", help=_("C D H S instead of ♣ ♦ ♥ ♠"))
+    add_ascii_argument(parser)
     parser.add_argument(
         "--round",
         type=int,
