@@ -15,6 +15,7 @@ from leekha.common import cards as C
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
 from leekha.protocol.errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS
+from leekha.protocol.message import Message
 from leekha.server.settings import SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +27,19 @@ def started(h: Harness, name: str = "alice", **create: object) -> tuple[FakeClie
     alice.drain()
     assert isinstance(alice.request(M.Start(id=alice.rid())), M.Ok)
     return alice, tid
+
+
+def resumed_after(
+    h: Harness, client: FakeClient, seconds: float, step: float, rid: int
+) -> list[Message]:
+    """The client's link drops; `seconds` later a new connection resumes its session with
+    request id `rid`: what that connection is sent."""
+    token = client.token or ""
+    client.drop()
+    h.advance(seconds, step=step)
+    back = h.connect()
+    back.send(M.Resume(id=rid, versions=VERSIONS, token=token))
+    return back.drain()
 
 
 # ---- 1. the start of a game -------------------------------------------------------------
@@ -139,12 +153,7 @@ def test_resume_says_where_the_session_sits_and_resends_the_prompt_with_time_lef
     alice, tid = started(h)
     alice.drain()
     h.advance(10.0, step=1.0)
-    token = alice.token or ""
-    alice.drop()
-    h.advance(5.0, step=1.0)
-    back = h.connect()
-    back.send(M.Resume(id=3, versions=VERSIONS, token=token))
-    msgs = back.drain()
+    msgs = resumed_after(h, alice, 5.0, step=1.0, rid=3)
     welcome, snap = msgs[0], msgs[1]
     assert isinstance(welcome, M.Welcome) and welcome.resumed
     assert (welcome.table_id, welcome.seat) == (tid, 0)
@@ -158,12 +167,7 @@ def test_resume_into_the_lobby_has_no_table_and_no_snapshot() -> None:
     h = Harness(seat_grace_s=5.0)
     alice = h.player("alice")
     h.table_with_bots(alice)  # waiting: an absent player's seat is freed after grace
-    token = alice.token or ""
-    alice.drop()
-    h.advance(6.0, step=0.5)
-    back = h.connect()
-    back.send(M.Resume(id=4, versions=VERSIONS, token=token))
-    msgs = back.drain()
+    msgs = resumed_after(h, alice, 6.0, step=0.5, rid=4)
     assert len(msgs) == 1 and isinstance(msgs[0], M.Welcome) and msgs[0].resumed
     assert (msgs[0].table_id, msgs[0].seat) == (None, None)
 
@@ -272,21 +276,13 @@ def test_a_players_own_pass_and_plays_bring_no_extra_snapshot() -> None:
 
 def test_get_stats_serves_finished_games_from_the_store() -> None:
     h = Harness()
-    h.store.finish_game(
-        1,
-        "t",
-        {"version": 1},
+    games = (
         [
             ("alice", False, True, 20, 4),
             ("bot", True, False, 30, 4),
             ("carol", False, False, 50, 4),
             ("dave", False, False, 60, 4),
         ],
-    )
-    h.store.finish_game(
-        1,
-        "t",
-        {"version": 1},
         [
             ("alice", False, False, 30, 6),
             ("bot", True, True, 0, 6),
@@ -294,6 +290,8 @@ def test_get_stats_serves_finished_games_from_the_store() -> None:
             ("erin", False, True, 10, 6),
         ],
     )
+    for players in games:
+        h.store.finish_game(1, "t", {"version": 1}, players)
     alice = h.player("alice")
     everyone = alice.request(M.GetStats(id=alice.rid()))
     assert isinstance(everyone, M.Stats)
