@@ -223,10 +223,7 @@ def test_password_protects_seats_and_spectating() -> None:
 
 def test_host_controls_are_host_only_and_start_needs_four() -> None:
     h = Harness()
-    host = h.player("host")
-    tid = created_table(host.request(M.CreateTable(id=1, name="x")))
-    guest = h.player("guest")
-    guest.request(M.JoinSeat(id=2, table_id=tid))
+    host, guest, _ = h.host_and_guest("host", "guest")
     for msg in (M.AddBot(id=3, seat=2), M.Start(id=4), M.RemoveBot(id=5, seat=2)):
         reply = guest.request(msg)
         assert isinstance(reply, M.Error) and reply.code == "not_host"

@@ -16,13 +16,7 @@ def lines(client: FakeClient) -> list[str]:
 
 
 def two_at_a_table(h: Harness) -> tuple[FakeClient, FakeClient, int]:
-    alice = h.player("alice")
-    tid = created_table(alice.request(M.CreateTable(id=1, name="x")))
-    bob = h.player("bob")
-    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
-    for seat in (2, 3):
-        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
-    return alice, bob, tid
+    return h.host_and_guest(seat=1, bots=True)
 
 
 def test_a_held_seat_reserves_its_name_until_it_is_given_up() -> None:

@@ -165,6 +165,25 @@ class Harness:
             self.clock.advance(dt)
             remaining -= dt
 
+    def host_and_guest(
+        self,
+        host: str = "alice",
+        guest: str = "bob",
+        *,
+        seat: int | None = None,
+        bots: bool = False,
+        **create: Any,
+    ) -> tuple[FakeClient, FakeClient, int]:
+        """`host` creates table "x" (`create`: more of its fields) and `guest` sits at `seat`
+        (None: the first free one); with `bots`, random bots take seats 2 and 3."""
+        first = self.player(host)
+        tid = created_table(first.request(M.CreateTable(id=1, name="x", **create)))
+        second = self.player(guest)
+        second.request(M.JoinSeat(id=2, table_id=tid, seat=seat))
+        for bot_seat in (2, 3) if bots else ():
+            first.request(M.AddBot(id=first.rid(), seat=bot_seat, strategy="random"))
+        return first, second, tid
+
     def table_with_bots(
         self, host: FakeClient, *, strategy: str = "random", preset: str = "classic", **kw: Any
     ) -> int:

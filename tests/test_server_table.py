@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts, created_table
+from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts
 
 from leekha.common import cards as C
 from leekha.common.game import Game
@@ -38,12 +38,7 @@ def alice_starts(h: Harness, **table: Any) -> tuple[FakeClient, int, Table, Game
 
 def alice_and_bob_start(h: Harness) -> tuple[FakeClient, FakeClient, int, Table]:
     """alice hosts a one-point game, bob sits at seat 1, two bots fill it, alice starts it."""
-    alice = h.player("alice")
-    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 1})))
-    bob = h.player("bob")
-    bob.request(M.JoinSeat(id=2, table_id=tid, seat=1))
-    for seat in (2, 3):
-        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
+    alice, bob, tid = h.host_and_guest(seat=1, bots=True, overrides={"target": 1})
     alice.request(M.Start(id=alice.rid()))
     return alice, bob, tid, h.lobby.tables[tid]
 
@@ -198,12 +193,7 @@ def test_spectators_see_no_hand() -> None:
 
 def test_leaving_mid_game_hands_the_seat_to_a_bot_and_rematch_needs_votes() -> None:
     h = Harness()
-    alice = h.player("alice")
-    tid = created_table(alice.request(M.CreateTable(id=1, name="x", overrides={"target": 20})))
-    bob = h.player("bob")
-    bob.request(M.JoinSeat(id=2, table_id=tid))
-    for seat in (2, 3):
-        alice.request(M.AddBot(id=alice.rid(), seat=seat, strategy="random"))
+    alice, bob, tid = h.host_and_guest(bots=True, overrides={"target": 20})
     alice.request(M.Start(id=alice.rid()))
     table = h.lobby.tables[tid]
     assert isinstance(bob.request(M.Leave(id=3)), M.Ok)
@@ -258,10 +248,7 @@ def test_a_failing_bot_falls_back_to_a_random_legal_move() -> None:
 
 def test_the_host_role_passes_on_when_the_host_leaves() -> None:
     h = Harness()
-    host = h.player("host")
-    tid = created_table(host.request(M.CreateTable(id=1, name="x")))
-    bob = h.player("bob")
-    bob.request(M.JoinSeat(id=2, table_id=tid))
+    host, bob, tid = h.host_and_guest("host", "bob")
     host.request(M.Leave(id=3))
     table = h.lobby.tables[tid]
     assert table.host_token == bob.token and table.summary()["host"] == "bob"
