@@ -8,10 +8,12 @@ which is what lets the restarted process resume the seat.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,40 +102,56 @@ def kill_9(term: Terminal) -> None:
     os.close(term.master)
 
 
-@pytest.mark.timeout(90)
-def test_a_killed_client_started_again_gets_its_seat_back(private_dirs: Path) -> None:
-    proc, host, term, _tid = table_with_bob(private_dirs, "60")
+class KilledBob:
+    """alice's table in play with bob's client killed; `rejoin` starts bob's client again."""
+
+    def __init__(self, host: Host, term: Terminal) -> None:
+        self.host = host
+        self.term = term
+
+    def rejoin(self) -> Terminal:
+        self.term = bob(int(self.host.c.sock.getpeername()[1]))
+        return self.term
+
+
+@contextlib.contextmanager
+def bob_killed(tmp_path: Path, grace: str) -> Iterator[KilledBob]:
+    """bob's client killed -9 mid-game, at a server holding seats for `grace` seconds;
+    every process and connection is closed afterwards."""
+    proc, host, term, _tid = table_with_bob(tmp_path, grace)
+    scene = KilledBob(host, term)
     try:
         kill_9(term)
-        wait(host, None, lambda: any("bob dropped" in t for t in host.lines), "the drop line")
-        term = bob(int(host.c.sock.getpeername()[1]))
-        wait(host, term, lambda: "bob is back" in host.lines, "the return line")
-        wait(host, term, lambda: "bob is back" in term.text(), "bob's screen says so")
-        record("return", term.text(), host.lines)
+        yield scene
     finally:
-        term.close()
+        scene.term.close()
         host.c.close()
         proc.kill()
         proc.wait()
+
+
+@pytest.mark.timeout(90)
+def test_a_killed_client_started_again_gets_its_seat_back(private_dirs: Path) -> None:
+    with bob_killed(private_dirs, "60") as scene:
+        host = scene.host
+        wait(host, None, lambda: any("bob dropped" in t for t in host.lines), "the drop line")
+        term = scene.rejoin()
+        wait(host, term, lambda: "bob is back" in host.lines, "the return line")
+        wait(host, term, lambda: "bob is back" in term.text(), "bob's screen says so")
+        record("return", term.text(), host.lines)
 
 
 @pytest.mark.timeout(90)
 def test_after_the_grace_period_the_seat_is_taken_back_from_the_bot(private_dirs: Path) -> None:
-    proc, host, term, _tid = table_with_bob(private_dirs, "1")
-    try:
-        kill_9(term)
+    with bob_killed(private_dirs, "1") as scene:
+        host = scene.host
         away = "bob is still away: a bot plays the seat until they come back"
         wait(host, None, lambda: away in host.lines, "the bot stand-in line")
-        term = bob(int(host.c.sock.getpeername()[1]))
+        term = scene.rejoin()
         back = "bob is back and takes the seat back from the bot"
         wait(host, term, lambda: back in host.lines, "the take-back line")
         wait(host, term, lambda: "takes the seat back" in term.text(), "bob's screen says so")
         record("take-back", term.text(), host.lines)
-    finally:
-        term.close()
-        host.c.close()
-        proc.kill()
-        proc.wait()
 
 
 def record(name: str, screen: str, lines: list[str]) -> None:
