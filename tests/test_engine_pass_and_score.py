@@ -97,8 +97,9 @@ def test_doubling_rules() -> None:
     assert info.value.code == "cannot_double"
 
 
-def _last_trick(config: RulesConfig, totals: list[int], hands: list[str], **kw: object) -> Game:
-    g = Game.position(
+def _at_last_trick(config: RulesConfig, totals: list[int], hands: list[str], **kw: object) -> Game:
+    """The round's 13th trick, seat 0 to lead, each seat holding its one card."""
+    return Game.position(
         config,
         [hand(h) for h in hands],
         dealer=3,
@@ -107,6 +108,10 @@ def _last_trick(config: RulesConfig, totals: list[int], hands: list[str], **kw: 
         totals=totals,
         **kw,  # type: ignore[arg-type]
     )
+
+
+def _last_trick(config: RulesConfig, totals: list[int], hands: list[str], **kw: object) -> Game:
+    g = _at_last_trick(config, totals, hands, **kw)
     for seat in range(4):
         g.play(seat, g.legal_moves(seat)[0])
     return g
@@ -177,14 +182,7 @@ def test_moon_penalty() -> None:
     moon = RulesConfig(moon_penalty=37)
     g = _last_trick(moon, [0] * 4, ["2S", "3S", "QS", "4S"], round_points=[0, 0, 23, 0])
     assert g.history[-1] == [0, 0, 36, 0]  # seat 2 lacks the earlier cards: no moon
-    g2 = Game.position(
-        moon,
-        [hand("2S"), hand("3S"), hand("QS"), hand("4S")],
-        dealer=3,
-        leader=0,
-        tricks_done=12,
-        round_points=[0, 0, 23, 0],
-    )
+    g2 = _at_last_trick(moon, [0] * 4, ["2S", "3S", "QS", "4S"], round_points=[0, 0, 23, 0])
     g2.taken[2] = hand("10D") | hand("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
     events: list[Event] = []
     for seat in range(4):
