@@ -9,7 +9,7 @@ from leekha.common.actions import Play
 from leekha.common.config import CLASSIC, IDLIB, LEVANT, PRESETS, RulesConfig
 from leekha.common.errors import RuleError
 from leekha.common.events import CardPlayed, TrickTaken
-from leekha.common.game import PLAY
+from leekha.common.game import PLAY, Game
 
 FREE = RulesConfig(void_rule="free")
 TALYEEKH = PRESETS["idlib_talyeekh"]
@@ -19,22 +19,25 @@ def legal(game, seat: int) -> list[int]:  # type: ignore[no-untyped-def]
     return sorted(game.legal_moves(seat))
 
 
+def refused(game: Game, seat: int, card: str, code: str) -> None:
+    """Playing `card` for `seat` raises the engine's error `code`."""
+    with pytest.raises(RuleError) as info:
+        game.play(seat, cards(card)[0])
+    assert info.value.code == code
+
+
 def test_lead_is_free_and_must_follow_suit() -> None:
     g = position(CLASSIC, ["2C QS 5H", "3C 4C AH", "", ""], leader=0)
     assert legal(g, 0) == sorted(cards("2C QS 5H"))
     g.play(0, cards("2C")[0])
     assert legal(g, 1) == sorted(cards("3C 4C"))
-    with pytest.raises(RuleError) as info:
-        g.play(1, cards("AH")[0])
-    assert info.value.code == "must_follow_suit"
+    refused(g, 1, "AH", "must_follow_suit")
 
 
 def test_void_any_leekha_forces_either_leekha() -> None:
     g = position(CLASSIC, ["2C", "10D 5H QS", "", ""], trick="2C")
     assert legal(g, 1) == sorted(cards("10D QS"))
-    with pytest.raises(RuleError) as info:
-        g.play(1, cards("5H")[0])
-    assert info.value.code == "must_play_leekha"
+    refused(g, 1, "5H", "must_play_leekha")
     g2 = position(CLASSIC, ["2C", "5H 9D", "", ""], trick="2C")
     assert legal(g2, 1) == sorted(cards("5H 9D"))
 
@@ -55,9 +58,7 @@ def test_talbees_spades() -> None:
     talbees = RulesConfig(talbees=True)
     g = position(talbees, ["KS", "QS 2S 3H", "", ""], trick="KS")
     assert legal(g, 1) == cards("QS")
-    with pytest.raises(RuleError) as info:
-        g.play(1, cards("2S")[0])
-    assert info.value.code == "must_play_forced"
+    refused(g, 1, "2S", "must_play_forced")
     # A higher spade from a later player also forces it.
     g2 = position(talbees, ["3S", "AS", "QS 4S", ""], trick="3S AS")
     assert legal(g2, 2) == cards("QS")
@@ -82,9 +83,7 @@ def test_talbees_diamonds_and_clubs() -> None:
 def test_undercut() -> None:
     g = position(IDLIB, ["5D", "10D", "JD 3D 9D", ""], trick="5D 10D")
     assert legal(g, 2) == sorted(cards("3D 9D"))
-    with pytest.raises(RuleError) as info:
-        g.play(2, cards("JD")[0])
-    assert info.value.code == "must_play_forced"
+    refused(g, 2, "JD", "must_play_forced")
     # Only higher cards left: any of them.
     g2 = position(IDLIB, ["5D", "10D", "JD QD", ""], trick="5D 10D")
     assert legal(g2, 2) == sorted(cards("JD QD"))
@@ -111,9 +110,7 @@ def test_undercut_by_leekha_rank_binds_a_forced_leekha_discard() -> None:
     assert legal(position(TALYEEKH, hands, trick="2H QS 3H"), 3) == cards("10D")
     assert legal(position(IDLIB, hands, trick="2H QS 3H"), 3) == cards("KC 10D")
     g = position(TALYEEKH, hands, trick="2H QS 3H")
-    with pytest.raises(RuleError) as info:
-        g.play(3, cards("KC")[0])
-    assert info.value.code == "must_play_leekha"
+    refused(g, 3, "KC", "must_play_leekha")
     # Only a higher Leekha: it must still go. No Leekha at all: a free discard, unbound.
     assert legal(position(TALYEEKH, ["2H", "QS", "3H", "KC 4S"], trick="2H QS 3H"), 3) == cards(
         "KC"
@@ -130,12 +127,8 @@ def test_talbees_still_comes_before_undercut_by_rank() -> None:
 
 def test_turn_and_hand_errors() -> None:
     g = position(CLASSIC, ["2C 3C", "4C", "5C", "6C"], leader=0)
-    with pytest.raises(RuleError) as info:
-        g.play(1, cards("4C")[0])
-    assert info.value.code == "not_your_turn"
-    with pytest.raises(RuleError) as info:
-        g.play(0, cards("AS")[0])
-    assert info.value.code == "not_in_hand"
+    refused(g, 1, "4C", "not_your_turn")
+    refused(g, 0, "AS", "not_in_hand")
     with pytest.raises(RuleError) as info:
         g.play(0, 99)
     assert info.value.code == "bad_card"
