@@ -127,7 +127,8 @@ def test_waiting_room_host_adds_bots_and_starts() -> None:
     assert m.take_outbox() == [P.AddBot(id=2, seat=1, strategy="random")]
     m.apply(P.SeatUpdate(table_id=7, seat=1, player=seat_info("rb", bot=True)))
     m.add_bot("random")
-    assert m.take_outbox()[0].seat == 2  # type: ignore[attr-defined]
+    added = m.take_outbox()[0]
+    assert isinstance(added, P.AddBot) and added.seat == 2
     m.start()
     assert isinstance(m.take_outbox()[0], P.Start)
 
@@ -139,10 +140,11 @@ def test_auto_setup_creates_fills_and_starts() -> None:
     assert isinstance(create, P.CreateTable) and create.overrides == {"target": 10}
     players = [seat_info("ann", host=True)] + [seat_info(None)] * 3
     m.apply(P.Snapshot(re=create.id, table=table(), view=None, your_seat=0, players=players))
-    bots = m.take_outbox()
-    assert [b.seat for b in bots] == [1, 2, 3]  # type: ignore[attr-defined]
+    sent = m.take_outbox()
+    bots = [b for b in sent if isinstance(b, P.AddBot)]
+    assert bots == sent and [b.seat for b in bots] == [1, 2, 3]
     for b in bots:
-        m.apply(P.Ok(re=b.id))  # type: ignore[attr-defined]
+        m.apply(P.Ok(re=b.id))
     assert isinstance(m.take_outbox()[0], P.Start)
 
 
@@ -161,8 +163,8 @@ def test_pass_phase_choose_three_confirm_then_send() -> None:
     m.enter()
     m.enter()
     (req,) = m.take_outbox()
-    assert req == P.PassCards(id=req.id, cards=sorted(pick))  # type: ignore[attr-defined]
-    m.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    assert isinstance(req, P.PassCards) and req == P.PassCards(id=req.id, cards=sorted(pick))
+    m.apply(P.Ok(re=req.id))
     assert len(m.hand) == 10 and not m.my_turn
     assert m.view is not None and m.view["passes_done"][0]
 
@@ -208,7 +210,8 @@ def play_phase() -> M.ClientModel:
     m.enter()
     m.enter()
     (req,) = m.take_outbox()
-    m.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    assert isinstance(req, P.PassCards)
+    m.apply(P.Ok(re=req.id))
     m.apply(P.PassDone(seat=0))
     m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
     return m
@@ -238,8 +241,8 @@ def test_play_needs_lift_then_confirm_and_refuses_illegal() -> None:
     m.enter()
     m.enter()
     (req,) = m.take_outbox()
-    assert req == P.PlayCard(id=req.id, card=two_c)  # type: ignore[attr-defined]
-    m.apply(P.Error(code="must_follow_suit", message="You must follow clubs", re=req.id))  # type: ignore[attr-defined]
+    assert isinstance(req, P.PlayCard) and req == P.PlayCard(id=req.id, card=two_c)
+    m.apply(P.Error(code="must_follow_suit", message="You must follow clubs", re=req.id))
     assert m.status == "Play refused: you must follow the suit that was led" and m.status_error
 
 
@@ -338,7 +341,8 @@ def test_chat_and_help() -> None:
     assert "b1: hello there" in render_text(m)
     m.take_outbox()
     m.send_chat("  hi  ")
-    assert [(type(x), x.text) for x in m.take_outbox()] == [(P.Chat, "hi")]  # type: ignore[attr-defined]
+    (chat,) = m.take_outbox()
+    assert isinstance(chat, P.Chat) and chat.text == "hi"
     m.toggle_help()
     assert "keys" in render_text(m)
     m.escape()
@@ -451,7 +455,8 @@ def test_host_removes_the_last_bot() -> None:
     assert "rb3" in m.status
     m.apply(P.SeatUpdate(table_id=7, seat=3, player=seat_info(None)))
     m.remove_bot()
-    assert [x.seat for x in m.take_outbox()] == [1]  # type: ignore[attr-defined]
+    (again,) = m.take_outbox()
+    assert isinstance(again, P.RemoveBot) and again.seat == 1
     m.apply(P.SeatUpdate(table_id=7, seat=1, player=seat_info(None)))
     m.remove_bot()
     assert m.take_outbox() == [] and "no bot" in m.status
@@ -464,7 +469,8 @@ def test_only_the_host_removes_bots_and_refusals_are_shown() -> None:
     m = waiting_room()
     m.remove_bot()
     (req,) = m.take_outbox()
-    m.apply(P.Error(re=req.id, code="no_such_bot", message="no bot in that seat"))  # type: ignore[attr-defined]
+    assert isinstance(req, P.RemoveBot)
+    m.apply(P.Error(re=req.id, code="no_such_bot", message="no bot in that seat"))
     assert m.status == "Removing the bot refused: no such bot"
 
 
@@ -521,12 +527,14 @@ def test_stats_with_no_games_and_late_replies() -> None:
     m = welcomed_11()
     m.open_stats()
     (req,) = m.take_outbox()
-    m.apply(P.Stats(re=req.id, players=[]))  # type: ignore[attr-defined]
+    assert isinstance(req, P.GetStats)
+    m.apply(P.Stats(re=req.id, players=[]))
     assert "no finished games yet" in render_text(m)
     m.open_stats()
     (again,) = m.take_outbox()
+    assert isinstance(again, P.GetStats)
     m.close_stats()
-    m.apply(P.Stats(re=again.id, players=[{"name": "x", "games": 1, "wins": 1,  # type: ignore[attr-defined]
+    m.apply(P.Stats(re=again.id, players=[{"name": "x", "games": 1, "wins": 1,
                                            "avg_points_per_round": 0.0}]))  # fmt: skip
     assert not m.stats_open and m.stats is None
 
@@ -577,7 +585,7 @@ def test_create_form_refuses_a_target_out_of_range() -> None:
     f.target_text = ""
     m.form_submit()
     (req,) = m.take_outbox()
-    assert req.overrides == {}  # type: ignore[attr-defined]
+    assert isinstance(req, P.CreateTable) and req.overrides == {}
 
 
 def test_create_form_arrows_still_cycle_targets_from_a_typed_one() -> None:
@@ -618,7 +626,8 @@ def at_play(**rules: Any) -> M.ClientModel:
     m.enter()
     m.enter()
     (req,) = m.take_outbox()
-    m.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    assert isinstance(req, P.PassCards)
+    m.apply(P.Ok(re=req.id))
     m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
     return m
 
@@ -662,11 +671,13 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     assert "undercut" in u.status
     # the server's refusal gets the same words
     w = trick_on_table()
-    w.view = dict(w.view or {}, legal=w.view["legal"] + [C.parse_card("AS")])  # type: ignore[index]
+    assert w.view is not None
+    w.view = dict(w.view, legal=w.view["legal"] + [C.parse_card("AS")])
     w.choose(w.hand.index(C.parse_card("AS")))
     w.enter()
     (req,) = w.take_outbox()
-    w.apply(P.Error(re=req.id, code="must_follow_suit", message="x"))  # type: ignore[attr-defined]
+    assert isinstance(req, P.PlayCard)
+    w.apply(P.Error(re=req.id, code="must_follow_suit", message="x"))
     assert "must follow clubs" in w.status
 
 
@@ -714,7 +725,8 @@ def test_stale_status_lines_go() -> None:
     r.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 113, 10, 2]))
     r.rematch()
     (req,) = r.take_outbox()[-1:]
-    r.apply(P.Ok(re=req.id))  # type: ignore[attr-defined]
+    assert isinstance(req, P.Rematch)
+    r.apply(P.Ok(re=req.id))
     assert "rematch vote sent" in r.status
     r.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
     assert "rematch" not in r.status and r.view is not None and r.view["totals"] == [0] * 4
