@@ -91,7 +91,8 @@ def test_pings_are_answered_and_not_passed_on() -> None:
     (hello,) = h.sent()
     h.feed(P.Ping(id=9))  # even before the welcome
     assert h.sent() == [P.Pong(re=9)]
-    h.feed(P.Welcome(re=hello.id, version=[1, 2], server="s", token="t", name="ann"))  # type: ignore[attr-defined]
+    assert isinstance(hello, P.Hello)
+    h.feed(P.Welcome(re=hello.id, version=[1, 2], server="s", token="t", name="ann"))
     h.feed(P.Ping(id=10))
     assert h.sent() == [P.Pong(re=10)]
     assert not any(isinstance(m, P.Ping) for m in h.messages)
@@ -143,7 +144,8 @@ def test_a_refused_hello_is_fatal_unless_a_new_name_is_offered() -> None:
     h = Harness(on_refused=lambda e: "ann-2" if e.code == "bad_name" else None)
     h.accept()
     hello = h.sent()[0]
-    h.feed(P.Error(code="bad_name", message="taken", re=hello.id))  # type: ignore[attr-defined]
+    assert isinstance(hello, P.Hello)
+    h.feed(P.Error(code="bad_name", message="taken", re=hello.id))
     (again,) = h.sent()
     assert isinstance(again, P.Hello) and again.name == "ann-2"
     h.feed(P.Error(code="server_full", message="full", re=None))

@@ -24,8 +24,9 @@ def test_a_timeout_line_shows_in_the_chat_and_on_the_status_line() -> None:
 def test_a_refusal_shows_the_servers_reason() -> None:
     m = play_phase()
     req = m.request(P.Rematch)
+    assert isinstance(req, P.Rematch)
     reason = "seat 2 is empty: someone must sit there or the host adds a bot"
-    m.apply(P.Error(code="not_ready", message=reason, re=req.id))  # type: ignore[attr-defined]
+    m.apply(P.Error(code="not_ready", message=reason, re=req.id))
     assert reason in m.status
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from leekha.protocol import (
     PROTOCOL_ERRORS,
+    Chat,
     Decoder,
     Hello,
     Ok,
@@ -63,7 +64,8 @@ def test_oversized_length_is_refused_from_the_header_alone() -> None:
 
 def test_frame_exactly_at_the_limit_is_accepted() -> None:
     body = msgpack.packb({"type": "chat", "id": 1, "text": "x" * 40})
-    assert Decoder(max_frame=len(body)).feed(frame(body))[0].text == "x" * 40  # type: ignore[attr-defined]
+    (chat,) = Decoder(max_frame=len(body)).feed(frame(body))
+    assert isinstance(chat, Chat) and chat.text == "x" * 40
     raises(frame(body), "frame_too_large", max_frame=len(body) - 1)
 
 

@@ -218,7 +218,8 @@ class TableLife(RuleBasedStateMachine):
             session = self.h.lobby.sessions.get(self.tokens[name])
             seated = table is not None and table.seat_of(self.tokens[name]) is not None
             if seated:
-                assert session is not None and session.table_id == table.id  # type: ignore[union-attr]
+                assert table is not None and session is not None
+                assert session.table_id == table.id
 
     def teardown(self) -> None:
         for table in list(self.h.lobby.tables.values()):
