@@ -165,7 +165,7 @@ class Game:
         game.doubled = dict(doubled or {})
         game.doubled_mask = C.mask_of(game.doubled)
         game._table = points_table(config, game.doubled_mask)
-        game.dealt = Dealt(round_no, dealer, tuple(hands), game.dealt.pass_to)
+        game.dealt = game._dealt()
         game.passed = [0] * SEATS
         game.phase = PLAY
         game.tricks = [{"leader": -1, "cards": [], "winner": -1, "points": 0}] * tricks_done
@@ -194,15 +194,18 @@ class Game:
         self.leader: int | None = None
         self.turn: int | None = None
         self.phase = PASS
+        self.dealt = self._dealt()
+        if self._sink is not None:
+            self._sink.append(self.dealt)
+
+    def _dealt(self) -> Dealt:
         target = self.pass_target
-        self.dealt = Dealt(
+        return Dealt(
             self.round_no,
             self.dealer,
             tuple(self.hands),
             (target(0), target(1), target(2), target(3)),
         )
-        if self._sink is not None:
-            self._sink.append(self.dealt)
 
     def pass_target(self, seat: int) -> int:
         """Who receives `seat`'s pass this round: right is the next seat to play."""

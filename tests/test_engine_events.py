@@ -206,3 +206,11 @@ def test_events_of_random_games_fold_to_the_rules(config: RulesConfig, seed: int
     seen: list[ev.Event] = []
     again = replay(config, seed, game.actions, watch=lambda _g, _a, ev: seen.extend(ev))
     assert seen == events and again.outcome == game.outcome and again.hands == game.hands
+
+
+def test_a_built_position_describes_its_own_deal() -> None:
+    alternate = CLASSIC.with_overrides({"pass_direction": "alternate"})
+    hands = [hand("2C"), hand("3C"), hand("4C"), hand("5C")]
+    game = Game.position(alternate, hands, dealer=1, leader=2, round_no=1)
+    # Round 1 of an alternating game passes left: seat s gives to s - 1.
+    assert game.dealt == Dealt(1, 1, tuple(hands), (3, 0, 1, 2))
