@@ -213,4 +213,4 @@ def test_a_built_position_describes_its_own_deal() -> None:
     hands = [hand("2C"), hand("3C"), hand("4C"), hand("5C")]
     game = Game.position(alternate, hands, dealer=1, leader=2, round_no=1)
     # Round 1 of an alternating game passes left: seat s gives to s - 1.
-    assert game.dealt == Dealt(1, 1, tuple(hands), (3, 0, 1, 2))
+    assert game.dealt == ev.Dealt(1, 1, tuple(hands), (3, 0, 1, 2))
