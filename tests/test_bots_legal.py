@@ -50,13 +50,20 @@ def test_every_level_plays_legally(config: RulesConfig, seed: int) -> None:
     assert play_checked(Game(config, seed), strategies, rounds=2)
 
 
+def think_ms(name: str) -> float | None:
+    """The thinking budget of a search-based strategy made by name."""
+    strategy = make_strategy(name, 3)
+    assert isinstance(strategy, SearchStrategy), strategy
+    return strategy.think_ms
+
+
 def test_builtin_names_are_registered() -> None:
     names = set(strategy_names())
     assert {"random", "heuristic", "search", "search1", "easy", "medium", "hard"} <= names
     assert make_strategy("search1", 3).name == "search1"
-    assert make_strategy("hard", 3).think_ms == 50.0  # type: ignore[attr-defined]
-    assert make_strategy("search@7", 3).think_ms == 7.0  # type: ignore[attr-defined]
-    assert make_strategy("search@0", 3).think_ms is None  # type: ignore[attr-defined]
+    assert think_ms("hard") == 50.0
+    assert think_ms("search@7") == 7.0
+    assert think_ms("search@0") is None
     for bad in ("search@x", "search@-1", "heuristic@5"):
         with pytest.raises(ValueError):
             make_strategy(bad)

@@ -28,9 +28,11 @@ def test_pass_ban_leekha_exemptions() -> None:
     h = hand("QS 10D 2C 3C 4C 5C 6C 7C 8C 2H 3H 4H 5H")
     assert pass_error(CLASSIC, h, cards("QS 10D 2C")) is None
     assert pass_error(CLASSIC, hand("AS KS 2C 3C AD"), cards("AS KS AD")) is None
-    assert pass_error(CLASSIC, hand("JS 2C 3C 4C"), cards("JS 2C 3C")).code == "pass_last_of_suit"  # type: ignore[union-attr]
+    err = pass_error(CLASSIC, hand("JS 2C 3C 4C"), cards("JS 2C 3C"))
+    assert err is not None and err.code == "pass_last_of_suit"
     # 9♦ is below the red Leekha: not exempt.
-    assert pass_error(CLASSIC, hand("9D 2C 3C 4C"), cards("9D 2C 3C")).code == "pass_last_of_suit"  # type: ignore[union-attr]
+    err = pass_error(CLASSIC, hand("9D 2C 3C 4C"), cards("9D 2C 3C"))
+    assert err is not None and err.code == "pass_last_of_suit"
     # K♣ and A♣ are exempt only when K♣ is a Leekha (Idlib).
     h2 = hand("KC 2D 3D 4D")
     assert pass_error(IDLIB, h2, cards("KC 2D 3D")) is None

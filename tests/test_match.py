@@ -12,9 +12,11 @@ from leekha.client.arena import match
 from leekha.client.arena.deal import play_deal
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     assert cli.main(["match", "--json", *args]) == 0
-    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+    result = json.loads(capsys.readouterr().out)
+    assert isinstance(result, dict), result
+    return result
 
 
 BASE = ["--strategies", "heuristic,random,random,random", "--rounds", "30", "--seed", "7"]
