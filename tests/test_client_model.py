@@ -960,3 +960,54 @@ def test_the_lobby_header_names_the_server_not_its_software() -> None:
                       name="ann"))  # fmt: skip
     header = render_text(m).split("\n")[0]
     assert "Leekha on kitchen" in header and "leekha-server" not in header
+
+
+def test_a_timer_about_to_run_out_warns_once_and_rings_when_asked() -> None:
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], bell=True)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=30.0))
+    m.ring = False
+    now[0] = 119.5  # 11 s left: nothing yet
+    assert not m.tick() and "seconds left" not in m.status
+    now[0] = 120.2  # 10 s left
+    assert m.tick() and m.ring and "10 seconds left" in m.status and m.status_error
+    assert "10 seconds left" in render_text(m)
+    m.ring = False
+    now[0] = 125.0
+    assert not m.tick() and not m.ring  # once per deadline
+    m.apply(P.PassDone(seat=0))
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
+    assert "seconds left" not in m.status  # the position moved: the warning goes
+
+
+def test_the_round_summary_shows_then_closes_when_the_next_round_needs_you() -> None:
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.5)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    taken = [[], C.parse_cards("QS"), [], []]
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 13, 0, 0], taken=taken))
+    assert m.overlay == M.SUMMARY and m.holding
+    m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=1))  # the next round, held
+    assert m.overlay == M.SUMMARY
+    now[0] = 103.0
+    assert not m.tick() and m.overlay == M.SUMMARY  # still on screen
+    now[0] = 104.1
+    assert m.tick() and m.overlay != M.SUMMARY and m.summary is None
+    assert m.view is not None and m.view["round"] == 1
+
+
+def test_a_key_during_the_summary_hold_closes_it_and_goes_on() -> None:
+    m = M.ClientModel("ann", clock=lambda: 100.0, trick_hold=1.5)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    taken = [[], C.parse_cards("QS"), [], []]
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 13, 0, 0], taken=taken))
+    assert m.overlay == M.SUMMARY and m.holding
+    m.key_release()
+    assert m.summary is None and not m.holding

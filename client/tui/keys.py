@@ -85,10 +85,10 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
 
     @kb.add("<any>", filter=held)
     def release(event: KeyPressEvent) -> None:
-        m.release_hold()
+        m.key_release()
 
     for key in ("enter", "escape", "space", "left", "right", "up", "down", "tab", "backspace"):
-        on(key, filter=held)(m.release_hold)
+        on(key, filter=held)(m.key_release)
 
     # chat input line
     on("enter", filter=chat)(act.send_chat)

@@ -68,6 +68,13 @@ TARGETS = (None, 11, 31, 51, 101, 151, 201)
 TARGET_MIN, TARGET_MAX = 1, 10000
 NAME_MAX = 24  # the server's default longest table name (ServerSettings.max_name_len)
 
+#: Seconds before a timer runs out when the player is warned (status line, and the bell
+#: when it is on).
+WARN_S = 10
+#: Seconds a round summary holds the next round back (any key goes on sooner); the next
+#: round's deal then closes it, since that round needs the player.
+SUMMARY_HOLD_S = 4.0
+
 #: Game events that wait while a finished trick is held on screen.
 _HELD = (
     P.Dealt,
@@ -274,6 +281,7 @@ class ClientModel:
         #: L pressed once mid-game: leaving gives the seat to a bot for good, so it asks.
         self.leave_confirm = False
         self.deadline_at: float | None = None
+        self._warned_at: float | None = None  # the deadline already warned about
         self.played_since_pass = False  # received cards stay marked until the first play
         self.game_stats = [SeatStats() for _seat in range(4)]
         self.shown_void: list[set[int]] = [set() for _seat in range(4)]
@@ -562,12 +570,36 @@ class ClientModel:
             self._apply(msg)
         self._at = None
 
+    def key_release(self) -> None:
+        """A key during a hold: it goes on at once, and closes a round summary on the way
+        (the key is the player's "seen it")."""
+        if self.overlay == SUMMARY:
+            self.summary = None
+        self.release_hold()
+
     def tick(self) -> bool:
-        """Release a held trick whose time is up; True when the screen changed."""
+        """Release a held trick whose time is up, and warn once when a timer of ours is
+        about to run out; True when the screen changed."""
+        changed = self._warn()
         if self.hold_until is not None and self.clock() >= self.hold_until:
             self.release_hold()
             return True
-        return False
+        return changed
+
+    def _warn(self) -> bool:
+        left = self.seconds_left()
+        if left is None or left > WARN_S or self._warned_at == self.deadline_at:
+            return False
+        if not self.my_turn:
+            return False
+        self._warned_at = self.deadline_at
+        self.say(
+            _("{n} seconds left: then the server plays for you").format(n=left),
+            error=True,
+            transient=True,
+        )
+        self.ring = self.bell
+        return True
 
     # ---- server messages ---------------------------------------------------------------
     def apply(self, msg: P.Message) -> None:
@@ -774,6 +806,7 @@ class ClientModel:
         if new_game:
             self.game_stats = [SeatStats() for _seat in range(4)]
         self.table = self.table | {"status": "playing"}
+        self.summary = None  # the new round needs the player: the summary goes
         self.pass_sel.clear()
         self.pass_confirm = False
         self.pass_sent = False
@@ -892,6 +925,8 @@ class ClientModel:
             summary.note = self._tie_note()  # a game_over right after clears it
             summary.tie = True
         self.summary = summary
+        if self.trick_hold > 0:  # show it a moment before the next deal closes it
+            self.hold_until = self.clock() + max(SUMMARY_HOLD_S, self.trick_hold)
         penalty = set(C.cards_of(rules.penalty_mask))
         for seat, taken in enumerate(msg.taken):
             if penalty and set(taken) >= penalty:
