@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_bots_support import configs, play_checked
+from test_bots_support import configs, play_checked, think_ms
 
 from leekha.common.bots.base import Strategy, make_strategy, play_out, strategy_names
 from leekha.common.bots.heuristic import HeuristicStrategy
@@ -48,13 +48,6 @@ def test_every_level_plays_legally(config: RulesConfig, seed: int) -> None:
     for s in strategies[2:]:
         s.max_samples = 2  # type: ignore[attr-defined]
     assert play_checked(Game(config, seed), strategies, rounds=2)
-
-
-def think_ms(name: str) -> float | None:
-    """The thinking budget of a search-based strategy made by name."""
-    strategy = make_strategy(name, 3)
-    assert isinstance(strategy, SearchStrategy), strategy
-    return strategy.think_ms
 
 
 def test_builtin_names_are_registered() -> None:

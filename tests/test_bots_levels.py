@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from test_bots_support import think_ms
+
 from leekha.common import cards as C
 from leekha.common.bots.base import make_strategy
 from leekha.common.bots.levels import impulse
@@ -19,7 +21,7 @@ def test_levels_are_strategy_names_the_lobby_accepts() -> None:
     for level, tier_name in (("easy", "easy"), ("medium", "medium"), ("hard", "hard")):
         assert bot_strategy_name(level) == level
         assert make_strategy(level, 1).name == tier_name
-    assert make_strategy("hard", 1).think_ms == 50.0  # type: ignore[attr-defined]
+    assert think_ms("hard") == 50.0
 
 
 def test_easy_runs_its_longest_suit_from_the_top() -> None:

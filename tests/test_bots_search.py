@@ -207,7 +207,8 @@ def test_values_push_the_leader_and_count_the_team() -> None:
 
 def test_search_reaches_no_game_and_repeats_itself() -> None:
     game = midround(PRESETS["levant"], 3, 9)
-    view = seat_view(game, game.turn)  # type: ignore[arg-type]
+    assert game.turn is not None
+    view = seat_view(game, game.turn)
     bot = SearchStrategy(5, think_ms=None, max_samples=12)
     first = bot.choose_play(view)
     assert not any(isinstance(o, Game) for o in reachable(bot))

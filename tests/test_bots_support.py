@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from enginehelp import configs
 
-from leekha.common.bots.base import Strategy
+from leekha.common.bots.base import Strategy, make_strategy
+from leekha.common.bots.search import SearchStrategy
 from leekha.common.game import OVER, PASS, Game, pass_error
 from leekha.common.view import SeatView, seat_view
 
-__all__ = ["configs", "play_checked"]
+__all__ = ["configs", "play_checked", "think_ms"]
+
+
+def think_ms(name: str) -> float | None:
+    """The thinking budget of a search-based strategy made by name."""
+    strategy = make_strategy(name, 3)
+    assert isinstance(strategy, SearchStrategy), strategy
+    return strategy.think_ms
 
 
 def play_checked(game: Game, strategies: list[Strategy], rounds: int = 1) -> list[SeatView]:
