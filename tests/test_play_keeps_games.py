@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 import pytest
-from test_server_support import Harness, answer_prompts
+from test_server_support import Harness, play_until
 
 from leekha.client.tui import replay
 from leekha.client.tui.play import play_data_dir
@@ -32,11 +32,7 @@ def test_replay_without_a_file_opens_the_latest_kept_game(
     tid = h.table_with_bots(alice, overrides={"target": 10})
     alice.request(M.Start(id=alice.rid()))
     table = h.lobby.tables[tid]
-    for _ in range(20_000):
-        answer_prompts(h, alice, tid)
-        if table.status == "finished":
-            break
-        h.advance(0.05, step=0.05)
+    play_until(h, [alice], tid, lambda: table.status == "finished", limit=1000)
     assert table.game is not None and table.game.outcome is not None
     h.lobby.outbox.flush()
     h.store.close()

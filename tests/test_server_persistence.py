@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_server_support import VERSIONS, Harness, answer_prompts
+from test_server_support import VERSIONS, Harness, answer_prompts, play_until
 
 from leekha.common import cards as C
 from leekha.common.record import GameRecord
@@ -111,12 +111,7 @@ def _finished_game_store(tmp_path: Path) -> tuple[Store, int]:
     tid = h.table_with_bots(alice, overrides={"target": 30})
     alice.request(M.Start(id=alice.rid()))
     table = h.lobby.tables[tid]
-    for _ in range(100_000):
-        answer_prompts(h, alice, tid)
-        if table.status == "finished":
-            break
-        h.advance(0.01)
-    assert table.status == "finished"
+    play_until(h, [alice], tid, lambda: table.status == "finished", limit=1000, step=0.01)
     return h.store, tid
 
 

@@ -283,3 +283,24 @@ def answer_prompts(h: Harness, client: FakeClient, table_id: int, rng: Any = Non
         assert isinstance(reply, M.Ok), reply
         moves += 1
     return moves
+
+
+def play_until(
+    h: Harness,
+    clients: list[FakeClient],
+    tid: int,
+    done: Any,
+    limit: float = 600,
+    step: float = 0.05,
+) -> None:
+    """Scripted humans answer their prompts while the clock moves on, until `done()`;
+    `limit` seconds of game time at most."""
+    t = 0.0
+    while t < limit:
+        for c in clients:
+            answer_prompts(h, c, tid)
+        if done():
+            return
+        h.advance(step, step=step)
+        t += step
+    raise AssertionError("did not finish in time")

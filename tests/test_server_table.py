@@ -4,26 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts
+from test_server_support import VERSIONS, FakeClient, Harness, answer_prompts, play_until
 
 from leekha.common import cards as C
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
 from leekha.server.table import Table
-
-
-def play_until(
-    h: Harness, clients: list[FakeClient], tid: int, done: Any, limit: float = 600
-) -> None:
-    t = 0.0
-    while t < limit:
-        for c in clients:
-            answer_prompts(h, c, tid)
-        if done():
-            return
-        h.advance(0.05, step=0.05)
-        t += 0.05
-    raise AssertionError("did not finish in time")
 
 
 def alice_starts(h: Harness, **table: Any) -> tuple[FakeClient, int, Table, Game]:
