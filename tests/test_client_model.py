@@ -204,8 +204,8 @@ def test_doubling_prompt_when_rules_allow() -> None:
     assert plain.double_offer == []
 
 
-def play_phase() -> M.ClientModel:
-    m = at_table()
+def play_phase(**rules: Any) -> M.ClientModel:
+    m = at_table(**rules)
     m.pass_sel = set(C.parse_cards("AH QH 7H"))
     m.enter()
     m.enter()
@@ -614,21 +614,9 @@ def test_partnership_marks_the_partner_and_shows_team_totals() -> None:
 # ---- issue 13: the table screen a Hearts player expects --------------------------------
 def trick_on_table(led: str = "9C", legal: str = "2C 3C 4C 6C", **rules: Any) -> M.ClientModel:
     """Play phase, seat 3 led `led`; it is our turn with `legal` allowed."""
-    m = play_phase() if not rules else at_play(**rules)
+    m = play_phase(**rules)
     m.apply(P.CardPlayed(seat=3, card=C.parse_card(led)))
     m.apply(P.YourTurn(phase="play", legal=C.parse_cards(legal), deadline=None))
-    return m
-
-
-def at_play(**rules: Any) -> M.ClientModel:
-    m = at_table("classic", **rules)
-    m.pass_sel = set(C.parse_cards("AH QH 7H"))
-    m.enter()
-    m.enter()
-    (req,) = m.take_outbox()
-    assert isinstance(req, P.PassCards)
-    m.apply(P.Ok(re=req.id))
-    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
     return m
 
 
@@ -739,7 +727,7 @@ def test_game_flow_is_explained() -> None:
     assert "lowest totals are tied: play goes on" in render_text(m)
     m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 105, 0, 0]))
     assert "tied" not in render_text(m)
-    g = at_play(game_end="golden_goal")
+    g = play_phase(game_end="golden_goal")
     g.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 130, 0, 0],
                           taken=[[], [C.QUEEN_SPADES], [], []]))  # fmt: skip
     g.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 130, 0, 0]))
@@ -784,7 +772,7 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     assert m.display_trick() == [[1, C.parse_card("AD")]] and m.my_turn
     assert m.seconds_left() == 29  # the turn's clock ran from when it arrived
     # a key (release_hold) goes on sooner
-    m2 = at_play()
+    m2 = play_phase()
     m2.trick_hold = 5.0
     take_trick(m2)
     m2.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))
@@ -864,7 +852,7 @@ def test_help_is_per_screen_and_explains_the_marks() -> None:
 
 
 def test_score_sheet_received_cards_leekha_callout_bell_and_stats() -> None:
-    m = at_play()
+    m = play_phase()
     m.bell = True
     assert m.received == set(C.parse_cards("3C 4C 6C"))
     labels = render_text(m).split("\n")[-3]
