@@ -50,6 +50,15 @@ def welcomed(name: str = "ann", **kw: Any) -> M.ClientModel:
     return m
 
 
+def dealt(now: list[float], **kw: Any) -> M.ClientModel:
+    """ann at a playing table, dealt round 0, on a clock the test moves through `now[0]`."""
+    m = M.ClientModel("ann", clock=lambda: now[0], **kw)
+    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    return m
+
+
 def at_table(preset: str = "classic", **rules: Any) -> M.ClientModel:
     m = welcomed()
     m.apply(
@@ -753,10 +762,7 @@ def take_trick(m: M.ClientModel, winner: int = 1) -> None:
 
 def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     now = [100.0]
-    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.5)
-    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
-    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
-    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m = dealt(now, trick_hold=1.5)
     m.apply(P.PassDone(seat=0))
     m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
     take_trick(m)
@@ -952,10 +958,7 @@ def test_the_lobby_header_names_the_server_not_its_software() -> None:
 
 def test_a_timer_about_to_run_out_warns_once_and_rings_when_asked() -> None:
     now = [100.0]
-    m = M.ClientModel("ann", clock=lambda: now[0], bell=True)
-    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
-    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
-    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m = dealt(now, bell=True)
     m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=30.0))
     m.ring = False
     now[0] = 119.5  # 11 s left: nothing yet
@@ -973,10 +976,7 @@ def test_a_timer_about_to_run_out_warns_once_and_rings_when_asked() -> None:
 
 def test_the_round_summary_shows_then_closes_when_the_next_round_needs_you() -> None:
     now = [100.0]
-    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.5)
-    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name="ann"))
-    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
-    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m = dealt(now, trick_hold=1.5)
     taken = [[], C.parse_cards("QS"), [], []]
     m.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 13, 0, 0], taken=taken))
     assert m.overlay == M.SUMMARY and m.holding
