@@ -19,15 +19,17 @@ from leekha.protocol import auth
 from leekha.protocol import catalogue as M
 from leekha.protocol.errors import ProtocolError
 from leekha.server.errors import Refused
-from leekha.server.limits import clean_name
+from leekha.server.limits import clean_name, skeleton
 from leekha.server.persistence import Store
 
 log = Logger()
 
 
 def name_key(name: str) -> str:
-    """How names are compared for ownership (the same as for "in use")."""
-    return name.casefold()
+    """How names are compared for ownership: by how they look (limits.skeleton, which
+    also folds case), as "in use" compares them, so a look-alike of a claimed name is
+    the claimed name."""
+    return skeleton(name)
 
 
 @dataclass(frozen=True)

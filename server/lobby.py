@@ -151,9 +151,13 @@ class Lobby:
             self._by_name.setdefault(key, set()).add(session)
         return session
 
+    def _named(self, name: str) -> set[Session]:
+        """The sessions whose name is `name` or looks like it (limits.name_keys)."""
+        return {s for key in name_keys(name) for s in self._by_name.get(key, ())}
+
     def _holds_seat(self, name: str) -> bool:
         """Someone by this name is away from a seat that is still theirs."""
-        for session in {s for key in name_keys(name) for s in self._by_name.get(key, ())}:
+        for session in self._named(name):
             table = self.tables.get(session.table_id) if session.table_id is not None else None
             if table is not None and table.seat_of(session.token) is not None:
                 return True
@@ -199,7 +203,7 @@ class Lobby:
         """A hello whose key owns the name: it takes back a seat the name holds, from any
         machine (True), or starts a new session (False)."""
         name = clean_name(wanted, self.max_name)
-        for session in list(self._by_name.get(name.casefold(), ())):
+        for session in self._named(name):
             table = self._table_of(session)
             if session.verified and table is not None and table.seat_of(session.token) is not None:
                 return self.resume(peer, session.token), True

@@ -129,6 +129,12 @@ def test_forged_replayed_and_bad_key_answers_are_refused() -> None:
     thief = Identity.generate()
     taken = ask(P.Hello(id=4, versions=[[1, 2]], name="RANA", key=thief.public_key))
     assert isinstance(taken, P.Error) and taken.code == "name_claimed"
+    # A look-alike (Cyrillic а for Latin a) is the claimed name too, for a guest or a key.
+    lookalike = "R\u0430na"
+    guest = ask(P.Hello(id=6, versions=[[1, 2]], name=lookalike))
+    assert isinstance(guest, P.Error) and guest.code == "name_claimed"
+    other_key = ask(P.Hello(id=7, versions=[[1, 2]], name=lookalike, key=thief.public_key))
+    assert isinstance(other_key, P.Error) and other_key.code == "name_claimed"
     assert not c.closed  # refusals keep the connection: the client may try again
     ok = ask(P.Hello(id=5, versions=[[1, 2]], name="Rana", key=owner.public_key))
     assert isinstance(ok, P.Challenge)
