@@ -1,6 +1,7 @@
 """The message base class, the type registry and dict conversion.
 
-A message is a frozen dataclass whose fields each carry a `Spec`. Construction validates
+A message is a frozen dataclass whose fields each carry a `Spec`, declared with
+`@message(tag, sender, doc)` and `spec_field(spec, doc)`. Construction validates
 and normalises, so an instance that exists is always encodable, whether it came off the
 wire or was built by the server.
 """
@@ -8,9 +9,9 @@ wire or was built by the server.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, Literal, TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 from .errors import ProtocolError
 from .schema import Spec
@@ -22,8 +23,10 @@ __all__ = [
     "Message",
     "Sender",
     "from_dict",
+    "message",
     "meta",
     "register",
+    "spec_field",
     "to_dict",
     "wire_fields",
     "wire_map",
@@ -36,6 +39,20 @@ def meta(spec: Spec, *, wire: str | None = None, doc: str = "") -> dict[str, Any
     """Field metadata: the spec, the wire key when it differs from the attribute name
     (`from` is a Python keyword), and a one-line meaning for the docs."""
     return {"spec": spec, "wire": wire, "doc": doc}
+
+
+def spec_field(
+    spec: Spec,
+    doc: str,
+    *,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
+    wire: str | None = None,
+) -> Any:
+    """A message field: its spec, its meaning for the docs, and a default when optional."""
+    return field(
+        default=default, default_factory=default_factory, metadata=meta(spec, wire=wire, doc=doc)
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,6 +105,18 @@ def register(cls: M) -> M:
     if cls.SENDER in ("server", "both"):
         SERVER_TYPES = SERVER_TYPES | {cls.TYPE}
     return cls
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(spec_field,))
+def message(tag: str, sender: Sender, doc: str) -> Callable[[type[Msg]], type[Msg]]:
+    """Declare a message class: its wire tag, who may send it and its doc text. The class
+    becomes a frozen keyword-only dataclass (checked by mypy as one) and is registered."""
+
+    def declare(cls: type[Msg]) -> type[Msg]:
+        cls.TYPE, cls.SENDER, cls.DOC = tag, sender, doc
+        return register(dataclass(frozen=True, kw_only=True)(cls))
+
+    return declare
 
 
 def wire_fields(cls: type[Message]) -> list[tuple[str, str, Spec, object]]:
