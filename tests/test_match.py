@@ -10,6 +10,7 @@ import pytest
 from leekha.client import cli
 from leekha.client.arena import match
 from leekha.client.arena.deal import play_deal
+from leekha.common.intervals import Interval
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -66,8 +67,8 @@ def test_text_report_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_interval_of_constant_and_spread() -> None:
-    assert match.Interval.of([2.0, 2.0, 2.0]).half == 0
-    wide = match.Interval.of([0.0, 10.0] * 10)
+    assert Interval.of([2.0, 2.0, 2.0]).half == 0
+    wide = Interval.of([0.0, 10.0] * 10)
     assert wide.mean == 5 and 2 < wide.half < 3
 
 

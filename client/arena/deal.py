@@ -17,6 +17,7 @@ from leekha.common.bots.base import Strategy, make_strategy, play_out
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.config import RulesConfig
 from leekha.common.game import Game
+from leekha.common.seeds import derive_seed
 
 MAX_GAME_ROUNDS = 500
 
@@ -38,11 +39,6 @@ class DealTask:
 class GameResult:
     rounds: list[list[int]]  # per-round points per seat
     winners: list[int] | None  # None when the game did not finish
-
-
-def derive_seed(*parts: int) -> int:
-    """A 62-bit seed from a tuple; string seeding hashes with SHA-512, stable everywhere."""
-    return random.Random(":".join(map(str, parts))).getrandbits(62)
 
 
 def rotation(specs: tuple[str, ...], r: int) -> tuple[str, ...]:

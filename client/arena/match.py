@@ -26,7 +26,6 @@ import math
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +34,8 @@ from leekha.client.arena.deal import DealTask, deal_task, rotation
 from leekha.client.i18n import _
 from leekha.client.options import add_rules_arguments, default_help, rules_from_args, strategy_help
 from leekha.common.bots.base import make_strategy
+from leekha.common.intervals import Interval, Running
 
-Z95 = 1.959963984540054
 #: Deals needed before --precision may stop a match (an interval from a handful of deals
 #: can be narrow by luck).
 MIN_DEALS_FOR_PRECISION = 30
@@ -139,45 +138,6 @@ def results(specs: Sequence[str], args: argparse.Namespace) -> runners.Results:
     if args.jobs > 1:
         return runners.process_pool(source, args.jobs)
     return runners.inline(source)
-
-
-@dataclass
-class Interval:
-    mean: float
-    half: float  # half-width of the 95% confidence interval
-    n: int
-
-    @classmethod
-    def of(cls, xs: Sequence[float]) -> Interval:
-        n = len(xs)
-        if n == 0:
-            return cls(math.nan, math.nan, 0)
-        mean = sum(xs) / n
-        if n < 2:
-            return cls(mean, math.inf, n)
-        var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-        return cls(mean, Z95 * math.sqrt(var / n), n)
-
-
-@dataclass
-class Running:
-    """The interval of a growing sample without keeping it (progress and --precision)."""
-
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
-
-    def interval(self) -> Interval:
-        if self.n < 2:
-            return Interval(self.total / self.n if self.n else math.nan, math.inf, self.n)
-        mean = self.total / self.n
-        var = max(0.0, (self.squares - self.n * mean * mean) / (self.n - 1))
-        return Interval(mean, Z95 * math.sqrt(var / self.n), self.n)
 
 
 # One rotation's points on a deal, with the strategy in each seat.

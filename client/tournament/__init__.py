@@ -1,0 +1,1 @@
+"""`leekha tournament`: create, list, follow and export the tournaments a server runs."""

@@ -1,0 +1,148 @@
+"""A tournament's full results: a JSON document and a readable text table.
+
+The document holds every game with its record id (so `leekha records export --game ID`
+and `leekha replay` can show it), its seats, its per-round points and its winners, beside
+the standings computed by `standings.standings`. Its `entrants` and `standings` entries
+are a superset of the wire's (`tournament_state`), so `standings_table` prints either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from leekha.server.tournament.plan import Entrant
+from leekha.server.tournament.standings import GameResult, standings
+
+EXPORT_VERSION: Final = 1
+
+#: Column headings of the text tables; a client passes its translated ones.
+HEADINGS: Final[Mapping[str, str]] = {
+    "rank": "rank",
+    "entrant": "entrant",
+    "games": "games",
+    "wins": "won",
+    "rounds": "rounds",
+    "points": "points",
+    "mean": "pts/round",
+    "interval": "95% interval",
+    "fallback": "fallback",
+    "game": "game",
+    "deal": "deal",
+    "rotation": "rot",
+    "record": "record",
+    "winners": "winners",
+    "house": "house",
+    "seat": "seat {n}",
+    "title": "{name} ({format}, {deals} deals)",
+}
+
+
+def entrant_dict(e: Entrant) -> dict[str, Any]:
+    """An entrant as the wire and the export show it."""
+    return {
+        "index": e.index, "name": e.name, "strategy": e.strategy, "kind": e.kind,
+        "label": e.label,
+    }  # fmt: skip
+
+
+def document(
+    tournament: Mapping[str, Any], entrants: Sequence[Entrant], results: Sequence[GameResult]
+) -> dict[str, Any]:
+    """The export: `tournament` (id, name, format, status, preset, rules, deals, stages,
+    games_total... as the store has them), the entrants, the standings and every game."""
+    labels = [e.label for e in entrants]
+    games = []
+    for r in sorted(results, key=lambda r: r.game.number):
+        entry = r.to_dict()
+        entry["players"] = [labels[e] for e in r.game.seats]
+        entry["winner_entrants"] = [r.game.seats[w] for w in r.winners]
+        games.append(entry)
+    lines = []
+    for s in standings(entrants, results):
+        line = s.to_dict()
+        line.update(label=labels[s.entrant], deals=s.deals, fallback_moves=s.fallback_moves)
+        lines.append(line)
+    return {
+        "version": EXPORT_VERSION,
+        "tournament": dict(tournament),
+        "entrants": [entrant_dict(e) for e in entrants],
+        "standings": lines,
+        "games": games,
+    }
+
+
+def _number(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "-" if low is None or high is None else f"{low:.2f}..{high:.2f}"
+
+
+def _label(entrant: Mapping[str, Any]) -> str:
+    if entrant.get("label"):
+        return str(entrant["label"])
+    return str(entrant.get("name") or f"{entrant.get('strategy')}#{entrant.get('index')}")
+
+
+def _columns(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    """Rows padded to their widest cell: the first `left` columns flush left."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i < left else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def standings_table(
+    entrants: Sequence[Mapping[str, Any]],
+    lines: Sequence[Mapping[str, Any]],
+    headings: Mapping[str, str] = HEADINGS,
+) -> list[str]:
+    """The standings as text lines, from wire or export maps."""
+    h = headings
+    labels = {int(e["index"]): _label(e) for e in entrants}
+    rows = [[h["entrant"], h["rank"], h["games"], h["wins"], h["rounds"], h["points"],
+             h["mean"], h["interval"], h["fallback"]]]  # fmt: skip
+    for s in lines:
+        rank = s.get("rank")
+        rows.append([
+            labels.get(int(s["entrant"]), "?"),
+            h["house"] if rank is None else str(rank),
+            str(s["games"]), str(s["wins"]), str(s["rounds"]), str(s["points"]),
+            _number(s.get("mean")), _interval(s.get("low"), s.get("high")),
+            str(s["fallback_games"]),
+        ])  # fmt: skip
+    return _columns(rows)
+
+
+def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) -> list[str]:
+    """Every game of an export: number, deal, rotation, record id, players with their
+    points, winners."""
+    h = headings
+    seats = [h["seat"].format(n=n) for n in range(1, 5)]
+    rows = [[h["game"], h["deal"], h["rotation"], h["record"], *seats, h["winners"]]]
+    for g in doc["games"]:
+        pairs = zip(g["players"], g["points"], strict=True)
+        players = [f"{name} {points}" for name, points in pairs]
+        winners = ", ".join(g["players"][w] for w in g["winners"])
+        record = "-" if g["record_id"] is None else str(g["record_id"])
+        rows.append([str(g["game"]), str(g["deal"]), str(g["rotation"]), record, *players,
+                     winners])  # fmt: skip
+    return _columns(rows, left=0)
+
+
+def table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) -> str:
+    """The export as a readable text: a title line, the standings, then every game."""
+    t = doc["tournament"]
+    title = headings["title"].format(
+        name=t.get("name", ""), format=t.get("format", ""), deals=t.get("deals", "?")
+    )
+    return "\n".join(
+        [title, "", *standings_table(doc["entrants"], doc["standings"], headings), "",
+         *games_table(doc, headings)]
+    )  # fmt: skip
