@@ -13,6 +13,14 @@ from .codec import DEFAULT_MAX_FRAME, Decoder, encode, encode_body
 from .connection import Connection, LocalProtocolError, State
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS, ProtocolError
 from .message import CLIENT_TYPES, MESSAGE_TYPES, SERVER_TYPES, Message, from_dict, to_dict
+from .tournaments import (
+    CreateTournament,
+    EnterTournament,
+    GetTournament,
+    ListTournaments,
+    TournamentList,
+    TournamentState,
+)
 from .version import (
     FEATURES,
     PROTOCOL_VERSION,
@@ -35,12 +43,18 @@ __all__ = [
     "SERVER_TYPES",
     "SUPPORTED_VERSIONS",
     "Connection",
+    "CreateTournament",
     "Decoder",
+    "EnterTournament",
     "Feature",
+    "GetTournament",
+    "ListTournaments",
     "LocalProtocolError",
     "Message",
     "ProtocolError",
     "State",
+    "TournamentList",
+    "TournamentState",
     "challenge_payload",
     "encode",
     "encode_body",

@@ -21,6 +21,7 @@ from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS
 from .message import MESSAGE_TYPES, Message, to_dict, wire_fields
 from .records import RECORDS
 from .schema import RecordSpec
+from .tournaments import RECORDS as TOURNAMENT_RECORDS
 from .version import FEATURES
 
 __all__ = ["GROUPS", "hex_dump", "main", "pretty", "render"]
@@ -63,6 +64,17 @@ GROUPS: list[tuple[str, list[str]]] = [
     ),
     ("Chat", ["chat", "chat_message"]),
     ("Statistics (1.1)", ["get_stats", "stats"]),
+    (
+        "Tournaments (1.3)",
+        [
+            "create_tournament",
+            "list_tournaments",
+            "tournament_list",
+            "get_tournament",
+            "enter_tournament",
+            "tournament_state",
+        ],
+    ),
 ]
 
 _BLOCK = re.compile(
@@ -148,7 +160,7 @@ def _record(rec: RecordSpec) -> str:
 
 
 def _records() -> str:
-    return "\n".join(_record(r) for r in RECORDS)
+    return "\n".join(_record(r) for r in (*RECORDS, *TOURNAMENT_RECORDS))
 
 
 def _errors() -> str:

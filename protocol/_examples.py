@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import catalogue as msg
+from . import tournaments as tour
 from .message import Message
 
 __all__ = ["EXAMPLES", "TRANSCRIPT", "Step"]
@@ -139,6 +140,88 @@ SNAP_RESUME = msg.Snapshot(
 NONCE = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w="
 SIGNATURE = "SIG" + "A" * 82 + "Q=="
 
+TOURNAMENT = {
+    "id": 3,
+    "name": "Bots of Aleppo",
+    "format": "round_robin",
+    "status": "running",
+    "preset": "classic",
+    "rules": CLASSIC,
+    "deals": 8,
+    "stages": None,
+    "move_timer_s": 10,
+    "entrants": [
+        {"index": 0, "name": "maya-bot", "strategy": None, "kind": "client", "present": True},
+        {
+            "index": 1,
+            "name": "heuristic#1",
+            "strategy": "heuristic",
+            "kind": "server",
+            "present": True,
+        },
+        {"index": 2, "name": "search#2", "strategy": "search", "kind": "server", "present": True},
+        {"index": 3, "name": "omar-bot", "strategy": None, "kind": "client", "present": False},
+    ],
+    "standings": [
+        {
+            "entrant": 2,
+            "rank": 1,
+            "games": 8,
+            "wins": 4,
+            "rounds": 41,
+            "points": 290,
+            "mean": 7.073,
+            "low": 5.912,
+            "high": 8.234,
+            "fallback_games": 0,
+            "fallback_moves": 0,
+        },
+        {
+            "entrant": 0,
+            "rank": 2,
+            "games": 8,
+            "wins": 2,
+            "rounds": 41,
+            "points": 402,
+            "mean": 9.805,
+            "low": 8.1,
+            "high": 11.51,
+            "fallback_games": 0,
+            "fallback_moves": 0,
+        },
+        {
+            "entrant": 1,
+            "rank": 3,
+            "games": 8,
+            "wins": 2,
+            "rounds": 41,
+            "points": 417,
+            "mean": 10.171,
+            "low": 8.6,
+            "high": 11.742,
+            "fallback_games": 0,
+            "fallback_moves": 0,
+        },
+        {
+            "entrant": 3,
+            "rank": 4,
+            "games": 8,
+            "wins": 0,
+            "rounds": 41,
+            "points": 551,
+            "mean": 13.439,
+            "low": 11.03,
+            "high": 15.848,
+            "fallback_games": 3,
+            "fallback_moves": 61,
+        },
+    ],
+    "tables": [{"table_id": 41, "game": 8, "deal": 2, "rotation": 0, "seats": [0, 1, 2, 3]}],
+    "games_done": 8,
+    "games_total": 32,
+    "notes": ["omar-bot dropped in game 6; the fallback (heuristic) played on for it"],
+}
+
 #: One example per message type, keyed by type tag.
 EXAMPLES: dict[str, Message] = {
     m.TYPE: m
@@ -193,6 +276,38 @@ EXAMPLES: dict[str, Message] = {
         msg.YourTurn(phase="play", legal=[2, 5, 11], deadline=29.5),
         msg.ChatMessage(sender="alice", text="good luck ☺", table_id=7),
         msg.GetStats(id=70, name="alice"),
+        tour.CreateTournament(
+            id=80,
+            name="Bots of Aleppo",
+            format="round_robin",
+            entrants=[
+                {"name": "maya-bot", "strategy": None},
+                {"name": None, "strategy": "heuristic"},
+                {"name": None, "strategy": "search"},
+                {"name": "omar-bot", "strategy": None},
+            ],
+            deals=8,
+            preset="classic",
+            move_timer_s=10,
+        ),
+        tour.ListTournaments(id=81),
+        tour.TournamentList(
+            re=81,
+            tournaments=[
+                {
+                    "id": 3,
+                    "name": "Bots of Aleppo",
+                    "format": "round_robin",
+                    "status": "running",
+                    "entrants": 4,
+                    "games_done": 8,
+                    "games_total": 32,
+                }
+            ],
+        ),
+        tour.GetTournament(id=82, tournament_id=3),
+        tour.EnterTournament(id=2, tournament_id=3),
+        tour.TournamentState(re=82, tournament=TOURNAMENT),
         msg.Stats(
             re=70,
             players=[

@@ -89,6 +89,17 @@ APPLICATION_ERRORS: dict[str, str] = {
     "challenge; send `hello` again.",
     "bad_rules": "Unknown preset or an invalid override (message names the option).",
     "no_such_bot": "Unknown bot strategy, or no bot in that seat.",
+    "bad_tournament": "(1.3) `create_tournament` asked for something the server cannot run "
+    "(format, entrant count, a bad entrant, deals, stages, timer, too many games); the "
+    "message says what, in words.",
+    "too_many_tournaments": "(1.3) The server's limit of tournaments not yet finished is "
+    "reached.",
+    "no_such_tournament": "(1.3) No tournament has that id.",
+    "not_an_entrant": "(1.3) `enter_tournament`: your session's name is not a client "
+    "entrant of that tournament.",
+    "already_entered": "(1.3) `enter_tournament`: another session that is still connected "
+    "entered that name.",
+    "tournament_over": "(1.3) `enter_tournament`: the tournament has finished.",
     "internal": "The server failed unexpectedly; the request had no effect.",
     "already_welcomed": "`hello`/`resume` on a connection that already has a session.",
     "server_full": "The server (or your address) has too many connections; sent once, then "

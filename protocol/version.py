@@ -2,7 +2,7 @@
 
 A peer never compares version numbers itself: it asks `speaks(version, FEATURE)`. Each
 feature is declared once here with the version that added it, so "which version brought
-what" has one answer and one place to extend (`feature(...)` for each new 1.2 addition).
+what" has one answer and one place to extend (`feature(...)` for each new addition).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "STATS",
     "SUPPORTED_VERSIONS",
+    "TOURNAMENTS",
     "WELCOME_SAYS_SEAT",
     "Feature",
     "HasVersion",
@@ -33,9 +34,9 @@ __all__ = [
 ]
 
 #: (major, minor). Minor bumps only add optional fields; major bumps may break anything.
-PROTOCOL_VERSION: tuple[int, int] = (1, 2)
+PROTOCOL_VERSION: tuple[int, int] = (1, 3)
 #: Highest minor spoken per major, newest first. A minor includes every lower minor, so
-#: (1, 2) means 1.0, 1.1 and 1.2 are all spoken.
+#: (1, 3) means 1.0, 1.1, 1.2 and 1.3 are all spoken.
 SUPPORTED_VERSIONS: tuple[tuple[int, int], ...] = (PROTOCOL_VERSION,)
 
 
@@ -81,6 +82,12 @@ PAGED_LIST = feature(
     "paged_list",
     (1, 2),
     "`list_tables` takes a `cursor`; `table_list` is one page with `total` and `next`",
+)
+TOURNAMENTS = feature(
+    "tournaments",
+    (1, 3),
+    "`create_tournament`, `list_tournaments`, `get_tournament`, `enter_tournament` and "
+    "their replies: duplicate tournaments the server runs",
 )
 
 

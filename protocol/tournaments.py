@@ -1,0 +1,273 @@
+"""The tournament messages (protocol 1.3) and the records they carry.
+
+A host asks the server to run a duplicate tournament (`create_tournament`); anyone may
+list tournaments, follow one (`get_tournament`, then `tournament_state` pushes) or, as a
+bot client named in it, enter it (`enter_tournament`) and be seated wherever the schedule
+puts it. Counts and ids are wide on the wire (any int), so a wrong one is refused by the
+server with words (`bad_tournament`, `no_such_tournament`) and the connection stays open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .message import Message, Sender, meta, register
+from .records import NAME, RULES, TIMER, TIMER_REQUEST
+from .schema import (
+    INT32,
+    MSGPACK_INT,
+    NON_NEG,
+    REQ_ID,
+    BoolSpec,
+    EnumSpec,
+    FloatSpec,
+    IntSpec,
+    ListSpec,
+    MapSpec,
+    NullableSpec,
+    RecordSpec,
+    ScalarSpec,
+    StrSpec,
+)
+
+__all__ = [
+    "FORMATS",
+    "KINDS",
+    "RECORDS",
+    "STATUSES",
+    "CreateTournament",
+    "EnterTournament",
+    "GetTournament",
+    "ListTournaments",
+    "TournamentList",
+    "TournamentState",
+]
+
+FORMATS = ("round_robin", "swiss")
+STATUSES = ("waiting", "running", "finished")
+KINDS = ("server", "client", "house")
+#: The most entrants a request may list on the wire (the server accepts fewer: a
+#: tournament's state must fit one frame); more is `bad_field`, not a refusal.
+WIRE_ENTRANTS = 128
+#: Most live tables and notes one `tournament_state` carries.
+WIRE_TABLES = 64
+WIRE_NOTES = 20
+#: Most tournaments one `tournament_list` carries.
+WIRE_LIST = 200
+#: Any unsigned msgpack int: an id the server does not know is `no_such_tournament`.
+TOURNAMENT_ID = IntSpec(0, 2**64 - 1, "int ≥ 0")
+STRATEGY = StrSpec(1, 32)
+POINTS = FloatSpec(-10000.0, 10000.0)
+
+ENTRANT_REQUEST = RecordSpec.of(
+    "EntrantRequest",
+    name=(NullableSpec(NAME), None),
+    strategy=(NullableSpec(STRATEGY), None),
+)
+
+ENTRANT = RecordSpec.of(
+    "Entrant",
+    index=NON_NEG,
+    name=NAME,
+    strategy=NullableSpec(STRATEGY),
+    kind=EnumSpec(KINDS),
+    present=BoolSpec(),
+)
+
+STANDING = RecordSpec.of(
+    "Standing",
+    entrant=NON_NEG,
+    rank=NullableSpec(NON_NEG),
+    games=NON_NEG,
+    wins=NON_NEG,
+    rounds=NON_NEG,
+    points=INT32,
+    mean=POINTS,
+    low=NullableSpec(POINTS),
+    high=NullableSpec(POINTS),
+    fallback_games=NON_NEG,
+    fallback_moves=(NON_NEG, 0),
+)
+
+TOURNAMENT_TABLE = RecordSpec.of(
+    "TournamentTable",
+    table_id=NON_NEG,
+    game=NON_NEG,
+    deal=NON_NEG,
+    rotation=IntSpec(0, 3, "int 0..3"),
+    seats=ListSpec(NON_NEG, 4, 4),
+)
+
+TOURNAMENT_SUMMARY = RecordSpec.of(
+    "TournamentSummary",
+    id=NON_NEG,
+    name=NAME,
+    format=EnumSpec(FORMATS),
+    status=EnumSpec(STATUSES),
+    entrants=NON_NEG,
+    games_done=NON_NEG,
+    games_total=NON_NEG,
+)
+
+TOURNAMENT = RecordSpec.of(
+    "Tournament",
+    id=NON_NEG,
+    name=NAME,
+    format=EnumSpec(FORMATS),
+    status=EnumSpec(STATUSES),
+    preset=StrSpec(1, 32),
+    rules=RULES,
+    deals=NON_NEG,
+    stages=NullableSpec(NON_NEG),
+    move_timer_s=TIMER,
+    entrants=ListSpec(ENTRANT, 0, WIRE_ENTRANTS),
+    standings=ListSpec(STANDING, 0, WIRE_ENTRANTS),
+    tables=ListSpec(TOURNAMENT_TABLE, 0, WIRE_TABLES),
+    games_done=NON_NEG,
+    games_total=NON_NEG,
+    notes=ListSpec(StrSpec(0, 200), 0, WIRE_NOTES),
+)
+
+#: Every tournament record, for the documentation generator.
+RECORDS: tuple[RecordSpec, ...] = (
+    ENTRANT_REQUEST,
+    TOURNAMENT_SUMMARY,
+    TOURNAMENT,
+    ENTRANT,
+    STANDING,
+    TOURNAMENT_TABLE,
+)
+
+C: Sender = "client"
+S: Sender = "server"
+_ID_DOC = "request id chosen by the client; echoed as `re` in the reply"
+
+
+def _rid() -> Any:
+    return field(metadata=meta(REQ_ID, doc=_ID_DOC))
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class CreateTournament(Message):
+    TYPE: ClassVar[str] = "create_tournament"
+    SENDER: ClassVar[Sender] = C
+    DOC: ClassVar[str] = (
+        "(1.3) Ask the server to run a duplicate tournament: every deal is played by a "
+        "foursome in all four seat rotations, each rotation a game at its own table. Reply "
+        "`tournament_state`; refusals `bad_tournament` (the message says what is wrong), "
+        "`bad_rules`, `too_many_tournaments`. Client entrants need not be connected yet: "
+        "the tournament waits (status `waiting`) until every one of them has entered."
+    )
+    id: int = _rid()
+    name: str = field(metadata=meta(NAME, doc="the tournament's name"))
+    format: str = field(
+        default="round_robin",
+        metadata=meta(
+            StrSpec(1, 32),
+            doc="`round_robin` (every foursome plays every deal) or `swiss` (`stages` "
+            "stages, foursomes of near standing)",
+        ),
+    )
+    entrants: list[dict[str, Any]] = field(
+        metadata=meta(
+            ListSpec(ENTRANT_REQUEST, 0, WIRE_ENTRANTS),
+            doc="each a server bot (`strategy`) or a client by session `name`, exactly one "
+            "of the two; 4 to 64 of them",
+        )
+    )
+    deals: int = field(
+        metadata=meta(MSGPACK_INT, doc="deals per foursome (per stage in swiss), 1..500")
+    )
+    stages: int | None = field(
+        default=None,
+        metadata=meta(NullableSpec(MSGPACK_INT), doc="swiss only: how many stages, 1..50"),
+    )
+    preset: str = field(
+        default="classic", metadata=meta(StrSpec(1, 32), doc="rules preset, as `create_table`")
+    )
+    overrides: dict[str, Any] = field(
+        default_factory=dict,
+        metadata=meta(MapSpec(ScalarSpec(), 32), doc="rules keys changed from the preset"),
+    )
+    move_timer_s: int | None = field(
+        default=None,
+        metadata=meta(
+            TIMER_REQUEST,
+            doc="seconds per decision before the server plays for a silent entrant; null = "
+            "the server's default (0 is refused: a tournament never waits forever)",
+        ),
+    )
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class ListTournaments(Message):
+    TYPE: ClassVar[str] = "list_tournaments"
+    SENDER: ClassVar[Sender] = C
+    DOC: ClassVar[str] = "(1.3) Ask for the server's tournaments. Reply `tournament_list`."
+    id: int = _rid()
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class TournamentList(Message):
+    TYPE: ClassVar[str] = "tournament_list"
+    SENDER: ClassVar[Sender] = S
+    DOC: ClassVar[str] = "(1.3) The server's tournaments, newest first."
+    re: int = field(metadata=meta(REQ_ID, doc="`id` of the request this answers"))
+    tournaments: list[dict[str, Any]] = field(
+        metadata=meta(ListSpec(TOURNAMENT_SUMMARY, 0, WIRE_LIST), doc="one line each")
+    )
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class GetTournament(Message):
+    TYPE: ClassVar[str] = "get_tournament"
+    SENDER: ClassVar[Sender] = C
+    DOC: ClassVar[str] = (
+        "(1.3) Follow a tournament: reply `tournament_state`, then `tournament_state` pushes "
+        "(`re` null) as its games start and finish while the session is in the lobby, "
+        "until it follows another tournament. Unknown id: `no_such_tournament`."
+    )
+    id: int = _rid()
+    tournament_id: int = field(metadata=meta(TOURNAMENT_ID, doc="which tournament"))
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class EnterTournament(Message):
+    TYPE: ClassVar[str] = "enter_tournament"
+    SENDER: ClassVar[Sender] = C
+    DOC: ClassVar[str] = (
+        "(1.3) Play in a tournament as the client entrant of your session's name. Reply "
+        "`tournament_state` (and pushes, as `get_tournament`). Stay in the lobby: the "
+        "server seats you at each of your games (a `snapshot` with `re` null, then play "
+        "as at any table; no `rematch`) and takes you back to the lobby at its end. "
+        "Refusals: `no_such_tournament`, `not_an_entrant`, `already_entered` (another "
+        "connected session entered that name), `tournament_over`."
+    )
+    id: int = _rid()
+    tournament_id: int = field(metadata=meta(TOURNAMENT_ID, doc="which tournament"))
+
+
+@register
+@dataclass(frozen=True, kw_only=True)
+class TournamentState(Message):
+    TYPE: ClassVar[str] = "tournament_state"
+    SENDER: ClassVar[Sender] = S
+    DOC: ClassVar[str] = (
+        "(1.3) A tournament as it stands: entrants, standings (best first), live tables, "
+        "progress. The reply to `create_tournament`, `get_tournament` and "
+        "`enter_tournament`, and pushed (`re` null) to its followers as games start and end."
+    )
+    re: int | None = field(
+        default=None,
+        metadata=meta(
+            NullableSpec(REQ_ID),
+            doc="`id` of the request this answers, or null when pushed unprompted",
+        ),
+    )
+    tournament: dict[str, Any] = field(metadata=meta(TOURNAMENT, doc="the tournament"))
