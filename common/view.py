@@ -69,12 +69,82 @@ class SeatView:
 
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The redacted view for `seat`, or the public view when `seat` is None."""
+    tricks = _trick_records(game.tricks)
+    return _build(game, seat, tricks, _rows(game.history), _taken(game), game.config.to_dict())
+
+
+def _trick_records(tricks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "leader": t["leader"],
+            "cards": [[s, c] for s, c in t["cards"]],
+            "winner": t["winner"],
+            "points": t["points"],
+        }
+        for t in tricks
+    ]
+
+
+def _rows(history: list[list[int]]) -> list[list[int]]:
+    return [list(h) for h in history]
+
+
+def _taken(game: Game) -> list[list[int]]:
+    penalty = game.config.penalty_mask
+    return [C.cards_of(game.taken[s] & penalty) for s in range(SEATS)]
+
+
+class SeatViews:
+    """The views of one game for a caller that asks for one after nearly every move.
+
+    A bot match builds a view per decision, and rebuilding the round's finished tricks and
+    the game's finished rounds each time was most of its cost. Here each finished trick and
+    round is converted once (and the cards taken once a trick); a view gets lists of its
+    own that share those records (which no one changes) with the views before it.
+    `view(seat)` equals `seat_view(game, seat)`.
+    """
+
+    __slots__ = ("_game", "_history", "_round", "_rules", "_taken", "_tricks")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._round: list[dict[str, Any]] | None = None  # the game's trick list they mirror
+        self._tricks: list[dict[str, Any]] = []
+        self._taken: list[list[int]] = []
+        self._history: list[list[int]] = []
+        self._rules = game.config.to_dict()
+
+    def view(self, seat: int | None) -> SeatView:
+        game = self._game
+        if game.tricks is not self._round:
+            self._round = game.tricks
+            self._tricks = []
+            self._taken = []
+        done = len(self._tricks)
+        if done != len(game.tricks) or not self._taken:
+            self._tricks += _trick_records(game.tricks[done:])
+            self._taken = _taken(game)
+        if len(self._history) > len(game.history):
+            self._history = []
+        if len(self._history) != len(game.history):
+            self._history += _rows(game.history[len(self._history) :])
+        tricks, history, taken = list(self._tricks), list(self._history), list(self._taken)
+        return _build(game, seat, tricks, history, taken, dict(self._rules))
+
+
+def _build(
+    game: Game,
+    seat: int | None,
+    tricks: list[dict[str, Any]],
+    history: list[list[int]],
+    taken: list[list[int]],
+    rules: dict[str, Any],
+) -> SeatView:
     own = seat is not None
     hand = C.cards_of(game.hands[seat]) if seat is not None else []
     passed_mask = game.passed[seat] if seat is not None else None
     received_mask = game.received[seat] if seat is not None else None
     legal = game.choosable(seat) if seat is not None else []
-    penalty = game.config.penalty_mask
     return SeatView(
         seat=seat,
         phase=game.phase,
@@ -89,21 +159,13 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         doubled=[[c, s] for c, s in sorted(game.doubled.items())],
         trick=[[s, c] for s, c in game.trick],
         leader=game.leader,
-        tricks=[
-            {
-                "leader": t["leader"],
-                "cards": [[s, c] for s, c in t["cards"]],
-                "winner": t["winner"],
-                "points": t["points"],
-            }
-            for t in game.tricks
-        ],
-        taken=[C.cards_of(game.taken[s] & penalty) for s in range(SEATS)],
+        tricks=tricks,
+        taken=taken,
         round_points=list(game.round_points),
         totals=list(game.totals),
         legal=legal,
-        history=[list(h) for h in game.history],
+        history=history,
         result=game.outcome.to_dict() if game.outcome else None,
         can_double=game.can_double(seat) if seat is not None else [],
-        rules=game.config.to_dict(),
+        rules=rules,
     )

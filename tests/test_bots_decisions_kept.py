@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from leekha.common.bots.base import Strategy, make_strategy, play_out
+from leekha.common import cards as C
+from leekha.common.bots.base import Strategy, decide, make_strategy, play_out
+from leekha.common.bots.heuristic import card_danger, ranked_passes
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
-from leekha.common.config import PRESETS
-from leekha.common.game import Game
+from leekha.common.bots.tracker import Tracker
+from leekha.common.config import PRESETS, RulesConfig
+from leekha.common.game import OVER, PLAY, Game
+from leekha.common.legality import legal_passes
+from leekha.common.view import SeatViews, seat_view
 
 # preset: (heuristic x4, 12 games; easy x4, 4 games; search/search1, one round)
 REFERENCE = {
@@ -59,3 +67,68 @@ def test_search_rounds_are_unchanged(preset: str) -> None:
     ]
     game = play_out(Game(PRESETS[preset], 5), bots * 2, rounds=1)
     assert digest([game]) == REFERENCE[preset][2]
+
+
+def states(preset: str, seed: int) -> Iterator[Game]:
+    """Every state of a heuristic game (the same game object, moved on between yields)."""
+    game = Game(PRESETS[preset], seed)
+    bots = [make_strategy("heuristic", seed + s) for s in range(4)]
+    while game.phase != OVER:
+        yield game
+        seat = game.turn if game.phase == PLAY else game.passed.index(None)
+        assert seat is not None
+        for action in decide(bots[seat], seat_view(game, seat)):
+            game.apply(action)
+    yield game
+
+
+@pytest.mark.parametrize("preset", ["classic", "golden", "idlib_talyeekh"])
+def test_incremental_views_equal_fresh_ones(preset: str) -> None:
+    views = None
+    for game in states(preset, 3):
+        views = views or SeatViews(game)
+        for seat in (0, 1, 2, 3, None):
+            assert views.view(seat) == seat_view(game, seat)
+
+
+@pytest.mark.parametrize("preset", ["classic", "levant", "idlib_talyeekh"])
+def test_a_carried_on_tracker_equals_a_fresh_one(preset: str) -> None:
+    # Carried on from this seat's previous view, from another seat's and from another
+    # game's: only a tracker of the same seat, rules and tricks so far may be used.
+    stale = Tracker(seat_view(next(iter(states(preset, 99))), 0))
+    last: dict[int, Tracker] = {}
+    for game in states(preset, 5):
+        if game.phase != PLAY:
+            continue
+        for seat in range(4):
+            view = seat_view(game, seat)
+            fresh = Tracker(view)
+            for since in (last.get(seat), last.get((seat + 1) % 4), stale):
+                carried = Tracker(view, since=since)
+                for name in ("absent", "known", "played", "unseen", "hand_sizes"):
+                    assert getattr(carried, name) == getattr(fresh, name), name
+            last[seat] = fresh
+
+
+def exhaustive_passes(config: RulesConfig, hand: int, keep: int, count: int) -> list[Any]:
+    """The definition `ranked_passes` keeps: every legal pass scored, best first."""
+    scored = []
+    for i, combo in enumerate(legal_passes(config, hand)):
+        rest = hand & ~C.mask_of(combo)
+        emptied = sum(1 for suit in C.SUIT_MASK if hand & suit and not rest & suit)
+        total = sum(card_danger(c, hand, config, keep) for c in combo) + 25 * emptied
+        scored.append((-total, i, tuple(combo)))
+    return [combo for _, _, combo in sorted(scored)[:count]]
+
+
+def test_ranked_passes_are_the_exhaustive_ranking() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        config = rng.choice(list(PRESETS.values()))
+        deck = rng.sample(range(52), 13)
+        keep = C.mask_of(deck[: rng.choice([0, 0, 1, 2])])
+        hand = C.mask_of(deck)
+        for count in (1, 3):
+            assert ranked_passes(config, hand, keep, count) == exhaustive_passes(
+                config, hand, keep, count
+            )

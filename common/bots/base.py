@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from leekha.common.config import RulesConfig
 from leekha.common.game import OVER, PASS, PLAY, Game
 from leekha.common.legality import legal_passes
-from leekha.common.view import SeatView, seat_view
+from leekha.common.view import SeatView, SeatViews
 
 
 @runtime_checkable
@@ -114,8 +114,17 @@ def _load_builtins() -> None:
 
 
 def view_config(view: SeatView) -> RulesConfig:
-    """`view.config`, validated once per distinct rule set rather than on every decision."""
-    return _config_of(tuple(view.rules.items()))
+    """`view.config`, validated once per distinct rule set rather than on every decision
+    (and looked up once per change of rules: a match asks with the same rules every time)."""
+    global _last_config
+    rules, config = _last_config
+    if view.rules != rules or config is None:
+        config = _config_of(tuple(view.rules.items()))
+        _last_config = (dict(view.rules), config)
+    return config
+
+
+_last_config: tuple[dict[str, Any], RulesConfig | None] = ({}, None)
 
 
 @functools.lru_cache(maxsize=64)
@@ -156,8 +165,10 @@ def decide(strategy: Strategy, view: SeatView) -> list[dict[str, object]]:
 def play_out(game: Game, strategies: list[Strategy], *, rounds: int | None = None) -> Game:
     """Let four strategies play `game` to its end (or for `rounds` more rounds).
 
-    A seat with a single legal card plays it without being asked.
+    A seat with a single legal card plays it without being asked. Views come from one
+    `SeatViews`, which builds each finished trick's record once.
     """
+    views = SeatViews(game)
     stop_round = game.round_no + rounds if rounds is not None else None
     while game.phase != OVER and (stop_round is None or game.round_no < stop_round):
         if game.phase == PASS:
@@ -167,10 +178,12 @@ def play_out(game: Game, strategies: list[Strategy], *, rounds: int | None = Non
         for seat in movers:
             if game.phase == PLAY:
                 legal = game.legal_mask(seat)
-                if not legal & (legal - 1):
+                if legal & (legal - 1):
+                    game.play(seat, strategies[seat].choose_play(views.view(seat)))
+                else:
                     # One legal card: there is nothing to decide, so no view is built.
                     game.play(seat, legal.bit_length() - 1)
-                    continue
-            for action in decide(strategies[seat], seat_view(game, seat)):
+                continue
+            for action in decide(strategies[seat], views.view(seat)):
                 game.apply(action)
     return game

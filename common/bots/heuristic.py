@@ -72,7 +72,6 @@ def ranked_passes(
     score order, until `count` have passed: the best few are almost always legal.
     """
     danger = {c: card_danger(c, hand, config, keep) for c in C.cards_of(hand)}
-    suits = [_SUIT_MASK[s] for s in range(4) if hand & _SUIT_MASK[s]]
     # A card outside the most dangerous few can only be worth passing to empty a short
     # suit, so combinations are drawn from those cards and the short suits.
     passable = passable_mask(config, hand)
@@ -80,24 +79,46 @@ def ranked_passes(
     if count <= PASS_POOL - 3:
         top = sorted(C.cards_of(passable), key=lambda c: -danger[c])[:PASS_POOL]
         pool = C.mask_of(top)
-        for suit in suits:
-            if (hand & suit).bit_count() <= 3:
+        for suit in _SUIT_MASK:
+            if 0 < (hand & suit).bit_count() <= 3:
                 pool |= passable & suit
-    scored = []
-    for i, combo in enumerate(combinations(C.cards_of(pool), 3)):
-        total = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
-        rest = hand & ~(_BIT[combo[0]] | _BIT[combo[1]] | _BIT[combo[2]])
-        for suit in suits:
-            if not rest & suit:
-                total += 25  # a void lets us dump Leekhas and high cards later
-        scored.append((-total, i, combo))
-    scored.sort()
-    legal = (combo for _, _, combo in scored if pass_error(config, hand, combo) is None)
-    best = list(islice(legal, count))
-    if len(best) < count and pool != passable:
+    cards = C.cards_of(pool)
+    worth = [danger[c] for c in cards]
+    triples = _triples(len(cards))
+    totals = [worth[a] + worth[b] + worth[c] for a, b, c in triples]
+    # Emptying a suit earns a bonus (a void lets us dump Leekhas and high cards later);
+    # only a short suit held wholly in the pool can be emptied.
+    for suit in _SUIT_MASK:
+        held = hand & suit
+        if held and held.bit_count() <= 3 and held & pool == held:
+            inside = tuple(i for i, c in enumerate(cards) if held & _BIT[c])
+            for i in _containing(len(cards), inside):
+                totals[i] += 25
+    if count == 1 and totals:
+        a, b, c = triples[max(range(len(totals)), key=totals.__getitem__)]
+        best = (cards[a], cards[b], cards[c])
+        if pass_error(config, hand, best) is None:
+            return [best]
+    # Best first; ties keep combination order (the sort is stable).
+    order = sorted(range(len(totals)), key=lambda i: -totals[i])
+    combos = ((cards[a], cards[b], cards[c]) for a, b, c in (triples[i] for i in order))
+    legal = (combo for combo in combos if pass_error(config, hand, combo) is None)
+    found = list(islice(legal, count))
+    if len(found) < count and pool != passable:
         return ranked_passes(config, hand, keep, PASS_POOL)[:count]
-    assert best, "every 13-card hand has a legal pass"
-    return best
+    assert found, "every 13-card hand has a legal pass"
+    return found
+
+
+@functools.cache
+def _triples(n: int) -> list[tuple[int, int, int]]:
+    return list(combinations(range(n), 3))  # type: ignore[arg-type]
+
+
+@functools.cache
+def _containing(n: int, inside: tuple[int, ...]) -> list[int]:
+    """Indexes in `_triples(n)` of the triples that hold every index of `inside`."""
+    return [i for i, t in enumerate(_triples(n)) if all(j in t for j in inside)]
 
 
 def choose_pass_cards(config: RulesConfig, hand: int, keep: int = 0) -> list[int]:
@@ -119,17 +140,29 @@ def safe_doubles(config: RulesConfig, hand: int, candidates: list[int]) -> list[
     return out
 
 
-@functools.lru_cache(maxsize=128)
 def cached_rules(config: RulesConfig, doubled: int) -> Rules:
     """The rollout rules of a config and set of doubles, built once: every decision and
-    every pass rollout asks for them."""
+    every pass rollout asks for them (a match, with the same ones every time)."""
+    global _last_rules
+    last_config, last_doubled, rules = _last_rules
+    if config is not last_config or doubled != last_doubled:
+        rules = _rules_of(config, doubled)
+        _last_rules = (config, doubled, rules)
+    return rules
+
+
+@functools.lru_cache(maxsize=128)
+def _rules_of(config: RulesConfig, doubled: int) -> Rules:
     return Rules(config, doubled)
 
 
+_last_rules: tuple[RulesConfig | None, int, Rules] = (None, 0, Rules(RulesConfig(), 0))
+
+
 def play_policy(view: SeatView, tracker: Tracker | None = None) -> PlayPolicy:
-    config = view_config(view)
+    config = tracker.config if tracker else view_config(view)
     doubled = C.mask_of(c for c, _ in view.doubled)
-    voids = [tracker.void_suits(s) for s in range(4)] if tracker else [0, 0, 0, 0]
+    voids = tracker.voids() if tracker else [0, 0, 0, 0]
     return PlayPolicy(
         cached_rules(config, doubled), partners=config.partnership != "off", voids=voids
     )
@@ -141,6 +174,8 @@ class HeuristicStrategy:
     def __init__(self, seed: int = 0, *, doubling: bool = True) -> None:
         self.rng = random.Random(seed)
         self.doubling = doubling
+        # Each seat's last tracker, carried on to its next decision of the round.
+        self._trackers: dict[int, Tracker] = {}
 
     def choose_doubles(self, view: SeatView) -> list[int]:
         if not self.doubling or not view.can_double:
@@ -157,11 +192,15 @@ class HeuristicStrategy:
         legal = view.legal_mask
         if legal & (legal - 1) == 0:
             return view.legal[0]
-        tracker = Tracker(view)
-        policy = play_policy(view, tracker)
+        assert view.seat is not None
         trick = [(s, c) for s, c in view.trick]
         high = led_high(trick) if trick else -1
-        assert view.seat is not None
+        if trick and legal & _SUIT_MASK[C.SUIT_OF[trick[0][1]]]:
+            # Following suit reads only the trick, so no tracker is built.
+            return play_policy(view).follow(legal, trick, high)
+        tracker = Tracker(view, since=self._trackers.get(view.seat))
+        self._trackers[view.seat] = tracker
+        policy = play_policy(view, tracker)
         return policy(view.seat, tracker.hand, legal, trick, high, tracker.played)
 
 

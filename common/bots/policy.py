@@ -59,13 +59,12 @@ class PlayPolicy:
             return self.lead(seat, hand, legal, played)
         led = _SUIT_OF[trick[0][1]]
         if legal & _SUIT_MASK[led]:
-            return self.follow(seat, legal, trick, high, played)
+            return self.follow(legal, trick, high)
         return self.discard(seat, hand, legal, trick, high, played)
 
     # ---- following suit -------------------------------------------------------------
-    def follow(
-        self, seat: int, legal: int, trick: list[tuple[int, int]], high: int, played: int
-    ) -> int:
+    def follow(self, legal: int, trick: list[tuple[int, int]], high: int) -> int:
+        """Following suit reads only the trick: who we are and what is gone do not matter."""
         points = self.points
         lk = self.leekha_mask
         below = legal & _BELOW[high]

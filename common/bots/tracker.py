@@ -10,8 +10,9 @@ to the legality they are read from.
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import Final
+from typing import Any, Final
 
 from leekha.common import cards as C
 from leekha.common.bots.base import view_config
@@ -24,6 +25,30 @@ _SUIT_OF: Final = C.SUIT_OF
 _SUIT_MASK: Final = C.SUIT_MASK
 
 
+@functools.lru_cache(maxsize=64)
+def _play_rules(config: RulesConfig) -> PlayRules:
+    return PlayRules(config)
+
+
+def _read_trick(cards: list[Any], me: int, rules: PlayRules, played: int, absent: list[int]) -> int:
+    """Add what a trick's plays prove absent to `absent`; return `played` with its cards."""
+    high = -1
+    lk_on = False
+    led = -1
+    leekhas = rules.leekha_mask
+    for i, (seat, c) in enumerate(cards):
+        played |= _BIT[c]
+        if i == 0:
+            led = _SUIT_OF[c]
+        elif seat != me:
+            absent[seat] |= rules.absent_after(cards[:i], high, lk_on, c)
+        if led == _SUIT_OF[c] and c > high:
+            high = c
+        if leekhas & _BIT[c]:
+            lk_on = True
+    return played
+
+
 class SampleError(RuntimeError):
     """No deal fits the deductions (only possible if the view itself is inconsistent)."""
 
@@ -32,6 +57,9 @@ class Tracker:
     """Cards seen, cards known to be in a hand, and cards proven absent from each hand."""
 
     __slots__ = (
+        "_done",
+        "_done_absent",
+        "_done_played",
         "_plan",
         "absent",
         "config",
@@ -43,37 +71,40 @@ class Tracker:
         "unseen",
     )
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, since: Tracker | None = None) -> None:
+        """`since`: this seat's tracker from an earlier view of the same round, if any.
+        What the finished tricks prove is then read only from the tricks finished since
+        (a bot match asks after every move); any other tracker is ignored."""
         if view.seat is None:
             raise ValueError("a tracker needs a seat's view, not a spectator's")
         me = view.seat
         self.seat = me
         self.config: RulesConfig = view_config(view)
         self.hand = C.mask_of(view.hand)
-        cfg = self.config
-        leekhas = cfg.leekha_mask
-        rules = PlayRules(cfg)
-        absent = [0, 0, 0, 0]
-        absent[me] = C.FULL_DECK & ~self.hand
-        played = 0
-        in_trick = [False] * 4
-        tricks = [t["cards"] for t in view.tricks]
+        rules = _play_rules(self.config)
+        tricks = view.tricks
+        # What the finished tricks prove depends on the seat, the rules and those tricks
+        # alone, so a tracker that read a prefix of them can be carried on from.
+        if (
+            since is not None
+            and since.seat == me
+            and since.config is self.config
+            and len(since._done) <= len(tricks)
+            and tricks[: len(since._done)] == since._done
+        ):
+            played, absent = since._done_played, list(since._done_absent)
+            start = len(since._done)
+        else:
+            played, absent, start = 0, [0, 0, 0, 0], 0
+        for t in tricks[start:]:
+            played = _read_trick(t["cards"], me, rules, played, absent)
+        self._done: list[dict[str, Any]] = list(tricks)
+        self._done_played: int = played
+        self._done_absent: list[int] = list(absent)
         if view.trick:
-            tricks.append(view.trick)
-        for cards in tricks:
-            high = -1
-            lk_on = False
-            led = -1
-            for i, (seat, c) in enumerate(cards):
-                played |= _BIT[c]
-                if i == 0:
-                    led = _SUIT_OF[c]
-                elif seat != me:
-                    absent[seat] |= rules.absent_after(cards[:i], high, lk_on, c)
-                if led == _SUIT_OF[c] and c > high:
-                    high = c
-                if leekhas & _BIT[c]:
-                    lk_on = True
+            played = _read_trick(view.trick, me, rules, played, absent)
+        absent[me] = C.FULL_DECK & ~self.hand
+        in_trick = [False] * 4
         for seat, _ in view.trick:
             in_trick[seat] = True
         self.played = played
@@ -106,10 +137,11 @@ class Tracker:
                 if s not in (doubler, target):
                     absent[s] |= bit
         for s in range(4):
-            absent[s] &= ~known[s]
+            others = 0
             for o in range(4):
                 if o != s:
-                    absent[s] |= known[o]
+                    others |= known[o]
+            absent[s] = (absent[s] & ~known[s]) | others
         self.known = known
         self.absent = absent
         self._plan: tuple[list[tuple[int, list[int]]], list[int]] | None = None
@@ -127,6 +159,10 @@ class Tracker:
             elif not live & ~self.absent[seat]:
                 out |= 1 << s
         return out
+
+    def voids(self) -> list[int]:
+        """`void_suits` of every seat."""
+        return [self.void_suits(s) for s in range(4)]
 
     def lacks(self, seat: int, c: int) -> bool:
         """Whether `seat` is proven not to hold card `c` now."""
