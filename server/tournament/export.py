@@ -61,7 +61,7 @@ def document(
     lines = []
     for s in standings(entrants, results):
         line = s.to_dict()
-        line.update(label=labels[s.entrant], deals=s.deals, fallback_moves=s.fallback_moves)
+        line.update(label=labels[s.entrant], deals=s.deals)
         lines.append(line)
     return {
         "version": EXPORT_VERSION,
@@ -114,7 +114,8 @@ def standings_table(
             labels.get(int(s["entrant"]), "?"),
             h["house"] if rank is None else str(rank),
             str(s["games"]), str(s["wins"]), str(s["rounds"]), str(s["points"]),
-            _number(s.get("mean")), _interval(s.get("low"), s.get("high")),
+            _number(s.get("mean") if s["rounds"] else None),
+            _interval(s.get("low"), s.get("high")),
             str(s["fallback_games"]),
         ])  # fmt: skip
     return _columns(rows)

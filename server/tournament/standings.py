@@ -73,10 +73,10 @@ class GameResult:
         )
 
 
-#: The fields of a standing on the wire (`deals` and `fallback_moves` are export-only).
+#: The fields of a standing on the wire (`deals` is the export's only).
 WIRE_FIELDS: Final = frozenset(
     ("entrant", "rank", "games", "wins", "rounds", "points", "mean", "low", "high",
-     "fallback_games")
+     "fallback_games", "fallback_moves")
 )  # fmt: skip
 
 
@@ -100,8 +100,12 @@ class Standing:
     fallback_moves: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire's standing map (protocol 1.3 `tournament_state`) and the export's."""
-        return {k: v for k, v in asdict(self).items() if k in WIRE_FIELDS}
+        """The wire's standing map (protocol 1.3 `tournament_state`) and the export's.
+        The wire's `mean` is always a number: 0.0 with `rounds` 0 before the first round."""
+        out = {k: v for k, v in asdict(self).items() if k in WIRE_FIELDS}
+        if out["mean"] is None:
+            out["mean"] = 0.0
+        return out
 
 
 def _finite(x: float) -> float | None:

@@ -1,0 +1,100 @@
+"""A short session for `leekha tournament`: ask the server, wait for the answer, and follow
+a tournament's pushes.
+
+The session (handshake, TLS, pings) is `client.session`'s. A command is over in seconds
+or follows one tournament; a dropped link ends it with one sentence rather than being
+retried, since nothing is held for it on the server.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, cast
+
+from twisted.internet import defer
+
+from leekha import protocol as P
+from leekha.client.i18n import _
+from leekha.client.refusals import explain
+from leekha.client.session import ClientSession, ConnectFailed, Target
+
+CLIENT = "leekha-tournament"
+
+
+class Refused(Exception):
+    """The server refused a request; the text is the player's words for it."""
+
+    def __init__(self, error: P.Error) -> None:
+        super().__init__(explain(error.code, error.message))
+        self.code = error.code
+
+
+class Link:
+    """`open()`, then `ask(...)` as often as needed, then `close()`. Pushed
+    `tournament_state`s (re null) go to `on_state`."""
+
+    def __init__(
+        self,
+        reactor: Any,
+        target: Target,
+        name: str,
+        on_state: Callable[[dict[str, Any]], None] = lambda _t: None,
+    ) -> None:
+        self.on_state = on_state
+        self.waiting: dict[int, defer.Deferred[P.Message]] = {}
+        self.ended: defer.Deferred[None] = defer.Deferred()
+        self._tries = 0
+        self._name = name
+        self.session = ClientSession(
+            reactor,
+            target,
+            name,
+            client=CLIENT,
+            on_message=self._message,
+            on_lost=self._lost,
+            on_failed=self._lost,
+            on_refused=self._other_name,
+        )
+
+    async def open(self) -> P.Welcome:
+        return await self.session.connect()
+
+    async def ask(self, cls: type[P.Message], **fields: Any) -> P.Message:
+        """Send a request; its reply, or Refused, or ConnectFailed when the link drops."""
+        rid = self.session.new_id()
+        answer: defer.Deferred[P.Message] = defer.Deferred()
+        self.waiting[rid] = answer
+        if not self.session.send(cast(Any, cls)(id=rid, **fields)):
+            del self.waiting[rid]
+            raise ConnectFailed(_("the connection to the server is down"))
+        return await answer
+
+    async def close(self) -> None:
+        await self.session.close()
+
+    def _message(self, msg: P.Message) -> None:
+        re = getattr(msg, "re", None)
+        answer = self.waiting.pop(re, None) if re is not None else None
+        if answer is not None:
+            if isinstance(msg, P.Error):
+                answer.errback(Refused(msg))
+            else:
+                answer.callback(msg)
+        elif isinstance(msg, P.TournamentState):
+            self.on_state(msg.tournament)
+
+    def _lost(self, why: str) -> None:
+        failure = ConnectFailed(_("the connection to the server was lost: {why}").format(why=why))
+        waiting, self.waiting = self.waiting, {}
+        for answer in waiting.values():
+            answer.errback(failure)
+        if not self.ended.called:
+            self.ended.errback(failure)
+
+    def _other_name(self, msg: P.Error) -> str | None:
+        """Our name is taken (say, by the player's own client): take a numbered one."""
+        if msg.code == "bad_name" and self._tries < 5:
+            self._tries += 1
+            return f"{self._name}-{random.randrange(1000, 10000)}"
+        return None

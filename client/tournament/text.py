@@ -1,0 +1,107 @@
+"""A tournament as the player reads it: translated headings and lines for the command line
+and the terminal client alike.
+
+The columns are `leekha.server.tournament.export`'s (one layout for the export, `status`
+and the TUI); only the words are put in the interface language here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from leekha.client.i18n import _
+from leekha.server.tournament import export
+
+
+def headings() -> dict[str, str]:
+    """The export's column headings, translated."""
+    return {
+        "rank": _("rank"),
+        "entrant": _("entrant"),
+        "games": _("games"),
+        "wins": _("won"),
+        "rounds": _("rounds"),
+        "points": _("points"),
+        "mean": _("pts/round"),
+        "interval": _("95% interval"),
+        "fallback": _("fallback"),
+        "game": _("game"),
+        "deal": _("deal"),
+        "rotation": _("rot"),
+        "record": _("record"),
+        "winners": _("winners"),
+        "house": _("house"),
+        "seat": _("seat {n}"),
+        "title": _("{name} ({format}, {deals} deals)"),
+    }
+
+
+def format_name(fmt: str) -> str:
+    return {"round_robin": _("round robin"), "swiss": _("swiss")}.get(fmt, fmt)
+
+
+def status_name(status: str) -> str:
+    words = {"waiting": _("waiting"), "running": _("running"), "finished": _("finished")}
+    return words.get(status, status)
+
+
+def summary_line(t: Mapping[str, Any]) -> str:
+    """One tournament of a list: id, name, format, status and progress."""
+    return _("#{id} {name}: {format}, {status}, {done}/{total} games, {n} entrants").format(
+        id=t["id"], name=t["name"], format=format_name(str(t["format"])),
+        status=status_name(str(t["status"])), done=t["games_done"], total=t["games_total"],
+        n=t["entrants"],
+    )  # fmt: skip
+
+
+def labels(t: Mapping[str, Any]) -> dict[int, str]:
+    """Entrant index -> how it is shown (a house bot marked as such)."""
+    out = {}
+    for e in t.get("entrants", ()):
+        label = str(e.get("label") or e.get("name") or e.get("strategy") or "?")
+        if e.get("kind") == "house":
+            label = _("{name} (house)").format(name=label)
+        out[int(e["index"])] = label
+    return out
+
+
+def state_lines(t: Mapping[str, Any]) -> list[str]:
+    """A tournament's state (`tournament_state`'s map): title, progress, standings, live
+    tables and the server's notes."""
+    head = _("#{id} {name}: {format}, rules {preset}, {deals} deals").format(
+        id=t["id"], name=t["name"], format=format_name(str(t["format"])),
+        preset=t.get("preset", "?"), deals=t.get("deals", "?"),
+    )  # fmt: skip
+    if t.get("stages"):
+        head += _(", {n} stages").format(n=t["stages"])
+    progress = _("{status}: {done}/{total} games").format(
+        status=status_name(str(t["status"])), done=t["games_done"], total=t["games_total"]
+    )
+    names = labels(t)
+    shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
+    lines = [head, progress, "", *export.standings_table(shown, t["standings"], headings())]
+    missing = [e for e in t["entrants"] if e.get("kind") == "client" and not e.get("present")]
+    if t["status"] == "waiting" and missing:
+        names = ", ".join(str(e.get("name")) for e in missing)
+        lines += ["", _("waiting for: {names}").format(names=names)]
+    if t.get("tables"):
+        lines += ["", _("live tables:")]
+        lines += [table_line(t, table) for table in t["tables"]]
+    lines += [str(note) for note in t.get("notes", ())]
+    return lines
+
+
+def table_line(t: Mapping[str, Any], table: Mapping[str, Any]) -> str:
+    """One live table: its id, game, deal, rotation and who sits where."""
+    names = labels(t)
+    seats = ", ".join(names.get(int(e), "?") for e in table["seats"])
+    return _("table {table}: game {game}, deal {deal}, rotation {rotation}: {seats}").format(
+        table=table["table_id"], game=table["game"], deal=table["deal"],
+        rotation=table["rotation"], seats=seats,
+    )  # fmt: skip
+
+
+def export_text(doc: Mapping[str, Any]) -> str:
+    """The export as a readable table, with translated headings."""
+    return export.table(doc, headings())
