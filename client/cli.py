@@ -40,6 +40,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("leekha.server.cli", N_("run a table server")),
     "records": ("leekha.server.records_cli", N_("export stored games and player statistics")),
     "bot": ("leekha.client.bot.command", N_("run headless bot clients against a server")),
+    "tournament": (
+        "leekha.client.tournament.command",
+        N_("create, list, follow and export the tournaments a server runs"),
+    ),
     "id": ("leekha.client.idcmd", N_("show, export or import your identity key")),
 }
 

@@ -187,7 +187,7 @@ def test_export_document_and_table() -> None:
     lines = text.splitlines()
     assert lines[0] == "Friday (round_robin, 2 deals)"
     assert lines[2].split() == ["entrant", "rank", "games", "won", "rounds", "points",
-                                "pts/round", "95%", "interval", "fallback"]
+                                "pts/round", "95%", "CI", "fallback"]
     ann = next(line for line in lines if line.startswith("ann "))
     assert ann.split()[2] == "8"
     assert len([line for line in lines if line.split()[:1] == ["7"]]) == 1

@@ -32,7 +32,8 @@ class Refused(Exception):
 
 class Link:
     """`open()`, then `ask(...)` as often as needed, then `close()`. Pushed
-    `tournament_state`s (re null) go to `on_state`."""
+    `tournament_state`s (re null) go to `on_state`; a lost link fails every request in
+    flight and is told to `on_lost`."""
 
     def __init__(
         self,
@@ -40,10 +41,11 @@ class Link:
         target: Target,
         name: str,
         on_state: Callable[[dict[str, Any]], None] = lambda _t: None,
+        on_lost: Callable[[ConnectFailed], None] = lambda _e: None,
     ) -> None:
         self.on_state = on_state
+        self.on_lost = on_lost
         self.waiting: dict[int, defer.Deferred[P.Message]] = {}
-        self.ended: defer.Deferred[None] = defer.Deferred()
         self._tries = 0
         self._name = name
         self.session = ClientSession(
@@ -89,8 +91,7 @@ class Link:
         waiting, self.waiting = self.waiting, {}
         for answer in waiting.values():
             answer.errback(failure)
-        if not self.ended.called:
-            self.ended.errback(failure)
+        self.on_lost(failure)
 
     def _other_name(self, msg: P.Error) -> str | None:
         """Our name is taken (say, by the player's own client): take a numbered one."""

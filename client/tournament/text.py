@@ -24,7 +24,7 @@ def headings() -> dict[str, str]:
         "rounds": _("rounds"),
         "points": _("points"),
         "mean": _("pts/round"),
-        "interval": _("95% interval"),
+        "interval": _("95% CI"),
         "fallback": _("fallback"),
         "game": _("game"),
         "deal": _("deal"),
@@ -83,8 +83,8 @@ def state_lines(t: Mapping[str, Any]) -> list[str]:
     lines = [head, progress, "", *export.standings_table(shown, t["standings"], headings())]
     missing = [e for e in t["entrants"] if e.get("kind") == "client" and not e.get("present")]
     if t["status"] == "waiting" and missing:
-        names = ", ".join(str(e.get("name")) for e in missing)
-        lines += ["", _("waiting for: {names}").format(names=names)]
+        who = ", ".join(str(e.get("name")) for e in missing)
+        lines += ["", _("waiting for: {names}").format(names=who)]
     if t.get("tables"):
         lines += ["", _("live tables:")]
         lines += [table_line(t, table) for table in t["tables"]]

@@ -42,6 +42,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     form = top(M.FORM)
     password = top(M.PASSWORD)
     stats = top(M.STATS)
+    tournaments = top(M.TOURNAMENTS)
     scores = top(M.SCORES)
     summary = top(M.SUMMARY)
     doubling = top(M.DOUBLE)
@@ -114,6 +115,15 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     for key in ("escape", "enter", "S", "q"):
         on(key, filter=stats | scores)(m.escape)
 
+    # tournament screen
+    on("up", filter=tournaments)(lambda: m.tournament_move(-1))
+    on("down", filter=tournaments)(lambda: m.tournament_move(1))
+    on("k", filter=tournaments)(lambda: m.tournament_move(-1))
+    on("j", filter=tournaments)(lambda: m.tournament_move(1))
+    on("enter", filter=tournaments)(m.tournament_enter)
+    for key in ("escape", "q", "T"):
+        on(key, filter=tournaments)(m.escape)
+
     # anywhere outside the modal overlays
     outside = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
     on("?", filter=outside)(m.toggle_help)
@@ -136,6 +146,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("n", filter=lobby)(m.open_form)
     on("g", filter=lobby)(m.refresh)
     on("S", filter=lobby)(m.open_stats)
+    on("T", filter=lobby)(m.open_tournaments)
 
     # table
     on("enter", filter=summary)(m.enter)

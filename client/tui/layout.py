@@ -34,6 +34,7 @@ from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.rulestext import summary
 from leekha.client.tui import model as M
+from leekha.client.tui import tournament
 from leekha.client.tui.canvas import Canvas, Frags, clip, fit, frags_width, wrap
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
@@ -429,6 +430,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
             _("n            new table"),
             _("g            refresh the list"),
             _("S            player statistics"),
+            _("T            tournaments: standings, Enter watches"),
             _("t            chat;  Enter sends, Esc closes"),
             _("q            quit (asks first)"),
             _("?            this help"),
@@ -605,6 +607,7 @@ def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
 OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.HELP: _paint_help,
     M.STATS: _paint_stats,
+    M.TOURNAMENTS: lambda m, cv: tournament.paint(m.tournaments, cv) if m.tournaments else None,
     M.PASSWORD: _paint_password,
     M.FORM: _paint_form,
     M.SCORES: _paint_scores,
@@ -680,6 +683,10 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         ]
     if top in (M.STATS, M.SCORES):
         return [("Esc", _("close"))]
+    if top == M.TOURNAMENTS and m.tournaments is not None:
+        if m.tournaments.following_one:
+            return [("↑↓", _("choose")), ("Enter", _("watch")), ("Esc", _("back"))]
+        return [("↑↓", _("choose")), ("Enter", _("open")), ("Esc", _("close"))]
     if top == M.PASSWORD:
         return [("Enter", _("join")), ("Esc", _("cancel"))]
     if top == M.SUMMARY:
@@ -696,6 +703,7 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("n", _("new")),
             ("g", _("refresh")),
             ("S", _("stats")),
+            ("T", _("tournaments")),
             ("t", _("chat")),
             ("q", _("quit")),
             ("?", _("help")),

@@ -27,6 +27,7 @@ from leekha.client import systemlines
 from leekha.client.cardnames import suit_name
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
+from leekha.client.tui.tournament import TournamentScreen
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
@@ -52,6 +53,7 @@ FAILED = "failed"
 # Overlays, the one on top first (see ClientModel.overlay)
 HELP = "help"
 STATS = "stats"
+TOURNAMENTS = "tournaments"
 PASSWORD = "password"
 FORM = "form"
 SCORES = "scores"
@@ -114,6 +116,8 @@ def _what(kind: str) -> str:
         "chat": _("Chat"),
         "list_tables": _("Listing tables"),
         "get_stats": _("Statistics"),
+        "list_tournaments": _("Listing tournaments"),
+        "get_tournament": _("Following the tournament"),
     }
     return words.get(kind, kind)
 
@@ -253,6 +257,7 @@ class ClientModel:
         self._prompt_spectate = False
         self.stats_open = False
         self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
+        self.tournaments: TournamentScreen | None = None  # the tournament screen, when open
         # table
         self.table: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
@@ -338,6 +343,8 @@ class ClientModel:
         if screen == LOBBY:
             if self.stats_open:
                 return STATS
+            if self.tournaments is not None:
+                return TOURNAMENTS
             if self.password_prompt is not None:
                 return PASSWORD
             if self.form is not None:
@@ -658,6 +665,11 @@ class ClientModel:
                     self.chat.append((msg.sender, msg.text))
             case P.Stats():
                 self._on_stats(msg)
+            case P.TournamentList() | P.TournamentState():
+                if msg.re is not None:
+                    self.pending.pop(msg.re, None)
+                if self.tournaments is not None:
+                    self.tournaments.apply(msg)
             case _:
                 pass
 
@@ -710,6 +722,10 @@ class ClientModel:
             self.lifted = None
         if isinstance(req, P.GetStats):
             self.stats_open = False
+        if isinstance(req, P.ListTournaments):
+            self.tournaments = None
+        elif isinstance(req, P.GetTournament) and self.tournaments is not None:
+            self.tournaments.refused()
         if self.auto is not None and self.auto.stage != "done":
             self.auto.stage = "failed"
 
@@ -1091,6 +1107,24 @@ class ClientModel:
             if isinstance(req, P.GetStats):
                 del self.pending[rid]  # a late reply must not reopen or refill the overlay
 
+    def open_tournaments(self) -> None:
+        """Lobby: the server's tournaments; Enter follows one, Enter on a table watches."""
+        if not speaks(self.version, V.TOURNAMENTS):
+            self.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
+            return
+        self.tournaments = TournamentScreen(self.request)
+        self.tournaments.open()
+
+    def tournament_move(self, step: int) -> None:
+        if self.tournaments is not None:
+            self.tournaments.move(step)
+
+    def tournament_enter(self) -> None:
+        table_id = self.tournaments.enter() if self.tournaments is not None else None
+        if table_id is not None:
+            self.tournaments = None
+            self._join(table_id, None, spectate=True)
+
     def open_form(self) -> None:
         self.form = CreateForm(name=table_name_for(self.name, _("{name}'s table")))
 
@@ -1297,6 +1331,9 @@ class ClientModel:
             self.show_help = False
         elif top == STATS:
             self.close_stats()
+        elif top == TOURNAMENTS:
+            if self.tournaments is not None and self.tournaments.back():
+                self.tournaments = None
         elif top == PASSWORD:
             self.password_prompt = None
         elif top == FORM:

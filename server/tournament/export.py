@@ -25,7 +25,7 @@ HEADINGS: Final[Mapping[str, str]] = {
     "rounds": "rounds",
     "points": "points",
     "mean": "pts/round",
-    "interval": "95% interval",
+    "interval": "95% CI",
     "fallback": "fallback",
     "game": "game",
     "deal": "deal",
@@ -98,26 +98,40 @@ def _columns(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
     ]
 
 
+#: The standings' columns, in order; a narrow screen picks some of them.
+STANDING_COLUMNS: Final = (
+    "entrant", "rank", "games", "wins", "rounds", "points", "mean", "interval", "fallback",
+)  # fmt: skip
+
+
+def _standing_cells(s: Mapping[str, Any], label: str, house: str) -> dict[str, str]:
+    rank = s.get("rank")
+    return {
+        "entrant": label,
+        "rank": house if rank is None else str(rank),
+        "games": str(s["games"]),
+        "wins": str(s["wins"]),
+        "rounds": str(s["rounds"]),
+        "points": str(s["points"]),
+        "mean": _number(s.get("mean") if s["rounds"] else None),
+        "interval": _interval(s.get("low"), s.get("high")),
+        "fallback": str(s["fallback_games"]),
+    }
+
+
 def standings_table(
     entrants: Sequence[Mapping[str, Any]],
     lines: Sequence[Mapping[str, Any]],
     headings: Mapping[str, str] = HEADINGS,
+    columns: Sequence[str] = STANDING_COLUMNS,
 ) -> list[str]:
-    """The standings as text lines, from wire or export maps."""
-    h = headings
+    """The standings as text lines, from wire or export maps: a heading row, then one row
+    per entrant, in `columns` (the entrant's name first, flush left)."""
     labels = {int(e["index"]): _label(e) for e in entrants}
-    rows = [[h["entrant"], h["rank"], h["games"], h["wins"], h["rounds"], h["points"],
-             h["mean"], h["interval"], h["fallback"]]]  # fmt: skip
+    rows = [[headings[c] for c in columns]]
     for s in lines:
-        rank = s.get("rank")
-        rows.append([
-            labels.get(int(s["entrant"]), "?"),
-            h["house"] if rank is None else str(rank),
-            str(s["games"]), str(s["wins"]), str(s["rounds"]), str(s["points"]),
-            _number(s.get("mean") if s["rounds"] else None),
-            _interval(s.get("low"), s.get("high")),
-            str(s["fallback_games"]),
-        ])  # fmt: skip
+        cells = _standing_cells(s, labels.get(int(s["entrant"]), "?"), headings["house"])
+        rows.append([cells[c] for c in columns])
     return _columns(rows)
 
 

@@ -1,0 +1,180 @@
+"""`leekha tournament`: create a tournament on a server, list them, follow one, export one.
+
+`create`, `list` and `status HOST ID` talk to a running server; `status ID` and `export`
+read the server's database (`--data-dir`), which SQLite's WAL mode lets us do next to a
+running server. The simple case stays simple: three server bots and your own bot are
+`--entrant server:heuristic` three times and `--entrant NAME`, then
+`leekha bot HOST --tournament ID --name NAME`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from leekha.client import options
+from leekha.client.i18n import _
+from leekha.client.options import default_help
+
+SERVER_PREFIX = "server:"
+
+
+def _address(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address", nargs="?", default="127.0.0.1", metavar="HOST[:PORT]",
+        help=default_help(options.address_help()),
+    )  # fmt: skip
+    parser.add_argument(
+        "--tls",
+        action="store_true",
+        help=_("connect with TLS (system CAs, or the certificate seen first: see known_hosts)"),
+    )
+
+
+def _follow(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help=_("stay connected and print the progress as games finish, then the final "
+               "standings"),
+    )  # fmt: skip
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="tournament_command", metavar=_("ACTION"), required=True)
+    create = sub.add_parser(
+        "create",
+        help=_("ask a server to run a tournament"),
+        description=_(
+            "Ask a server to run a duplicate tournament: every deal is played by each "
+            "foursome in all four seat rotations. Example, your bot against three server "
+            "bots: --entrant server:heuristic --entrant server:heuristic --entrant "
+            "server:search --entrant mybot, then run: leekha bot HOST --tournament ID "
+            "--name mybot"
+        ),
+    )
+    _address(create)
+    create.add_argument(
+        "--entrant",
+        action="append",
+        default=[],
+        metavar="server:STRATEGY|NAME",
+        help=_(
+            "one entrant, repeatable, 4 to 64 in all: server:STRATEGY for a bot the server "
+            "runs ({strategy}), or the session name of a bot client that will enter with "
+            "`leekha bot --tournament`"
+        ).format(strategy=options.strategy_help()),
+    )
+    create.add_argument(
+        "--name", default="tournament", help=default_help(_("the tournament's name"))
+    )
+    create.add_argument(
+        "--format",
+        choices=("round_robin", "swiss"),
+        default="round_robin",
+        help=default_help(
+            _("round_robin: every foursome of entrants plays every deal; swiss: --stages "
+              "stages, each grouping entrants of near standing")
+        ),
+    )  # fmt: skip
+    create.add_argument(
+        "--deals", type=int, default=8, metavar="N",
+        help=default_help(_("deals per foursome (per stage in swiss), each played in all "
+                            "four rotations")),
+    )  # fmt: skip
+    create.add_argument(
+        "--stages", type=int, default=None, metavar="N",
+        help=_("swiss only: how many stages (default: 3 for swiss)"),
+    )  # fmt: skip
+    options.add_rules_arguments(create)
+    create.add_argument(
+        "--move-timer", type=int, default=None, metavar="SECONDS",
+        help=_("seconds per decision before the server plays for a silent entrant "
+               "(default: the server's)"),
+    )  # fmt: skip
+    _follow(create)
+
+    listing = sub.add_parser("list", help=_("list a server's tournaments"))
+    _address(listing)
+
+    status = sub.add_parser(
+        "status",
+        help=_("a tournament's standings, from a server"),
+    )
+    _address(status)
+    status.add_argument("tournament_id", type=int, metavar="ID", help=_("the tournament's id"))
+    _follow(status)
+
+
+
+def entrant_of(spec: str) -> dict[str, str | None]:
+    """`server:STRATEGY` or a client's NAME, as the wire's entrant request."""
+    spec = spec.strip()
+    if spec.startswith(SERVER_PREFIX):
+        strategy = spec[len(SERVER_PREFIX) :].strip()
+        if not strategy:
+            raise ValueError(_("--entrant server: needs a strategy, e.g. server:heuristic"))
+        return {"name": None, "strategy": strategy}
+    if not spec:
+        raise ValueError(_("--entrant needs server:STRATEGY or a name"))
+    return {"name": spec, "strategy": None}
+
+
+def _fail(problem: object, code: int = 2) -> int:
+    print(_("leekha tournament: {problem}").format(problem=problem), file=sys.stderr)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    action = args.tournament_command
+    try:
+        host, port = options.parse_address(args.address)
+        request: dict[str, Any] = {}
+        if action == "create":
+            request = _create_request(args)
+    except ValueError as exc:
+        return _fail(exc)
+    from leekha.client.eventloop import run_on_reactor
+    from leekha.client.tournament import remote
+
+    return run_on_reactor(lambda reactor: remote.main(reactor, host, port, args, request))
+
+
+def _create_request(args: argparse.Namespace) -> dict[str, Any]:
+    entrants = [entrant_of(spec) for spec in args.entrant]
+    if len(entrants) < 4:
+        raise ValueError(
+            _("a tournament needs at least four entrants (--entrant); {n} given").format(
+                n=len(entrants)
+            )
+        )
+    stages = args.stages
+    if args.format == "swiss" and stages is None:
+        stages = 3
+    if args.format == "round_robin" and stages is not None:
+        raise ValueError(_("--stages is for --format swiss"))
+    _config, overrides = options.rules_from_args(args)
+    return {
+        "name": args.name,
+        "format": args.format,
+        "entrants": entrants,
+        "deals": args.deals,
+        "stages": stages,
+        "preset": args.rules,
+        "overrides": overrides,
+        "move_timer_s": args.move_timer,
+    }
+
+
+def write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text + "\n")
+    else:
+        output.write_text(text + "\n", encoding="utf-8")
+
+
+def dump(doc: Any) -> str:
+    return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,105 @@
+"""The network half of `leekha tournament`: create, list and status against a server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from twisted.internet import defer
+
+from leekha import protocol as P
+from leekha.client.i18n import _
+from leekha.client.session import ConnectFailed, Target, dial_error
+from leekha.client.tournament import text
+from leekha.client.tournament.link import Link, Refused
+from leekha.client.tui.play import default_name
+from leekha.protocol import version as V
+from leekha.protocol.version import speaks
+
+
+def _print(lines: list[str]) -> None:
+    print("\n".join(lines))
+
+
+async def main(
+    reactor: Any, host: str, port: int, args: argparse.Namespace, request: dict[str, Any]
+) -> int:
+    """Run one action; the exit code: 0 done, 1 the server or the link said no."""
+    finished: defer.Deferred[dict[str, Any]] = defer.Deferred()
+    follow = bool(getattr(args, "follow", False))
+
+    def pushed(t: dict[str, Any]) -> None:
+        if follow:
+            print(_("{status}: {done}/{total} games").format(
+                status=text.status_name(str(t["status"])), done=t["games_done"],
+                total=t["games_total"],
+            ))  # fmt: skip
+        if t["status"] == "finished" and not finished.called:
+            finished.callback(t)
+
+    def lost(exc: ConnectFailed) -> None:
+        if not finished.called:
+            finished.errback(exc)
+
+    finished.addErrback(lambda f: f if follow else None)  # only a follower waits for it
+    link = Link(reactor, Target(host, port, args.tls), f"{default_name()}-cli", pushed, lost)
+    try:
+        welcome = await link.open()
+    except Exception as exc:
+        print(_("leekha tournament: {problem}").format(problem=dial_error(exc)), file=sys.stderr)
+        return 1
+    try:
+        if not speaks(tuple(welcome.version), V.TOURNAMENTS):
+            raise ConnectFailed(_("this server does not run tournaments (protocol 1.3 needed)"))
+        return await _act(link, host, port, args, request, finished if follow else None)
+    except (Refused, ConnectFailed) as exc:
+        print(_("leekha tournament: {problem}").format(problem=exc), file=sys.stderr)
+        return 1
+    finally:
+        await link.close()
+
+
+async def _act(
+    link: Link,
+    host: str,
+    port: int,
+    args: argparse.Namespace,
+    request: dict[str, Any],
+    finished: defer.Deferred[dict[str, Any]] | None,
+) -> int:
+    action = args.tournament_command
+    if action == "list":
+        reply = await link.ask(P.ListTournaments)
+        assert isinstance(reply, P.TournamentList)
+        if not reply.tournaments:
+            print(_("no tournaments on this server"))
+        _print([text.summary_line(t) for t in reply.tournaments])
+        return 0
+    if action == "create":
+        reply = await link.ask(P.CreateTournament, **request)
+    else:
+        reply = await link.ask(P.GetTournament, tournament_id=args.tournament_id)
+    assert isinstance(reply, P.TournamentState)
+    t = reply.tournament
+    _print(text.state_lines(t))
+    if action == "create":
+        _print(_enter_hint(t, host, port))
+    if finished is None or t["status"] == "finished":
+        return 0
+    _print(text.state_lines(await finished))
+    return 0
+
+
+def _enter_hint(t: dict[str, Any], host: str, port: int) -> list[str]:
+    """How the client entrants take part: one `leekha bot` line each."""
+    names = [e["name"] for e in t["entrants"] if e.get("kind") == "client"]
+    if not names:
+        return []
+    lines = ["", _("The tournament starts once every client entrant has entered. Run:")]
+    for name in names:
+        lines.append(
+            f"  leekha bot {host}:{port} --tournament {t['id']} --name {name} "
+            "--strategy STRATEGY"
+        )
+    return lines

@@ -1,0 +1,158 @@
+"""The tournament screen of the terminal client: the server's tournaments, then one of
+them with its standings (and their 95% intervals) and its live tables; Enter on a table
+watches it.
+
+It is a lobby overlay with its own small state (`TournamentScreen`), fed the
+`tournament_list` and `tournament_state` replies and pushes by the model; its painter
+draws the same standings columns as `leekha tournament status` and the export.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from leekha import protocol as P
+from leekha.client.i18n import _
+from leekha.client.tournament import text
+from leekha.client.tui.canvas import Canvas
+from leekha.server.tournament.export import standings_table
+
+Request = Callable[..., P.Message]
+
+#: The standings columns that fit an 80-column overlay.
+COLUMNS = ("entrant", "rank", "games", "wins", "mean", "interval", "fallback")
+
+
+@dataclass
+class TournamentScreen:
+    """The list (`state` None) or one followed tournament; `cursor` picks a tournament in
+    the list, or a live table of the followed one."""
+
+    request: Request
+    listing: list[dict[str, Any]] | None = None  # None = asked, no answer yet
+    state: dict[str, Any] | None = None
+    following: int | None = None  # the id asked for, until its state arrives
+    cursor: int = 0
+
+    @property
+    def following_one(self) -> bool:
+        return self.following is not None
+
+    def open(self) -> None:
+        """Back to the list, asked afresh."""
+        self.state = None
+        self.following = None
+        self.listing = None
+        self.cursor = 0
+        self.request(P.ListTournaments)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """What the cursor moves over: the tournaments, or the followed one's tables."""
+        if self.following_one:
+            return list(self.state["tables"]) if self.state is not None else []
+        return self.listing or []
+
+    def move(self, step: int) -> None:
+        self.cursor = max(0, min(self.cursor + step, len(self.rows()) - 1))
+
+    def enter(self) -> int | None:
+        """Enter: open the chosen tournament, or return the chosen live table to watch."""
+        rows = self.rows()
+        if not rows:
+            return None
+        chosen = rows[min(self.cursor, len(rows) - 1)]
+        if self.following_one:
+            return int(chosen["table_id"])
+        self.following = int(chosen["id"])
+        self.state = None
+        self.cursor = 0
+        self.request(P.GetTournament, tournament_id=self.following)
+        return None
+
+    def back(self) -> bool:
+        """Esc: from a tournament back to the list; True when the screen should close."""
+        if not self.following_one:
+            return True
+        self.open()
+        return False
+
+    def apply(self, msg: P.Message) -> None:
+        if isinstance(msg, P.TournamentList) and not self.following_one:
+            self.listing = list(msg.tournaments)
+        elif isinstance(msg, P.TournamentState):
+            t = msg.tournament
+            if self.following is not None and t.get("id") == self.following:
+                self.state = t
+        self.move(0)
+
+    def refused(self) -> None:
+        """The tournament asked for is gone (or the server said no): back to the list."""
+        if self.following_one:
+            self.open()
+
+
+def paint(s: TournamentScreen, cv: Canvas) -> None:
+    width, height = min(cv.width, 78), cv.height - 4  # the header and the hints stay
+    if not s.following_one:
+        _paint_list(s, cv, width)
+        return
+    t = s.state
+    title = _("tournament") if t is None else f"#{t['id']} {t['name']}"
+    x, y = cv.box(width, height, title)
+    inner, bottom = width - 4, y + height - 3
+    if t is None:
+        cv.put(x, y, _("asking the server…"), "class:box class:muted")
+        return
+    head = _("{format}, rules {preset}, {deals} deals · {status}: {done}/{total} games").format(
+        format=text.format_name(str(t["format"])), preset=t["preset"], deals=t["deals"],
+        status=text.status_name(str(t["status"])), done=t["games_done"], total=t["games_total"],
+    )  # fmt: skip
+    cv.put(x, y, head[:inner], "class:box class:muted")
+    names = text.labels(t)
+    shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
+    lines = standings_table(shown, t["standings"], text.headings(), COLUMNS)
+    room = max(2, (bottom - y - 2) // 2 if t["tables"] else bottom - y - 1)
+    row = y + 1
+    for i, line in enumerate(lines[:room]):
+        cv.put(x, row, line[:inner], "class:box.title" if i == 0 else "class:box")
+        row += 1
+    if len(lines) > room:
+        cv.put(x, row, _("  (+{n} more)").format(n=len(lines) - room), "class:box class:muted")
+        row += 1
+    row += 1
+    if not t["tables"]:
+        note = _("no game is being played now") if t["status"] != "finished" else ""
+        cv.put(x, row, (note or _("finished")), "class:box class:muted")
+        return
+    cv.put(x, row, _("live tables (Enter to watch):"), "class:box class:muted")
+    first = max(0, s.cursor - (bottom - row - 1) + 1)
+    for i, table in enumerate(t["tables"][first:], start=first):
+        row += 1
+        if row > bottom:
+            break
+        style = "class:box class:cursorrow" if i == s.cursor else "class:box"
+        cv.put(x, row, _table_row(names, table)[:inner], style)
+
+
+def _table_row(names: dict[int, str], table: dict[str, Any]) -> str:
+    """A live table in one short row: its id, deal and rotation, who sits where."""
+    seats = ", ".join(names.get(int(e), "?") for e in table["seats"])
+    where = _("deal {deal} rot {rotation}").format(deal=table["deal"], rotation=table["rotation"])
+    return f"{table['table_id']:>4}  {where}  {seats}"
+
+
+def _paint_list(s: TournamentScreen, cv: Canvas, width: int) -> None:
+    rows = s.listing
+    shown = (rows or [])[: max(1, cv.height - 8)]
+    x, y = cv.box(width, max(len(shown), 1) + 4, _("tournaments"))
+    if rows is None:
+        cv.put(x, y, _("asking the server…"), "class:box class:muted")
+    elif not rows:
+        cv.put(x, y, _("no tournaments on this server"), "class:box class:muted")
+    for i, t in enumerate(shown):
+        style = "class:box class:cursorrow" if i == s.cursor else "class:box"
+        cv.put(x, y + i, text.summary_line(t)[: width - 4], style)
+    cv.put(x, y + max(len(shown), 1) + 1, _("Enter to open, Esc to close"),
+           "class:box class:muted")  # fmt: skip

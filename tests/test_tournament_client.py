@@ -1,0 +1,143 @@
+"""The tournament command's words and the tournament screen, fed protocol 1.3 messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from leekha import protocol as P
+from leekha.client import cli
+from leekha.client.tournament import command, text
+from leekha.client.tui import model as M
+from leekha.client.tui.layout import hint_items, render_text
+from leekha.server.tournament import plan
+from leekha.server.tournament.export import entrant_dict
+from leekha.server.tournament.standings import GameResult, standings
+
+
+def state(status: str = "running", tables: int = 2, done: int = 3) -> dict[str, Any]:
+    """A tournament_state map built from the pure modules, as the server builds it."""
+    entrants = [plan.Entrant(0, "mybot"), *(plan.Entrant(i, strategy="heuristic")
+                                            for i in (1, 2, 3))]  # fmt: skip
+    games = plan.round_robin(4, 2, 5)
+    rounds = ((3, 5, 5, 13), (0, 13, 9, 4))
+    results = [
+        GameResult(g, rounds, (0,), (0, 0, 2, 0) if g.number == 1 else (0, 0, 0, 0), 100 + g.number)
+        for g in games[:done]
+    ]
+    wire_entrants = []
+    for e in entrants:
+        d = entrant_dict(e)
+        wire_entrants.append({"index": e.index, "name": d["label"], "strategy": e.strategy,
+                              "kind": e.kind, "present": True})  # fmt: skip
+    return {
+        "id": 7, "name": "Friday", "format": "round_robin", "status": status,
+        "preset": "classic", "rules": {}, "deals": 2, "stages": None, "move_timer_s": 30,
+        "entrants": wire_entrants,
+        "standings": [s.to_dict() for s in standings(entrants, results)],
+        "tables": [{"table_id": 40 + i, "game": done + i, "deal": 0, "rotation": 1 + i,
+                    "seats": list(games[done + i].seats)} for i in range(tables)],
+        "games_done": done, "games_total": len(games), "notes": [],
+    }  # fmt: skip
+
+
+def test_state_is_a_valid_wire_message() -> None:
+    msg = P.TournamentState(re=None, tournament=state())
+    assert P.Decoder().feed(P.encode(msg)) == [msg]
+
+
+def test_entrant_specs_and_create_request() -> None:
+    assert command.entrant_of("server:heuristic") == {"name": None, "strategy": "heuristic"}
+    assert command.entrant_of(" mybot ") == {"name": "mybot", "strategy": None}
+    with pytest.raises(ValueError):
+        command.entrant_of("server:")
+    parser = cli.build_parser(["tournament", "create"])
+    args = parser.parse_args(
+        ["tournament", "create", "h:9", "--entrant", "me", "--format", "swiss",
+         "--rule", "target=51", *(x for _ in range(3) for x in ("--entrant", "server:random"))]
+    )  # fmt: skip
+    req = command._create_request(args)
+    assert req["format"] == "swiss" and req["stages"] == 3 and req["deals"] == 8
+    assert req["overrides"] == {"target": 51}
+    assert req["entrants"][0] == {"name": "me", "strategy": None}
+    P.CreateTournament(id=1, **req)  # the wire takes it as it is
+
+
+def test_too_few_entrants_is_refused_before_connecting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tournament", "create", "127.0.0.1:1", "--entrant", "a"]) == 2
+    assert "at least four entrants" in capsys.readouterr().err
+
+
+def test_state_lines_show_standings_tables_and_who_is_waited_for() -> None:
+    t = state()
+    lines = text.state_lines(t)
+    assert lines[0] == "#7 Friday: round robin, rules classic, 2 deals"
+    assert lines[1] == "running: 3/8 games"
+    head = lines[3].split()
+    assert head[:3] == ["entrant", "rank", "games"]
+    mybot = next(line for line in lines if line.startswith("mybot"))
+    # mybot sits in seat 0, 3, 2 of rotations 0, 1, 2: 3 + 17 + 14 points in 6 rounds,
+    # and wins rotation 0 (seat 0 wins every game); one deal, so no interval yet.
+    assert mybot.split()[1:] == ["1", "3", "1", "6", "34", "5.667", "-", "0"]
+    assert "table 40: game 3, deal 0, rotation 1" in "\n".join(lines)
+    waiting = state(status="waiting", tables=0, done=0)
+    waiting["entrants"][0]["present"] = False
+    assert text.state_lines(waiting)[-1] == "waiting for: mybot"
+
+
+def lobby(version: tuple[int, int] = (1, 3)) -> M.ClientModel:
+    """A client in the lobby of a server speaking `version`, its first requests taken."""
+    m = M.ClientModel("ann")
+    m.apply(P.Welcome(re=1, version=list(version), server="srv", token="t" * 16, name="ann"))
+    assert [type(r) for r in m.take_outbox()] == [P.ListTables]
+    return m
+
+
+def test_tournament_screen_list_follow_watch() -> None:
+    m = lobby()
+    m.open_tournaments()
+    (ask,) = m.take_outbox()
+    assert isinstance(ask, P.ListTournaments) and m.overlay == M.TOURNAMENTS
+    assert "asking the server" in render_text(m)
+    summary = {"id": 7, "name": "Friday", "format": "round_robin", "status": "running",
+               "entrants": 4, "games_done": 3, "games_total": 8}  # fmt: skip
+    m.apply(P.TournamentList(re=ask.id, tournaments=[summary]))  # type: ignore[attr-defined]
+    assert "#7 Friday: round robin, running, 3/8 games, 4 entrants" in render_text(m)
+    m.tournament_enter()
+    (get,) = m.take_outbox()
+    assert isinstance(get, P.GetTournament) and get.tournament_id == 7
+    m.apply(P.TournamentState(re=get.id, tournament=state()))
+    screen = render_text(m)
+    assert "#7 Friday" in screen and "95% CI" in screen
+    assert "live tables (Enter to watch):" in screen
+    assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "Esc"]
+    # A push with one more game done and the tables moved on replaces what is shown.
+    m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=1)))
+    assert "4/8 games" in render_text(m) and "table 41" not in render_text(m)
+    m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=2)))
+    m.tournament_move(1)
+    m.tournament_enter()
+    (watch,) = m.take_outbox()
+    assert isinstance(watch, P.Spectate) and watch.table_id == 41
+    assert m.tournaments is None
+
+
+def test_tournament_screen_back_refusal_and_old_servers() -> None:
+    m = lobby()
+    m.open_tournaments()
+    m.apply(P.TournamentList(re=m.take_outbox()[0].id, tournaments=[  # type: ignore[attr-defined]
+        {"id": 2, "name": "A", "format": "swiss", "status": "finished", "entrants": 5,
+         "games_done": 48, "games_total": 48}]))  # fmt: skip
+    m.tournament_enter()
+    (get,) = m.take_outbox()
+    m.apply(P.Error(re=get.id, code="no_such_tournament", message="gone"))  # type: ignore[attr-defined]
+    assert m.overlay == M.TOURNAMENTS and m.tournaments is not None
+    assert not m.tournaments.following_one
+    assert "that tournament does not exist" in render_text(m)
+    assert isinstance(m.take_outbox()[0], P.ListTournaments)
+    m.escape()
+    assert m.overlay is None
+    old = lobby((1, 2))
+    old.open_tournaments()
+    assert old.overlay is None and "1.3" in old.status
