@@ -156,13 +156,17 @@ def test_standings_add_up_to_the_games(n: int, deals: int, rng: random.Random) -
 
 def test_ranks_fewest_points_first_ties_share_and_house_unranked() -> None:
     entrants = [Entrant(0, "ann"), Entrant(1, "bob"), Entrant(2, strategy="random"),
-                Entrant(3, strategy="random", house=True)]  # fmt: skip
+                Entrant(3, strategy="random", house=True), Entrant(4, "dan")]  # fmt: skip
     g = PlannedGame(0, 0, 0, 0, (0, 1, 2, 3), 1)
     results = [GameResult(g, ((5, 1, 5, 0), (5, 1, 5, 0)), (1,), (0, 0, 3, 0), 7)]
     lines = standings(entrants, results)
-    assert [(s.entrant, s.rank) for s in lines] == [(1, 1), (0, 2), (2, 2), (3, None)]
+    # dan has played no round yet: ranked last, with no mean.
+    assert [(s.entrant, s.rank) for s in lines] == [(1, 1), (0, 2), (2, 2), (4, 4), (3, None)]
     assert lines[0].wins == 1 and lines[0].mean == 1.0 and lines[0].low is None
     assert lines[2].fallback_games == 1 and lines[2].fallback_moves == 3
+    wire = lines[0].to_dict()
+    assert all(type(wire[k]) is int for k in ("games", "wins", "fallback_games"))  # not bool
+    assert lines[3].to_dict()["mean"] == 0.0 and lines[3].mean is None
 
 
 def test_export_document_and_table() -> None:

@@ -124,9 +124,10 @@ def standings(entrants: Sequence[Entrant], results: Iterable[GameResult]) -> lis
         for seat, index in enumerate(result.game.seats):
             points = sum(r[seat] for r in result.rounds)
             moves = result.fallback_moves[seat]
+            won = int(seat in result.winners)  # ints, so that a count is never a bool
             tallies[index].update(
-                games=1, wins=seat in result.winners, rounds=len(result.rounds), points=points,
-                fallback_games=moves > 0, fallback_moves=moves,
+                games=1, wins=won, rounds=len(result.rounds), points=points,
+                fallback_games=int(moves > 0), fallback_moves=moves,
             )  # fmt: skip
             cluster = by_deal[index].setdefault(result.game.deal, [0, 0])
             cluster[0] += points
