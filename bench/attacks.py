@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import socket
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -40,26 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import contextlib
 
-from loadclient import (
-    HOST,
-    VERSIONS,
-    ServerProcess,
-    Stats,
-    machine,
-    open_tables,
-    raise_fd_limit,
-    summarize_latency,
-)
+from loadclient import HOST, VERSIONS, ServerProcess, Stats, open_tables, summarize_latency
+from scenario import bench_parser, closed_connections, raw_frame, report, served
 
 ATTACKER = "127.0.0.2"
 P99_GOAL = 2.0
 MEMORY_GOAL_MB = 50.0
 SCENARIOS = ("reader", "expensive", "flood", "slowloris")
-
-
-def _frame(msg: dict[str, Any]) -> bytes:
-    body: bytes = msgpack.packb(msg)
-    return len(body).to_bytes(4, "big") + body
 
 
 class Raw(asyncio.Protocol):
@@ -140,7 +125,7 @@ async def _raw(port: int, read: bool = True) -> Raw:
 
 
 def _hello(name: str) -> bytes:
-    return _frame({"type": "hello", "id": 1, "versions": VERSIONS, "name": name})
+    return raw_frame({"type": "hello", "id": 1, "versions": VERSIONS, "name": name})
 
 
 async def _every(rate: float, stop: asyncio.Event, step: Callable[[], bool]) -> int:
@@ -164,7 +149,7 @@ async def reader(port: int, stop: asyncio.Event, conns: int, rng: random.Random)
     peers = [await _raw(port, read=False) for _ in range(conns)]
     for i, p in enumerate(peers):
         p.send(_hello(f"reader {i}"))
-    request = _frame({"type": "list_tables", "id": 2})
+    request = raw_frame({"type": "list_tables", "id": 2})
     sent = await asyncio.gather(*(_every(45, stop, partial(p.send, request)) for p in peers))
     dropped = sum(1 for p in peers if p.closed.done() or (p.transport and p.transport.is_closing()))
     for p in peers:
@@ -180,7 +165,7 @@ async def expensive(
     peers = [await _raw(port, read=True) for _ in range(2)]
     for i, p in enumerate(peers):
         p.send(_hello(f"lister {i}"))
-    request = _frame({"type": "list_tables", "id": 2})
+    request = raw_frame({"type": "list_tables", "id": 2})
     sent = await asyncio.gather(*(_every(45, stop, partial(p.send, request)) for p in peers))
     got = [p.received for p in peers]
     for p in peers:
@@ -207,7 +192,7 @@ async def flood(port: int, stop: asyncio.Event, conns: int, rng: random.Random) 
             continue
         proto.send(_hello(f"flood {n}"))
         proto.send(
-            _frame({"type": "create_table", "id": 2, "name": f"spam {n}", "preset": "classic"})
+            raw_frame({"type": "create_table", "id": 2, "name": f"spam {n}", "preset": "classic"})
         )
         reply = await proto.reply(2, 5.0)
         code = reply.get("code") if reply.get("type") == "error" else reply.get("type")
@@ -228,7 +213,7 @@ async def slowloris(
 ) -> dict[str, Any]:
     """Welcomed connections that each send a 4096-byte frame a byte every 2-15 s (the
     first bytes at once), reconnecting when dropped."""
-    frame = _frame({"type": "chat", "id": 2, "text": "x" * 4080})
+    frame = raw_frame({"type": "chat", "id": 2, "text": "x" * 4080})
     held = {"connections": 0, "dropped": 0, "longest_s": 0.0}
 
     async def one(i: int) -> None:
@@ -334,8 +319,7 @@ async def _run(args: argparse.Namespace, server: ServerProcess, port: int) -> di
             "meets_memory_goal": peak_mb - clean_mb <= MEMORY_GOAL_MB,
         }
         await asyncio.sleep(args.rest)  # let the server settle before the next attack
-    closed = sum(1 for r in runs for p in r.players if p.conn is not None and not p.conn.open)
-    out["honest_connections_closed"] = closed
+    out["honest_connections_closed"] = closed_connections(runs)
     out["action_errors"] = stats.action_errors[:10]
     for r in runs:
         r.close()
@@ -343,22 +327,15 @@ async def _run(args: argparse.Namespace, server: ServerProcess, port: int) -> di
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    raise_fd_limit()
     extra: list[str] = []
     if args.fast:
         # Seconds, not minutes: smaller buffers and deadlines so every attack meets its
         # limit within a short phase (the defaults are what --fast leaves out).
         extra += ["--frame-timeout-s", "1", "--max-output-kib", "64"]
-    with tempfile.TemporaryDirectory(prefix="leekha-attacks-") as tmp:
-        server = ServerProcess(Path(tmp), extra=extra)
-        try:
-            port = server.start()
-            t0 = time.perf_counter()
-            result = asyncio.run(_run(args, server, port))
-            alive = server.alive()
-        finally:
-            server.stop()
-            problems = server.problems()
+    with served("attacks", extra) as s:
+        t0 = time.perf_counter()
+        result = asyncio.run(_run(args, s.server, s.port))
+        alive = s.server.alive()
     result.update(
         {
             "tables": args.tables,
@@ -366,16 +343,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "scenarios": list(args.scenarios),
             "fast": args.fast,
             "server_alive": alive,
-            "server_problems": problems[:10],
+            "server_problems": s.problems[:10],
             "wall_s": round(time.perf_counter() - t0, 1),
-            "machine": machine(),
         }
     )
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0, help="per phase")
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds per decision")
@@ -388,12 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(args.scenarios) - set(SCENARIOS)
     if unknown:
         parser.error(f"unknown scenarios: {', '.join(sorted(unknown))}")
-    result = run(args)
-    if args.json:
-        print(json.dumps(result), flush=True)
-    else:
-        print(json.dumps(result, indent=1))
-    return 0
+    return report(run(args), args.json)
 
 
 if __name__ == "__main__":

@@ -14,29 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import contextlib
-
-from loadclient import (
-    OPEN_LIMITS,
-    ServerProcess,
-    Stats,
-    TableRun,
-    export_records,
-    machine,
-    open_tables,
-    raise_fd_limit,
-    record_problems,
-)
+from loadclient import OPEN_LIMITS, ServerProcess, Stats, TableRun, record_problems
+from scenario import bench_parser, finished, game_options, report, served, short_games
 
 from leekha.common.config import RulesConfig
 from leekha.common.game import Game
@@ -69,35 +56,19 @@ def lost_actions(run: TableRun, record: dict[str, Any]) -> list[str]:
     return problems
 
 
-async def _run(
-    server: ServerProcess,
-    games: int,
-    kills: int,
-    think: float,
-    target: int,
-    seed: int,
-    timeout: float,
-) -> dict[str, Any]:
+async def _run(server: ServerProcess, args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
-    rng = random.Random(seed)
-    runs = await open_tables(
-        server.port,
-        games,
-        stats,
-        think=lambda: rng.uniform(0, 2 * think),
-        target=target,
-        seed=seed,
-    )
+    rng = random.Random(args.seed)
+    runs = await short_games(server.port, args, stats, rng)
     for r in runs:
         for p in r.players:
             p.auto_resume = True
     loop = asyncio.get_running_loop()
     start = loop.time()
-    deadline = start + timeout
-    done = asyncio.gather(*(r.over.wait() for r in runs))
+    deadline = start + args.timeout
     # A round at this pace takes about 56 * think seconds; crash within the first round(s).
-    horizon = max(0.5, 40 * think * max(1.0, kills / 3))
-    moments = sorted(rng.uniform(0.1, horizon) for _ in range(kills))
+    horizon = max(0.5, 40 * args.think * max(1.0, args.kills / 3))
+    moments = sorted(rng.uniform(0.1, horizon) for _ in range(args.kills))
     kill_log = []
     for at in moments:
         wait = start + at - loop.time()
@@ -117,9 +88,7 @@ async def _run(
                 "restart_s": round(loop.time() - t_kill, 2),
             }
         )
-    with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(done, max(1.0, deadline - loop.time()))
-    finished = sum(1 for r in runs if r.over.is_set())
+    done = await finished(runs, max(1.0, deadline - loop.time()))
     resumes = sum(p.resumes for r in runs for p in r.players)
     for r in runs:
         for p in r.players:
@@ -127,36 +96,21 @@ async def _run(
         r.close()
     return {
         "runs": runs,
-        "games": games,
+        "games": args.games,
         "kills": len(kill_log),
         "kill_log": kill_log,
-        "games_finished": finished,
+        "games_finished": done,
         "resumes": resumes,
         **{k: v for k, v in stats.to_dict().items() if k != "latencies"},
     }
 
 
-def run(
-    games: int = 20,
-    *,
-    kills: int = 10,
-    think: float = 0.05,
-    target: int = 30,
-    seed: int = 1,
-    timeout: float = 300.0,
-) -> dict[str, Any]:
-    raise_fd_limit()
+def run(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="leekha-crash-") as tmp:
-        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
-        try:
-            server.start()
-            result = asyncio.run(_run(server, games, kills, think, target, seed, timeout))
-            result["server_alive"] = server.alive()
-        finally:
-            server.stop()
-            problems = server.problems()
-        records = export_records(Path(tmp))
+    with served("crash", OPEN_LIMITS, records=True) as s:
+        result = asyncio.run(_run(s.server, args))
+        result["server_alive"] = s.server.alive()
+    records, problems = s.records, s.problems
     runs: list[TableRun] = result.pop("runs")
     by_table = {r.get("meta", {}).get("table_id"): r for r in records}
     lost: list[str] = []
@@ -180,7 +134,7 @@ def run(
         server_problems=problems[:20],
     )
     result["ok"] = (
-        result["games_finished"] == games
+        result["games_finished"] == args.games
         and not lost
         and not record_issues
         and not problems
@@ -190,26 +144,11 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
+    parser = bench_parser(__doc__)
+    game_options(parser, games=20, timeout=300.0)
     parser.add_argument("--kills", type=int, default=10)
-    parser.add_argument("--think", type=float, default=0.05, help="mean seconds per decision")
-    parser.add_argument("--target", type=int, default=30, help="game target (short games)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=300.0)
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(
-        args.games,
-        kills=args.kills,
-        think=args.think,
-        target=args.target,
-        seed=args.seed,
-        timeout=args.timeout,
-    )
-    result["machine"] = machine()
-    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
-    return 0 if result["ok"] else 1
+    return report(run(args), args.json)
 
 
 if __name__ == "__main__":

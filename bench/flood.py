@@ -15,9 +15,7 @@ import argparse
 import asyncio
 import json
 import random
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -26,24 +24,11 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loadclient import (
-    HOST,
-    OPEN_LIMITS,
-    ServerProcess,
-    Stats,
-    machine,
-    open_tables,
-    raise_fd_limit,
-    summarize_latency,
-)
+from loadclient import HOST, OPEN_LIMITS, summarize_latency
+from scenario import Helpers, bench_parser, clean_then, helper_role, raw_frame, report, served
 
 SCRIPT = str(Path(__file__).resolve())
 LATENCY_GOAL_MS = 20.0
-
-
-def _frame(msg: dict[str, Any]) -> bytes:
-    body: bytes = msgpack.packb(msg)
-    return len(body).to_bytes(4, "big") + body
 
 
 async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dict[str, Any]:
@@ -98,13 +83,13 @@ async def _flooder(port: int, rate: int, seconds: float, reconnect: bool) -> dic
         reader, writer = await asyncio.open_connection(HOST, port)
         connections += 1
         name = f"flooder{connections}"
-        writer.write(_frame({"type": "hello", "id": 0, "versions": [[1, 0]], "name": name}))
+        writer.write(raw_frame({"type": "hello", "id": 0, "versions": [[1, 0]], "name": name}))
         reading = asyncio.ensure_future(read(reader))
         while time.perf_counter() - start < seconds and not reading.done():
             chunk = []
             for _ in range(per_tick):
                 msg_id += 1
-                chunk.append(_frame(random.choice(kinds) | {"id": msg_id}))
+                chunk.append(raw_frame(random.choice(kinds) | {"id": msg_id}))
             try:
                 writer.write(b"".join(chunk))
             except (OSError, ConnectionError):
@@ -140,69 +125,25 @@ def flooder_main(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _phases(port: int, games: int, think: float, seconds: float, rate: int) -> Any:
-    stats = Stats(recording=False)
-    rng = random.Random(3)
-    runs = await open_tables(
-        port, games, stats, think=lambda: rng.uniform(0, 2 * think), rematch=True, prefix="f"
-    )
-    stats.recording = True
-    await asyncio.sleep(seconds)
-    clean = list(stats.latencies)
-    stats.latencies.clear()
-
-    def flood() -> dict[str, Any]:
-        cmd = [
-            sys.executable,
-            SCRIPT,
-            "_flooder",
-            "--port",
-            str(port),
-            "--rate",
-            str(rate),
-            "--seconds",
-            str(seconds),
-            "--reconnect",
-        ]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-        try:
-            out, _ = proc.communicate(timeout=seconds + 60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        return dict(json.loads(out.strip().splitlines()[-1])) if out.strip() else {}
-
-    flooded = await asyncio.get_running_loop().run_in_executor(None, flood)
-    dirty = list(stats.latencies)
-    stats.recording = False
-    closed = sum(1 for r in runs for p in r.players if p.conn is not None and not p.conn.open)
-    for r in runs:
-        r.close()
-    return clean, dirty, flooded, stats, closed
-
-
 def run(
     *, games: int = 20, rate: int = 10_000, seconds: float = 10.0, think: float = 0.2
 ) -> dict[str, Any]:
-    raise_fd_limit()
-    with tempfile.TemporaryDirectory(prefix="leekha-flood-") as tmp:
-        # Default rate limits, new connections per address and the kick penalty included
-        # (the flooder reconnects). The game clients connect before the flood starts.
-        server = ServerProcess(
-            Path(tmp),
-            extra=(*OPEN_LIMITS, "--new-connections-per-ip-per-s", "20", "--kick-penalty-s", "10"),
-        )
-        try:
-            port = server.start()
-            clean, dirty, flooded, stats, closed = asyncio.run(
-                _phases(port, games, think, seconds, rate)
-            )
-            alive = server.alive()
-        finally:
-            server.stop()
-            problems = server.problems()
-    c, d = summarize_latency(clean), summarize_latency(dirty)
+    # Default rate limits, new connections per address and the kick penalty included
+    # (the flooder reconnects). The game clients connect before the flood starts.
+    limits = (*OPEN_LIMITS, "--new-connections-per-ip-per-s", "20", "--kick-penalty-s", "10")
+    with served("flood", limits) as s:
+
+        def flood() -> dict[str, Any]:
+            with Helpers(SCRIPT) as helpers:
+                proc = helpers.start(
+                    "_flooder", port=s.port, rate=rate, seconds=seconds, reconnect=True
+                )
+                return helpers.answer(proc, seconds + 60)
+
+        phases = asyncio.run(clean_then(s.port, games, think, seconds, flood, prefix="f", seed=3))
+        alive = s.server.alive()
+    c, d = summarize_latency(phases.clean), summarize_latency(phases.dirty)
+    flooded = phases.outcome
     limited = bool(flooded.get("errors", {}).get("rate_limited")) or (
         flooded.get("first_cut_after_s") is not None
     )
@@ -214,11 +155,11 @@ def run(
         "under_flood": d,
         "goal_p99_ms": LATENCY_GOAL_MS,
         "server_alive": alive,
-        "server_problems": problems[:20],
-        "game_connections_closed": closed,
-        "action_error_count": len(stats.action_errors),
+        "server_problems": s.problems[:20],
+        "game_connections_closed": phases.closed,
+        "action_error_count": len(phases.stats.action_errors),
     }
-    result["ok"] = limited and alive and not problems and closed == 0
+    result["ok"] = limited and alive and not s.problems and phases.closed == 0
     result["meets_latency_goal"] = d["p99_ms"] <= LATENCY_GOAL_MS
     return result
 
@@ -229,9 +170,9 @@ async def _kick_probe(port: int, tables: int, requests: int, patience: float) ->
     hosts = []
     for i in range(tables):
         r, w = await asyncio.open_connection(HOST, port)
-        w.write(_frame({"type": "hello", "id": 1, "versions": [[1, 0]], "name": f"host{i}"}))
+        w.write(raw_frame({"type": "hello", "id": 1, "versions": [[1, 0]], "name": f"host{i}"}))
         w.write(
-            _frame(
+            raw_frame(
                 {"type": "create_table", "id": 2, "name": f"table number {i}", "preset": "classic"}
             )
         )
@@ -239,8 +180,8 @@ async def _kick_probe(port: int, tables: int, requests: int, patience: float) ->
         hosts.append((r, w))
     await asyncio.sleep(0.5)
     reader, writer = await asyncio.open_connection(HOST, port)
-    writer.write(_frame({"type": "hello", "id": 1, "versions": [[1, 0]], "name": "prober"}))
-    writer.write(b"".join(_frame({"type": "list_tables", "id": 2 + i}) for i in range(requests)))
+    writer.write(raw_frame({"type": "hello", "id": 1, "versions": [[1, 0]], "name": "prober"}))
+    writer.write(b"".join(raw_frame({"type": "list_tables", "id": 2 + i}) for i in range(requests)))
     await writer.drain()
     await asyncio.sleep(1.0)  # read late: the server's replies pile up past its write buffer
     start = time.perf_counter()
@@ -266,28 +207,22 @@ async def _kick_probe(port: int, tables: int, requests: int, patience: float) ->
 
 
 def kick_probe(*, tables: int = 30, requests: int = 1000, patience: float = 3.0) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="leekha-kick-") as tmp:
-        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
-        result: dict[str, Any] = {}
-        try:
-            port = server.start()
-            result = asyncio.run(
-                asyncio.wait_for(_kick_probe(port, tables, requests, patience), patience + 30)
-            )
-            result["server_alive"] = server.alive()
-        finally:
-            t0 = time.perf_counter()
-            code = server.stop(timeout=2.0)
-            # A clean SIGTERM shutdown waits for every connection to close.
-            result["graceful_stop_s"] = round(time.perf_counter() - t0, 2) if code == 0 else None
+    with served("kick", OPEN_LIMITS) as s:
+        result = asyncio.run(
+            asyncio.wait_for(_kick_probe(s.port, tables, requests, patience), patience + 30)
+        )
+        result["server_alive"] = s.server.alive()
+        t0 = time.perf_counter()
+        code = s.server.stop(timeout=2.0)
+        # A clean SIGTERM shutdown waits for every connection to close.
+        result["graceful_stop_s"] = round(time.perf_counter() - t0, 2) if code == 0 else None
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = bench_parser(__doc__)
     sub = parser.add_subparsers(dest="role")
-    p_f = sub.add_parser("_flooder", help="(internal) the flooding client")
-    p_f.add_argument("--port", type=int, required=True)
+    p_f = helper_role(sub, "_flooder", "the flooding client")
     p_f.add_argument("--rate", type=int, default=10_000)
     p_f.add_argument("--seconds", type=float, default=10.0)
     p_f.add_argument("--reconnect", action="store_true")
@@ -304,10 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.role == "probe":
         print(json.dumps(kick_probe()))
         return 0
-    result = run(games=args.games, rate=args.rate, seconds=args.seconds, think=args.think)
-    result["machine"] = machine()
-    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
-    return 0 if result["ok"] else 1
+    return report(
+        run(games=args.games, rate=args.rate, seconds=args.seconds, think=args.think), args.json
+    )
 
 
 if __name__ == "__main__":

@@ -25,9 +25,7 @@ import asyncio
 import json
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,16 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import contextlib
 
-from loadclient import (
-    HOST,
-    OPEN_LIMITS,
-    ServerProcess,
-    Stats,
-    machine,
-    open_tables,
-    raise_fd_limit,
-    summarize_latency,
-)
+from loadclient import HOST, OPEN_LIMITS, summarize_latency
+from scenario import Helpers, bench_parser, clean_then, helper_role, raw_frame, report, served
 
 SCRIPT = str(Path(__file__).resolve())
 
@@ -125,11 +115,6 @@ def pin(pid: int, core: int) -> None:
             os.sched_setaffinity(tid, {core})
 
 
-def _encode(obj: Any) -> bytes:
-    body: bytes = msgpack.packb(obj, use_bin_type=True)
-    return len(body).to_bytes(4, "big") + body
-
-
 def random_value(rng: random.Random, depth: int = 0) -> Any:
     r = rng.random()
     if r < 0.4 or depth > 3:
@@ -176,11 +161,11 @@ def frame(rng: random.Random) -> bytes:
         if "cards" in t:
             t["cards"] = sorted(rng.sample(range(52), 3))
         t["id"] = rng.randint(0, 2**31 - 1)
-        return _encode(t)
+        return raw_frame(t)
     if r < 0.6:
-        return _encode(mutate(rng, rng.choice(TEMPLATES)))
+        return raw_frame(mutate(rng, rng.choice(TEMPLATES)))
     if r < 0.75:  # bit flips in a valid frame
-        data = bytearray(_encode(rng.choice(TEMPLATES)))
+        data = bytearray(raw_frame(rng.choice(TEMPLATES)))
         for _ in range(rng.randint(1, 4)):
             data[rng.randrange(4, len(data))] ^= 1 << rng.randrange(8)
         return bytes(data)
@@ -191,8 +176,8 @@ def frame(rng: random.Random) -> bytes:
         n = rng.choice([0, 65537, 2**32 - 1, rng.randint(5, 100)])
         return n.to_bytes(4, "big") + rng.randbytes(rng.randint(0, 4))
     if r < 0.95:  # non-map values and trailing bytes
-        return _encode(rng.choice([1, "s", [1, 2], None])) + b"\x00"
-    return _encode(random_value(rng))
+        return raw_frame(rng.choice([1, "s", [1, 2], None])) + b"\x00"
+    return raw_frame(random_value(rng))
 
 
 async def _fuzzer(
@@ -200,7 +185,7 @@ async def _fuzzer(
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     start = time.perf_counter()
-    hello = _encode(TEMPLATES[0] | {"name": f"fz{seed}"})
+    hello = raw_frame(TEMPLATES[0] | {"name": f"fz{seed}"})
     state = {"left": frames, "sent": 0, "conns": 0, "refused": 0}
 
     async def one_connection(i: int) -> None:
@@ -257,147 +242,85 @@ def fuzzer_main(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _games_phase(port: int, games: int, think: float, seconds: float, fuzz: Any) -> Any:
-    stats = Stats(recording=False)
-    rng = random.Random(7)
-    runs = await open_tables(
-        port,
-        games,
-        stats,
-        think=lambda: rng.uniform(0, 2 * think),
-        rematch=True,
-        prefix="g",
-    )
-    stats.recording = True
-    await asyncio.sleep(seconds)
-    clean = list(stats.latencies)
-    stats.latencies.clear()
-    t0 = time.perf_counter()
-    fuzz_result = await asyncio.get_running_loop().run_in_executor(None, fuzz)
-    fuzz_s = time.perf_counter() - t0
-    dirty = list(stats.latencies)
-    stats.recording = False
-    closed = sum(1 for r in runs for p in r.players if p.conn is not None and not p.conn.open)
-    for r in runs:
-        r.close()
-    return clean, dirty, fuzz_result, fuzz_s, stats, closed
-
-
-def run(
-    frames: int = 1_000_000,
-    *,
-    games: int = 20,
-    seconds: float = 10.0,
-    think: float = 0.1,
-    fuzzers: int = 1,
-    parallel: int = 32,
-    burst: int = 30,
-    timeout: float = 900.0,
-    rate: float = 0.0,
-    kick_penalty_s: float = 0.0,
-    pinned: bool = False,
-) -> dict[str, Any]:
-    raise_fd_limit()
-    if pinned and not {SERVER_CORE, CLIENT_CORE} <= os.sched_getaffinity(0):
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.pin and not {SERVER_CORE, CLIENT_CORE} <= os.sched_getaffinity(0):
         raise SystemExit(f"--pin needs cores {SERVER_CORE} and {CLIENT_CORE}")
-    with tempfile.TemporaryDirectory(prefix="leekha-fuzz-") as tmp:
-        # No kick penalty by default: the fuzzer shares 127.0.0.1 and would be shut out
-        # after its first bad frame, and this bench measures the parser, not the penalty.
-        server = ServerProcess(
-            Path(tmp), extra=(*OPEN_LIMITS, "--kick-penalty-s", str(kick_penalty_s))
-        )
-        procs: list[subprocess.Popen[str]] = []
-        try:
-            port = server.start()
-            if pinned:
-                assert server.proc is not None
-                pin(server.proc.pid, SERVER_CORE)
-                pin(0, CLIENT_CORE)  # the game clients; the fuzzers inherit it
+    # No kick penalty by default: the fuzzer shares 127.0.0.1 and would be shut out
+    # after its first bad frame, and this bench measures the parser, not the penalty.
+    with served("fuzz", (*OPEN_LIMITS, "--kick-penalty-s", str(args.kick_penalty_s))) as s:
+        if args.pin:
+            pin(s.server.pid, SERVER_CORE)
+            pin(0, CLIENT_CORE)  # the game clients; the fuzzers inherit it
 
-            def fuzz() -> dict[str, Any]:
-                shares = [frames // fuzzers + (i < frames % fuzzers) for i in range(fuzzers)]
+        def fuzz() -> dict[str, int]:
+            shares = [
+                args.frames // args.fuzzers + (i < args.frames % args.fuzzers)
+                for i in range(args.fuzzers)
+            ]
+            out = {"sent": 0, "connections": 0, "refused": 0}
+            with Helpers(SCRIPT) as helpers:
                 for i, n in enumerate(shares):
-                    cmd = [
-                        sys.executable,
-                        SCRIPT,
+                    proc = helpers.start(
                         "_fuzzer",
-                        "--port",
-                        str(port),
-                        "--frames",
-                        str(n),
-                        "--seed",
-                        str(i + 1),
-                        "--parallel",
-                        str(parallel),
-                        "--burst",
-                        str(burst),
-                        "--deadline",
-                        str(timeout),
-                        "--rate",
-                        str(rate / fuzzers),
-                    ]
-                    procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
-                    if pinned:
-                        pin(procs[-1].pid, CLIENT_CORE)
-                out = {"sent": 0, "connections": 0, "refused": 0}
-                for p in procs:
-                    text, _ = p.communicate(timeout=timeout + 30)
-                    part = json.loads(text.strip().splitlines()[-1]) if text.strip() else {}
+                        port=s.port,
+                        frames=n,
+                        seed=i + 1,
+                        parallel=args.parallel,
+                        burst=args.burst,
+                        deadline=args.timeout,
+                        rate=args.rate / args.fuzzers,
+                    )
+                    if args.pin:
+                        pin(proc.pid, CLIENT_CORE)
+                for proc in helpers.procs:
+                    part = helpers.answer(proc, args.timeout + 30)
                     for k in out:
                         out[k] += int(part.get(k, 0))
-                return out
+            return out
 
-            clean, dirty, fuzzed, fuzz_s, stats, closed = asyncio.run(
-                _games_phase(port, games, think, seconds, fuzz)
-            )
-            alive = server.alive()
-            assert server.proc is not None
-            cores = {
-                "server": sorted(os.sched_getaffinity(server.proc.pid)) if alive else [],
-                "clients": sorted(os.sched_getaffinity(0)),
-            }
-            rss_mb = server.rss_bytes() / 2**20 if alive else 0.0
-        finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-                p.wait()
-            server.stop()
-            problems = server.problems()
-    c, d = summarize_latency(clean), summarize_latency(dirty)
+        phases = asyncio.run(
+            clean_then(s.port, args.games, args.think, args.seconds, fuzz, prefix="g", seed=7)
+        )
+        alive = s.server.alive()
+        cores = {
+            "server": sorted(os.sched_getaffinity(s.server.pid)) if alive else [],
+            "clients": sorted(os.sched_getaffinity(0)),
+        }
+        rss_mb = s.server.rss_bytes() / 2**20 if alive else 0.0
+    c, d = summarize_latency(phases.clean), summarize_latency(phases.dirty)
     ratio = d["p99_ms"] / c["p99_ms"] if c["p99_ms"] > 0 else float("nan")
+    fuzzed, fuzz_s, stats = phases.outcome, phases.seconds, phases.stats
     result = {
         "frames_sent": fuzzed["sent"],
         "fuzz_connections": fuzzed["connections"],
         "fuzz_refused_connections": fuzzed["refused"],
         "fuzz_seconds": round(fuzz_s, 2),
         "frames_per_s": round(fuzzed["sent"] / fuzz_s, 1) if fuzz_s else 0.0,
-        "rate_cap": rate,
-        "pinned": pinned,
+        "rate_cap": args.rate,
+        "pinned": args.pin,
         "cores": cores,
-        "games": games,
+        "games": args.games,
         "clean": c,
         "under_fuzz": d,
         "p99_ratio": round(ratio, 2),
         "server_alive": alive,
         "server_rss_mb_after": round(rss_mb, 1),
-        "server_problems": problems[:20],
-        "server_problem_count": len(problems),
-        "game_connections_closed": closed,
+        "server_problems": s.problems[:20],
+        "server_problem_count": len(s.problems),
+        "game_connections_closed": phases.closed,
         "action_error_count": len(stats.action_errors),
         "action_errors": stats.action_errors[:10],
         "invariant_problems": stats.invariant_problems[:10],
     }
-    result["ok"] = alive and not problems and closed == 0 and not stats.invariant_problems
+    result["ok"] = alive and not s.problems and phases.closed == 0 and not stats.invariant_problems
     result["meets_latency_goal"] = ratio <= 2.0
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = bench_parser(__doc__)
     sub = parser.add_subparsers(dest="role")
-    p_f = sub.add_parser("_fuzzer", help="(internal) one fuzzer process")
-    p_f.add_argument("--port", type=int, required=True)
+    p_f = helper_role(sub, "_fuzzer", "one fuzzer process")
     p_f.add_argument("--frames", type=int, required=True)
     p_f.add_argument("--seed", type=int, default=1)
     p_f.add_argument("--parallel", type=int, default=32)
@@ -428,22 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.role == "_fuzzer":
         return fuzzer_main(args)
-    result = run(
-        args.frames,
-        games=args.games,
-        seconds=args.seconds,
-        think=args.think,
-        fuzzers=args.fuzzers,
-        parallel=args.parallel,
-        burst=args.burst,
-        timeout=args.timeout,
-        rate=args.rate,
-        kick_penalty_s=args.kick_penalty_s,
-        pinned=args.pin,
-    )
-    result["machine"] = machine()
-    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
-    return 0 if result["ok"] else 1
+    return report(run(args), args.json)
 
 
 if __name__ == "__main__":

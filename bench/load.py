@@ -26,7 +26,6 @@ import random
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,13 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadclient import (
     NO_RATE_LIMIT,
     OPEN_LIMITS,
-    ServerProcess,
     Stats,
     machine,
     open_tables,
     raise_fd_limit,
     summarize_latency,
 )
+from scenario import Helpers, bench_parser, helper_role, served
 
 SCRIPT = str(Path(__file__).resolve())
 LATENCY_GOAL_MS = 20.0
@@ -146,92 +145,70 @@ def run_step(
     profile: Path | None = None,
 ) -> dict[str, Any]:
     """One measurement: a fresh server, `tables` tables split over `workers` processes."""
-    raise_fd_limit()
     workers = max(1, min(workers, tables))
     shares = [tables // workers + (i < tables % workers) for i in range(workers)]
     setup_timeout = 60 + tables * 0.1
-    procs: list[subprocess.Popen[str]] = []
-    with tempfile.TemporaryDirectory(prefix="leekha-load-") as tmp:
-        server = ServerProcess(Path(tmp), extra=(*OPEN_LIMITS, *extra), patch=patch)
-        try:
-            port = server.start()
-            rss_idle = server.rss_bytes()
-            first = 0
-            for n in shares:
-                cmd = [
-                    sys.executable,
-                    SCRIPT,
-                    "_worker",
-                    "--port",
-                    str(port),
-                    "--tables",
-                    str(n),
-                    "--first",
-                    str(first),
-                    "--think",
-                    str(think),
-                    "--seconds",
-                    str(seconds),
-                    "--concurrency",
-                    str(concurrency),
-                    "--deadline",
-                    str(setup_timeout + seconds + 60),
-                ]
-                if target is not None:
-                    cmd += ["--target", str(target)]
-                procs.append(
-                    subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-                )
-                first += n
-            t0 = time.perf_counter()
-            for p in procs:
-                line = _read_line(p, setup_timeout)
-                if line.strip() != "READY":
-                    rest = line + (p.stdout.read() if p.stdout else "")
-                    raise RuntimeError(f"load generator failed during setup: {rest[-500:]}")
-            setup_s = time.perf_counter() - t0
-            rss_loaded = server.rss_bytes()
-            cpu0, w0 = server.cpu_seconds(), time.perf_counter()
-            spy = None
-            if profile is not None:
-                # Sampling profile of the server during the window (py-spy, if installed).
-                spy = subprocess.Popen(
-                    [
-                        str(Path(sys.executable).parent / "py-spy"),
-                        "record",
-                        "--pid",
-                        str(server.pid),
-                        "--duration",
-                        str(max(1, int(seconds) - 1)),
-                        "--format",
-                        "raw",
-                        "--idle",
-                        "--output",
-                        str(profile),
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            for p in procs:
-                assert p.stdin is not None
-                p.stdin.write("GO\n")
-                p.stdin.flush()
-            results: list[dict[str, Any]] = []
-            for p in procs:
-                line = _read_line(p, seconds + 120)
-                results.append(json.loads(line) if line.strip() else {"error": "no result"})
-            cpu1, w1 = server.cpu_seconds(), time.perf_counter()
-            alive = server.alive()
-            if spy is not None:
-                spy.wait(timeout=60)
-        finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-                p.wait()
-            server.stop()
-            problems = server.problems()
-            stderr_tail = server.stderr_path.read_text(errors="replace").splitlines()[-40:]
+    with served("load", (*OPEN_LIMITS, *extra), patch=patch) as s, Helpers(SCRIPT) as helpers:
+        server = s.server
+        rss_idle = server.rss_bytes()
+        first = 0
+        for n in shares:
+            helpers.start(
+                "_worker",
+                stdin=True,
+                port=s.port,
+                tables=n,
+                first=first,
+                think=think,
+                seconds=seconds,
+                concurrency=concurrency,
+                deadline=setup_timeout + seconds + 60,
+                target=target,
+            )
+            first += n
+        procs = helpers.procs
+        t0 = time.perf_counter()
+        for p in procs:
+            line = _read_line(p, setup_timeout)
+            if line.strip() != "READY":
+                rest = line + (p.stdout.read() if p.stdout else "")
+                raise RuntimeError(f"load generator failed during setup: {rest[-500:]}")
+        setup_s = time.perf_counter() - t0
+        rss_loaded = server.rss_bytes()
+        cpu0, w0 = server.cpu_seconds(), time.perf_counter()
+        spy = None
+        if profile is not None:
+            # Sampling profile of the server during the window (py-spy, if installed).
+            spy = subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "py-spy"),
+                    "record",
+                    "--pid",
+                    str(server.pid),
+                    "--duration",
+                    str(max(1, int(seconds) - 1)),
+                    "--format",
+                    "raw",
+                    "--idle",
+                    "--output",
+                    str(profile),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write("GO\n")
+            p.stdin.flush()
+        results: list[dict[str, Any]] = []
+        for p in procs:
+            line = _read_line(p, seconds + 120)
+            results.append(json.loads(line) if line.strip() else {"error": "no result"})
+        cpu1, w1 = server.cpu_seconds(), time.perf_counter()
+        alive = server.alive()
+        if spy is not None:
+            spy.wait(timeout=60)
+    problems, stderr_tail = s.problems, s.stderr_tail
     errors = [r["error"] for r in results if "error" in r]
     if errors:
         raise RuntimeError(f"load generator failed: {errors[0]}")
@@ -337,7 +314,7 @@ def human_pace(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = bench_parser(__doc__)
     sub = parser.add_subparsers(dest="mode", required=True)
     p_full = sub.add_parser("full", help="full speed: messages/s against the echo ceiling")
     p_full.add_argument("--tables", type=int, default=50)
@@ -356,8 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     p_human.add_argument(
         "--profile", type=Path, default=None, help="py-spy raw output, one file per step"
     )
-    p_w = sub.add_parser("_worker", help="(internal) one load-generator process")
-    p_w.add_argument("--port", type=int, required=True)
+    p_w = helper_role(sub, "_worker", "one load-generator process")
     p_w.add_argument("--tables", type=int, required=True)
     p_w.add_argument("--first", type=int, default=0)
     p_w.add_argument("--think", type=float, default=0.0)

@@ -16,32 +16,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import contextlib
-
 from loadclient import (
     OPEN_LIMITS,
     Conn,
     Player,
-    ServerProcess,
     Stats,
     connect,
-    export_records,
-    machine,
-    open_tables,
-    raise_fd_limit,
     record_problems,
     summarize_latency,
 )
+from scenario import bench_parser, finished, game_options, report, served, short_games
 
 GAME_EVENTS = {"card_played", "trick_taken", "your_turn", "dealt", "round_scored", "pass_done"}
 
@@ -152,42 +144,29 @@ class Storm:
             self.stats.action_errors.append(f"{p.name}: disruption failed: {exc!r}")
 
 
-async def _run(
-    port: int, games: int, cut: float, think: float, target: int, seed: int, timeout: float
-) -> dict[str, Any]:
+async def _run(port: int, args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
-    rng = random.Random(seed)
+    rng = random.Random(args.seed)
     t0 = time.perf_counter()
-    runs = await open_tables(
-        port,
-        games,
-        stats,
-        think=lambda: rng.uniform(0, 2 * think),
-        target=target,
-        concurrency=25,
-        seed=seed,
-    )
+    runs = await short_games(port, args, stats, rng)
     setup_s = time.perf_counter() - t0
     storm = Storm(port, rng, stats)
     players = [p for r in runs for p in r.players]
-    victims = rng.sample(players, round(cut * len(players)))
+    victims = rng.sample(players, round(args.cut * len(players)))
     # A game of `target` points at this pace lasts a few seconds per round: spread the cuts
     # over the first rounds so they land in passing, mid-trick and between rounds alike.
-    horizon = max(1.0, 56 * think * 1.5)
+    horizon = max(1.0, 56 * args.think * 1.5)
     tasks = [asyncio.ensure_future(storm.disrupt(p, rng.uniform(0, horizon))) for p in victims]
-    done = asyncio.gather(*(r.over.wait() for r in runs))
-    with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(done, timeout)
+    done = await finished(runs, args.timeout)
     await asyncio.gather(*tasks, return_exceptions=True)
-    finished = sum(1 for r in runs if r.over.is_set())
     for r in runs:
         r.close()
     return {
-        "games": games,
-        "connections": 4 * games,
+        "games": args.games,
+        "connections": 4 * args.games,
         "setup_s": round(setup_s, 2),
         "play_s": round(time.perf_counter() - t0 - setup_s, 2),
-        "games_finished": finished,
+        "games_finished": done,
         "cut_players": len(victims),
         "cuts": storm.cuts,
         "takeovers": storm.takeovers,
@@ -201,27 +180,12 @@ async def _run(
     }
 
 
-def run(
-    games: int = 500,
-    *,
-    cut: float = 0.3,
-    think: float = 0.05,
-    target: int = 30,
-    seed: int = 1,
-    timeout: float = 600.0,
-) -> dict[str, Any]:
-    raise_fd_limit()
-    with tempfile.TemporaryDirectory(prefix="leekha-storm-") as tmp:
-        # Default rate limits; only the per-address cap is opened (all clients are local).
-        server = ServerProcess(Path(tmp), extra=OPEN_LIMITS)
-        try:
-            port = server.start()
-            result = asyncio.run(_run(port, games, cut, think, target, seed, timeout))
-            result["server_alive"] = server.alive()
-        finally:
-            server.stop()
-            result_problems = server.problems()
-        records = export_records(Path(tmp))
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    # Default rate limits; only the per-address cap is opened (all clients are local).
+    with served("storm", OPEN_LIMITS, records=True) as s:
+        result = asyncio.run(_run(s.port, args))
+        result["server_alive"] = s.server.alive()
+    records, result_problems = s.records, s.problems
     ids = set(result.pop("table_ids"))
     mine = [r for r in records if r.get("meta", {}).get("table_id") in ids]
     record_issues = [p for r in mine for p in record_problems(r)]
@@ -237,8 +201,8 @@ def run(
         server_problems=result_problems[:20],
     )
     result["ok"] = (
-        result["games_finished"] == games
-        and len(mine) == games
+        result["games_finished"] == args.games
+        and len(mine) == args.games
         and not record_issues
         and not result["invariant_problems"]
         and result["double_holder_count"] == 0
@@ -250,29 +214,11 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=500)
+    parser = bench_parser(__doc__)
+    game_options(parser, games=500, timeout=600.0)
     parser.add_argument("--cut", type=float, default=0.3, help="share of connections cut")
-    parser.add_argument("--think", type=float, default=0.05, help="mean seconds per decision")
-    parser.add_argument("--target", type=int, default=30, help="game target (short games)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(
-        args.games,
-        cut=args.cut,
-        think=args.think,
-        target=args.target,
-        seed=args.seed,
-        timeout=args.timeout,
-    )
-    result["machine"] = machine()
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(json.dumps(result, indent=2))
-    return 0 if result["ok"] else 1
+    return report(run(args), args.json)
 
 
 if __name__ == "__main__":

@@ -10,25 +10,15 @@ for it, as bench/load.py measures it: medians and p99 per half, and TLS / TCP ra
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from loadclient import (
-    HOST,
-    OPEN_LIMITS,
-    ServerProcess,
-    Stats,
-    open_tables,
-    raise_fd_limit,
-    summarize_latency,
-)
+from loadclient import HOST, OPEN_LIMITS, Stats, open_tables, summarize_latency
+from scenario import bench_parser, served
 
 
 async def _measure(
@@ -68,25 +58,17 @@ async def _measure(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--tables", type=int, default=200, help="both halves together")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds per decision")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    raise_fd_limit()
     listen = ("--listen", f"tcp:0:interface={HOST}", "--listen", f"ssl:0:interface={HOST}")
-    with tempfile.TemporaryDirectory(prefix="leekha-tls-bench-") as tmp:
-        server = ServerProcess(Path(tmp), extra=(*OPEN_LIMITS, *listen, "--tls"))
-        server.start()
-        try:
-            tcp_port, tls_port = server.ports[:2]
-            result = asyncio.run(
-                _measure(tcp_port, tls_port, args.tables, args.seconds, args.think)
-            )
-            result["server_problems"] = server.problems()
-        finally:
-            server.stop()
+    with served("tls-bench", (*OPEN_LIMITS, *listen, "--tls")) as s:
+        tcp_port, tls_port = s.server.ports[:2]
+        result = asyncio.run(_measure(tcp_port, tls_port, args.tables, args.seconds, args.think))
+        result["server_problems"] = s.server.problems()
     if args.json:
         print(json.dumps(result))
     else:
