@@ -50,27 +50,23 @@ def _default_name() -> str:
 
 
 def _opt(
+    default: Any,
     help: str,
     *,
-    kind: str,
     lo: float | None = None,
     hi: float | None = None,
     flag: str | None = None,
     choices: tuple[str, ...] = (),
     why: str = "",
-) -> dict[str, Any]:
-    """Field metadata: `kind` is one of str, int, float, bool, path, optional_path, list
-    (of strings; a repeatable option); `why`
-    explains a bound in the error message."""
-    return {
-        "help": help,
-        "kind": kind,
-        "lo": lo,
-        "hi": hi,
-        "flag": flag,
-        "choices": choices,
-        "why": why,
-    }
+) -> Any:
+    """A setting: its default (or the function that gives it), one line of help, and its
+    bounds: `lo`..`hi` for a number, the length of a str, the entries of a list; `flag` when
+    the option is not --name; `why` explains a bound in the error message. Its kind comes
+    from its annotation (`_KINDS`)."""
+    metadata = {"help": help, "lo": lo, "hi": hi, "flag": flag, "choices": choices, "why": why}
+    if callable(default):
+        return field(default_factory=default, metadata=metadata)
+    return field(default=default, metadata=metadata)
 
 
 #: The wire protocol's hard caps (leekha.protocol: names 1..64, chat text 1..1000): a
@@ -83,192 +79,113 @@ WIRE_CHAT_MAX = 1000
 class ServerSettings:
     """Options of one server process; build it with `load_settings`, not by hand."""
 
-    host: str = field(
-        default="0.0.0.0", metadata=_opt("address to listen on", kind="str", lo=1, hi=255)
+    host: str = _opt("0.0.0.0", "address to listen on", lo=1, hi=255)
+    port: int = _opt(DEFAULT_PORT, "TCP port to listen on (0 = any free port)", lo=0, hi=65535)
+    listen: tuple[str, ...] = _opt(
+        (),
+        "Twisted endpoint to listen on, e.g. tcp:7241, tcp6:7241:interface=\\:\\:,"
+        " ssl:7242 (repeatable; replaces host/port)",
+        lo=1,
+        hi=16,
     )
-    port: int = field(
-        default=DEFAULT_PORT,
-        metadata=_opt("TCP port to listen on (0 = any free port)", kind="int", lo=0, hi=65535),
+    tls: bool = _opt(False, "serve TLS on host/port (self-signed unless tls_cert is set)")
+    tls_cert: Path | None = _opt(None, "PEM certificate (chain) for TLS; unset = self-signed")
+    tls_key: Path | None = _opt(None, "PEM private key for tls_cert (unset = in tls_cert)")
+    data_dir: Path = _opt(_default_data_dir, "directory for leekha.sqlite3", flag="--data")
+    name: str = _opt(_default_name, "server name shown on the LAN", lo=1, hi=63)
+    announce: bool = _opt(True, "announce the server over mDNS/DNS-SD")
+    max_connections: int = _opt(20000, "total open connections", lo=1, hi=1_000_000)
+    max_connections_per_ip: int = _opt(
+        64, "open connections per client address", lo=1, hi=1_000_000
     )
-    listen: tuple[str, ...] = field(
-        default=(),
-        metadata=_opt(
-            "Twisted endpoint to listen on, e.g. tcp:7241, tcp6:7241:interface=\\:\\:,"
-            " ssl:7242 (repeatable; replaces host/port)",
-            kind="list",
-            lo=1,
-            hi=16,
-        ),
+    new_connections_per_ip_per_s: float = _opt(
+        20.0, "new connections per second from one address (bursts of 5 s worth)", lo=0.1, hi=1e6
     )
-    tls: bool = field(
-        default=False,
-        metadata=_opt("serve TLS on host/port (self-signed unless tls_cert is set)", kind="bool"),
+    kick_penalty_s: float = _opt(
+        10.0,
+        "seconds an address kicked for flooding or a protocol violation may not open"
+        " new connections (0 = no penalty)",
+        lo=0,
+        hi=3600,
     )
-    tls_cert: Path | None = field(
-        default=None,
-        metadata=_opt("PEM certificate (chain) for TLS; unset = self-signed", kind="optional_path"),
+    frame_timeout_s: float = _opt(
+        10.0, "seconds a frame has to complete once its first byte arrived", lo=0.1, hi=3600
     )
-    tls_key: Path | None = field(
-        default=None,
-        metadata=_opt("PEM private key for tls_cert (unset = in tls_cert)", kind="optional_path"),
+    max_output_kib: int = _opt(
+        256,
+        "KiB of unsent replies and events held for a peer that does not read before it is dropped",
+        lo=64,
+        hi=1_000_000,
     )
-    data_dir: Path = field(
-        default_factory=_default_data_dir,
-        metadata=_opt("directory for leekha.sqlite3", kind="path", flag="--data"),
+    hello_timeout_s: float = _opt(
+        10.0, "seconds a new connection has to say hello", lo=0.1, hi=3600
     )
-    name: str = field(
-        default_factory=_default_name,
-        metadata=_opt("server name shown on the LAN", kind="str", lo=1, hi=63),
-    )
-    announce: bool = field(
-        default=True, metadata=_opt("announce the server over mDNS/DNS-SD", kind="bool")
-    )
-    max_connections: int = field(
-        default=20000, metadata=_opt("total open connections", kind="int", lo=1, hi=1_000_000)
-    )
-    max_connections_per_ip: int = field(
-        default=64,
-        metadata=_opt("open connections per client address", kind="int", lo=1, hi=1_000_000),
-    )
-    new_connections_per_ip_per_s: float = field(
-        default=20.0,
-        metadata=_opt(
-            "new connections per second from one address (bursts of 5 s worth)",
-            kind="float",
-            lo=0.1,
-            hi=1e6,
-        ),
-    )
-    kick_penalty_s: float = field(
-        default=10.0,
-        metadata=_opt(
-            "seconds an address kicked for flooding or a protocol violation may not open"
-            " new connections (0 = no penalty)",
-            kind="float",
-            lo=0,
-            hi=3600,
-        ),
-    )
-    frame_timeout_s: float = field(
-        default=10.0,
-        metadata=_opt(
-            "seconds a frame has to complete once its first byte arrived",
-            kind="float",
-            lo=0.1,
-            hi=3600,
-        ),
-    )
-    max_output_kib: int = field(
-        default=256,
-        metadata=_opt(
-            "KiB of unsent replies and events held for a peer that does not read before it"
-            " is dropped",
-            kind="int",
-            lo=64,
-            hi=1_000_000,
-        ),
-    )
-    hello_timeout_s: float = field(
-        default=10.0,
-        metadata=_opt("seconds a new connection has to say hello", kind="float", lo=0.1, hi=3600),
-    )
-    ping_interval_s: float = field(
-        default=20.0,
-        metadata=_opt("seconds between keepalive pings", kind="float", lo=0.1, hi=3600),
-    )
-    dead_peer_timeout_s: float = field(
-        default=60.0,
-        metadata=_opt(
-            "seconds of silence before a peer is dropped", kind="float", lo=0.1, hi=86400
-        ),
+    ping_interval_s: float = _opt(20.0, "seconds between keepalive pings", lo=0.1, hi=3600)
+    dead_peer_timeout_s: float = _opt(
+        60.0, "seconds of silence before a peer is dropped", lo=0.1, hi=86400
     )
     # A person sends a message every few seconds; a bot in a full-speed match sends one per
     # trick, tens a second. The limit is there to stop floods, not fast bots.
-    rate_limit_msgs_per_s: float = field(
-        default=50.0,
-        metadata=_opt("sustained messages per second per connection", kind="float", lo=0.1, hi=1e6),
+    rate_limit_msgs_per_s: float = _opt(
+        50.0, "sustained messages per second per connection", lo=0.1, hi=1e6
     )
-    rate_burst: int = field(
-        default=100,
-        metadata=_opt("message burst allowed above the rate", kind="int", lo=1, hi=1_000_000),
+    rate_burst: int = _opt(100, "message burst allowed above the rate", lo=1, hi=1_000_000)
+    max_tables_per_connection: int = _opt(
+        3, "tables one connection may sit at or create", lo=1, hi=1000
     )
-    max_tables_per_connection: int = field(
-        default=3,
-        metadata=_opt("tables one connection may sit at or create", kind="int", lo=1, hi=1000),
+    max_tables_per_address: int = _opt(
+        16, "open tables created from one client address", lo=1, hi=1_000_000
     )
-    max_tables_per_address: int = field(
-        default=16,
-        metadata=_opt(
-            "open tables created from one client address", kind="int", lo=1, hi=1_000_000
-        ),
+    max_deserted_tables: int = _opt(
+        100,
+        "waiting tables with nobody connected kept for their grace period (the oldest"
+        " closes past it)",
+        lo=1,
+        hi=1_000_000,
     )
-    max_deserted_tables: int = field(
-        default=100,
-        metadata=_opt(
-            "waiting tables with nobody connected kept for their grace period (the oldest"
-            " closes past it)",
-            kind="int",
-            lo=1,
-            hi=1_000_000,
-        ),
+    max_name_len: int = _opt(
+        24,
+        "longest player or table name",
+        lo=1,
+        hi=WIRE_NAME_MAX,
+        why=f"the protocol carries names of at most {WIRE_NAME_MAX} characters",
     )
-    max_name_len: int = field(
-        default=24,
-        metadata=_opt(
-            "longest player or table name",
-            kind="int",
-            lo=1,
-            hi=WIRE_NAME_MAX,
-            why=f"the protocol carries names of at most {WIRE_NAME_MAX} characters",
-        ),
+    max_chat_len: int = _opt(
+        300,
+        "longest chat message",
+        lo=1,
+        hi=WIRE_CHAT_MAX,
+        why=f"the protocol carries chat of at most {WIRE_CHAT_MAX} characters",
     )
-    max_chat_len: int = field(
-        default=300,
-        metadata=_opt(
-            "longest chat message",
-            kind="int",
-            lo=1,
-            hi=WIRE_CHAT_MAX,
-            why=f"the protocol carries chat of at most {WIRE_CHAT_MAX} characters",
-        ),
+    chat_rate_per_min: int = _opt(20, "chat messages per minute per player", lo=1, hi=10_000)
+    seat_grace_s: float = _opt(30.0, "seconds a dropped player's seat is held", lo=0, hi=86400)
+    default_pass_timer_s: float = _opt(
+        60.0, "default seconds to choose a pass (0 = no timer)", lo=0, hi=86400
     )
-    chat_rate_per_min: int = field(
-        default=20,
-        metadata=_opt("chat messages per minute per player", kind="int", lo=1, hi=10_000),
+    default_turn_timer_s: float = _opt(
+        30.0, "default seconds to play a card (0 = no timer)", lo=0, hi=86400
     )
-    seat_grace_s: float = field(
-        default=30.0,
-        metadata=_opt("seconds a dropped player's seat is held", kind="float", lo=0, hi=86400),
+    afk_timeouts_before_bot: int = _opt(
+        2, "timeouts in a row before a bot takes the seat", lo=1, hi=1000
     )
-    default_pass_timer_s: float = field(
-        default=60.0,
-        metadata=_opt(
-            "default seconds to choose a pass (0 = no timer)", kind="float", lo=0, hi=86400
-        ),
-    )
-    default_turn_timer_s: float = field(
-        default=30.0,
-        metadata=_opt(
-            "default seconds to play a card (0 = no timer)", kind="float", lo=0, hi=86400
-        ),
-    )
-    afk_timeouts_before_bot: int = field(
-        default=2,
-        metadata=_opt("timeouts in a row before a bot takes the seat", kind="int", lo=1, hi=1000),
-    )
-    log_level: str = field(
-        default="info", metadata=_opt("lowest level logged", kind="str", choices=LOG_LEVELS)
-    )
-    log_file: Path | None = field(
-        default=None, metadata=_opt("log to this file instead of stderr", kind="optional_path")
-    )
-    bot_think_ms: int = field(
-        default=50,
-        metadata=_opt("milliseconds a bot waits before it acts", kind="int", lo=0, hi=60_000),
-    )
+    log_level: str = _opt("info", "lowest level logged", choices=LOG_LEVELS)
+    log_file: Path | None = _opt(None, "log to this file instead of stderr")
+    bot_think_ms: int = _opt(50, "milliseconds a bot waits before it acts", lo=0, hi=60_000)
 
 
+#: A setting's kind by its annotation: how it is checked, parsed and documented.
+_KINDS = {
+    "str": "str",
+    "int": "int",
+    "float": "float",
+    "bool": "bool",
+    "Path": "path",
+    "Path | None": "optional_path",
+    "tuple[str, ...]": "list",
+}
 _FIELDS = {f.name: f for f in fields(ServerSettings)}
+#: Each setting's metadata with its kind.
+_META = {f.name: {**f.metadata, "kind": _KINDS[str(f.type)]} for f in fields(ServerSettings)}
 
 
 def _num(x: float) -> str:
@@ -295,7 +212,7 @@ def _allowed(meta: Mapping[str, Any]) -> str:
 
 def _check(key: str, value: object, source: str) -> object:
     """Return `value` converted to the field's type, or raise SettingsError."""
-    meta = _FIELDS[key].metadata
+    meta = _META[key]
     kind = meta["kind"]
 
     def bad(got: str = "") -> SettingsError:
@@ -402,7 +319,7 @@ def load_settings(
 
 def option_flag(name: str) -> str:
     """The command-line option for setting `name`, e.g. "--data" for data_dir."""
-    meta = _FIELDS[name].metadata
+    meta = _META[name]
     return str(meta["flag"] or "--" + name.replace("_", "-"))
 
 
@@ -417,7 +334,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group = parser.add_argument_group("server settings (override the config file)")
     for f in fields(ServerSettings):
-        meta = f.metadata
+        meta = _META[f.name]
         default = f.default if f.default is not MISSING else None
         shown = f" (default: {default})" if default not in (None, ()) else ""
         help_text = f"{meta['help']}{shown}"
@@ -464,7 +381,7 @@ def example_config() -> str:
         "",
     ]
     for f in fields(ServerSettings):
-        meta = f.metadata
+        meta = _META[f.name]
         lines.append(f"# {meta['help']}; {_allowed(meta)}")
         if f.name == "data_dir":
             lines.append('# data_dir = "~/.local/share/leekha"   # platformdirs user data dir')
