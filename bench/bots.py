@@ -149,28 +149,40 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
 
 def match_rate(args: argparse.Namespace) -> dict[str, Any]:
     """Rounds a second of whole games between four heuristic seats (what `leekha match`
-    plays per task), and the same against the loop reference."""
+    plays per task), against two references measured in the same run: the same games
+    played the slow way (every view built from scratch, the tracker rebuilt from the whole
+    round at each decision; same decisions) and the plain loop. Runs alternate in slices
+    of about a second; medians."""
     config: RulesConfig = PRESETS[args.rules]
-    reference = loop_ms()
     clock = time.process_time if args.cpu else time.perf_counter
-    rounds = 0
-    g = 0
-    start = clock()
-    deadline = start + args.seconds
-    while clock() < deadline:
-        game = Game(config, g)
-        play_out(game, [HeuristicStrategy(g * 4 + s) for s in range(4)])
-        rounds += len(game.history)
-        g += 1
-    rate = rounds / (clock() - start)
+    fast: list[float] = []
+    slow: list[float] = []
+    loops: list[float] = []
+    games = 0
+    spent = 0.0
+    while spent < args.seconds:
+        for rates, reference in ((fast, False), (slow, True)):
+            rounds, g, start = 0, games, clock()
+            while clock() - start < 0.5 or g == games:
+                bots = [HeuristicStrategy(g * 4 + s, carry_on=not reference) for s in range(4)]
+                game = play_out(Game(config, g), list(bots), fresh_views=reference)
+                rounds += len(game.history)
+                g += 1
+            took = clock() - start
+            spent += took
+            rates.append(rounds / took)
+        games = g
+        loops.append(loop_ms())
+    rate, reference_rate, loop = (statistics.median(x) for x in (fast, slow, loops))
     return {
         "rules": args.rules,
         "clock": "cpu" if args.cpu else "wall",
-        "games": g,
-        "rounds": rounds,
+        "slices": len(fast),
         "rounds_per_s": round(rate, 1),
-        "loop_ref_ms": round(reference, 2),
-        "rounds_per_loop_ref": round(rate * reference / 1000, 2),
+        "slow_path_rounds_per_s": round(reference_rate, 1),
+        "ratio_to_slow_path": round(rate / reference_rate, 2),
+        "loop_ref_ms": round(loop, 2),
+        "rounds_per_loop_ref": round(rate * loop / 1000, 2),
     }
 
 

@@ -52,8 +52,34 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+class _SuitCards(dict[int, tuple[int, ...]]):
+    """The cards of one suit for each 13-bit pattern, filled in as patterns are met (at
+    most 8,192 a suit): a hand becomes four look-ups instead of a loop over its cards."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.base = 13 * suit
+
+    def __missing__(self, bits: int) -> tuple[int, ...]:
+        found = tuple(self.base + r for r in range(13) if bits >> r & 1)
+        self[bits] = found
+        return found
+
+
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (_SuitCards(s) for s in range(4))
+
+
 def cards_of(mask: int) -> list[int]:
     """Cards of a mask in ascending order."""
+    if mask & (mask - 1) and 0 < mask <= FULL_DECK:
+        return [
+            *_CLUBS[mask & 0x1FFF],
+            *_DIAMONDS[mask >> 13 & 0x1FFF],
+            *_HEARTS[mask >> 26 & 0x1FFF],
+            *_SPADES[mask >> 39],
+        ]
     out = []
     while mask:
         low = mask & -mask

@@ -6,6 +6,7 @@ cards cannot leak through either path by construction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,7 +105,7 @@ class SeatViews:
     `view(seat)` equals `seat_view(game, seat)`.
     """
 
-    __slots__ = ("_game", "_history", "_round", "_rules", "_taken", "_tricks")
+    __slots__ = ("_game", "_history", "_passes", "_round", "_rules", "_taken", "_tricks")
 
     def __init__(self, game: Game) -> None:
         self._game = game
@@ -112,6 +113,7 @@ class SeatViews:
         self._tricks: list[dict[str, Any]] = []
         self._taken: list[list[int]] = []
         self._history: list[list[int]] = []
+        self._passes: dict[int, list[int]] = {}  # this round's passes, as card lists
         self._rules = game.config.to_dict()
 
     def view(self, seat: int | None) -> SeatView:
@@ -120,6 +122,7 @@ class SeatViews:
             self._round = game.tricks
             self._tricks = []
             self._taken = []
+            self._passes = {}
         done = len(self._tricks)
         if done != len(game.tricks) or not self._taken:
             self._tricks += _trick_records(game.tricks[done:])
@@ -129,7 +132,13 @@ class SeatViews:
         if len(self._history) != len(game.history):
             self._history += _rows(game.history[len(self._history) :])
         tricks, history, taken = list(self._tricks), list(self._history), list(self._taken)
-        return _build(game, seat, tricks, history, taken, dict(self._rules))
+        return _build(game, seat, tricks, history, taken, dict(self._rules), self._pass_cards)
+
+    def _pass_cards(self, mask: int) -> list[int]:
+        cards = self._passes.get(mask)
+        if cards is None:
+            cards = self._passes[mask] = C.cards_of(mask)
+        return list(cards)
 
 
 def _build(
@@ -139,6 +148,7 @@ def _build(
     history: list[list[int]],
     taken: list[list[int]],
     rules: dict[str, Any],
+    pass_cards: Callable[[int], list[int]] = C.cards_of,
 ) -> SeatView:
     own = seat is not None
     hand = C.cards_of(game.hands[seat]) if seat is not None else []
@@ -153,8 +163,8 @@ def _build(
         pass_to=game.pass_target(seat) if own and seat is not None else None,
         turn=game.turn,
         hand=hand,
-        passed=C.cards_of(passed_mask) if passed_mask is not None else None,
-        received=C.cards_of(received_mask) if received_mask is not None else None,
+        passed=pass_cards(passed_mask) if passed_mask is not None else None,
+        received=pass_cards(received_mask) if received_mask is not None else None,
         passes_done=[p is not None for p in game.passed],
         doubled=[[c, s] for c, s in sorted(game.doubled.items())],
         trick=[[s, c] for s, c in game.trick],

@@ -17,7 +17,7 @@ import pytest
 
 from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, make_strategy, play_out
-from leekha.common.bots.heuristic import card_danger, ranked_passes
+from leekha.common.bots.heuristic import HeuristicStrategy, card_danger, ranked_passes
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
 from leekha.common.bots.tracker import Tracker
@@ -44,11 +44,16 @@ def digest(games: list[Game]) -> str:
     return h.hexdigest()[:16]
 
 
-def level_games(spec: str, preset: str, count: int) -> list[Game]:
+def level_games(spec: str, preset: str, count: int, slow: bool = False) -> list[Game]:
+    """`slow`: every view from scratch and the heuristic's tracker rebuilt each decision."""
     games = []
     for g in range(count):
         game = Game(PRESETS[preset], 7919 * g + 11)
-        games.append(play_out(game, [make_strategy(spec, 4 * g + s) for s in range(4)]))
+        bots: list[Strategy] = [
+            HeuristicStrategy(4 * g + s, carry_on=False) if slow else make_strategy(spec, 4 * g + s)
+            for s in range(4)
+        ]
+        games.append(play_out(game, bots, fresh_views=slow))
     return games
 
 
@@ -56,6 +61,9 @@ def level_games(spec: str, preset: str, count: int) -> list[Game]:
 def test_heuristic_and_easy_games_are_unchanged(preset: str) -> None:
     heuristic, easy, _ = REFERENCE[preset]
     assert digest(level_games("heuristic", preset, 12)) == heuristic
+    assert digest(level_games("heuristic", preset, 3, slow=True)) == digest(
+        level_games("heuristic", preset, 3)
+    )
     assert digest(level_games("easy", preset, 4)) == easy
 
 

@@ -44,6 +44,11 @@ def test_masks_round_trip() -> None:
     assert C.display_order([0, 49, 38, 21])[:2] == [49, 38]
 
 
+@given(st.integers(0, C.FULL_DECK))
+def test_cards_of_lists_every_set_bit_in_order(mask: int) -> None:
+    assert C.cards_of(mask) == [c for c in range(52) if mask >> c & 1]
+
+
 def test_classic_is_rules_en() -> None:
     c = PRESETS["classic"]
     assert (c.target, c.pass_direction, c.pass_ban, c.void_rule) == (

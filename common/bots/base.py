@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from leekha.common.config import RulesConfig
-from leekha.common.game import OVER, PASS, PLAY, Game
+from leekha.common.game import OVER, PASS, Game
 from leekha.common.legality import legal_passes
-from leekha.common.view import SeatView, SeatViews
+from leekha.common.view import SeatView, SeatViews, seat_view
 
 
 @runtime_checkable
@@ -162,28 +162,40 @@ def decide(strategy: Strategy, view: SeatView) -> list[dict[str, object]]:
     return [{"kind": "play", "seat": seat, "card": strategy.choose_play(view)}]
 
 
-def play_out(game: Game, strategies: list[Strategy], *, rounds: int | None = None) -> Game:
+def play_out(
+    game: Game,
+    strategies: list[Strategy],
+    *,
+    rounds: int | None = None,
+    fresh_views: bool = False,
+) -> Game:
     """Let four strategies play `game` to its end (or for `rounds` more rounds).
 
     A seat with a single legal card plays it without being asked. Views come from one
-    `SeatViews`, which builds each finished trick's record once.
+    `SeatViews`, which builds each finished trick's record once; `fresh_views` builds
+    each from scratch instead (`seat_view`), the reference benchmarks and tests compare with.
     """
-    views = SeatViews(game)
+    views: SeatViews | _FreshViews = _FreshViews(game) if fresh_views else SeatViews(game)
     stop_round = game.round_no + rounds if rounds is not None else None
     while game.phase != OVER and (stop_round is None or game.round_no < stop_round):
         if game.phase == PASS:
-            movers = [s for s in range(4) if game.passed[s] is None]
+            for mover in [s for s in range(4) if game.passed[s] is None]:
+                for action in decide(strategies[mover], views.view(mover)):
+                    game.apply(action)
+            continue
+        seat = game.turn
+        assert seat is not None
+        legal = game.legal_mask(seat)
+        if legal & (legal - 1):
+            game.play(seat, strategies[seat].choose_play(views.view(seat)))
         else:
-            movers = [game.turn] if game.turn is not None else []
-        for seat in movers:
-            if game.phase == PLAY:
-                legal = game.legal_mask(seat)
-                if legal & (legal - 1):
-                    game.play(seat, strategies[seat].choose_play(views.view(seat)))
-                else:
-                    # One legal card: there is nothing to decide, so no view is built.
-                    game.play(seat, legal.bit_length() - 1)
-                continue
-            for action in decide(strategies[seat], views.view(seat)):
-                game.apply(action)
+            game.play(seat, legal.bit_length() - 1)  # nothing to decide: no view is built
     return game
+
+
+class _FreshViews:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def view(self, seat: int) -> SeatView:
+        return seat_view(self.game, seat)

@@ -33,11 +33,15 @@ SAFE_DOUBLE_COVER: Final = 6
 PASS_POOL: Final = 9
 
 
-def leekha_of_suit(config: RulesConfig) -> list[int]:
-    lk = [-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES]
-    if config.club_leekha:
-        lk[C.CLUBS] = C.KING_CLUBS
-    return lk
+def leekha_of_suit(config: RulesConfig) -> tuple[int, ...]:
+    """The Leekha card of each suit (-1: none)."""
+    return _LEEKHA_OF_SUIT[config.club_leekha]
+
+
+_LEEKHA_OF_SUIT: Final = (
+    (-1, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES),
+    (C.KING_CLUBS, C.TEN_DIAMONDS, -1, C.QUEEN_SPADES),
+)
 
 
 def card_danger(c: int, hand: int, config: RulesConfig, keep: int = 0) -> int:
@@ -95,7 +99,7 @@ def ranked_passes(
             for i in _containing(len(cards), inside):
                 totals[i] += 25
     if count == 1 and totals:
-        a, b, c = triples[max(range(len(totals)), key=totals.__getitem__)]
+        a, b, c = triples[totals.index(max(totals))]  # the first of the best
         best = (cards[a], cards[b], cards[c])
         if pass_error(config, hand, best) is None:
             return [best]
@@ -160,20 +164,27 @@ _last_rules: tuple[RulesConfig | None, int, Rules] = (None, 0, Rules(RulesConfig
 
 
 def play_policy(view: SeatView, tracker: Tracker | None = None) -> PlayPolicy:
+    """The play policy for this view, knowing the voids `tracker` proves (none without)."""
     config = tracker.config if tracker else view_config(view)
-    doubled = C.mask_of(c for c, _ in view.doubled)
-    voids = tracker.voids() if tracker else [0, 0, 0, 0]
+    doubled = C.mask_of(c for c, _ in view.doubled) if view.doubled else 0
+    voids = tracker.voids() if tracker else _NO_VOIDS
     return PlayPolicy(
         cached_rules(config, doubled), partners=config.partnership != "off", voids=voids
     )
 
 
+_NO_VOIDS: Final = (0, 0, 0, 0)
+
+
 class HeuristicStrategy:
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, *, doubling: bool = True) -> None:
+    def __init__(self, seed: int = 0, *, doubling: bool = True, carry_on: bool = True) -> None:
+        """`carry_on=False` rebuilds the tracker from the whole round at every decision:
+        the reference that benchmarks and tests compare the carried-on tracker with."""
         self.rng = random.Random(seed)
         self.doubling = doubling
+        self.carry_on = carry_on
         # Each seat's last tracker, carried on to its next decision of the round.
         self._trackers: dict[int, Tracker] = {}
 
@@ -192,16 +203,28 @@ class HeuristicStrategy:
         legal = view.legal_mask
         if legal & (legal - 1) == 0:
             return view.legal[0]
-        assert view.seat is not None
+        seat = view.seat
+        assert seat is not None
         trick = [(s, c) for s, c in view.trick]
-        high = led_high(trick) if trick else -1
-        if trick and legal & _SUIT_MASK[C.SUIT_OF[trick[0][1]]]:
+        if not trick:
+            tracker = self._tracker(view, seat)
+            policy = play_policy(view, tracker)
+            return policy.lead(seat, tracker.hand, legal, tracker.played)
+        high = led_high(trick)
+        if legal & _SUIT_MASK[C.SUIT_OF[trick[0][1]]]:
             # Following suit reads only the trick, so no tracker is built.
             return play_policy(view).follow(legal, trick, high)
-        tracker = Tracker(view, since=self._trackers.get(view.seat))
-        self._trackers[view.seat] = tracker
-        policy = play_policy(view, tracker)
-        return policy(view.seat, tracker.hand, legal, trick, high, tracker.played)
+        # A discard reads what has been played, not who is void.
+        tracker = self._tracker(view, seat)
+        policy = play_policy(view)
+        return policy.discard(seat, tracker.hand, legal, trick, high, tracker.played)
+
+    def _tracker(self, view: SeatView, seat: int) -> Tracker:
+        if not self.carry_on:
+            return Tracker(view)
+        tracker = Tracker(view, since=self._trackers.get(seat))
+        self._trackers[seat] = tracker
+        return tracker
 
 
 register("heuristic")(HeuristicStrategy)

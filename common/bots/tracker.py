@@ -25,6 +25,17 @@ _SUIT_OF: Final = C.SUIT_OF
 _SUIT_MASK: Final = C.SUIT_MASK
 
 
+def _empty_suits(mask: int) -> int:
+    """Bit s set when `mask` has no card of suit s."""
+    clubs, diamonds, hearts, spades = _SUIT_MASK
+    return (
+        (not mask & clubs)
+        | (not mask & diamonds) << 1
+        | (not mask & hearts) << 2
+        | (not mask & spades) << 3
+    )
+
+
 @functools.lru_cache(maxsize=64)
 def _play_rules(config: RulesConfig) -> PlayRules:
     return PlayRules(config)
@@ -61,6 +72,7 @@ class Tracker:
         "_done_absent",
         "_done_played",
         "_plan",
+        "_rules",
         "absent",
         "config",
         "hand",
@@ -81,7 +93,6 @@ class Tracker:
         self.seat = me
         self.config: RulesConfig = view_config(view)
         self.hand = C.mask_of(view.hand)
-        rules = _play_rules(self.config)
         tricks = view.tricks
         # What the finished tricks prove depends on the seat, the rules and those tricks
         # alone, so a tracker that read a prefix of them can be carried on from.
@@ -94,8 +105,11 @@ class Tracker:
         ):
             played, absent = since._done_played, list(since._done_absent)
             start = len(since._done)
+            rules = since._rules
         else:
             played, absent, start = 0, [0, 0, 0, 0], 0
+            rules = _play_rules(self.config)
+        self._rules: PlayRules = rules
         for t in tricks[start:]:
             played = _read_trick(t["cards"], me, rules, played, absent)
         self._done: list[dict[str, Any]] = list(tricks)
@@ -104,15 +118,15 @@ class Tracker:
         if view.trick:
             played = _read_trick(view.trick, me, rules, played, absent)
         absent[me] = C.FULL_DECK & ~self.hand
-        in_trick = [False] * 4
-        for seat, _ in view.trick:
-            in_trick[seat] = True
         self.played = played
         # Cards held by the other seats, wherever they are.
         self.unseen = C.FULL_DECK & ~played & ~self.hand
         # Everyone holds as many cards as we do, give or take this trick's plays.
-        base = self.hand.bit_count() + (1 if in_trick[me] else 0)
-        self.hand_sizes = [base - (1 if in_trick[s] else 0) for s in range(4)]
+        in_trick = [0, 0, 0, 0]
+        for seat, _ in view.trick:
+            in_trick[seat] = 1
+        base = self.hand.bit_count() + in_trick[me]
+        self.hand_sizes = [base - in_trick[s] for s in range(4)]
 
         # Cards whose holder we know: our own pass (until played) and revealed doubles.
         known = [0, 0, 0, 0]
@@ -136,12 +150,11 @@ class Tracker:
             for s in range(4):
                 if s not in (doubler, target):
                     absent[s] |= bit
-        for s in range(4):
-            others = 0
-            for o in range(4):
-                if o != s:
-                    others |= known[o]
-            absent[s] = (absent[s] & ~known[s]) | others
+        k0, k1, k2, k3 = known
+        absent[0] = (absent[0] & ~k0) | k1 | k2 | k3
+        absent[1] = (absent[1] & ~k1) | k0 | k2 | k3
+        absent[2] = (absent[2] & ~k2) | k0 | k1 | k3
+        absent[3] = (absent[3] & ~k3) | k0 | k1 | k2
         self.known = known
         self.absent = absent
         self._plan: tuple[list[tuple[int, list[int]]], list[int]] | None = None
@@ -149,16 +162,9 @@ class Tracker:
     # ---- queries --------------------------------------------------------------------
     def void_suits(self, seat: int) -> int:
         """Bit s set when `seat` certainly holds no card of suit s."""
-        out = 0
-        for s in range(4):
-            live = self.unseen & _SUIT_MASK[s]
-            if seat == self.seat:
-                live = self.hand & _SUIT_MASK[s]
-                if not live:
-                    out |= 1 << s
-            elif not live & ~self.absent[seat]:
-                out |= 1 << s
-        return out
+        if seat == self.seat:
+            return _empty_suits(self.hand)
+        return _empty_suits(self.unseen & ~self.absent[seat])
 
     def voids(self) -> list[int]:
         """`void_suits` of every seat."""
