@@ -243,26 +243,19 @@ def run_step(
     }
 
 
-def full_speed(
-    tables: int,
-    seconds: float,
-    *,
-    target: int | None = None,
-    patch: str | None = None,
-    profile: Path | None = None,
-) -> dict[str, Any]:
+def full_speed(args: argparse.Namespace) -> dict[str, Any]:
     """Server messages/s at full speed, and the echo ceiling with as many connections."""
     from echo_baseline import run_echo_baseline
 
-    echo_rt = run_echo_baseline(connections=4 * tables, seconds=seconds)
+    echo_rt = run_echo_baseline(connections=4 * args.tables, seconds=args.seconds)
     step = run_step(
-        tables,
+        args.tables,
         think=0.0,
-        seconds=seconds,
-        target=target,
+        seconds=args.seconds,
+        target=args.target,
         extra=NO_RATE_LIMIT,
-        patch=patch,
-        profile=profile,
+        patch=args.patch,
+        profile=args.profile,
     )
     echo_msgs = 2 * echo_rt
     step.update(
@@ -276,24 +269,22 @@ def full_speed(
     return step
 
 
-def human_pace(
-    steps: list[int],
-    seconds: float,
-    *,
-    think: float = 2.0,
-    workers: int = 1,
-    patch: str | None = None,
-    profile: Path | None = None,
-) -> dict[str, Any]:
+def human_pace(args: argparse.Namespace) -> dict[str, Any]:
     """Step the table count up until p99 latency passes the goal (or a step fails).
     With `profile`, each step's server profile goes to PROFILE.<tables>."""
     out: list[dict[str, Any]] = []
     best = 0
-    for tables in steps:
+    profile = args.profile
+    for tables in (int(x) for x in args.steps.split(",") if x.strip()):
         try:
             spy = profile.with_name(f"{profile.name}.{tables}") if profile is not None else None
             step = run_step(
-                tables, think=think, seconds=seconds, workers=workers, patch=patch, profile=spy
+                tables,
+                think=args.think,
+                seconds=args.seconds,
+                workers=args.workers,
+                patch=args.patch,
+                profile=spy,
             )
         except Exception as exc:
             out.append({"tables": tables, "error": str(exc)[:500]})
@@ -344,20 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mode == "_worker":
         return worker_main(args)
-    if args.mode == "full":
-        result = full_speed(
-            args.tables, args.seconds, target=args.target, patch=args.patch, profile=args.profile
-        )
-    else:
-        steps = [int(x) for x in args.steps.split(",") if x.strip()]
-        result = human_pace(
-            steps,
-            args.seconds,
-            think=args.think,
-            workers=args.workers,
-            patch=args.patch,
-            profile=args.profile,
-        )
+    result = full_speed(args) if args.mode == "full" else human_pace(args)
     result["machine"] = machine()
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     if args.json:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from leekha.common import errors as E
 from leekha.common.cards import check_card
@@ -32,25 +32,29 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
-class Double:
-    """A Leekha card revealed during the pass phase, so whoever takes it scores it twice."""
+class _OneCard:
+    """An action on one card; its map is {kind, seat, card}."""
 
+    KIND: ClassVar[str] = ""
     seat: int
     card: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "double", "seat": self.seat, "card": self.card}
+        return {"kind": self.KIND, "seat": self.seat, "card": self.card}
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Double(_OneCard):
+    """A Leekha card revealed during the pass phase, so whoever takes it scores it twice."""
+
+    KIND: ClassVar[str] = "double"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(_OneCard):
     """One card onto the trick."""
 
-    seat: int
-    card: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": "play", "seat": self.seat, "card": self.card}
+    KIND: ClassVar[str] = "play"
 
 
 Action = Pass | Double | Play

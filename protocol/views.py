@@ -3,6 +3,8 @@
 Messages carry these records as plain dicts, so code that reads `snapshot.table["seats"]`
 or a folded seat view gets key names checked by mypy rather than by a crash at a LAN
 party. tests/test_protocol_views.py keeps each TypedDict's keys equal to its record's.
+The seat view has no TypedDict: its static type is the engine's `leekha.common.view.SeatView`
+(`SeatView.from_dict(snapshot.view)`), whose fields the test holds equal to SEAT_VIEW's keys.
 """
 
 from __future__ import annotations
@@ -13,13 +15,11 @@ __all__ = [
     "PlayerInfo",
     "Result",
     "SeatInfo",
-    "SeatView",
     "TableSummary",
     "Timers",
     "TrickRecord",
 ]
 
-Phase = Literal["pass", "play", "game_over"]
 TableStatus = Literal["waiting", "playing", "finished"]
 
 
@@ -67,28 +67,3 @@ class Result(TypedDict):
     winners: list[int]
     losers: list[int]
     totals: list[int]
-
-
-class SeatView(TypedDict):
-    seat: int | None
-    phase: Phase
-    round: int
-    dealer: int
-    pass_to: int | None
-    turn: int | None
-    hand: list[int]
-    passed: list[int] | None
-    received: list[int] | None
-    passes_done: list[bool]
-    doubled: list[list[int]]
-    trick: list[list[int]]
-    leader: int | None
-    tricks: list[TrickRecord]
-    taken: list[list[int]]
-    round_points: list[int]
-    totals: list[int]
-    legal: list[int]
-    history: list[list[int]]
-    result: Result | None
-    can_double: list[int]
-    rules: dict[str, Any]

@@ -17,6 +17,20 @@ log = Logger()
 #: Seconds between summary lines (the TimerService's step).
 SUMMARY_EVERY_S = 60.0
 
+#: The summary lines: the counts each one reports (and resets), logged when one is not 0.
+_SUMMARY_LINES = (
+    (
+        ("violations", "refused", "dropped"),
+        "{violations} protocol violations or refused connections, {refused} connections"
+        " refused with rate_limited and {dropped} peers dropped in the last {s:.0f} s{latest}",
+    ),
+    (
+        ("opened", "hellos", "resumes"),
+        "{opened} connections opened, {hellos} hellos, {resumes} resumes in the last"
+        " {s:.0f} s; {open} open",
+    ),
+)
+
 
 class ConnectionStats:
     def __init__(self, clock: Clock, *, debug: bool) -> None:
@@ -48,28 +62,13 @@ class ConnectionStats:
     def summary(self, open_connections: int) -> None:
         """One info line for each kind of event seen since the last summary, then reset."""
         now = self.clock.seconds()
-        span = now - self._since
-        if self.violations or self.refused or self.dropped:
-            log.info(
-                "{n} protocol violations or refused connections, {r} connections refused"
-                " with rate_limited and {d} peers dropped in the last {s:.0f} s{latest}",
-                n=self.violations,
-                r=self.refused,
-                d=self.dropped,
-                s=span,
-                latest=self._latest,
-            )
-        if self.opened or self.hellos or self.resumes:
-            log.info(
-                "{opened} connections opened, {hellos} hellos, {resumes} resumes in the last"
-                " {s:.0f} s; {open} open",
-                opened=self.opened,
-                hellos=self.hellos,
-                resumes=self.resumes,
-                s=span,
-                open=open_connections,
-            )
-        self.violations = self.refused = self.dropped = 0
-        self.opened = self.hellos = self.resumes = 0
+        for names, text in _SUMMARY_LINES:
+            counts = {name: getattr(self, name) for name in names}
+            if any(counts.values()):
+                log.info(
+                    text, s=now - self._since, latest=self._latest, open=open_connections, **counts
+                )
+            for name in names:
+                setattr(self, name, 0)
         self._latest = ""
         self._since = now
