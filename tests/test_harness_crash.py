@@ -9,7 +9,7 @@ from test_harness_support import run_bench
 @pytest.mark.timeout(30)
 def test_kill_9_mid_game_loses_no_acknowledged_action() -> None:
     r = run_bench(
-        "crash.py", *"--games 2 --kills 1 --think 0.02 --target 15 --timeout 20".split(), timeout=30
+        "crash.py", "--games 2 --kills 1 --think 0.02 --target 15 --timeout 20", timeout=30
     )
     assert r["kills"] == 1 and r["resumes"] >= 4, r
     assert r["games_finished"] == 2

@@ -10,7 +10,7 @@ from test_harness_support import run_bench
 def test_disconnect_storm_games_finish_and_seats_have_one_holder() -> None:
     r = run_bench(
         "storm.py",
-        *"--games 6 --cut 0.5 --think 0.02 --target 15 --seed 3 --timeout 20".split(),
+        "--games 6 --cut 0.5 --think 0.02 --target 15 --seed 3 --timeout 20",
         timeout=30,
     )
     assert r["games_finished"] == 6, r

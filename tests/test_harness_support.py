@@ -12,8 +12,9 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def run_bench(script: str, *args: str, timeout: float = 60.0) -> dict[str, Any]:
+    """`args` are split at spaces: "--games 2 --kills 1" is four arguments."""
     proc = subprocess.run(
-        [sys.executable, str(BENCH / script), *args, "--json"],
+        [sys.executable, str(BENCH / script), *(w for a in args for w in a.split()), "--json"],
         capture_output=True,
         text=True,
         timeout=timeout,
