@@ -32,13 +32,20 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import contextlib
 
-from loadclient import HOST, VERSIONS, ServerProcess, Stats, open_tables, summarize_latency
+from loadclient import (
+    HOST,
+    VERSIONS,
+    ServerProcess,
+    Stats,
+    open_tables,
+    quiet_gc,
+    split_frames,
+    summarize_latency,
+)
 from scenario import bench_parser, closed_connections, raw_frame, report, served
 
 ATTACKER = "127.0.0.2"
@@ -69,12 +76,7 @@ class Raw(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.received += len(data)
         self.buf += data
-        while len(self.buf) >= 4:
-            n = int.from_bytes(self.buf[:4], "big")
-            if len(self.buf) < 4 + n:
-                break
-            self.got.append(msgpack.unpackb(bytes(self.buf[4 : 4 + n]), raw=False))
-            del self.buf[: 4 + n]
+        self.got += split_frames(self.buf)
         self.arrived.set()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -288,7 +290,9 @@ async def _run(args: argparse.Namespace, server: ServerProcess, port: int) -> di
         rematch=True,
         prefix="h",
         spread=True,
+        checked=False,
     )
+    quiet_gc()
     await asyncio.sleep(min(2.0, args.seconds))  # the first prompts
     clean, clean_mb, _ = await _phase(server, stats, args.seconds, None)
     c = summarize_latency(clean)

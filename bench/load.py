@@ -24,8 +24,10 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ from loadclient import (
     Stats,
     machine,
     open_tables,
+    quiet_gc,
     raise_fd_limit,
     summarize_latency,
 )
@@ -57,6 +60,12 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     def think() -> float:
         return rng.uniform(lo, hi) if args.think > 0 else 0.0
 
+    probe = None
+    if args.probe:
+        from lagprobe import LagProbe
+
+        probe = LagProbe()
+        probe.start(asyncio.get_running_loop().call_later)
     t0 = time.perf_counter()
     runs = await open_tables(
         args.port,
@@ -69,8 +78,11 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         rematch=True,
         concurrency=args.concurrency,
         seed=args.first,
+        checked=False,
     )
     setup_s = time.perf_counter() - t0
+    if not args.gc:
+        quiet_gc()
     print("READY", flush=True)
     loop = asyncio.get_running_loop()
     line = await asyncio.wait_for(loop.run_in_executor(None, sys.stdin.readline), 600)
@@ -81,8 +93,12 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     recv0 = sum(c.received for c in conns)
     ru0 = resource.getrusage(resource.RUSAGE_SELF)
     stats.latencies.clear()
+    stats.late.clear()
+    if probe is not None:
+        probe.reset()
     stats.recording = True
     start = time.perf_counter()
+    window_start = time.time()
     await asyncio.sleep(args.seconds)
     elapsed = time.perf_counter() - start
     stats.recording = False
@@ -96,8 +112,11 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         "received": sum(c.received for c in conns) - recv0,
         "closed_connections": closed,
         "cpu_s": (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime),
+        "window": [round(window_start, 4), round(window_start + elapsed, 4)],
         **stats.to_dict(),
     }
+    if probe is not None:
+        result["probe"] = probe.summary()
     for r in runs:
         r.close()
     return result
@@ -143,11 +162,18 @@ def run_step(
     concurrency: int = 25,
     patch: str | None = None,
     profile: Path | None = None,
+    probe: bool = False,
+    loadgen_gc: bool = False,
 ) -> dict[str, Any]:
-    """One measurement: a fresh server, `tables` tables split over `workers` processes."""
+    """One measurement: a fresh server, `tables` tables split over `workers` processes.
+    With `probe`, each load generator runs bench/lagprobe.py and the result keeps its
+    events, the late plays with their times, and the server's probe log if the server ran
+    with the `lagprobe` patch."""
     workers = max(1, min(workers, tables))
     shares = [tables // workers + (i < tables % workers) for i in range(workers)]
     setup_timeout = 60 + tables * 0.1
+    stall_log = Path(tempfile.mkdtemp(prefix="leekha-probe-")) / "stalls.jsonl"
+    os.environ["LEEKHA_STALL_LOG"] = str(stall_log)  # read by serverpatch lagprobe
     with served("load", (*OPEN_LIMITS, *extra), patch=patch) as s, Helpers(SCRIPT) as helpers:
         server = s.server
         rss_idle = server.rss_bytes()
@@ -164,6 +190,8 @@ def run_step(
                 concurrency=concurrency,
                 deadline=setup_timeout + seconds + 60,
                 target=target,
+                probe=probe,
+                gc=loadgen_gc,
             )
             first += n
         procs = helpers.procs
@@ -209,6 +237,12 @@ def run_step(
         if spy is not None:
             spy.wait(timeout=60)
     problems, stderr_tail = s.problems, s.stderr_tail
+    server_events = (
+        [json.loads(ln) for ln in stall_log.read_text().splitlines() if ln.strip()]
+        if stall_log.exists()
+        else []
+    )
+    shutil.rmtree(stall_log.parent, ignore_errors=True)
     errors = [r["error"] for r in results if "error" in r]
     if errors:
         raise RuntimeError(f"load generator failed: {errors[0]}")
@@ -220,6 +254,7 @@ def run_step(
         "connections": 4 * tables,
         "workers": workers,
         "server_patch": patch,
+        "loadgen_gc": loadgen_gc,
         "think_s": think,
         "setup_s": round(setup_s, 2),
         "window_s": round(window, 2),
@@ -240,6 +275,16 @@ def run_step(
         "server_alive": alive,
         "server_problems": problems[:20],
         "server_stderr_tail": stderr_tail,
+        **(
+            {
+                "windows": [r["window"] for r in results],
+                "late": sorted(x for r in results for x in r["late"]),
+                "probes": [r.get("probe") for r in results],
+                "server_events": server_events,
+            }
+            if probe
+            else {}
+        ),
     }
 
 
@@ -285,6 +330,8 @@ def human_pace(args: argparse.Namespace) -> dict[str, Any]:
                 workers=args.workers,
                 patch=args.patch,
                 profile=spy,
+                probe=args.probe,
+                loadgen_gc=args.loadgen_gc,
             )
         except Exception as exc:
             out.append({"tables": tables, "error": str(exc)[:500]})
@@ -324,6 +371,16 @@ def main(argv: list[str] | None = None) -> int:
     p_human.add_argument(
         "--profile", type=Path, default=None, help="py-spy raw output, one file per step"
     )
+    p_human.add_argument(
+        "--probe",
+        action="store_true",
+        help="lag probes in the load generators (and the server, with --patch lagprobe)",
+    )
+    p_human.add_argument(
+        "--loadgen-gc",
+        action="store_true",
+        help="keep the load generators' garbage collector on in the window (as before)",
+    )
     p_w = helper_role(sub, "_worker", "one load-generator process")
     p_w.add_argument("--tables", type=int, required=True)
     p_w.add_argument("--first", type=int, default=0)
@@ -332,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     p_w.add_argument("--target", type=int, default=None)
     p_w.add_argument("--concurrency", type=int, default=25)
     p_w.add_argument("--deadline", type=float, default=900.0)
+    p_w.add_argument("--probe", action="store_true")
+    p_w.add_argument("--gc", action="store_true")
     args = parser.parse_args(argv)
     if args.mode == "_worker":
         return worker_main(args)

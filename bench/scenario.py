@@ -39,14 +39,9 @@ from loadclient import (
     open_tables,
     raise_fd_limit,
 )
+from loadclient import raw_frame as raw_frame  # shared with the lean client
 
 T = TypeVar("T")
-
-
-def raw_frame(obj: Any) -> bytes:
-    """A length-prefixed msgpack frame of anything, well-formed message or not."""
-    body: bytes = msgpack.packb(obj, use_bin_type=True)
-    return len(body).to_bytes(4, "big") + body
 
 
 @dataclass

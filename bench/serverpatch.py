@@ -13,6 +13,8 @@ Patches:
   run a 2 ms heartbeat for over 10 ms, and prints each stall (length and the deepest
   frames seen) to stderr or the file $LEEKHA_STALL_LOG: what blocks the loop, not what
   uses the CPU.
+- lagprobe: bench/lagprobe.py (loop lateness, GC pauses, slow callbacks and timers) as
+  JSON lines in $LEEKHA_STALL_LOG.
 - nogc: gc.disable() (and no gctune): how much of a latency tail is garbage collection.
 - nodirect: every write goes through transport.write (Twisted buffers it, watches the
   socket for writability and sends on the next loop turn), as before the direct send.
@@ -150,6 +152,33 @@ def stalls() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def lagprobe() -> None:
+    """bench/lagprobe.py in the server: loop lateness, GC pauses and slow callbacks as JSON
+    lines in $LEEKHA_STALL_LOG (or stderr)."""
+    import os
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from lagprobe import LagProbe
+
+    path = os.environ.get("LEEKHA_STALL_LOG")
+    probe = LagProbe(out=open(path, "a", buffering=1) if path else sys.stderr)  # noqa: SIM115
+    probe.time_twisted_timers()
+    from leekha.server import checkpoint, persistence
+
+    probe.time_function(persistence.Store, "commit", "commit")
+    probe.time_function(checkpoint, "checkpoint", "checkpoint", over_ms=0.0)
+    from leekha.server import reactor as installer
+
+    install = installer.install_asyncio_reactor
+
+    def install_and_probe() -> Any:
+        reactor = install()
+        reactor.callWhenRunning(probe.start, reactor.callLater)
+        return reactor
+
+    installer.install_asyncio_reactor = install_and_probe  # type: ignore[assignment]
+
+
 def nogc() -> None:
     """No cyclic garbage collection at all: shows how much of a latency tail is GC."""
     import gc
@@ -197,6 +226,7 @@ PATCHES: dict[str, Callable[[], None]] = {
     "gcfreeze": gcfreeze,
     "stalls": stalls,
     "nogc": nogc,
+    "lagprobe": lagprobe,
     "nodirect": nodirect,
     "pingall": pingall,
     "inlinecheckpoint": inlinecheckpoint,

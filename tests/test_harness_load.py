@@ -34,6 +34,33 @@ def test_human_pace_reports_latency_cpu_and_memory_per_table() -> None:
     assert step["action_errors"] == 0 and step["server_problems"] == []
 
 
+@pytest.mark.timeout(30)
+def test_the_lag_probes_split_the_time_of_server_and_load_generators() -> None:
+    r = run_bench(
+        "load.py",
+        "human",
+        "--steps",
+        "4",
+        "--seconds",
+        "1.5",
+        "--think",
+        "0.1",
+        "--probe",
+        "--patch",
+        "lagprobe",
+        timeout=30,
+    )
+    step = r["steps"][0]
+    assert "error" not in step, step
+    assert all(p["beats"] > 100 for p in step["probes"])  # a 5 ms heartbeat over 1.5 s
+    ((w0, w1),) = step["windows"]  # one load generator
+    assert w1 - w0 >= 1.4
+    assert all(ms > 20 for _t, ms in step["late"])
+    for event in step["server_events"]:
+        assert event["kind"] in {"lag", "gc", "slow", "timer", "commit", "checkpoint"}
+    assert step["action_errors"] == 0 and step["server_problems"] == []
+
+
 @pytest_twisted.ensureDeferred
 async def test_accepted_connections_turn_off_nagle(tmp_path: Path) -> None:
     """The cause of the old 40-45 ms full-speed p99 (Nagle + delayed ACK on the second small

@@ -1,0 +1,181 @@
+"""Where a process's event loop loses time: a probe for latency tails.
+
+`LagProbe` records, with wall-clock times (so the server's and the load generators' events
+can be put on one time line):
+
+- `lag`: a 5 ms heartbeat on the event loop that notes its own lateness over `threshold`;
+- `gc`: every garbage collection (generation, objects collected, pause) over 1 ms;
+- `slow`: any single loop callback (a socket read, a timer) that ran longer than
+  `threshold`, with what it was (for Twisted timers, the function the DelayedCall ran).
+
+It is for benchmarks only: bench/serverpatch.py `lagprobe` installs it in `leekha serve`
+(events go to $LEEKHA_STALL_LOG as JSON lines), and bench/load.py `--probe` in each load
+generator (events come back in its result).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+HEARTBEAT_S = 0.005
+
+
+def _name(func: Any) -> str:
+    inner = getattr(func, "__func__", func)
+    return f"{getattr(inner, '__module__', '?')}.{getattr(inner, '__qualname__', repr(inner))}"
+
+
+class LagProbe:
+    def __init__(self, threshold_s: float = 0.010, out: TextIO | None = None) -> None:
+        self.threshold = threshold_s
+        self.out = out
+        self.events: list[dict[str, Any]] = []
+        self.lags: list[float] = []  # every heartbeat's lateness, seconds
+        self._gc_start = 0.0
+        self._beat_due = 0.0
+
+    def note(self, **event: Any) -> None:
+        event["t"] = round(time.time(), 4)
+        self.events.append(event)
+        if self.out is not None:
+            print(json.dumps(event), file=self.out, flush=True)
+
+    # ---- garbage collection -------------------------------------------------------------
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            return
+        ms = (time.perf_counter() - self._gc_start) * 1000
+        if ms > 1.0:
+            self.note(
+                kind="gc", gen=info["generation"], ms=round(ms, 2), collected=info["collected"]
+            )
+
+    # ---- the heartbeat ------------------------------------------------------------------
+    def start(self, call_later: Callable[..., Any]) -> None:
+        """Start the heartbeat with `call_later(delay, func)` (asyncio's or the reactor's),
+        hook the collector, and time every callback of the running asyncio loop."""
+        gc.callbacks.append(self._gc)
+        self._time_handles()
+
+        # The loop thread's CPU time and its time waiting for a CPU (run queue), from the
+        # kernel: a late beat then splits into work, waiting for a core, and the rest
+        # (blocked: the GIL, a lock, I/O).
+        sched = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+        last = [time.perf_counter(), *self._schedstat(sched)]
+
+        def beat() -> None:
+            now = time.perf_counter()
+            late = now - self._beat_due
+            self.lags.append(late)
+            cpu, queued = self._schedstat(sched)
+            if late > self.threshold:
+                self.note(
+                    kind="lag",
+                    ms=round(late * 1000, 2),
+                    since_ms=round((now - last[0]) * 1000, 2),
+                    cpu=round((cpu - last[1]) / 1e6, 2),
+                    runq=round((queued - last[2]) / 1e6, 2),
+                )
+            last[:] = [now, cpu, queued]
+            self._beat_due = now + HEARTBEAT_S
+            call_later(HEARTBEAT_S, beat)
+
+        self._beat_due = time.perf_counter()
+        beat()
+
+    @staticmethod
+    def _schedstat(fd: int) -> tuple[int, int]:
+        fields = os.pread(fd, 100, 0).split()
+        return int(fields[0]), int(fields[1])
+
+    def _time_handles(self) -> None:
+        probe = self
+        original = asyncio.events.Handle._run
+
+        def run(handle: asyncio.events.Handle) -> None:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            original(handle)
+            ms = (time.perf_counter() - t0) * 1000
+            if ms > probe.threshold * 1000:
+                cpu = (time.thread_time() - c0) * 1000
+                probe.note(
+                    kind="slow",
+                    ms=round(ms, 2),
+                    cpu=round(cpu, 2),
+                    what=_name(getattr(handle, "_callback", None)),
+                )
+
+        setattr(asyncio.events.Handle, "_run", run)  # noqa: B010 (a probe replaces it)
+
+    def time_twisted_timers(self) -> None:
+        """Name the Twisted timer that ran long (the loop only sees runUntilCurrent)."""
+        from twisted.internet import base
+
+        probe = self
+        original = base.DelayedCall.__init__
+
+        def init(dc: Any, time_: float, func: Callable[..., Any], *rest: Any, **kw: Any) -> None:
+            def timed(*args: Any, **kwargs: Any) -> Any:
+                t0, c0 = time.perf_counter(), time.thread_time()
+                try:
+                    return func(*args, **kwargs)
+                finally:
+                    ms = (time.perf_counter() - t0) * 1000
+                    if ms > probe.threshold * 500:
+                        cpu = round((time.thread_time() - c0) * 1000, 2)
+                        probe.note(kind="timer", ms=round(ms, 2), cpu=cpu, what=_name(func))
+
+            original(dc, time_, timed, *rest, **kw)
+
+        setattr(base.DelayedCall, "__init__", init)  # noqa: B010
+
+    def time_function(self, owner: Any, name: str, kind: str, over_ms: float = 2.0) -> None:
+        """Note every call of `owner.name` (a function or method, any thread) that takes
+        longer than `over_ms`, with its CPU time and thread."""
+        import threading
+
+        probe = self
+        original = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                ms = (time.perf_counter() - t0) * 1000
+                if ms > over_ms:
+                    cpu = round((time.thread_time() - c0) * 1000, 2)
+                    thread = threading.current_thread().name
+                    probe.note(kind=kind, ms=round(ms, 2), cpu=cpu, thread=thread)
+
+        setattr(owner, name, timed)
+
+    def reset(self) -> None:
+        """Forget what came before (the start of a measurement window)."""
+        self.events.clear()
+        self.lags.clear()
+
+    def summary(self) -> dict[str, Any]:
+        lags = sorted(self.lags)
+
+        def pick(q: float) -> float | None:
+            return round(lags[min(len(lags) - 1, int(q * len(lags)))] * 1000, 2) if lags else None
+
+        gcs = [e for e in self.events if e["kind"] == "gc"]
+        return {
+            "beats": len(lags),
+            "lag_p50_ms": pick(0.5),
+            "lag_p99_ms": pick(0.99),
+            "lag_max_ms": pick(1.0),
+            "gc_over_1ms": len(gcs),
+            "gc_max_ms": max((e["ms"] for e in gcs), default=0),
+            "events": self.events[-400:],
+        }
