@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-import msgpack
 from loadclient import (
     ServerProcess,
     Stats,
