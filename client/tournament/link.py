@@ -8,9 +8,10 @@ retried, since nothing is held for it on the server.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from twisted.internet import defer
 
@@ -20,6 +21,13 @@ from leekha.client.refusals import explain
 from leekha.client.session import ClientSession, ConnectFailed, Target
 
 CLIENT = "leekha-tournament"
+
+T = TypeVar("T")
+
+
+async def waited(d: defer.Deferred[T]) -> T:
+    """A Deferred's result, awaited from the asyncio task `run_on_reactor` runs."""
+    return await d.asFuture(asyncio.get_running_loop())
 
 
 class Refused(Exception):
@@ -60,7 +68,7 @@ class Link:
         )
 
     async def open(self) -> P.Welcome:
-        return await self.session.connect()
+        return await waited(self.session.connect())
 
     async def ask(self, cls: type[P.Message], **fields: Any) -> P.Message:
         """Send a request; its reply, or Refused, or ConnectFailed when the link drops."""
@@ -70,10 +78,10 @@ class Link:
         if not self.session.send(cast(Any, cls)(id=rid, **fields)):
             del self.waiting[rid]
             raise ConnectFailed(_("the connection to the server is down"))
-        return await answer
+        return await waited(answer)
 
     async def close(self) -> None:
-        await self.session.close()
+        await waited(self.session.close())
 
     def _message(self, msg: P.Message) -> None:
         re = getattr(msg, "re", None)

@@ -12,7 +12,7 @@ from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.session import ConnectFailed, Target, dial_error
 from leekha.client.tournament import text
-from leekha.client.tournament.link import Link, Refused
+from leekha.client.tournament.link import Link, Refused, waited
 from leekha.client.tui.play import default_name
 from leekha.protocol import version as V
 from leekha.protocol.version import speaks
@@ -29,8 +29,12 @@ async def main(
     finished: defer.Deferred[dict[str, Any]] = defer.Deferred()
     follow = bool(getattr(args, "follow", False))
 
+    shown: list[tuple[str, int]] = []
+
     def pushed(t: dict[str, Any]) -> None:
-        if follow:
+        now = (str(t["status"]), int(t["games_done"]))
+        if follow and now not in shown:  # pushed as games start and as they end
+            shown.append(now)
             print(_("{status}: {done}/{total} games").format(
                 status=text.status_name(str(t["status"])), done=t["games_done"],
                 total=t["games_total"],
@@ -87,7 +91,7 @@ async def _act(
         _print(_enter_hint(t, host, port))
     if finished is None or t["status"] == "finished":
         return 0
-    _print(text.state_lines(await finished))
+    _print(text.state_lines(await waited(finished)))
     return 0
 
 
