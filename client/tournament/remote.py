@@ -91,7 +91,8 @@ async def _act(
         _print(_enter_hint(t, host, port))
     if finished is None or t["status"] == "finished":
         return 0
-    _print(text.state_lines(await waited(finished)))
+    final: dict[str, Any] = await waited(finished)
+    _print(text.state_lines(final))
     return 0
 
 
