@@ -12,10 +12,11 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyte
+import pytest
 
 WAIT = 20.0
 LEEKHA = str(Path(sys.executable).with_name("leekha"))
@@ -68,6 +69,14 @@ class Terminal:
     def send(self, data: str) -> None:
         os.write(self.master, data.encode())
 
+    def create_table(self, name: str) -> None:
+        """From the empty lobby: a new table with the form's defaults, `name` at it."""
+        self.until(lambda: "Press n to create one" in self.text(), "the lobby")
+        self.send("n")
+        self.until(lambda: "new table" in self.text(), "the create form")
+        self.send("\r")
+        self.until(lambda: f"{name} (you)" in self.text(), f"{name} seated at the table")
+
     def close(self) -> int:
         try:
             if self.proc.poll() is None:
@@ -80,3 +89,22 @@ class Terminal:
             return self.proc.wait(timeout=5)
         finally:
             os.close(self.master)
+
+
+def serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """A real `leekha serve` on a free loopback port (yields the port), with the clients'
+    state and config folders under `tmp_path`, not the user's. For a fixture."""
+    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    (tmp_path / "empty.toml").write_text("")
+    argv = [LEEKHA, "serve", "--host", "127.0.0.1", "--port", "0", "--no-announce"]
+    argv += ["--data", str(tmp_path / "srv"), "--config", str(tmp_path / "empty.toml")]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().decode().strip()
+        assert line.startswith("listening on "), line
+        yield int(line.rsplit(":", 1)[1])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -381,7 +381,7 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
                     def seated(f: int = filled) -> bool:
                         return sum(1 for p in m.players if p.get("name")) == f
 
-                    await press(client, inp, "b", seated, f"{filled} seats filled")
+                    await press(client, inp, "b\r", seated, f"{filled} seats filled")
                 await press(client, inp, "s", lambda: m.phase == "pass", "game started")
                 # Mid-game, leaving gives the seat up for good: L asks, L again leaves.
                 await press(client, inp, "L", lambda: m.leave_confirm, "leaving asked")

@@ -9,41 +9,23 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ptyscreen import LEEKHA, Terminal
+from ptyscreen import LEEKHA, Terminal, serve
 
 
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
-        monkeypatch.setenv(var, str(tmp_path / sub))  # the clients' folders, not the user's
-    (tmp_path / "empty.toml").write_text("")
-    argv = [LEEKHA, "serve", "--host", "127.0.0.1", "--port", "0", "--no-announce"]
-    argv += ["--data", str(tmp_path / "srv"), "--config", str(tmp_path / "empty.toml")]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline().decode().strip()
-        assert line.startswith("listening on "), line
-        yield int(line.rsplit(":", 1)[1])
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    yield from serve(tmp_path, monkeypatch)
 
 
 def test_a_killed_client_started_again_is_back_in_its_seat(server: int, tmp_path: Path) -> None:
     argv = [LEEKHA, "join", f"127.0.0.1:{server}", "--name", "ann"]
     first = Terminal(argv)
     try:
-        first.until(lambda: "Press n to create one" in first.text(), "the lobby")
-        first.send("n")
-        first.until(lambda: "new table" in first.text(), "the create form")
-        first.send("\r")
-        first.until(lambda: "ann (you)" in first.text(), "ann seated at her table")
+        first.create_table("ann")
     finally:
         first.proc.kill()  # kill -9: no goodbye, nothing flushed by the client
         first.proc.wait(timeout=5)

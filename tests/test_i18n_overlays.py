@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from test_client_model import PLAYERS, at_table, play_phase, table, welcomed
+from test_client_model import PLAYERS, at_table, play_phase, seat_info, table, welcomed
 
 from leekha import protocol as P
 from leekha.client import i18n, rtl
@@ -61,6 +61,16 @@ def with_form() -> M.ClientModel:
     return m
 
 
+def with_bot_level() -> M.ClientModel:
+    m = welcomed()
+    hard = {**seat_info("hard bot 1", bot=True), "strategy": "hard"}
+    players = [seat_info("ann", host=True), hard, seat_info(None), seat_info(None)]
+    m.apply(P.Snapshot(re=None, table=table(), view=None, your_seat=0, players=players))
+    m.open_bot_level("medium")
+    assert m.overlay == M.BOT_LEVEL
+    return m
+
+
 def with_lobby_stats() -> M.ClientModel:
     m = welcomed()
     m.apply(P.TableList(re=None, tables=[table()]))
@@ -76,6 +86,7 @@ SCREENS: dict[str, Callable[[], M.ClientModel]] = {
     "doubling": lambda: at_table("levant"),
     "new table": with_form,
     "lobby": with_lobby_stats,
+    "bot level": with_bot_level,
 }
 
 

@@ -47,6 +47,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     summary = top(M.SUMMARY)
     doubling = top(M.DOUBLE)
     over = top(M.GAME_OVER)
+    bot_level = top(M.BOT_LEVEL)
     # no overlay, or one that leaves the table keys live under it
     free = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
     lobby = top(None) & Condition(lambda: m.screen == M.LOBBY)
@@ -164,7 +165,13 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("C", filter=table)(m.toggle_counting)
     on("r", filter=over)(m.rematch)
     on("enter", filter=over)(m.rematch)
-    on("b", filter=waiting)(lambda: m.add_bot(act.bot_strategy))
+    on("b", filter=waiting)(lambda: m.open_bot_level(act.bot_strategy))
+    for key, step in (("left", -1), ("up", -1), ("right", 1), ("down", 1)):
+        on(key, filter=bot_level)(lambda step=step: m.bot_level_move(step))  # type: ignore[misc]
+    for key, level in zip("emh", M.BOT_LEVELS, strict=True):
+        on(key, filter=bot_level)(lambda level=level: m.bot_level_choose(level))  # type: ignore[misc]
+    on("enter", filter=bot_level)(m.bot_level_choose)
+    on("escape", filter=bot_level)(m.escape)
     on("x", filter=waiting)(m.remove_bot)
     on("s", filter=waiting)(m.start)
     on("L", filter=table)(m.leave)

@@ -123,7 +123,10 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
     name = m.player_name(seat) if p.get("name") else _("(empty)")
     you = _(" (you)") if seat == m.your_seat else ""
     first: Frags = [("class:seat.name", name + you)]
-    if p.get("is_bot"):
+    if p.get("is_bot") and p.get("strategy") in M.BOT_LEVELS:
+        level = M.level_word(str(p["strategy"]))
+        first.append(("class:seat.bot", _(" [bot: {level}]").format(level=level)))
+    elif p.get("is_bot"):
         first.append(("class:seat.bot", _(" [bot]")))
     elif p.get("name") and not p.get("connected", True):
         first.append(("class:seat.away", _(" [away]")))
@@ -524,6 +527,16 @@ def _paint_double(m: M.ClientModel, cv: Canvas) -> None:
     cv.line(x, y + 2, inner, _("y = double it   n = keep it hidden"), "class:box class:muted")
 
 
+def _paint_bot_level(m: M.ClientModel, cv: Canvas) -> None:
+    x, y = cv.box(44, 4, _("bot level"))
+    choices: Frags = [("class:box", _("level:") + " ")]
+    for i, level in enumerate(M.BOT_LEVELS):
+        style = "class:box class:cursorrow" if i == m.bot_level else "class:box"
+        choices += [(style, f" {M.level_word(level)} "), ("class:box", " ")]
+    cv.frags(x + (40 - frags_width(choices) if rtl.mirrored() else 0), y, choices)
+    cv.line(x, y + 1, 40, _("e easy  m medium  h hard"), "class:box class:muted")
+
+
 def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
     f = m.form
     assert f is not None
@@ -613,6 +626,7 @@ OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.SCORES: _paint_scores,
     M.SUMMARY: _paint_summary,
     M.DOUBLE: _paint_double,
+    M.BOT_LEVEL: _paint_bot_level,
     M.GAME_OVER: _paint_game_over,
 }
 
@@ -693,6 +707,8 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [("Enter", _("continue")), ("S", _("score sheet"))]
     if top == M.DOUBLE:
         return [("y", _("double it")), ("n", _("keep it hidden"))]
+    if top == M.BOT_LEVEL:
+        return [("←→", _("level")), ("Enter", _("add the bot")), ("Esc", _("cancel"))]
     if top == M.GAME_OVER:
         return [("r", _("rematch")), ("L", _("leave")), ("q", _("quit"))]
     if m.screen == M.LOBBY:

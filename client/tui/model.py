@@ -60,6 +60,10 @@ SCORES = "scores"
 SUMMARY = "summary"
 DOUBLE = "double"
 GAME_OVER = "game_over"
+BOT_LEVEL = "bot_level"
+
+#: The levels a host picks for a bot seat: strategy names, as `leekha play --level`.
+BOT_LEVELS = ("easy", "medium", "hard")
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"
@@ -93,6 +97,12 @@ _HELD = (
 
 #: Engine refusals of a play that name a rule (leekha.common.errors).
 _PLAY_RULES = ("must_follow_suit", "must_play_leekha", "must_play_forced")
+
+
+def level_word(level: str) -> str:
+    """A bot level as the player reads it."""
+    words = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
+    return words.get(level, level)
 
 
 def suit_word(suit: int) -> str:
@@ -256,6 +266,7 @@ class ClientModel:
         self.password_prompt: tuple[int, str] | None = None  # (table_id, typed)
         self._prompt_spectate = False
         self.stats_open = False
+        self.bot_level: int | None = None  # the level picked in the open bot picker
         self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
         self.tournaments: TournamentScreen | None = None  # the tournament screen, when open
         # table
@@ -350,6 +361,8 @@ class ClientModel:
             if self.form is not None:
                 return FORM
         elif screen == TABLE:
+            if self.bot_level is not None and self.status_word == "waiting":
+                return BOT_LEVEL
             if self.show_scores:
                 return SCORES
             if self.summary is not None:
@@ -1030,6 +1043,7 @@ class ClientModel:
         self.deadline_at = None
         self.show_last = False
         self.show_scores = False
+        self.bot_level = None
         self.hold_until = None
         self._held.clear()
 
@@ -1340,6 +1354,8 @@ class ClientModel:
             self.form = None
         elif top == SCORES:
             self.show_scores = False
+        elif top == BOT_LEVEL:
+            self.bot_level = None
         elif top == SUMMARY:
             self.summary = None
         elif self.show_last:
@@ -1389,14 +1405,41 @@ class ClientModel:
         self.request(P.Rematch)
 
     def add_bot(self, strategy: str) -> None:
+        seat = self._bot_seat()
+        if seat is not None:
+            self.request(P.AddBot, seat=seat, strategy=strategy)
+
+    def _bot_seat(self) -> int | None:
+        """The seat a bot would take (the first empty one), or None, said why."""
         if not self.is_host:
             self.say(_("only the host can add bots"), error=True)
-            return
+            return None
         empty = [s for s, p in enumerate(self.players) if not p.get("name")]
         if not empty:
             self.say(_("every seat is filled: press s to start"))
+            return None
+        return empty[0]
+
+    def open_bot_level(self, strategy: str) -> None:
+        """Host, waiting room: pick the level of the bot to add, starting at `strategy`'s
+        (the tiers behind the levels count as them)."""
+        if self._bot_seat() is None:
             return
-        self.request(P.AddBot, seat=empty[0], strategy=strategy)
+        level = {"heuristic": "medium", "search": "hard"}.get(strategy, strategy)
+        self.bot_level = BOT_LEVELS.index(level) if level in BOT_LEVELS else 1
+
+    def bot_level_move(self, step: int) -> None:
+        if self.bot_level is not None:
+            self.bot_level = min(max(self.bot_level + step, 0), len(BOT_LEVELS) - 1)
+
+    def bot_level_choose(self, level: str | None = None) -> None:
+        """Add a bot of `level` (the one picked when None) and close the picker."""
+        picked = self.bot_level
+        self.bot_level = None
+        if level is None and picked is not None:
+            level = BOT_LEVELS[picked]
+        if level is not None:
+            self.add_bot(level)
 
     def remove_bot(self) -> None:
         """Host, waiting room: take back the bot added last (the highest bot seat)."""
