@@ -9,10 +9,10 @@ server with words (`bad_tournament`, `no_such_tournament`) and the connection st
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-from .message import Message, Sender, meta, register
+from .catalogue import _RE_DOC, _RE_OR_NULL_DOC, _rid
+from .message import Message, Sender, message, spec_field
 from .records import NAME, RULES, TIMER, TIMER_REQUEST
 from .schema import (
     INT32,
@@ -141,133 +141,94 @@ RECORDS: tuple[RecordSpec, ...] = (
 
 C: Sender = "client"
 S: Sender = "server"
-_ID_DOC = "request id chosen by the client; echoed as `re` in the reply"
 
 
-def _rid() -> Any:
-    return field(metadata=meta(REQ_ID, doc=_ID_DOC))
-
-
-@register
-@dataclass(frozen=True, kw_only=True)
+@message(
+    "create_tournament",
+    C,
+    "(1.3) Ask the server to run a duplicate tournament: every deal is played by a "
+    "foursome in all four seat rotations, each rotation a game at its own table. Reply "
+    "`tournament_state`; refusals `bad_tournament` (the message says what is wrong), "
+    "`bad_rules`, `too_many_tournaments`. Client entrants need not be connected yet: "
+    "the tournament waits (status `waiting`) until every one of them has entered.",
+)
 class CreateTournament(Message):
-    TYPE: ClassVar[str] = "create_tournament"
-    SENDER: ClassVar[Sender] = C
-    DOC: ClassVar[str] = (
-        "(1.3) Ask the server to run a duplicate tournament: every deal is played by a "
-        "foursome in all four seat rotations, each rotation a game at its own table. Reply "
-        "`tournament_state`; refusals `bad_tournament` (the message says what is wrong), "
-        "`bad_rules`, `too_many_tournaments`. Client entrants need not be connected yet: "
-        "the tournament waits (status `waiting`) until every one of them has entered."
-    )
     id: int = _rid()
-    name: str = field(metadata=meta(NAME, doc="the tournament's name"))
-    format: str = field(
+    name: str = spec_field(NAME, "the tournament's name")
+    format: str = spec_field(
+        StrSpec(1, 32),
+        "`round_robin` (every foursome plays every deal) or `swiss` (`stages` stages, "
+        "foursomes of near standing)",
         default="round_robin",
-        metadata=meta(
-            StrSpec(1, 32),
-            doc="`round_robin` (every foursome plays every deal) or `swiss` (`stages` "
-            "stages, foursomes of near standing)",
-        ),
     )
-    entrants: list[dict[str, Any]] = field(
-        metadata=meta(
-            ListSpec(ENTRANT_REQUEST, 0, WIRE_ENTRANTS),
-            doc="each a server bot (`strategy`) or a client by session `name`, exactly one "
-            "of the two; 4 to 64 of them",
-        )
+    entrants: list[dict[str, Any]] = spec_field(
+        ListSpec(ENTRANT_REQUEST, 0, WIRE_ENTRANTS),
+        "each a server bot (`strategy`) or a client by session `name`, exactly one of the "
+        "two; 4 to 64 of them",
     )
-    deals: int = field(
-        metadata=meta(MSGPACK_INT, doc="deals per foursome (per stage in swiss), 1..500")
+    deals: int = spec_field(MSGPACK_INT, "deals per foursome (per stage in swiss), 1..500")
+    stages: int | None = spec_field(
+        NullableSpec(MSGPACK_INT), "swiss only: how many stages, 1..50", default=None
     )
-    stages: int | None = field(
+    preset: str = spec_field(StrSpec(1, 32), "rules preset, as `create_table`", default="classic")
+    overrides: dict[str, Any] = spec_field(
+        MapSpec(ScalarSpec(), 32), "rules keys changed from the preset", default_factory=dict
+    )
+    move_timer_s: int | None = spec_field(
+        TIMER_REQUEST,
+        "seconds per decision before the server plays for a silent entrant; null = the "
+        "server's default (0 is refused: a tournament never waits forever)",
         default=None,
-        metadata=meta(NullableSpec(MSGPACK_INT), doc="swiss only: how many stages, 1..50"),
-    )
-    preset: str = field(
-        default="classic", metadata=meta(StrSpec(1, 32), doc="rules preset, as `create_table`")
-    )
-    overrides: dict[str, Any] = field(
-        default_factory=dict,
-        metadata=meta(MapSpec(ScalarSpec(), 32), doc="rules keys changed from the preset"),
-    )
-    move_timer_s: int | None = field(
-        default=None,
-        metadata=meta(
-            TIMER_REQUEST,
-            doc="seconds per decision before the server plays for a silent entrant; null = "
-            "the server's default (0 is refused: a tournament never waits forever)",
-        ),
     )
 
 
-@register
-@dataclass(frozen=True, kw_only=True)
+@message("list_tournaments", C, "(1.3) Ask for the server's tournaments. Reply `tournament_list`.")
 class ListTournaments(Message):
-    TYPE: ClassVar[str] = "list_tournaments"
-    SENDER: ClassVar[Sender] = C
-    DOC: ClassVar[str] = "(1.3) Ask for the server's tournaments. Reply `tournament_list`."
     id: int = _rid()
 
 
-@register
-@dataclass(frozen=True, kw_only=True)
+@message("tournament_list", S, "(1.3) The server's tournaments, newest first.")
 class TournamentList(Message):
-    TYPE: ClassVar[str] = "tournament_list"
-    SENDER: ClassVar[Sender] = S
-    DOC: ClassVar[str] = "(1.3) The server's tournaments, newest first."
-    re: int = field(metadata=meta(REQ_ID, doc="`id` of the request this answers"))
-    tournaments: list[dict[str, Any]] = field(
-        metadata=meta(ListSpec(TOURNAMENT_SUMMARY, 0, WIRE_LIST), doc="one line each")
+    re: int = spec_field(REQ_ID, _RE_DOC)
+    tournaments: list[dict[str, Any]] = spec_field(
+        ListSpec(TOURNAMENT_SUMMARY, 0, WIRE_LIST), "one line each"
     )
 
 
-@register
-@dataclass(frozen=True, kw_only=True)
+@message(
+    "get_tournament",
+    C,
+    "(1.3) Follow a tournament: reply `tournament_state`, then `tournament_state` pushes "
+    "(`re` null) as its games start and finish while the session is in the lobby, "
+    "until it follows another tournament. Unknown id: `no_such_tournament`.",
+)
 class GetTournament(Message):
-    TYPE: ClassVar[str] = "get_tournament"
-    SENDER: ClassVar[Sender] = C
-    DOC: ClassVar[str] = (
-        "(1.3) Follow a tournament: reply `tournament_state`, then `tournament_state` pushes "
-        "(`re` null) as its games start and finish while the session is in the lobby, "
-        "until it follows another tournament. Unknown id: `no_such_tournament`."
-    )
     id: int = _rid()
-    tournament_id: int = field(metadata=meta(TOURNAMENT_ID, doc="which tournament"))
+    tournament_id: int = spec_field(TOURNAMENT_ID, "which tournament")
 
 
-@register
-@dataclass(frozen=True, kw_only=True)
+@message(
+    "enter_tournament",
+    C,
+    "(1.3) Play in a tournament as the client entrant of your session's name. Reply "
+    "`tournament_state` (and pushes, as `get_tournament`). Stay in the lobby: the "
+    "server seats you at each of your games (a `snapshot` with `re` null, then play "
+    "as at any table; no `rematch`) and takes you back to the lobby at its end. "
+    "Refusals: `no_such_tournament`, `not_an_entrant`, `already_entered` (another "
+    "connected session entered that name), `tournament_over`.",
+)
 class EnterTournament(Message):
-    TYPE: ClassVar[str] = "enter_tournament"
-    SENDER: ClassVar[Sender] = C
-    DOC: ClassVar[str] = (
-        "(1.3) Play in a tournament as the client entrant of your session's name. Reply "
-        "`tournament_state` (and pushes, as `get_tournament`). Stay in the lobby: the "
-        "server seats you at each of your games (a `snapshot` with `re` null, then play "
-        "as at any table; no `rematch`) and takes you back to the lobby at its end. "
-        "Refusals: `no_such_tournament`, `not_an_entrant`, `already_entered` (another "
-        "connected session entered that name), `tournament_over`."
-    )
     id: int = _rid()
-    tournament_id: int = field(metadata=meta(TOURNAMENT_ID, doc="which tournament"))
+    tournament_id: int = spec_field(TOURNAMENT_ID, "which tournament")
 
 
-@register
-@dataclass(frozen=True, kw_only=True)
+@message(
+    "tournament_state",
+    S,
+    "(1.3) A tournament as it stands: entrants, standings (best first), live tables, "
+    "progress. The reply to `create_tournament`, `get_tournament` and "
+    "`enter_tournament`, and pushed (`re` null) to its followers as games start and end.",
+)
 class TournamentState(Message):
-    TYPE: ClassVar[str] = "tournament_state"
-    SENDER: ClassVar[Sender] = S
-    DOC: ClassVar[str] = (
-        "(1.3) A tournament as it stands: entrants, standings (best first), live tables, "
-        "progress. The reply to `create_tournament`, `get_tournament` and "
-        "`enter_tournament`, and pushed (`re` null) to its followers as games start and end."
-    )
-    re: int | None = field(
-        default=None,
-        metadata=meta(
-            NullableSpec(REQ_ID),
-            doc="`id` of the request this answers, or null when pushed unprompted",
-        ),
-    )
-    tournament: dict[str, Any] = field(metadata=meta(TOURNAMENT, doc="the tournament"))
+    re: int | None = spec_field(NullableSpec(REQ_ID), _RE_OR_NULL_DOC, default=None)
+    tournament: dict[str, Any] = spec_field(TOURNAMENT, "the tournament")
