@@ -15,9 +15,10 @@ from twisted.logger import Logger
 
 from leekha.common import __version__
 from leekha.protocol import catalogue as M
+from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import IDENTITY, negotiate, speaks
+from leekha.protocol.version import IDENTITY, TOURNAMENTS, negotiate, speaks
 from leekha.server.errors import Refused
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
@@ -205,6 +206,26 @@ class LeekhaConnection(FramedConnection):
     def handle_get_stats(self, msg: M.GetStats) -> Message:
         self._need_session()
         return M.Stats(re=msg.id, players=self.lobby.stats(msg.name))
+
+    # ---- tournaments (1.3) -------------------------------------------------------------
+    def _tournaments(self, msg: Message) -> Session:
+        session = self._need_session()
+        if not speaks(self.rules, TOURNAMENTS):
+            raise Refused("unknown_type", f"{msg.TYPE} needs protocol 1.3")
+        return session
+
+    def handle_create_tournament(self, msg: T.CreateTournament) -> Message:
+        return self.lobby.tournaments.create(self._tournaments(msg), msg)
+
+    def handle_list_tournaments(self, msg: T.ListTournaments) -> Message:
+        self._tournaments(msg)
+        return self.lobby.tournaments.list(msg)
+
+    def handle_get_tournament(self, msg: T.GetTournament) -> Message:
+        return self.lobby.tournaments.follow(self._tournaments(msg), msg)
+
+    def handle_enter_tournament(self, msg: T.EnterTournament) -> Message:
+        return self.lobby.tournaments.enter(self._tournaments(msg), msg)
 
     # ---- table (host) ------------------------------------------------------------------
     def handle_add_bot(self, msg: M.AddBot) -> Message:

@@ -37,6 +37,7 @@ from leekha.server.table import (
     hash_password,
 )
 from leekha.server.timers import FixedDelay
+from leekha.server.tournament.runner import TournamentRunner
 
 log = Logger()
 
@@ -97,6 +98,8 @@ class Lobby:
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(31)
         #: Called with (tables, players) whenever the counts may have changed (LAN announce).
         self.on_counts: Callable[[int, int], None] | None = None
+        #: The tournaments this server runs (leekha.server.tournament.runner).
+        self.tournaments = TournamentRunner(self)
 
     # ---- startup and shutdown ----------------------------------------------------------
     def restore(self) -> int:
@@ -128,6 +131,7 @@ class Lobby:
             self._list(table)
             self._next_id = max(self._next_id, row.id + 1)
         self.store.forget_sessions(keep)
+        self.tournaments.restore()
         self.outbox.flush()
         self._counts()
         return len(self.tables)
@@ -135,6 +139,7 @@ class Lobby:
     def shutdown(self, code: str = "server_shutdown", message: str = "") -> None:
         """Tell every client, stop every clock; stored state is already complete."""
         self.closing = True
+        self.tournaments.shutdown()
         for table in self.tables.values():
             table.shutdown()
         for session in list(self.sessions.values()):
@@ -176,6 +181,7 @@ class Lobby:
             self._connected += -1 if peer is None else 1
         session.peer = peer
         self._watch(session, session.watching_lobby)
+        self.tournaments.poke()  # an entrant came or went: its games may start now
 
     def _watch(self, session: Session, watching: bool) -> None:
         session.watching_lobby = watching
@@ -361,31 +367,19 @@ class Lobby:
                 f"{per_address} tables created from your address are still open",
             )
         name = clean_name(msg.name, self.max_name)
-        try:
-            rules = preset(msg.preset, msg.overrides)
-        except ConfigError as exc:
-            raise Refused("bad_rules", exc.message) from None
+        rules = self.rules_of(msg.preset, msg.overrides)
         pass_s = timer_seconds(msg.pass_timer_s, self.settings.default_pass_timer_s)
         turn_s = timer_seconds(msg.turn_timer_s, self.settings.default_turn_timer_s)
-        row = TableRow(
-            id=self._next_id,
-            name=name,
-            host_token=session.token,
-            host_name=session.name,
-            preset=msg.preset,
-            rules=rules.to_dict(),
-            password=hash_password(msg.password) if msg.password is not None else None,
-            pass_s=pass_s,
-            turn_s=turn_s,
-            status=WAITING,
-        )
-        self._next_id += 1
         self._persist(session)
-        self.store.save_table(row)
-        table = Table(self, self.clock, self.options, row)
+        table = self.open_table(
+            name,
+            msg.preset,
+            rules,
+            (pass_s, turn_s),
+            host=session,
+            password=hash_password(msg.password) if msg.password is not None else None,
+        )
         table.counting_aid = msg.counting_aid
-        self.tables[table.id] = table
-        self._hosted(table)
         self._created_from[table.id] = address
         self._per_address[address] += 1
         log.info(
@@ -397,10 +391,53 @@ class Lobby:
         self._seat(session, table, 0)
         return table.snapshot(session.token, msg.id)
 
+    @staticmethod
+    def rules_of(preset_name: str, overrides: dict[str, Any]) -> dict[str, Any]:
+        """The rules of a preset with a client's overrides, or `bad_rules` saying why not."""
+        try:
+            return preset(preset_name, overrides).to_dict()
+        except ConfigError as exc:
+            raise Refused("bad_rules", exc.message) from None
+
+    def open_table(
+        self,
+        name: str,
+        preset_name: str,
+        rules: dict[str, Any],
+        timers: tuple[float | None, float | None],
+        *,
+        host: Session | None = None,
+        password: str | None = None,
+    ) -> Table:
+        """A new, empty table in the registry (and the database): a host's, or with no
+        host one whose games the server runs itself (a tournament's)."""
+        row = TableRow(
+            id=self._next_id,
+            name=name,
+            host_token=host.token if host is not None else None,
+            host_name=host.name if host is not None else None,
+            preset=preset_name,
+            rules=rules,
+            password=password,
+            pass_s=timers[0],
+            turn_s=timers[1],
+            status=WAITING,
+        )
+        self._next_id += 1
+        self.store.save_table(row)
+        table = Table(self, self.clock, self.options, row)
+        self.tables[table.id] = table
+        self._hosted(table)
+        return table
+
     def _seat(self, session: Session, table: Table, seat: int | None) -> None:
+        table.sit(session.token, session.name, seat)
+        self.seated(session, table)
+
+    def seated(self, session: Session, table: Table) -> None:
+        """The session now sits at `table` (it took a seat, or the server gave it one)."""
         self._persist(session)
         self._watch(session, False)
-        table.sit(session.token, session.name, seat)
         session.table_id = table.id
         self._cancel_expiry(session)
 
@@ -426,6 +463,7 @@ class Lobby:
         table = self.table_of(session)
         session.table_id = None
         table.leave(session.token)
+        self.tournaments.poke()
 
     def chat(self, session: Session, text: str) -> None:
         body = clean_chat(text, self.max_chat)

@@ -243,6 +243,25 @@ class Store:
             raise
         self._db.execute("RELEASE w")
 
+    # ---- for the stores of other modules (leekha.server.tournament.store) --------------
+    def add_schema(self, script: str) -> None:
+        """Create another module's tables (`CREATE ... IF NOT EXISTS` statements, `;`
+        apart), inside whatever grouped write is open."""
+        for statement in script.split(";"):
+            if statement.strip():
+                self._db.execute(statement)
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write of another module's rows, committed with this store's own (the same
+        group commit), so it lands with the game or seat change that caused it."""
+        with self._tx() as db:
+            yield db
+
+    def read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a query over any of this database's tables."""
+        return self._db.execute(sql, args).fetchall()
+
     # ---- sessions ---------------------------------------------------------------------
     def save_session(self, token: str, name: str) -> None:
         with self._tx() as db:

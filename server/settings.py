@@ -171,6 +171,19 @@ class ServerSettings:
     log_level: str = _opt("info", "lowest level logged", choices=LOG_LEVELS)
     log_file: Path | None = _opt(None, "log to this file instead of stderr")
     bot_think_ms: int = _opt(50, "milliseconds a bot waits before it acts", lo=0, hi=60_000)
+    max_tournaments: int = _opt(
+        4, "tournaments not yet finished the server runs at once", lo=1, hi=1000
+    )
+    max_tournament_tables: int = _opt(
+        8, "tables all tournaments together may play at once", lo=1, hi=10_000
+    )
+    tournament_move_timer_s: float = _opt(
+        10.0,
+        "default seconds per decision in a tournament before the server plays for a"
+        " silent entrant",
+        lo=1,
+        hi=3600,
+    )
 
 
 #: A setting's kind by its annotation: how it is checked, parsed and documented.

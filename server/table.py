@@ -56,6 +56,7 @@ __all__ = [
     "Table",
     "TableHub",
     "TableOptions",
+    "TableWatcher",
     "hash_password",
 ]
 
@@ -81,6 +82,15 @@ class TableHub(Protocol):
     def new_seed(self) -> int: ...
 
     def release(self, token: str, table: Table) -> None: ...
+
+
+class TableWatcher(Protocol):
+    """Who runs a table's games itself (a tournament): it hears each move the server
+    made for a seat and each finished game, before anyone can act on the result."""
+
+    def server_moved(self, table: Table, seat: int, moves: int) -> None: ...
+
+    def game_finished(self, table: Table, game_id: int) -> None: ...
 
 
 @dataclass
@@ -122,6 +132,10 @@ class Table:
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
         self.autopilot.new_game(self.seed or 0)
         self.closed = False
+        #: The tournament whose game this table plays (the server seats it, starts it
+        #: with the game's seed and takes the players back after one game), or None.
+        self.tournament: int | None = None
+        self.watcher: TableWatcher | None = None
 
     @property
     def seats(self) -> list[Seat | None]:
@@ -259,6 +273,8 @@ class Table:
             raise Refused("bad_password", "wrong or missing table password")
 
     def sit(self, token: str, name: str, seat: int | None) -> int:
+        if self.tournament is not None:
+            raise Refused("table_full", "a tournament seats its own players; spectate instead")
         seat = self.room.free_seat(seat)
         self.spectators.discard(token)
         self.seats[seat] = Seat(name, token, connected=True)
@@ -451,6 +467,8 @@ class Table:
         i = self.seat_of(token)
         if i is None:
             raise Refused("not_seated", "only seated players vote for a rematch")
+        if self.tournament is not None:
+            raise Refused("not_ready", "a tournament table plays one game")
         self._check("rematch")
         self.rematch_votes.add(i)
         self._maybe_rematch()
@@ -462,11 +480,20 @@ class Table:
         if voters <= self.rematch_votes:
             self._new_game()
 
-    def _new_game(self) -> None:
+    def run(self, seats: Sequence[Seat], seed: int) -> None:
+        """Seat four players and start a game with a given seed, with no host: a game
+        the server runs itself (a tournament's)."""
+        for i, seat in enumerate(seats):
+            self.seats[i] = seat
+            self._seat_changed(i)
+        self._check("start")
+        self._new_game(seed)
+
+    def _new_game(self, seed: int | None = None) -> None:
         event: L.Event = "rematch" if self.status == FINISHED and self.rematch_votes else "start"
         self.status = L.next_state(self.status, event)
         self.game_no += 1
-        self.seed = self.hub.new_seed()
+        self.seed = self.hub.new_seed() if seed is None else seed
         self.game = Game(self.config, self.seed)
         self.rematch_votes.clear()
         self.autopilot.new_game(self.seed)
@@ -564,6 +591,8 @@ class Table:
             record_finished(self.hub.store, game_id, game, names, humans)
         except Exception:
             log.failure("table {table}: rating game {id} failed", table=self.id, id=game_id)
+        if self.watcher is not None:
+            self.watcher.game_finished(self, game_id)
         for seat in self.seats:
             if seat is not None and seat.token is not None and seat.away:
                 # Gone past the grace period: free the seat so the table can be reused.
@@ -611,6 +640,8 @@ class Table:
         """The server acted for seat i. A person is told what was played for them and
         why; `pass_done` does not say which cards left their hand, so after a pass their
         seat also gets a fresh snapshot that does."""
+        if self.watcher is not None:
+            self.watcher.server_moved(self, i, len(actions))
         seat = self.seats[i]
         game = self.game
         if game is None or seat is None or seat.token is None:

@@ -1,0 +1,542 @@
+"""Running tournaments: the plan's games played at ordinary tables of the lobby.
+
+Each planned game becomes a table with no host, seated by the server (server bots by
+strategy, each client entrant by the session that entered it) and started with the
+game's seed; when it ends, its record is an ordinary finished game and its result is
+stored with the record's id in the same commit. A connection sits at one table at a
+time, so a client entrant's games follow one another; games of server bots only run side
+by side, up to `max_tournament_tables` for all tournaments together.
+
+A client entrant that is not connected when its game begins is played by the fallback
+bot for the whole game; one that drops or goes silent during a game is played for by the
+table's timer and then its stand-in, as at any table. Either way the table tells the
+runner of every move the server made for that seat, and the standings count them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from twisted.logger import Logger
+
+from leekha.common.game import Game
+from leekha.protocol import catalogue as M
+from leekha.protocol import tournaments as T
+from leekha.server.clock import Timer
+from leekha.server.errors import Refused
+from leekha.server.lifecycle import PLAYING
+from leekha.server.limits import clean_name, name_keys
+from leekha.server.seats import DEFAULT_BOT, WIRE_NAME_MAX, Seat, bot_strategy_name, stand_in_name
+from leekha.server.session import Session
+from leekha.server.table import Table
+from leekha.server.tournament import plan as P
+from leekha.server.tournament.standings import GameResult, order, standings
+from leekha.server.tournament.store import Stored, TournamentStore
+
+if TYPE_CHECKING:
+    from leekha.server.lobby import Lobby
+
+__all__ = ["FALLBACK", "TournamentRunner"]
+
+log = Logger()
+
+#: The strategy of house bots and of the stand-in for a client entrant that is away.
+FALLBACK = DEFAULT_BOT
+WAITING, RUNNING, FINISHED = T.STATUSES
+
+
+def _bad(message: str) -> Refused:
+    return Refused("bad_tournament", message)
+
+
+def _standing_lines(entrants: list[P.Entrant], results: list[GameResult]) -> list[Any]:
+    """The standings as the wire has them (counts as ints, a mean before any round 0.0)."""
+    lines = []
+    for s in standings(entrants, results):
+        line = {k: int(v) if type(v) is bool else v for k, v in s.to_dict().items()}
+        line["mean"] = line["mean"] or 0.0
+        lines.append(line)
+    return lines
+
+
+@dataclass
+class Live:
+    """A game being played: its table, which seats are client entrants, and how many
+    moves the server made for each of those seats."""
+
+    game: P.PlannedGame
+    table: Table
+    clients: list[bool]
+    moves: list[int]
+    #: Set at game end; the table is let go on the next turn.
+    result: GameResult | None = None
+
+    def finished(self, game: Game, record_id: int) -> GameResult:
+        assert game.outcome is not None
+        self.result = GameResult(
+            self.game,
+            tuple(tuple(points) for points in game.history),
+            tuple(game.outcome.winners),
+            (self.moves[0], self.moves[1], self.moves[2], self.moves[3]),
+            record_id,
+        )
+        return self.result
+
+
+class Tournament:
+    """A tournament being run: its stored facts and what is live now."""
+
+    def __init__(self, stored: Stored) -> None:
+        self.t = stored
+        self.live: dict[int, Live] = {}
+        self.notes: deque[str] = deque(maxlen=T.WIRE_NOTES)
+
+    @property
+    def id(self) -> int:
+        return self.t.id
+
+    def pending(self) -> list[P.PlannedGame]:
+        """Planned games neither finished nor being played, in plan order."""
+        return [
+            g for g in self.t.games if g.number not in self.t.results and g.number not in self.live
+        ]
+
+    def note(self, text: str) -> None:
+        self.notes.append(text[:200])
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.t.name,
+            "format": self.t.format,
+            "status": self.t.status,
+            "entrants": sum(1 for e in self.t.entrants if not e.house),
+            "games_done": len(self.t.results),
+            "games_total": self.t.games_total,
+        }
+
+
+class TournamentRunner:
+    """Every tournament of one server, and the lobby requests about them."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.clock = lobby.clock
+        self.settings = lobby.settings
+        self.store = TournamentStore(lobby.store)
+        self.tournaments: dict[int, Tournament] = {}
+        #: Table id -> (tournament id, game number) of every live game.
+        self._tables: dict[int, tuple[int, int]] = {}
+        #: Session token -> the tournament it follows (gets `tournament_state` pushes of).
+        self._following: dict[str, int] = {}
+        self._poke: Timer | None = None
+
+    # ---- requests ----------------------------------------------------------------------
+    def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
+        unfinished = sum(1 for t in self.tournaments.values() if t.t.status != FINISHED)
+        if unfinished >= self.settings.max_tournaments:
+            raise Refused(
+                "too_many_tournaments",
+                f"this server runs at most {self.settings.max_tournaments} tournaments at once",
+            )
+        name = clean_name(msg.name, self.lobby.max_name)
+        if msg.move_timer_s == 0:
+            raise _bad("a tournament needs a move timer (1..3600 s), so nobody can stall it")
+        timer = (
+            self.settings.tournament_move_timer_s
+            if msg.move_timer_s is None
+            else float(msg.move_timer_s)
+        )
+        rules = self.lobby.rules_of(msg.preset, msg.overrides)
+        entrants = self._entrants(msg.entrants)
+        try:
+            P.check(msg.format, len(entrants), msg.deals, msg.stages)
+        except P.PlanError as exc:
+            raise _bad(str(exc)) from None
+        seed = self.lobby.new_seed()
+        if msg.format == P.SWISS:
+            field = P.with_house(entrants, FALLBACK)
+            games = P.swiss_stage(P.first_order(len(field), seed), 0, msg.deals, seed)
+        else:
+            field = entrants
+            games = P.round_robin(len(entrants), msg.deals, seed)
+        stored = Stored(
+            id=0,
+            name=name,
+            format=msg.format,
+            preset=msg.preset,
+            rules=rules,
+            deals=msg.deals,
+            stages=msg.stages,
+            move_timer_s=timer,
+            seed=seed,
+            status=WAITING if any(e.name is not None for e in field) else RUNNING,
+            entrants=field,
+            games=games,
+        )
+        self.store.create(stored)
+        t = self.tournaments[stored.id] = Tournament(stored)
+        if stored.status == WAITING:
+            t.note("waiting for the client entrants to enter")
+        log.info(
+            "{player} created tournament {id} {name!r}: {n} games",
+            player=session.name,
+            id=t.id,
+            name=name,
+            n=len(games),
+        )
+        self._following[session.token] = t.id
+        self.poke()
+        return self.state(t, msg.id)
+
+    def _entrants(self, asked: list[dict[str, Any]]) -> list[P.Entrant]:
+        specs: list[tuple[str | None, str | None]] = []
+        keys: set[str] = set()
+        for i, e in enumerate(asked):
+            name, strategy = e["name"], e["strategy"]
+            try:
+                if name is not None:
+                    name = clean_name(name, self.lobby.max_name)
+                    if keys & set(name_keys(name)):
+                        raise _bad(f"entrant {i + 1}: {name!r} (or a look-alike) is given twice")
+                    keys.update(name_keys(name))
+                if strategy is not None:
+                    strategy = bot_strategy_name(strategy)
+            except Refused as exc:
+                if exc.code == "bad_tournament":
+                    raise
+                raise _bad(f"entrant {i + 1}: {exc.message}") from None
+            specs.append((name, strategy))
+        try:
+            return P.entrants_of(specs)
+        except P.PlanError as exc:
+            raise _bad(str(exc)) from None
+
+    def list(self, msg: T.ListTournaments) -> T.TournamentList:
+        newest = sorted(self.tournaments.values(), key=lambda t: -t.id)[: T.WIRE_LIST]
+        return T.TournamentList(re=msg.id, tournaments=[t.summary() for t in newest])
+
+    def _get(self, tournament_id: int) -> Tournament:
+        t = self.tournaments.get(tournament_id)
+        if t is None:
+            raise Refused("no_such_tournament", f"no tournament {tournament_id}")
+        return t
+
+    def follow(self, session: Session, msg: T.GetTournament) -> T.TournamentState:
+        t = self._get(msg.tournament_id)
+        self._following[session.token] = t.id
+        return self.state(t, msg.id)
+
+    def enter(self, session: Session, msg: T.EnterTournament) -> T.TournamentState:
+        t = self._get(msg.tournament_id)
+        if t.t.status == FINISHED:
+            raise Refused("tournament_over", f"tournament {t.id} has finished")
+        mine = set(name_keys(session.name))
+        index = next(
+            (e.index for e in t.t.entrants if e.name is not None and mine & set(name_keys(e.name))),
+            None,
+        )
+        if index is None:
+            raise Refused(
+                "not_an_entrant", f"{session.name!r} is not a client entrant of tournament {t.id}"
+            )
+        bound = t.t.tokens.get(index)
+        if bound is not None and bound != session.token:
+            other = self.lobby.sessions.get(bound)
+            if other is not None and other.peer is not None:
+                raise Refused(
+                    "already_entered",
+                    f"another connected session plays {t.t.entrants[index].label!r}",
+                )
+        if bound != session.token:
+            t.t.tokens[index] = session.token
+            self.store.bind(t.id, index, session.token)
+            t.note(f"{t.t.entrants[index].label} entered")
+        if t.t.status == WAITING and all(
+            e.index in t.t.tokens for e in t.t.entrants if e.name is not None
+        ):
+            self._set_status(t, RUNNING)
+            t.note("every client entrant is here: the games begin")
+        self._following[session.token] = t.id
+        self.poke()
+        return self.state(t, msg.id)
+
+    # ---- the state on the wire ---------------------------------------------------------
+    def _session_of(self, t: Tournament, index: int) -> Session | None:
+        token = t.t.tokens.get(index)
+        return self.lobby.sessions.get(token) if token is not None else None
+
+    def _present(self, t: Tournament, e: P.Entrant) -> bool:
+        if e.name is None:
+            return True
+        session = self._session_of(t, e.index)
+        return session is not None and session.peer is not None
+
+    def state(self, t: Tournament, re: int | None = None) -> T.TournamentState:
+        results = list(t.t.results.values())
+        timer = t.t.move_timer_s
+        tables = sorted(t.live.values(), key=lambda live: live.game.number)[: T.WIRE_TABLES]
+        return T.TournamentState(
+            re=re,
+            tournament={
+                "id": t.id,
+                "name": t.t.name,
+                "format": t.t.format,
+                "status": t.t.status,
+                "preset": t.t.preset,
+                "rules": t.t.rules,
+                "deals": t.t.deals,
+                "stages": t.t.stages,
+                "move_timer_s": None if timer is None else max(1, min(3600, round(timer))),
+                "entrants": [
+                    {
+                        "index": e.index,
+                        "name": e.label[:WIRE_NAME_MAX],
+                        "strategy": e.strategy,
+                        "kind": e.kind,
+                        "present": self._present(t, e),
+                    }
+                    for e in t.t.entrants
+                ],
+                "standings": _standing_lines(t.t.entrants, results),
+                "tables": [
+                    {
+                        "table_id": live.table.id,
+                        "game": live.game.number,
+                        "deal": live.game.deal,
+                        "rotation": live.game.rotation,
+                        "seats": list(live.game.seats),
+                    }
+                    for live in tables
+                ],
+                "games_done": len(results),
+                "games_total": t.t.games_total,
+                "notes": list(t.notes),
+            },
+        )
+
+    def _push(self, t: Tournament) -> None:
+        """The new state to the tournament's followers that are in the lobby."""
+        msg: T.TournamentState | None = None
+        for token, followed in list(self._following.items()):
+            if followed != t.id:
+                continue
+            session = self.lobby.sessions.get(token)
+            if session is None:
+                del self._following[token]
+            elif session.peer is not None and session.table_id is None:
+                msg = msg or self.state(t)
+                session.send(msg)
+
+    # ---- scheduling --------------------------------------------------------------------
+    def poke(self) -> None:
+        """Look for games to start on the next reactor turn (once, however often asked)."""
+        if self._poke is not None or self.lobby.closing:
+            return
+        if all(t.t.status == FINISHED for t in self.tournaments.values()):
+            return
+        self._poke = self.clock.callLater(0, self._schedule)
+
+    def shutdown(self) -> None:
+        if self._poke is not None and self._poke.active():
+            self._poke.cancel()
+        self._poke = None
+
+    def _live_count(self) -> int:
+        return len(self._tables)
+
+    def _schedule(self) -> None:
+        self._poke = None
+        if self.lobby.closing:
+            return
+        for t in sorted(self.tournaments.values(), key=lambda t: t.id):
+            if t.t.status != RUNNING:
+                continue
+            try:
+                self._advance(t)
+            except Exception:
+                log.failure("tournament {id}: scheduling failed", id=t.id)
+
+    def _advance(self, t: Tournament) -> None:
+        pending = t.pending()
+        if not pending and not t.live:
+            self._next_stage(t)
+            pending = t.pending()
+            if not pending:
+                self._finish(t)
+                return
+        for game in pending:
+            if self._live_count() >= self.settings.max_tournament_tables:
+                return
+            seated = self._seatable(t, game)
+            if seated is not None:
+                self._start(t, game, seated)
+
+    def _seatable(self, t: Tournament, game: P.PlannedGame) -> dict[int, Session | None] | None:
+        """The session of each client entrant's seat (None: away, the fallback plays),
+        or None when one of them is at another table now."""
+        out: dict[int, Session | None] = {}
+        for seat, index in enumerate(game.seats):
+            e = t.t.entrants[index]
+            if e.name is None:
+                continue
+            session = self._session_of(t, index)
+            if session is None or session.peer is None:
+                out[seat] = None
+            elif session.table_id is not None:
+                return None
+            else:
+                out[seat] = session
+        return out
+
+    def _table_name(self, t: Tournament, game: P.PlannedGame) -> str:
+        tail = f" #{game.number + 1}"
+        return t.t.name[: WIRE_NAME_MAX - len(tail)] + tail
+
+    def _start(
+        self, t: Tournament, game: P.PlannedGame, sessions: dict[int, Session | None]
+    ) -> None:
+        timer = t.t.move_timer_s
+        table = self.lobby.open_table(
+            self._table_name(t, game), t.t.preset, t.t.rules, (timer, timer)
+        )
+        table.tournament = t.id
+        table.watcher = self
+        seats: list[Seat] = []
+        for seat, index in enumerate(game.seats):
+            e = t.t.entrants[index]
+            session = sessions.get(seat)
+            if e.strategy is not None:
+                seats.append(Seat(e.label, None, e.strategy, connected=True))
+            elif session is not None:
+                seats.append(Seat(session.name, session.token, connected=True))
+                self.lobby.seated(session, table)
+            else:
+                seats.append(Seat(stand_in_name(e.label), None, FALLBACK, connected=True))
+                t.note(f"game {game.number + 1}: {e.label} is away; the fallback plays for it")
+        clients = [t.t.entrants[i].name is not None for i in game.seats]
+        t.live[game.number] = Live(game, table, clients, [0, 0, 0, 0])
+        self._tables[table.id] = (t.id, game.number)
+        self.store.started(t.id, game.number, table.id)
+        table.run(seats, game.seed)
+        log.info(
+            "tournament {id}: game {n} at table {table}", id=t.id, n=game.number, table=table.id
+        )
+        self._push(t)
+
+    def _next_stage(self, t: Tournament) -> None:
+        """Plan the next Swiss stage once every game of the last one has finished."""
+        if t.t.format != P.SWISS or not t.t.games:
+            return
+        stage = max(g.stage for g in t.t.games) + 1
+        if stage >= (t.t.stages or 0):
+            return
+        field = order(t.t.entrants, t.t.results.values())
+        games = P.swiss_stage(field, stage, t.t.deals, t.t.seed, P.meetings(t.t.games))
+        self.store.add_games(t.id, games)
+        t.t.games.extend(games)
+        t.note(f"stage {stage + 1} of {t.t.stages} drawn")
+
+    def _finish(self, t: Tournament) -> None:
+        self._set_status(t, FINISHED)
+        t.note("the tournament has finished")
+        log.info("tournament {id} finished", id=t.id)
+        self._push(t)
+
+    def _set_status(self, t: Tournament, status: str) -> None:
+        t.t.status = status
+        self.store.set_status(t.id, status)
+
+    # ---- the tables' watcher -----------------------------------------------------------
+    def _live(self, table: Table) -> tuple[Tournament, Live] | None:
+        where = self._tables.get(table.id)
+        t = self.tournaments.get(where[0]) if where is not None else None
+        live = t.live.get(where[1]) if t is not None and where is not None else None
+        return (t, live) if t is not None and live is not None else None
+
+    def server_moved(self, table: Table, seat: int, moves: int) -> None:
+        found = self._live(table)
+        if found is None or not found[1].clients[seat]:
+            return
+        t, live = found
+        live.moves[seat] += moves
+        if live.result is not None and table.game is not None:
+            # The game's last move ended it before the table told us it was ours.
+            self._store_result(t, live.finished(table.game, live.result.record_id or 0))
+
+    def game_finished(self, table: Table, game_id: int) -> None:
+        """Inside the table's game end: store the result in the record's commit; seats
+        are given back on the next turn, after everyone has heard `game_over`."""
+        found = self._live(table)
+        game = table.game
+        if found is None or game is None or game.outcome is None:
+            return
+        t, live = found
+        self._store_result(t, live.finished(game, game_id))
+        self.clock.callLater(0, self._after_game, t, live)
+
+    def _store_result(self, t: Tournament, result: GameResult) -> None:
+        self.store.finished(t.id, result)
+        t.t.results[result.game.number] = result
+
+    def _after_game(self, t: Tournament, live: Live) -> None:
+        del t.live[live.game.number]
+        del self._tables[live.table.id]
+        for seat, moves in enumerate(live.moves):
+            if moves:
+                label = t.t.entrants[live.game.seats[seat]].label
+                t.note(f"game {live.game.number + 1}: the fallback made {moves} moves for {label}")
+        self._release(live.table)
+        self._push(t)
+        self.poke()
+
+    def _release(self, table: Table) -> None:
+        """Take the table's players back to the lobby and close it once nobody watches."""
+        for i, seat in enumerate(table.seats):
+            if table.closed:
+                return
+            if seat is None or seat.token is None:
+                continue
+            session = self.lobby.sessions.get(seat.token)
+            self.lobby.release(seat.token, table)
+            table.leave(seat.token)
+            if session is not None:
+                empty = {"name": None, "is_bot": False, "connected": False}
+                session.send(M.SeatUpdate(table_id=table.id, seat=i, player=empty))
+        if not table.closed and table.room.deserted():
+            table.close()
+
+    # ---- restart -----------------------------------------------------------------------
+    def restore(self) -> int:
+        """Bring back every stored tournament: finished games are kept, live ones
+        re-attach to their restored tables, the rest are played again."""
+        for stored in self.store.load_all():
+            try:
+                self._restore(stored)
+            except Exception:
+                log.failure("cannot restore tournament {id}; leaving it out", id=stored.id)
+        self.poke()
+        return len(self.tournaments)
+
+    def _restore(self, stored: Stored) -> None:
+        t = self.tournaments[stored.id] = Tournament(stored)
+        for number, table_id in list(stored.tables.items()):
+            table = self.lobby.tables.get(table_id)
+            game = next((g for g in stored.games if g.number == number), None)
+            if game is not None and table is not None and table.status == PLAYING:
+                table.tournament = t.id
+                table.watcher = self
+                clients = [stored.entrants[i].name is not None for i in game.seats]
+                t.live[number] = Live(game, table, clients, [0, 0, 0, 0])
+                self._tables[table.id] = (t.id, number)
+                continue
+            del stored.tables[number]
+            self.store.started(t.id, number, None)
+            if table is not None:
+                table.close()
+        for table_id in stored.done_tables:
+            table = self.lobby.tables.get(table_id)
+            if table is not None and table.tournament is None:
+                table.close()
