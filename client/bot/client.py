@@ -49,6 +49,14 @@ MOVE_ERRORS = frozenset(
 RATE_RETRIES = 5
 RATE_BACKOFF_S = 0.25
 LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
+#: `enter_tournament` refusals after which there is nothing to wait for.
+ENTRY_REFUSED = frozenset(
+    {"no_such_tournament", "not_an_entrant", "already_entered", "unknown_type", "not_hello_first"}
+)
+
+
+class EntryRefused(Exception):
+    """The server will not let this bot play in the tournament; the message says why."""
 
 
 @dataclass
@@ -59,6 +67,7 @@ class BotOptions:
     strategy: str = "random"
     table: str | None = None  # join by name, create when absent
     create: str | None = None  # always create
+    tournament: int | None = None  # enter this tournament and play wherever it seats us
     preset: str = "classic"
     overrides: dict[str, Any] = field(default_factory=dict)
     password: str | None = None
@@ -270,7 +279,14 @@ class BotClient:
             code=msg.code,
             message=msg.message,
         )
-        if kind in ("create", "join", "list"):
+        if kind == "enter":
+            if msg.code == "tournament_over":
+                self.stop()
+            elif msg.code in ENTRY_REFUSED:
+                self._fail(EntryRefused(f"{msg.code}: {msg.message}"))
+            else:
+                self._later("lobby", 1.0, self._enter_lobby)
+        elif kind in ("create", "join", "list"):
             if msg.code == "already_seated":
                 return
             self._later("lobby", 1.0, self._enter_lobby)
@@ -298,7 +314,11 @@ class BotClient:
     # ---- lobby -------------------------------------------------------------------------
     def _enter_lobby(self) -> None:
         o = self.options
-        if o.create is not None and not self.created:
+        if o.tournament is not None:
+            # Entering again (after a reconnect) is harmless: the server keeps us as the
+            # entrant, and seats us when our next game begins.
+            self._send(P.EnterTournament(id=self._new_id(), tournament_id=o.tournament), "enter")
+        elif o.create is not None and not self.created:
             self._create(o.create)
         else:
             self._send(P.ListTables(id=self._new_id()), "list")
@@ -352,6 +372,21 @@ class BotClient:
 
     def _on_table_update(self, msg: P.TableUpdate) -> None:
         return
+
+    def _on_tournament_state(self, msg: P.TournamentState) -> None:
+        kind, _data = self._take(msg)
+        t = msg.tournament
+        if kind == "enter" and not self.seated.called:
+            log.info(
+                "{bot}: entered tournament {id} {name!r}; waiting to be seated",
+                bot=self.name,
+                id=t["id"],
+                name=t["name"],
+            )
+            self.seated.callback(None)
+        if t["status"] == "finished" and self.table_id is None:
+            log.info("{bot}: tournament {id} finished", bot=self.name, id=t["id"])
+            self.stop()
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         if self._resume_probe is not None:
@@ -440,6 +475,12 @@ class BotClient:
     def _game_over(self) -> None:
         self.status = "finished"
         self.games_done += 1
+        if self.options.tournament is not None:
+            # The server takes us back to the lobby and seats us at our next game.
+            log.info("{bot}: tournament game {n} over", bot=self.name, n=self.games_done)
+            self.table_id = None
+            self._answered = None
+            return
         result = self.tracker.view.get("result") or {}
         log.info(
             "{bot}: game {n} over, totals {totals}, winners {winners}",

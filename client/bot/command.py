@@ -47,6 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "join it)"
         ),
     )
+    where.add_argument(
+        "--tournament",
+        metavar="ID",
+        type=int,
+        help=_(
+            "enter tournament ID as the client entrant of --name, play wherever the server "
+            "seats it, and exit when the tournament finishes"
+        ),
+    )
     add_rules_arguments(parser)
     parser.add_argument(
         "--tls",
@@ -117,6 +126,7 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
                 strategy=args.strategy,
                 table=args.table if args.table is not None else args.create,
                 create=args.create if i == 0 else None,
+                tournament=args.tournament,
                 preset=args.rules,
                 overrides=overrides,
                 password=args.password,
