@@ -33,6 +33,7 @@ TEMPLATES = (
     N_("the game is already running"),
     N_("the game is still running"),
     N_("no game has finished here yet; the host starts the first one"),
+    N_("a tournament table plays one game"),
     # bad rules (leekha.common.config's ConfigError, also the text of a bad_rules refusal)
     N_("rules option {option} must be true or false; got {got}"),
     N_("rules option {option} must be an integer from {lo} to {hi}; got {got}"),

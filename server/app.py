@@ -145,6 +145,7 @@ class RunningServer:
         """Vanish as a crash would: no goodbye, no flush (tests use it to simulate kill -9)."""
         self.stopped = True
         self.lobby.outbox.stop()  # what was not committed yet is lost, as in a crash
+        self.lobby.tournaments.shutdown()
         await DeferredList([x.service.stopService() for x in self.listeners])
         for table in self.lobby.tables.values():
             table.shutdown()

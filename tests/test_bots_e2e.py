@@ -85,10 +85,13 @@ def clean_env(tmp: Path) -> dict[str, str]:
 
 
 @contextmanager
-def serve(tmp: Path, port: int = 0, data: Path | None = None) -> Iterator[tuple[Proc, int]]:
+def serve(
+    tmp: Path, port: int = 0, data: Path | None = None, *extra: str
+) -> Iterator[tuple[Proc, int]]:
     argv = [
         *LEEKHA, "serve", "--host", "127.0.0.1", "--port", str(port), "--no-announce",
         "--data", str(data or tmp / "data"), "--bot-think-ms", "0", "--log-level", "warn",
+        *extra,
     ]  # fmt: skip
     server = Proc(argv, clean_env(tmp))
     try:

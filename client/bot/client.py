@@ -394,6 +394,9 @@ class BotClient:
         was_over = self.tracker.view["phase"] == OVER
         was_playing = self.status == "playing" and not was_over
         self.tracker.apply(msg)
+        if self.options.tournament is not None and self.table_id != msg.table["id"]:
+            log.info("{bot}: seated for a tournament game at table {t}", bot=self.name,
+                     t=msg.table["id"])  # fmt: skip
         self.table_id = int(msg.table["id"])
         self.status = str(msg.table["status"])
         seat = msg.your_seat

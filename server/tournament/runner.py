@@ -132,6 +132,9 @@ class TournamentRunner:
         #: Session token -> the tournament it follows (gets `tournament_state` pushes of).
         self._following: dict[str, int] = {}
         self._poke: Timer | None = None
+        #: Tables whose game just ended, let go on the next turn (see `game_finished`).
+        self._ending: dict[int, Timer] = {}
+        self._stopped = False
 
     # ---- requests ----------------------------------------------------------------------
     def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
@@ -333,23 +336,27 @@ class TournamentRunner:
     # ---- scheduling --------------------------------------------------------------------
     def poke(self) -> None:
         """Look for games to start on the next reactor turn (once, however often asked)."""
-        if self._poke is not None or self.lobby.closing:
+        if self._poke is not None or self.lobby.closing or self._stopped:
             return
         if all(t.t.status == FINISHED for t in self.tournaments.values()):
             return
         self._poke = self.clock.callLater(0, self._schedule)
 
     def shutdown(self) -> None:
-        if self._poke is not None and self._poke.active():
-            self._poke.cancel()
+        """Start nothing more (the server stops, or a test crashes it)."""
+        self._stopped = True
+        for timer in [self._poke, *self._ending.values()]:
+            if timer is not None and timer.active():
+                timer.cancel()
         self._poke = None
+        self._ending.clear()
 
     def _live_count(self) -> int:
         return len(self._tables)
 
     def _schedule(self) -> None:
         self._poke = None
-        if self.lobby.closing:
+        if self.lobby.closing or self._stopped:
             return
         for t in sorted(self.tournaments.values(), key=lambda t: t.id):
             if t.t.status != RUNNING:
@@ -475,13 +482,14 @@ class TournamentRunner:
             return
         t, live = found
         self._store_result(t, live.finished(game, game_id))
-        self.clock.callLater(0, self._after_game, t, live)
+        self._ending[table.id] = self.clock.callLater(0, self._after_game, t, live)
 
     def _store_result(self, t: Tournament, result: GameResult) -> None:
         self.store.finished(t.id, result)
         t.t.results[result.game.number] = result
 
     def _after_game(self, t: Tournament, live: Live) -> None:
+        self._ending.pop(live.table.id, None)
         del t.live[live.game.number]
         del self._tables[live.table.id]
         for seat, moves in enumerate(live.moves):

@@ -1,0 +1,137 @@
+"""A whole tournament end to end on loopback: a `leekha serve` process, two `leekha bot
+--tournament` processes (one killed with SIGKILL midway) and two server bots, over
+8 deals in 4 rotations. The standings the server publishes must add up to the game
+records in its database, read back by the export.
+
+Every process is real and bounded by deadlines; waits read output lines, never sleep.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from leekha import protocol as P
+from leekha.common.record import GameRecord
+from leekha.server.persistence import Store
+from leekha.server.tournament.export import document
+from leekha.server.tournament.store import TournamentStore
+from tests.test_bots_e2e import Proc, bot, serve
+
+pytestmark = pytest.mark.timeout(150)
+
+DEALS = 8
+ENTRANTS: list[dict[str, Any]] = [
+    {"name": "ann"},
+    {"strategy": "heuristic"},
+    {"name": "bob"},
+    {"strategy": "random"},
+]
+ANN, BOB = 0, 2
+
+
+class Wire:
+    """A blocking protocol client for the test's own requests (host and follower)."""
+
+    def __init__(self, port: int, name: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.conn = P.Connection("client")
+        self.inbox: list[P.Message] = []
+        welcome = self.ask(P.Hello(id=self.conn.new_id(), versions=[[1, 3]], name=name))
+        assert isinstance(welcome, P.Welcome), welcome
+
+    def ask(self, msg: Any) -> P.Message:
+        self.sock.sendall(self.conn.send(msg))
+        while True:
+            for got in self.inbox:
+                if getattr(got, "re", None) == msg.id:
+                    self.inbox.remove(got)
+                    return got
+            data = self.sock.recv(65536)
+            assert data, "the server closed the connection"
+            self.inbox.extend(self.conn.receive_data(data))
+            self.sock.sendall(self.conn.data_to_send())
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    flags = ("--seat-grace-s", "0.2", "--afk-timeouts-before-bot", "1")
+    bots: list[Proc] = []
+    with serve(tmp_path, 0, data, *flags) as (_server, port):
+        host = Wire(port, "host")
+        try:
+            made = host.ask(
+                P.CreateTournament(
+                    id=host.conn.new_id(),
+                    name="loopback cup",
+                    entrants=ENTRANTS,
+                    deals=DEALS,
+                    overrides={"target": 10},
+                    move_timer_s=1,
+                )
+            )
+            assert isinstance(made, P.TournamentState), made
+            tid = made.tournament["id"]
+            assert made.tournament["status"] == "waiting"
+            assert made.tournament["games_total"] == DEALS * 4
+            ann = bot(tmp_path, port, "--tournament", str(tid), "--name", "ann",
+                      "--strategy", "heuristic")  # fmt: skip
+            bob = bot(tmp_path, port, "--tournament", str(tid), "--name", "bob")
+            bots = [ann, bob]
+            for _ in range(4):  # bob is killed at the start of his fourth game
+                bob.wait_line(r"seated for a tournament game", timeout=60)
+                bob.seen.clear()
+            bob.popen.kill()
+            assert ann.finish(timeout=120) == 0, ann.text()
+            assert "Traceback" not in ann.text()
+            final = host.ask(P.GetTournament(id=host.conn.new_id(), tournament_id=tid))
+            assert isinstance(final, P.TournamentState)
+        finally:
+            host.close()
+            for b in bots:
+                b.kill()
+    wire = final.tournament
+    assert wire["status"] == "finished" and wire["games_done"] == DEALS * 4
+
+    store = Store.in_dir(data)
+    stored = TournamentStore(store).load(tid)
+    assert stored is not None
+    doc = document(stored.meta(), stored.entrants, list(stored.results.values()))
+    assert sorted(g["game"] for g in doc["games"]) == list(range(DEALS * 4))
+
+    # From the records alone: each entrant's games, wins, rounds and points.
+    expected: dict[int, Counter[str]] = {i: Counter() for i in range(4)}
+    rotations: Counter[int] = Counter()
+    for g in doc["games"]:
+        record = store.game_record(g["record_id"])
+        assert record is not None
+        game = GameRecord.from_dict(record).replay()  # every game replays
+        assert game.outcome is not None and game.seed == g["seed"]
+        rotations[g["deal"]] += 1
+        for seat, entrant in enumerate(g["seats"]):
+            expected[entrant].update(
+                games=1,
+                wins=int(seat in game.outcome.winners),
+                rounds=len(game.history),
+                points=sum(r[seat] for r in game.history),
+            )
+    assert rotations == Counter({d: 4 for d in range(DEALS)})
+    for lines in (wire["standings"], doc["standings"]):
+        for line in lines:
+            got = {k: line[k] for k in ("games", "wins", "rounds", "points")}
+            assert got == dict(expected[line["entrant"]]), line["entrant"]
+    standings = {s["entrant"]: s for s in wire["standings"]}
+    assert standings[BOB]["fallback_games"] >= DEALS * 4 - 4  # every game after the kill
+    assert standings[ANN]["fallback_games"] == 0
+    assert not wire["entrants"][BOB]["present"]
+    assert sorted(s["rank"] for s in wire["standings"]) == sorted(
+        s["rank"] for s in doc["standings"]
+    )
+    store.close()
