@@ -1,5 +1,6 @@
 """A whole tournament end to end on loopback: a `leekha serve` process, two `leekha bot
---tournament` processes (one killed with SIGKILL midway) and two server bots, over
+--tournament` processes (one proving its name with its key, the other killed with SIGKILL
+midway) and two server bots, over
 8 deals in 4 rotations. The standings the server publishes must add up to the game
 records in its database, read back by the export.
 
@@ -82,7 +83,7 @@ def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path:
             assert made.tournament["status"] == "waiting"
             assert made.tournament["games_total"] == DEALS * 4
             ann = bot(tmp_path, port, "--tournament", str(tid), "--name", "ann",
-                      "--strategy", "heuristic")  # fmt: skip
+                      "--strategy", "heuristic", "--identity")  # fmt: skip
             bob = bot(tmp_path, port, "--tournament", str(tid), "--name", "bob")
             bots = [ann, bob]
             for _ in range(4):  # bob is killed at the start of his fourth game
@@ -101,6 +102,8 @@ def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path:
     assert wire["status"] == "finished" and wire["games_done"] == DEALS * 4
 
     store = Store.in_dir(data)
+    # ann proved her name with her key: no one else may enter as her on this server.
+    assert [r[0] for r in store.read("SELECT name FROM identities")] == ["ann"]
     stored = TournamentStore(store).load(tid)
     assert stored is not None
     doc = document(stored.meta(), stored.entrants, list(stored.results.values()))

@@ -21,6 +21,7 @@ from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.bot.view import OVER, PASS, PLAY, ViewTracker
+from leekha.client.identity import Identity
 from leekha.client.session import ClientSession, Target, retry_policy
 from leekha.client.session import ConnectFailed as ConnectFailed
 from leekha.common import cards as C
@@ -81,6 +82,8 @@ class BotOptions:
     lonely_s: float = 5.0  # a creator alone this long rejoins by name (see _lonely)
     create_jitter_s: float = 0.5
     tls: bool = False
+    #: With an identity the bot proves its name (protocol 1.2); None = a guest.
+    identity: Identity | None = None
 
 
 class BotClient:
@@ -117,6 +120,7 @@ class BotClient:
             on_refused=self._refused,
             retry=retry_policy(options.backoff_first, options.backoff_cap, self.rng),
             connect_timeout=options.connect_timeout,
+            identity=options.identity,
         )
         self.stopping = False
         self.games_done = 0

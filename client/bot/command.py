@@ -79,6 +79,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=default_help(_("display name, numbered when --count is more than 1")),
     )
     parser.add_argument(
+        "--identity",
+        action="store_true",
+        help=_(
+            "prove --name with your identity key (made on first use, see `leekha id`), so "
+            "that no one else can take the name on that server; without it the bot is a guest"
+        ),
+    )
+    parser.add_argument(
         "--count", type=int, default=1, metavar="N",
         help=default_help(_("bots to run in this process, 1 to 64")),
     )  # fmt: skip
@@ -110,11 +118,14 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
         return [], _("--count must be 1..64")
     if args.games < 0 or args.delay_ms < 0:
         return [], _("--games and --delay-ms must not be negative")
+    from leekha.client import identity as I
+
     try:
         host, port = parse_address(args.address)
         _config, overrides = rules_from_args(args)
         make_strategy(args.strategy, args.seed)
-    except ValueError as exc:
+        identity = I.load_or_create() if args.identity else None
+    except (ValueError, OSError) as exc:
         return [], str(exc)
     out = []
     for i in range(args.count):
@@ -127,6 +138,7 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
                 table=args.table if args.table is not None else args.create,
                 create=args.create if i == 0 else None,
                 tournament=args.tournament,
+                identity=identity,
                 preset=args.rules,
                 overrides=overrides,
                 password=args.password,
