@@ -332,14 +332,15 @@ class Leave(Message):
     C,
     "Host only: put a bot in an empty seat. Reply `ok`. Strategies: `random` (any legal "
     "move), `heuristic` (rule-based, the default), `search` (Monte Carlo rollouts; "
-    "strongest, slowest). `basic` is a deprecated alias of `heuristic`; any other name "
-    "is refused with `no_such_bot`.",
+    "strongest, slowest), `search1` (the previous search); or a level for people: `easy`, "
+    "`medium` (the heuristic), `hard` (the search). `basic` is a deprecated alias of "
+    "`heuristic`; any other name is refused with `no_such_bot`.",
 )
 class AddBot(Message):
     id: int = _rid()
     seat: int = spec_field(SEAT, "empty seat")
     strategy: str = spec_field(
-        StrSpec(1, 32), "bot strategy: random, heuristic or search", default="heuristic"
+        StrSpec(1, 32), "bot strategy (tier or level)", default="heuristic"
     )
 
 
