@@ -76,9 +76,8 @@ async def _act(
     if action == "list":
         reply = await link.ask(P.ListTournaments)
         assert isinstance(reply, P.TournamentList)
-        if not reply.tournaments:
-            print(_("no tournaments on this server"))
-        _print([text.summary_line(t) for t in reply.tournaments])
+        lines = [text.summary_line(t) for t in reply.tournaments]
+        _print(lines or [_("no tournaments on this server")])
         return 0
     if action == "create":
         reply = await link.ask(P.CreateTournament, **request)
