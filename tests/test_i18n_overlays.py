@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from test_client_model import PLAYERS, at_table, play_phase, seat_info, table, welcomed
+from test_tournament_client import lobby, state
 
 from leekha import protocol as P
 from leekha.client import i18n, rtl
@@ -77,6 +78,18 @@ def with_lobby_stats() -> M.ClientModel:
     return m
 
 
+def with_tournament() -> M.ClientModel:
+    """The tournament screen following one tournament: standings and live tables."""
+    m = lobby()
+    m.open_tournaments()
+    m.apply(P.TournamentList(re=m.take_outbox()[0].id, tournaments=[  # type: ignore[attr-defined]
+        {"id": 7, "name": "Friday", "format": "swiss", "status": "running", "entrants": 4,
+         "games_done": 3, "games_total": 8}]))  # fmt: skip
+    m.tournament_enter()
+    m.apply(P.TournamentState(re=None, tournament=state(done=6)))
+    return m
+
+
 TAKEN = [[], [C.QUEEN_SPADES], [C.TEN_DIAMONDS], C.parse_cards("2H 3H")]
 SCREENS: dict[str, Callable[[], M.ClientModel]] = {
     "help": with_help,
@@ -87,6 +100,7 @@ SCREENS: dict[str, Callable[[], M.ClientModel]] = {
     "new table": with_form,
     "lobby": with_lobby_stats,
     "bot level": with_bot_level,
+    "tournament": with_tournament,
 }
 
 

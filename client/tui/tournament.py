@@ -17,7 +17,7 @@ from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.tournament import text
 from leekha.client.tui.canvas import Canvas
-from leekha.server.tournament.export import standings_table
+from leekha.server.tournament.export import standings_rows
 
 Request = Callable[..., P.Message]
 
@@ -112,11 +112,11 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
     cv.put(x, y, head[:inner], "class:box class:muted")
     names = text.labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
-    lines = standings_table(shown, t["standings"], text.headings(), COLUMNS)
+    lines = standings_rows(shown, t["standings"], text.headings(), COLUMNS)
     room = max(2, (bottom - y - 2) // 2 if t["tables"] else bottom - y - 1)
     row = y + 1
-    for i, line in enumerate(lines[:room]):
-        cv.put(x, row, line[:inner], "class:box.title" if i == 0 else "class:box")
+    for i, cells in enumerate(lines[:room]):
+        _put_cells(cv, x, row, inner, cells, "class:box.title" if i == 0 else "class:box")
         row += 1
     if len(lines) > room:
         cv.put(x, row, _("  (+{n} more)").format(n=len(lines) - room), "class:box class:muted")
@@ -134,6 +134,17 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
             break
         style = "class:box class:cursorrow" if i == s.cursor else "class:box"
         cv.put(x, row, _table_row(names, table)[:inner], style)
+
+
+def _put_cells(cv: Canvas, x: int, y: int, width: int, cells: list[str], style: str) -> None:
+    """One standings row, cell by cell: a right-to-left language turns each heading
+    around in its place, and the columns stay in the order of the numbers under them."""
+    end = x + width
+    for cell in cells:
+        if x + len(cell) > end:
+            break
+        cv.put(x, y, cell, style)
+        x += len(cell) + 2
 
 
 def _table_row(names: dict[int, str], table: dict[str, Any]) -> str:

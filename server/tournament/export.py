@@ -86,16 +86,27 @@ def _label(entrant: Mapping[str, Any]) -> str:
     return str(entrant.get("name") or f"{entrant.get('strategy')}#{entrant.get('index')}")
 
 
-def _columns(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
-    """Rows padded to their widest cell: the first `left` columns flush left."""
+def padded(rows: Sequence[Sequence[str]], left: int = 1) -> list[list[str]]:
+    """Rows with every cell padded to its column's widest: the first `left` columns flush
+    left, the rest right. (A screen that lays text out right to left places the cells
+    one by one, so the columns keep their order.)"""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
-        "  ".join(
+        [
             cell.ljust(w) if i < left else cell.rjust(w)
             for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
+        ]
         for row in rows
     ]
+
+
+def joined(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Padded rows as text lines, two spaces between columns."""
+    return ["  ".join(row).rstrip() for row in rows]
+
+
+def _columns(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    return joined(padded(rows, left))
 
 
 #: The standings' columns, in order; a narrow screen picks some of them.
@@ -119,20 +130,29 @@ def _standing_cells(s: Mapping[str, Any], label: str, house: str) -> dict[str, s
     }
 
 
-def standings_table(
+def standings_rows(
     entrants: Sequence[Mapping[str, Any]],
     lines: Sequence[Mapping[str, Any]],
     headings: Mapping[str, str] = HEADINGS,
     columns: Sequence[str] = STANDING_COLUMNS,
-) -> list[str]:
-    """The standings as text lines, from wire or export maps: a heading row, then one row
-    per entrant, in `columns` (the entrant's name first, flush left)."""
+) -> list[list[str]]:
+    """The standings as padded cells, from wire or export maps: a heading row, then one
+    row per entrant, in `columns` (the entrant's name first, flush left)."""
     labels = {int(e["index"]): _label(e) for e in entrants}
     rows = [[headings[c] for c in columns]]
     for s in lines:
         cells = _standing_cells(s, labels.get(int(s["entrant"]), "?"), headings["house"])
         rows.append([cells[c] for c in columns])
-    return _columns(rows)
+    return padded(rows)
+
+
+def standings_table(
+    entrants: Sequence[Mapping[str, Any]],
+    lines: Sequence[Mapping[str, Any]],
+    headings: Mapping[str, str] = HEADINGS,
+) -> list[str]:
+    """The standings as text lines (`standings_rows` joined)."""
+    return joined(standings_rows(entrants, lines, headings))
 
 
 def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) -> list[str]:
