@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from test_client_model import PLAYERS, at_table, play_phase, seat_info, table, welcomed
-from test_tournament_client import lobby, state
+from test_tournament_client import opened, state
 
 from leekha import protocol as P
 from leekha.client import i18n, rtl
@@ -80,12 +80,7 @@ def with_lobby_stats() -> M.ClientModel:
 
 def with_tournament() -> M.ClientModel:
     """The tournament screen following one tournament: standings and live tables."""
-    m = lobby()
-    m.open_tournaments()
-    m.apply(P.TournamentList(re=m.take_outbox()[0].id, tournaments=[  # type: ignore[attr-defined]
-        {"id": 7, "name": "Friday", "format": "swiss", "status": "running", "entrants": 4,
-         "games_done": 3, "games_total": 8}]))  # fmt: skip
-    m.tournament_enter()
+    m, _get = opened(7)
     m.apply(P.TournamentState(re=None, tournament=state(done=6)))
     return m
 

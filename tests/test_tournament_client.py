@@ -114,7 +114,7 @@ def test_tournament_screen_list_follow_watch() -> None:
     assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "Esc"]
     # A push with one more game done and the tables moved on replaces what is shown.
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=1)))
-    assert "4/8 games" in render_text(m) and "table 41" not in render_text(m)
+    assert "4/8 games" in render_text(m) and "  41  deal 0" not in render_text(m)
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=2)))
     m.tournament_move(1)
     m.tournament_enter()
@@ -123,15 +123,24 @@ def test_tournament_screen_list_follow_watch() -> None:
     assert m.tournaments is None
 
 
-def test_tournament_screen_back_refusal_and_old_servers() -> None:
+def opened(tournament_id: int = 2) -> tuple[M.ClientModel, P.GetTournament]:
+    """The tournament screen with one tournament listed, Enter pressed on it."""
     m = lobby()
     m.open_tournaments()
-    m.apply(P.TournamentList(re=m.take_outbox()[0].id, tournaments=[  # type: ignore[attr-defined]
-        {"id": 2, "name": "A", "format": "swiss", "status": "finished", "entrants": 5,
-         "games_done": 48, "games_total": 48}]))  # fmt: skip
+    (ask,) = m.take_outbox()
+    assert isinstance(ask, P.ListTournaments)
+    m.apply(P.TournamentList(re=ask.id, tournaments=[
+        {"id": tournament_id, "name": "A", "format": "swiss", "status": "running",
+         "entrants": 5, "games_done": 3, "games_total": 48}]))  # fmt: skip
     m.tournament_enter()
     (get,) = m.take_outbox()
-    m.apply(P.Error(re=get.id, code="no_such_tournament", message="gone"))  # type: ignore[attr-defined]
+    assert isinstance(get, P.GetTournament) and get.tournament_id == tournament_id
+    return m, get
+
+
+def test_tournament_screen_back_refusal_and_old_servers() -> None:
+    m, get = opened()
+    m.apply(P.Error(re=get.id, code="no_such_tournament", message="gone"))
     assert m.overlay == M.TOURNAMENTS and m.tournaments is not None
     assert not m.tournaments.following_one
     assert "that tournament does not exist" in render_text(m)
