@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,3 +153,60 @@ def test_tournament_screen_back_refusal_and_old_servers() -> None:
     old = lobby((1, 2))
     old.open_tournaments()
     assert old.overlay is None and "1.3" in old.status
+
+
+def test_export_and_status_read_the_servers_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from leekha.server.persistence import Store, db_path
+    from leekha.server.tournament.store import Stored, TournamentStore
+
+    entrants = [plan.Entrant(0, "mybot"), plan.Entrant(1, strategy="search"),
+                plan.Entrant(2, strategy="heuristic"), plan.Entrant(3, strategy="random")]  # fmt: skip
+    games = plan.round_robin(4, 2, 11)
+    rng = random.Random(4)
+    results = []
+    for g in games[:6]:
+        rounds = tuple(tuple(rng.randrange(14) for _ in range(4)) for _ in range(3))
+        results.append(GameResult(g, rounds, (rng.randrange(4),), (0, 0, 0, g.number % 2),
+                                  500 + g.number))  # fmt: skip
+    store = Store(db_path(tmp_path))
+    tournaments = TournamentStore(store)
+    tid = tournaments.create(Stored(
+        id=0, name="Cup", format="round_robin", preset="classic", rules={}, deals=2,
+        stages=None, move_timer_s=None, seed=11, status="running", entrants=entrants,
+        games=games,
+    ))  # fmt: skip
+    for r in results:
+        tournaments.finished(tid, r)
+    store.close()
+    where = ["--data-dir", str(tmp_path)]
+
+    assert cli.main(["tournament", "export", str(tid), *where]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [g["record_id"] for g in doc["games"]] == [500 + n for n in range(6)]
+    # Each entrant's points are its seats' points over the games it played.
+    for line in doc["standings"]:
+        e = line["entrant"]
+        mine = [(r, r.game.seats.index(e)) for r in results]
+        assert line["points"] == sum(row[seat] for r, seat in mine for row in r.rounds)
+        assert line["fallback_games"] == sum(r.fallback_moves[seat] > 0 for r, seat in mine)
+    assert doc["tournament"]["games_done"] == 6 and doc["tournament"]["games_total"] == 8
+
+    out = tmp_path / "cup.txt"
+    assert cli.main(["tournament", "export", str(tid), *where, "--format", "table",
+                     "-o", str(out)]) == 0  # fmt: skip
+    table = out.read_text(encoding="utf-8").splitlines()
+    assert table[0] == "Cup (round_robin, 2 deals)"
+    # game 0's row: number, deal, rotation, record id, then each seat with its points
+    assert sum(1 for line in table if line.split()[:5] == ["0", "0", "0", "500", "mybot"]) == 1
+
+    assert cli.main(["tournament", "status", str(tid), *where]) == 0
+    status = capsys.readouterr().out.splitlines()
+    assert status[1] == "running: 6/8 games"
+    assert status[4].startswith(doc["entrants"][doc["standings"][0]["entrant"]]["label"])
+
+    assert cli.main(["tournament", "export", "99", *where]) == 1
+    assert "no tournament 99" in capsys.readouterr().err
+    assert cli.main(["tournament", "export", "1", "--data-dir", str(tmp_path / "none")]) == 1
+    assert "no database at" in capsys.readouterr().err

@@ -10,7 +10,6 @@ running server. The simple case stays simple: three server bots and your own bot
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,16 +21,25 @@ from leekha.client.options import default_help
 SERVER_PREFIX = "server:"
 
 
-def _address(parser: argparse.ArgumentParser) -> None:
+def _address(parser: argparse.ArgumentParser, default: str | None = "127.0.0.1") -> None:
+    where = options.address_help()
     parser.add_argument(
-        "address", nargs="?", default="127.0.0.1", metavar="HOST[:PORT]",
-        help=default_help(options.address_help()),
+        "address", nargs="?", default=default, metavar="HOST[:PORT]",
+        help=default_help(where) if default else where + _("; omit it to read the database"),
     )  # fmt: skip
     parser.add_argument(
         "--tls",
         action="store_true",
         help=_("connect with TLS (system CAs, or the certificate seen first: see known_hosts)"),
     )
+
+
+def _data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir", "--data", dest="data_dir", type=Path, default=None, metavar="DIR",
+        help=_("the server's data folder, holding leekha.sqlite3 (default: the server's "
+               "default, the XDG data home)"),
+    )  # fmt: skip
 
 
 def _follow(parser: argparse.ArgumentParser) -> None:
@@ -102,12 +110,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     status = sub.add_parser(
         "status",
-        help=_("a tournament's standings, from a server"),
+        help=_("a tournament's standings: from a server, or from its database"),
+        description=_(
+            "With HOST[:PORT], ask that server; without, read the server's database "
+            "(--data-dir)."
+        ),
     )
-    _address(status)
+    _address(status, default=None)
     status.add_argument("tournament_id", type=int, metavar="ID", help=_("the tournament's id"))
+    _data_dir(status)
     _follow(status)
 
+    export = sub.add_parser(
+        "export", help=_("a tournament's full results, every game, from the server's database")
+    )
+    export.add_argument("tournament_id", type=int, metavar="ID", help=_("the tournament's id"))
+    _data_dir(export)
+    export.add_argument(
+        "--format", choices=("json", "table"), default="json",
+        help=default_help(_("output format")),
+    )  # fmt: skip
+    export.add_argument(
+        "--output", "-o", type=Path, default=None, metavar="FILE",
+        help=_("write to FILE (default: standard output)"),
+    )  # fmt: skip
 
 
 def entrant_of(spec: str) -> dict[str, str | None]:
@@ -130,6 +156,13 @@ def _fail(problem: object, code: int = 2) -> int:
 
 def run(args: argparse.Namespace) -> int:
     action = args.tournament_command
+    if action == "export" or (action == "status" and args.address is None):
+        from leekha.client.tournament import database
+
+        try:
+            return database.run(args)
+        except database.NotFound as exc:
+            return _fail(exc, 1)
     try:
         host, port = options.parse_address(args.address)
         request: dict[str, Any] = {}
@@ -167,14 +200,3 @@ def _create_request(args: argparse.Namespace) -> dict[str, Any]:
         "overrides": overrides,
         "move_timer_s": args.move_timer,
     }
-
-
-def write(text: str, output: Path | None) -> None:
-    if output is None:
-        sys.stdout.write(text + "\n")
-    else:
-        output.write_text(text + "\n", encoding="utf-8")
-
-
-def dump(doc: Any) -> str:
-    return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False)
