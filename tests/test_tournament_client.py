@@ -161,8 +161,9 @@ def test_export_and_status_read_the_servers_database(
     from leekha.server.persistence import Store, db_path
     from leekha.server.tournament.store import Stored, TournamentStore
 
-    entrants = [plan.Entrant(0, "mybot"), plan.Entrant(1, strategy="search"),
-                plan.Entrant(2, strategy="heuristic"), plan.Entrant(3, strategy="random")]  # fmt: skip
+    entrants = [plan.Entrant(0, "mybot")]
+    entrants += [plan.Entrant(i, strategy=s) for i, s in enumerate(("search", "random"), 1)]
+    entrants.append(plan.Entrant(3, strategy="heuristic"))
     games = plan.round_robin(4, 2, 11)
     rng = random.Random(4)
     results = []
