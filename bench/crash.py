@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadclient import OPEN_LIMITS, ServerProcess, Stats, TableRun, record_problems
-from scenario import bench_parser, finished, game_options, report, served, short_games
+from scenario import finished, game_parser, report, served, short_games
 
 from leekha.common.config import RulesConfig
 from leekha.common.game import Game
@@ -144,8 +144,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = bench_parser(__doc__)
-    game_options(parser, games=20, timeout=300.0)
+    parser = game_parser(__doc__, games=20, timeout=300.0)
     parser.add_argument("--kills", type=int, default=10)
     args = parser.parse_args(argv)
     return report(run(args), args.json)

@@ -8,7 +8,7 @@ around their own scenario, so each of them states only what is its own.
 - `Helpers`: this bench again as helper processes (fuzzers, flooders, load generators),
   each answering with one JSON line, and never left running.
 - `raw_frame`: a frame built by hand, for the benches that send what no client would.
-- `game_options`, `short_games`, `finished`: the benches that play short games to the end.
+- `game_parser`, `short_games`, `finished`: the benches that play short games to the end.
 - `bench_parser`, `helper_role`, `report`: the command line, and the JSON report with its
   exit code.
 """
@@ -167,7 +167,7 @@ class Helpers:
 async def short_games(
     port: int, args: argparse.Namespace, stats: Stats, rng: random.Random
 ) -> list[TableRun]:
-    """The tables of a `game_options` bench: --games tables playing to --target, each
+    """The tables of a `game_parser` bench: --games tables playing to --target, each
     decision uniform in 0..2×--think s."""
     return await open_tables(
         port,
@@ -198,14 +198,16 @@ def helper_role(sub: Any, role: str, what: str) -> argparse.ArgumentParser:
     return p
 
 
-def game_options(parser: argparse.ArgumentParser, *, games: int, timeout: float) -> None:
-    """The options of the benches that play short games to the end (storm, crash)."""
+def game_parser(doc: str | None, *, games: int, timeout: float) -> argparse.ArgumentParser:
+    """The command line of a bench that plays short games to the end (storm, crash)."""
+    parser = bench_parser(doc)
     parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--think", type=float, default=0.05, help="mean seconds per decision")
     parser.add_argument("--target", type=int, default=30, help="game target (short games)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=timeout)
     parser.add_argument("--json", action="store_true")
+    return parser
 
 
 def report(result: dict[str, Any], as_json: bool) -> int:

@@ -33,7 +33,7 @@ from loadclient import (
     record_problems,
     summarize_latency,
 )
-from scenario import bench_parser, finished, game_options, report, served, short_games
+from scenario import finished, game_parser, report, served, short_games
 
 GAME_EVENTS = {"card_played", "trick_taken", "your_turn", "dealt", "round_scored", "pass_done"}
 
@@ -214,8 +214,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = bench_parser(__doc__)
-    game_options(parser, games=500, timeout=600.0)
+    parser = game_parser(__doc__, games=500, timeout=600.0)
     parser.add_argument("--cut", type=float, default=0.3, help="share of connections cut")
     args = parser.parse_args(argv)
     return report(run(args), args.json)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from leekha.server.clock import Clock, Timer
@@ -26,19 +27,15 @@ def _nothing(*_args: Any) -> None:
     return None
 
 
+@dataclass(slots=True, eq=False)
 class Pending:
     """One call waiting in a FixedDelay; satisfies the `Timer` protocol."""
 
-    __slots__ = ("_active", "_owner", "args", "func", "when")
-
-    def __init__(
-        self, owner: FixedDelay, when: float, func: Callable[..., Any], args: tuple[Any, ...]
-    ) -> None:
-        self._owner = owner
-        self.when = when
-        self.func = func
-        self.args = args
-        self._active = True
+    _owner: FixedDelay
+    when: float
+    func: Callable[..., Any]
+    args: tuple[Any, ...]
+    _active: bool = True
 
     def active(self) -> bool:
         return self._active

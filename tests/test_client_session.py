@@ -7,8 +7,6 @@ waits for events, never for time, and is bounded by WAIT.
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import os
 import stat
 from collections.abc import AsyncIterator, Callable
@@ -19,9 +17,6 @@ from typing import Any
 import pytest
 import pytest_twisted
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from twisted.internet import defer
 from twisted.internet.endpoints import serverFromString
 
@@ -29,6 +24,7 @@ from leekha import protocol as P
 from leekha.client.session import ClientSession, ConnectFailed, Target, retry_policy
 from leekha.client.tokens import TokenStore
 from leekha.client.trust import KnownHosts, fingerprint
+from leekha.server.tls import make_self_signed
 
 reactor_test = pytest_twisted.ensureDeferred
 WAIT = 10.0
@@ -41,34 +37,13 @@ def get_reactor() -> Any:
 
 
 def make_cert(folder: Path, name: str = "leekha-test") -> tuple[Path, x509.Certificate]:
-    """A self-signed certificate and key (for 127.0.0.1), as `leekha serve --tls` makes."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=30))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .sign(key, hashes.SHA256())
-    )
+    """A self-signed certificate made as `leekha serve --tls` makes one, with its key in
+    the same PEM file."""
+    cert, key = folder / f"{name}.crt", folder / f"{name}.key"
+    make_self_signed(cert, key, hostname=name)
     pem = folder / f"{name}.pem"
-    pem.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-        + cert.public_bytes(serialization.Encoding.PEM)
-    )
-    return pem, cert
+    pem.write_bytes(key.read_bytes() + cert.read_bytes())
+    return pem, x509.load_pem_x509_certificate(cert.read_bytes())
 
 
 class Server:
