@@ -31,8 +31,7 @@ from leekha.common.bots.base import register, view_config
 from leekha.common.bots.heuristic import cached_rules, card_danger, ranked_passes, safe_doubles
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
-from leekha.common.bots.search1 import distinct_moves
-from leekha.common.bots.tracker import Tracker
+from leekha.common.bots.search1 import search_turn
 from leekha.common.bots.values import utility
 from leekha.common.bots.worlds import WorldWeights
 from leekha.common.config import RulesConfig
@@ -254,19 +253,12 @@ class SearchStrategy:
 
     # ---- card play ------------------------------------------------------------------
     def choose_play(self, view: SeatView) -> int:
-        legal = view.legal_mask
         self.last_samples = 0
         self.last_rollouts = 0
-        if legal & (legal - 1) == 0:
-            return view.legal[0]
-        assert view.seat is not None and view.leader is not None
-        me = view.seat
-        config = view_config(view)
-        tracker = Tracker(view)
-        rules = cached_rules(config, C.mask_of(c for c, _ in view.doubled))
-        moves = distinct_moves(legal, tracker.unseen, rules.points)
-        if len(moves) == 1:
-            return moves[0]
+        turn = search_turn(view, cached_rules)
+        if isinstance(turn, int):
+            return turn
+        me, _leader, config, tracker, rules, moves = turn
         policy = PlayPolicy(rules, partners=config.partnership != "off")
         weigh = WorldWeights(view, tracker, rules, policy)
         trick = [(s, c) for s, c in view.trick]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from leekha.common import cards as C
 from leekha.common.bots.base import register, view_config
@@ -27,6 +27,7 @@ from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.simulate import Round, Rules
 from leekha.common.bots.tracker import Tracker
+from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT
@@ -60,6 +61,33 @@ def distinct_moves(legal: int, unseen: int, points: tuple[int, ...]) -> list[int
     return out
 
 
+class Turn(NamedTuple):
+    """A play decision worth a search: two or more distinct moves."""
+
+    me: int
+    leader: int
+    config: RulesConfig
+    tracker: Tracker
+    rules: Rules
+    moves: list[int]
+
+
+def search_turn(view: SeatView, rules_of: Callable[[RulesConfig, int], Rules]) -> Turn | int:
+    """The decision to search (`search` and `search1` alike), or the card itself when there
+    is nothing to choose: one legal card, or legal cards that are all equivalent."""
+    legal = view.legal_mask
+    if legal & (legal - 1) == 0:
+        return view.legal[0]
+    assert view.seat is not None and view.leader is not None
+    config = view_config(view)
+    tracker = Tracker(view)
+    rules = rules_of(config, C.mask_of(c for c, _ in view.doubled))
+    moves = distinct_moves(legal, tracker.unseen, rules.points)
+    if len(moves) == 1:
+        return moves[0]
+    return Turn(view.seat, view.leader, config, tracker, rules, moves)
+
+
 class Search1Strategy:
     name = "search1"
 
@@ -87,19 +115,12 @@ class Search1Strategy:
 
     def choose_play(self, view: SeatView) -> int:
         start = self.clock()
-        legal = view.legal_mask
         self.last_samples = 0
         self.last_rollouts = 0
-        if legal & (legal - 1) == 0:
-            return view.legal[0]
-        assert view.seat is not None and view.leader is not None
-        me = view.seat
-        config = view_config(view)
-        tracker = Tracker(view)
-        rules = Rules(config, C.mask_of(c for c, _ in view.doubled))
-        moves = distinct_moves(legal, tracker.unseen, rules.points)
-        if len(moves) == 1:
-            return moves[0]
+        turn = search_turn(view, Rules)
+        if isinstance(turn, int):
+            return turn
+        me, leader, config, tracker, rules, moves = turn
         partner = me ^ 2 if config.partnership != "off" else -1
         policy = PlayPolicy(rules, partners=partner >= 0)
         trick = [(s, c) for s, c in view.trick]
@@ -114,7 +135,7 @@ class Search1Strategy:
             root = Round(
                 rules,
                 hands,
-                leader=view.leader,
+                leader=leader,
                 trick=trick,
                 played=tracker.played,
                 points=view.round_points,
