@@ -103,6 +103,10 @@ def _rid() -> Any:
     return spec_field(REQ_ID, _ID_DOC)
 
 
+def _versions() -> Any:
+    return spec_field(ListSpec(VERSION, 1, 16), "protocol versions the client speaks")
+
+
 # --- handshake -------------------------------------------------------------------------
 
 
@@ -114,9 +118,7 @@ def _rid() -> Any:
 )
 class Hello(Message):
     id: int = _rid()
-    versions: list[list[int]] = spec_field(
-        ListSpec(VERSION, 1, 16), "protocol versions the client speaks"
-    )
+    versions: list[list[int]] = _versions()
     name: str = spec_field(NAME, "display name wanted")
     client: str = spec_field(StrSpec(0, 64), "client software and version, free text", default="")
     key: str | None = spec_field(
@@ -138,9 +140,7 @@ class Hello(Message):
 )
 class Resume(Message):
     id: int = _rid()
-    versions: list[list[int]] = spec_field(
-        ListSpec(VERSION, 1, 16), "protocol versions the client speaks"
-    )
+    versions: list[list[int]] = _versions()
     token: str = spec_field(TOKEN, "session token from an earlier `welcome`")
 
 

@@ -39,6 +39,18 @@ class Strategy(Protocol):
 
 StrategyFactory = Callable[[int], Strategy]
 
+
+class NeverDoubles:
+    """Base of the strategies that keep every Leekha hidden (the random tier, the easy
+    level): a random stream of their own, from the seed, and no doubles."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_doubles(self, view: SeatView) -> list[int]:
+        return []
+
+
 _REGISTRY: dict[str, StrategyFactory] = {}
 
 

@@ -12,11 +12,10 @@ cards when void. The mistakes are the ones people make, so the level feels like 
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from leekha.common import cards as C
-from leekha.common.bots.base import register, view_config
+from leekha.common.bots.base import NeverDoubles, register, view_config
 from leekha.common.bots.heuristic import HeuristicStrategy, play_policy
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.legality import legal_passes
@@ -32,14 +31,8 @@ _BELOW: Final = C.BELOW
 IMPULSE: Final = 0.4
 
 
-class EasyStrategy:
+class EasyStrategy(NeverDoubles):
     name = "easy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose_doubles(self, view: SeatView) -> list[int]:
-        return []
 
     def choose_pass(self, view: SeatView) -> list[int]:
         """The legal pass with the highest ranks: what a beginner thinks is dangerous."""

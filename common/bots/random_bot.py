@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
-from leekha.common.bots.base import random_pass, register
+from leekha.common.bots.base import NeverDoubles, random_pass, register
 from leekha.common.view import SeatView
 
 
-class RandomStrategy:
+class RandomStrategy(NeverDoubles):
     name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose_doubles(self, view: SeatView) -> list[int]:
-        return []
 
     def choose_pass(self, view: SeatView) -> list[int]:
         return random_pass(view, self.rng)
