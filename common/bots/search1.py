@@ -30,7 +30,6 @@ from leekha.common.bots.tracker import Tracker
 from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
 
-_BIT: Final = C.BIT
 _ABOVE: Final = C.ABOVE
 _BELOW: Final = C.BELOW
 
