@@ -30,11 +30,19 @@ async def waited(d: defer.Deferred[T]) -> T:
     return await d.asFuture(asyncio.get_running_loop())
 
 
+#: Refusals whose server text says what exactly is wrong (which entrant, how many games).
+DETAILED = frozenset({"bad_tournament", "bad_rules"})
+
+
 class Refused(Exception):
-    """The server refused a request; the text is the player's words for it."""
+    """The server refused a request; the text is the player's words for it, with the
+    server's own where they say what to change."""
 
     def __init__(self, error: P.Error) -> None:
-        super().__init__(explain(error.code, error.message))
+        words = explain(error.code, error.message)
+        if error.code in DETAILED and error.message and error.message not in words:
+            words = _("{words}: {detail}").format(words=words, detail=error.message)
+        super().__init__(words)
         self.code = error.code
 
 
