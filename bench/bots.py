@@ -1,8 +1,9 @@
 """Bot benchmarks: decision times of the tiers, rollout throughput, and match speed.
 
 Machines are noisy, so besides milliseconds it prints ratios to references measured in
-the same run: a fixed pure-Python loop, and `search1` (today's baseline) on the same
-views. Run on one core (e.g. `taskset -c 0`) for the p95 budget.
+the same run: a fixed pure-Python loop, `search1` (today's baseline) on the same views,
+and for the match rate the same games played the slow way (views and tracker rebuilt
+from scratch at every decision). Run on one core (e.g. `taskset -c 0`) for the p95 budget.
 
     .venv/bin/python bench/bots.py --deals 20 --think-ms 50      # decisions, pass included
     .venv/bin/python bench/bots.py --deals 20 --think-ms 50 --cpu  # the same in CPU time
