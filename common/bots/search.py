@@ -21,17 +21,15 @@ worlds; with `think_ms=None` a decision depends only on the seed and the view.
 from __future__ import annotations
 
 import math
-import random
-import time
 from collections.abc import Callable
-from typing import Final
+from typing import Final, Unpack
 
 from leekha.common import cards as C
 from leekha.common.bots.base import register, view_config
 from leekha.common.bots.heuristic import cached_rules, card_danger, ranked_passes, safe_doubles
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
-from leekha.common.bots.search1 import search_turn
+from leekha.common.bots.search1 import Budget, Searcher, search_turn
 from leekha.common.bots.values import utility
 from leekha.common.bots.worlds import WorldWeights
 from leekha.common.config import RulesConfig
@@ -40,7 +38,6 @@ from leekha.common.view import SeatView
 
 _BIT: Final = C.BIT
 
-DEFAULT_THINK_MS: Final = 50.0
 DEFAULT_MAX_SAMPLES: Final = 400
 MIN_SAMPLES: Final = 8
 # Worlds between two pruning rounds (the first after twice as many), and how many standard
@@ -106,27 +103,16 @@ class Candidates:
         self.alive = keep
 
 
-class SearchStrategy:
+class SearchStrategy(Searcher):
     name = "search"
     # Switches for ablation studies (bench/bots.py): each part can be measured alone.
     weigh_worlds = True
     game_aware = True
     search_passes = True
 
-    def __init__(
-        self,
-        seed: int = 0,
-        *,
-        think_ms: float | None = DEFAULT_THINK_MS,
-        max_samples: int = DEFAULT_MAX_SAMPLES,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        self.rng = random.Random(seed)
-        self.clock = clock
-        self.think_ms = think_ms
-        self.max_samples = max(1, max_samples)
-        self.last_samples = 0  # how many worlds the last decision looked at (for bench)
-        self.last_rollouts = 0
+    def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
+        budget.setdefault("max_samples", DEFAULT_MAX_SAMPLES)
+        super().__init__(seed, **budget)
         self._pass_key: tuple[int, int, tuple[int, ...]] | None = None
         self._pass_choice: tuple[list[int], list[int]] = ([], [])
 

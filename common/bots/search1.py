@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypedDict, Unpack
 
 from leekha.common import cards as C
 from leekha.common.bots.base import register, view_config
@@ -87,8 +87,18 @@ def search_turn(view: SeatView, rules_of: Callable[[RulesConfig, int], Rules]) -
     return Turn(view.seat, view.leader, config, tracker, rules, moves)
 
 
-class Search1Strategy:
-    name = "search1"
+class Budget(TypedDict, total=False):
+    """A search tier's budget, as `make_strategy` (`search@10`) and the arena give it."""
+
+    think_ms: float | None
+    max_samples: int
+    clock: Callable[[], float]
+
+
+class Searcher:
+    """What both search tiers keep: a random stream from the seed, and the budget of a
+    decision: at most `max_samples` deals and, unless `think_ms` is None, `think_ms` of
+    `clock` time."""
 
     def __init__(
         self,
@@ -102,9 +112,16 @@ class Search1Strategy:
         self.clock = clock
         self.think_ms = think_ms
         self.max_samples = max(1, max_samples)
-        self.heuristic = HeuristicStrategy(seed)
         self.last_samples = 0  # how many deals the last decision looked at (for bench)
         self.last_rollouts = 0
+
+
+class Search1Strategy(Searcher):
+    name = "search1"
+
+    def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
+        super().__init__(seed, **budget)
+        self.heuristic = HeuristicStrategy(seed)
 
     def choose_doubles(self, view: SeatView) -> list[int]:
         return self.heuristic.choose_doubles(view)
