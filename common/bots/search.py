@@ -29,7 +29,7 @@ from leekha.common.bots.base import register, view_config
 from leekha.common.bots.heuristic import cached_rules, card_danger, ranked_passes, safe_doubles
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
-from leekha.common.bots.search1 import Budget, Searcher, search_turn
+from leekha.common.bots.search1 import Budget, Searcher
 from leekha.common.bots.values import utility
 from leekha.common.bots.worlds import WorldWeights
 from leekha.common.config import RulesConfig
@@ -239,9 +239,7 @@ class SearchStrategy(Searcher):
 
     # ---- card play ------------------------------------------------------------------
     def choose_play(self, view: SeatView) -> int:
-        self.last_samples = 0
-        self.last_rollouts = 0
-        turn = search_turn(view, cached_rules)
+        turn = self._turn(view, cached_rules)
         if isinstance(turn, int):
             return turn
         me, _leader, config, tracker, rules, moves = turn

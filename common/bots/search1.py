@@ -115,6 +115,12 @@ class Searcher:
         self.last_samples = 0  # how many deals the last decision looked at (for bench)
         self.last_rollouts = 0
 
+    def _turn(self, view: SeatView, rules_of: Callable[[RulesConfig, int], Rules]) -> Turn | int:
+        """`search_turn`, the last decision's counts reset first (a forced card has none)."""
+        self.last_samples = 0
+        self.last_rollouts = 0
+        return search_turn(view, rules_of)
+
 
 class Search1Strategy(Searcher):
     name = "search1"
@@ -131,9 +137,7 @@ class Search1Strategy(Searcher):
 
     def choose_play(self, view: SeatView) -> int:
         start = self.clock()
-        self.last_samples = 0
-        self.last_rollouts = 0
-        turn = search_turn(view, Rules)
+        turn = self._turn(view, Rules)
         if isinstance(turn, int):
             return turn
         me, leader, config, tracker, rules, moves = turn
