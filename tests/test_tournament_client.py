@@ -198,7 +198,7 @@ def test_export_and_status_read_the_servers_database(
     assert cli.main(["tournament", "export", str(tid), *where, "--format", "table",
                      "-o", str(out)]) == 0  # fmt: skip
     table = out.read_text(encoding="utf-8").splitlines()
-    assert table[0] == "Cup (round_robin, 2 deals)"
+    assert table[0] == "Cup (round robin, rules classic, 2 deals)"
     # game 0's row: number, deal, rotation, record id, then each seat with its points
     assert sum(1 for line in table if line.split()[:5] == ["0", "0", "0", "500", "mybot"]) == 1
 

@@ -25,7 +25,7 @@ def test_lobby_tournament_standings_then_watch_a_table(tmp_path: Path) -> None:
             capture_output=True, text=True, timeout=30,
         )  # fmt: skip
         assert made.returncode == 0, made.stderr
-        assert made.stdout.startswith("#1 Friday: round robin, rules classic, 1 deals")
+        assert made.stdout.startswith("#1 Friday: round robin, rules classic, 1 deal")
         term = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "eve", "--guest"])
         term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints")
         term.send("T")

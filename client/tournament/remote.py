@@ -35,10 +35,7 @@ async def main(
         now = (str(t["status"]), int(t["games_done"]))
         if follow and now not in shown:  # pushed as games start and as they end
             shown.append(now)
-            print(_("{status}: {done}/{total} games").format(
-                status=text.status_name(str(t["status"])), done=t["games_done"],
-                total=t["games_total"],
-            ))  # fmt: skip
+            print(text.progress(t))
         if t["status"] == "finished" and not finished.called:
             finished.callback(t)
 

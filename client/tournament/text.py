@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.server.tournament import export
 
 
@@ -33,7 +33,6 @@ def headings() -> dict[str, str]:
         "winners": _("winners"),
         "house": _("house"),
         "seat": _("seat {n}"),
-        "title": _("{name} ({format}, {deals} deals)"),
     }
 
 
@@ -46,12 +45,42 @@ def status_name(status: str) -> str:
     return words.get(status, status)
 
 
+def deals_text(n: int) -> str:
+    return ngettext("{n} deal", "{n} deals", n).format(n=n)
+
+
+def games_text(done: int, total: int) -> str:
+    return ngettext("{done}/{total} game", "{done}/{total} games", total).format(
+        done=done, total=total
+    )
+
+
+def about(t: Mapping[str, Any]) -> str:
+    """Format, rules, deals (and Swiss stages): what kind of tournament it is."""
+    text = _("{format}, rules {preset}, {deals}").format(
+        format=format_name(str(t["format"])), preset=t.get("preset", "?"),
+        deals=deals_text(int(t.get("deals") or 0)),
+    )  # fmt: skip
+    if t.get("stages"):
+        stages = ngettext("{n} stage", "{n} stages", t["stages"]).format(n=t["stages"])
+        text = _("{about}, {stages}").format(about=text, stages=stages)
+    return text
+
+
+def progress(t: Mapping[str, Any]) -> str:
+    """Status and games done: "running: 3/32 games"."""
+    return _("{status}: {games}").format(
+        status=status_name(str(t["status"])), games=games_text(t["games_done"], t["games_total"])
+    )
+
+
 def summary_line(t: Mapping[str, Any]) -> str:
     """One tournament of a list: id, name, format, status and progress."""
-    return _("#{id} {name}: {format}, {status}, {done}/{total} games, {n} entrants").format(
+    entrants = ngettext("{n} entrant", "{n} entrants", t["entrants"]).format(n=t["entrants"])
+    return _("#{id} {name}: {format}, {status}, {games}, {entrants}").format(
         id=t["id"], name=t["name"], format=format_name(str(t["format"])),
-        status=status_name(str(t["status"])), done=t["games_done"], total=t["games_total"],
-        n=t["entrants"],
+        status=status_name(str(t["status"])), games=games_text(t["games_done"], t["games_total"]),
+        entrants=entrants,
     )  # fmt: skip
 
 
@@ -69,18 +98,10 @@ def labels(t: Mapping[str, Any]) -> dict[int, str]:
 def state_lines(t: Mapping[str, Any]) -> list[str]:
     """A tournament's state (`tournament_state`'s map): title, progress, standings, live
     tables and the server's notes."""
-    head = _("#{id} {name}: {format}, rules {preset}, {deals} deals").format(
-        id=t["id"], name=t["name"], format=format_name(str(t["format"])),
-        preset=t.get("preset", "?"), deals=t.get("deals", "?"),
-    )  # fmt: skip
-    if t.get("stages"):
-        head += _(", {n} stages").format(n=t["stages"])
-    progress = _("{status}: {done}/{total} games").format(
-        status=status_name(str(t["status"])), done=t["games_done"], total=t["games_total"]
-    )
+    head = _("#{id} {name}: {about}").format(id=t["id"], name=t["name"], about=about(t))
     names = labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
-    lines = [head, progress, "", *export.standings_table(shown, t["standings"], headings())]
+    lines = [head, progress(t), "", *export.standings_table(shown, t["standings"], headings())]
     missing = [e for e in t["entrants"] if e.get("kind") == "client" and not e.get("present")]
     if t["status"] == "waiting" and missing:
         who = ", ".join(str(e.get("name")) for e in missing)
@@ -104,4 +125,6 @@ def table_line(t: Mapping[str, Any], table: Mapping[str, Any]) -> str:
 
 def export_text(doc: Mapping[str, Any]) -> str:
     """The export as a readable table, with translated headings."""
-    return export.table(doc, headings())
+    t = doc["tournament"]
+    title = _("{name} ({about})").format(name=t.get("name", ""), about=about(t))
+    return export.table(doc, headings(), title)

@@ -105,10 +105,7 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
     if t is None:
         cv.put(x, y, _("asking the server…"), "class:box class:muted")
         return
-    head = _("{format}, rules {preset}, {deals} deals · {status}: {done}/{total} games").format(
-        format=text.format_name(str(t["format"])), preset=t["preset"], deals=t["deals"],
-        status=text.status_name(str(t["status"])), done=t["games_done"], total=t["games_total"],
-    )  # fmt: skip
+    head = f"{text.about(t)} · {text.progress(t)}"
     cv.put(x, y, head[:inner], "class:box class:muted")
     names = text.labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]

@@ -171,10 +171,12 @@ def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) 
     return _columns(rows, left=0)
 
 
-def table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) -> str:
+def table(
+    doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS, title: str | None = None
+) -> str:
     """The export as a readable text: a title line, the standings, then every game."""
     t = doc["tournament"]
-    title = headings["title"].format(
+    title = title or headings["title"].format(
         name=t.get("name", ""), format=t.get("format", ""), deals=t.get("deals", "?")
     )
     return "\n".join(
