@@ -8,7 +8,8 @@ per-address limits see what they would on the internet.
     python bench/attacks.py --tables 1000 --seconds 20            # the figures
     python bench/attacks.py --tables 6 --seconds 2 --fast --json  # what the suite runs
 
-Scenarios (each `--seconds` long, after a clean phase of the same length):
+Scenarios (each `--seconds` long, right after a clean phase of its own of the same
+length, so that each ratio compares neighbouring minutes of a shared machine):
 - reader: connections that send `list_tables` 45 times a second and read nothing;
 - expensive: two connections asking for the table list 45 times a second each;
 - flood: connect, hello, `create_table`, close, as fast as the server lets one address;
@@ -294,10 +295,13 @@ async def _run(args: argparse.Namespace, server: ServerProcess, port: int) -> di
     )
     quiet_gc()
     await asyncio.sleep(min(2.0, args.seconds))  # the first prompts
-    clean, clean_mb, _ = await _phase(server, stats, args.seconds, None)
-    c = summarize_latency(clean)
-    out: dict[str, Any] = {"clean": {**c, "server_peak_mb": round(clean_mb, 1)}}
+    out: dict[str, Any] = {"clean": []}
     for name in args.scenarios:
+        # Each attack is measured against a clean phase just before it (A/B, A/B...): on
+        # a shared machine the background load moves from minute to minute.
+        clean, clean_mb, _ = await _phase(server, stats, args.seconds, None)
+        c = summarize_latency(clean)
+        out["clean"].append({**c, "server_peak_mb": round(clean_mb, 1), "before": name})
         stop = asyncio.Event()
         lines_before = server.log_path.read_text(errors="replace").count(LOG_SIGNS[name] or "\0")
 
@@ -314,6 +318,7 @@ async def _run(args: argparse.Namespace, server: ServerProcess, port: int) -> di
         ratio = d["p99_ms"] / c["p99_ms"] if c["p99_ms"] > 0 else float("nan")
         out[name] = {
             **d,
+            "clean_p99_ms": c["p99_ms"],
             "p99_ratio": round(ratio, 2),
             "server_peak_mb": round(peak_mb, 1),
             "memory_over_clean_mb": round(peak_mb - clean_mb, 1),
