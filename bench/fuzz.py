@@ -25,7 +25,9 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import contextlib
 
+from lagprobe import read_log, split
 from loadclient import HOST, OPEN_LIMITS, summarize_latency
 from scenario import Helpers, bench_parser, clean_then, helper_role, raw_frame, report, served
 
@@ -247,12 +250,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"--pin needs cores {SERVER_CORE} and {CLIENT_CORE}")
     # No kick penalty by default: the fuzzer shares 127.0.0.1 and would be shut out
     # after its first bad frame, and this bench measures the parser, not the penalty.
-    with served("fuzz", (*OPEN_LIMITS, "--kick-penalty-s", str(args.kick_penalty_s))) as s:
+    window: list[float] = []  # wall-clock start and end of the fuzz phase
+    probe_log = os.path.join(tempfile.mkdtemp(prefix="leekha-probe-"), "stalls.jsonl")
+    os.environ["LEEKHA_STALL_LOG"] = probe_log  # written by `--patch lagprobe`
+    limits = (*OPEN_LIMITS, "--kick-penalty-s", str(args.kick_penalty_s))
+    with served("fuzz", limits, patch=args.patch) as s:
         if args.pin:
             pin(s.server.pid, SERVER_CORE)
             pin(0, CLIENT_CORE)  # the game clients; the fuzzers inherit it
 
         def fuzz() -> dict[str, int]:
+            window.append(time.time())
             shares = [
                 args.frames // args.fuzzers + (i < args.frames % args.fuzzers)
                 for i in range(args.fuzzers)
@@ -276,6 +284,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     part = helpers.answer(proc, args.timeout + 30)
                     for k in out:
                         out[k] += int(part.get(k, 0))
+            window.append(time.time())
             return out
 
         phases = asyncio.run(
@@ -287,6 +296,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "clients": sorted(os.sched_getaffinity(0)),
         }
         rss_mb = s.server.rss_bytes() / 2**20 if alive else 0.0
+    events = read_log(probe_log)
+    shutil.rmtree(os.path.dirname(probe_log), ignore_errors=True)
     c, d = summarize_latency(phases.clean), summarize_latency(phases.dirty)
     ratio = d["p99_ms"] / c["p99_ms"] if c["p99_ms"] > 0 else float("nan")
     fuzzed, fuzz_s, stats = phases.outcome, phases.seconds, phases.stats
@@ -312,6 +323,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "action_errors": stats.action_errors[:10],
         "invariant_problems": stats.invariant_problems[:10],
     }
+    if events and len(window) == 2:
+        start, end = window
+        result["server_probe"] = {
+            "clean": split(events, start - args.seconds, start),
+            "under_fuzz": split(events, start, end),
+        }
     result["ok"] = alive and not s.problems and phases.closed == 0 and not stats.invariant_problems
     result["meets_latency_goal"] = ratio <= 2.0
     return result
@@ -336,6 +353,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=30, help="most frames per connection")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--rate", type=float, default=0.0, help="frames/s cap (0 = flat out)")
+    parser.add_argument(
+        "--patch",
+        default=None,
+        help="server experiment (bench/serverpatch.py); with lagprobe the report splits the "
+        "server's late beats into CPU, run-queue wait and blocked time, clean and under fuzz",
+    )
     parser.add_argument(
         "--kick-penalty-s",
         type=float,

@@ -179,3 +179,33 @@ class LagProbe:
             "gc_max_ms": max((e["ms"] for e in gcs), default=0),
             "events": self.events[-400:],
         }
+
+
+def read_log(path: str) -> list[dict[str, Any]]:
+    """The events a probe wrote to `path` (JSON lines); [] if there is none."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def split(events: list[dict[str, Any]], t0: float, t1: float) -> dict[str, Any]:
+    """What a server's late beats between wall-clock times t0 and t1 were made of: its own
+    work (CPU of the loop thread), waiting for a core (run queue) and the rest (blocked);
+    and the most CPU any one callback or timer took."""
+    inside = [e for e in events if t0 <= e["t"] <= t1]
+    lags = [e for e in inside if e["kind"] == "lag"]
+    calls = [e for e in inside if e["kind"] in ("slow", "timer")]
+    wall = sum(e["since_ms"] for e in lags)
+    cpu = sum(e["cpu"] for e in lags)
+    runq = sum(e["runq"] for e in lags)
+    return {
+        "late_beats": len(lags),
+        "late_ms": round(wall),
+        "cpu_ms": round(cpu),
+        "runq_ms": round(runq),
+        "blocked_ms": round(wall - cpu - runq),
+        "worst_beat_ms": max((e["ms"] for e in lags), default=0),
+        "worst_callback_cpu_ms": max((e["cpu"] for e in calls), default=0),
+        "gc_over_1ms": sum(1 for e in inside if e["kind"] == "gc"),
+    }

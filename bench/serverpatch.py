@@ -15,6 +15,8 @@ Patches:
   uses the CPU.
 - lagprobe: bench/lagprobe.py (loop lateness, GC pauses, slow callbacks and timers) as
   JSON lines in $LEEKHA_STALL_LOG.
+- sweepsoon: gctune's full collection of the frozen heap every 10 s whatever the
+  memory growth (what one costs, with lagprobe).
 - nogc: gc.disable() (and no gctune): how much of a latency tail is garbage collection.
 - nodirect: every write goes through transport.write (Twisted buffers it, watches the
   socket for writability and sends on the next loop turn), as before the direct send.
@@ -179,6 +181,23 @@ def lagprobe() -> None:
     installer.install_asyncio_reactor = install_and_probe  # type: ignore[assignment]
 
 
+def sweepsoon() -> None:
+    """leekha.server.gctune's full collection of the frozen heap every 10th tick (10 s)
+    whatever the memory growth, so that a short window shows what one costs."""
+    from leekha.server import gctune
+
+    tick = gctune.GcTuning.tick
+    ticks = [0]
+
+    def often(self: Any) -> None:
+        ticks[0] += 1
+        if ticks[0] % 10 == 0:
+            self.swept_at = 0  # as if memory had grown past the share
+        tick(self)
+
+    gctune.GcTuning.tick = often  # type: ignore[method-assign]
+
+
 def nogc() -> None:
     """No cyclic garbage collection at all: shows how much of a latency tail is GC."""
     import gc
@@ -227,6 +246,7 @@ PATCHES: dict[str, Callable[[], None]] = {
     "stalls": stalls,
     "nogc": nogc,
     "lagprobe": lagprobe,
+    "sweepsoon": sweepsoon,
     "nodirect": nodirect,
     "pingall": pingall,
     "inlinecheckpoint": inlinecheckpoint,

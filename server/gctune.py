@@ -15,13 +15,22 @@ the gen-0 threshold is high enough that a young collection runs only when a burs
 restore, a wave of new tables) allocates GEN0_THRESHOLD net objects within one second.
 
 Only `leekha serve` adds this service (tests and embedded servers keep the defaults).
-Frozen objects are still freed by reference counting; only cycles among them wait for
-the occasional `gc.unfreeze()` + full collection.
+Frozen objects are still freed by reference counting; only cycles among them wait for a
+full collection of the frozen heap (`gc.unfreeze()` + `gc.collect()`). That pauses every
+table for as long as it takes to walk the whole heap: ~340 ms of CPU at 2,000 tables
+(bench/serverpatch.py `sweepsoon,lagprobe`), for ~40 objects freed per 10 s of play. It
+used to run every hour; now it runs only once the process holds SWEEP_GROWTH more memory
+blocks (`sys.getallocatedblocks()`, cheap) than right after the last one, CPython's own
+rule for its oldest generation: the garbage that waits is bounded by a share of the heap,
+a growing server pays in proportion as it grows, and a steady one does not stop every
+table once an hour to free a few thousand objects.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
+from collections.abc import Callable
 
 from twisted.application.internet import TimerService
 from twisted.logger import Logger
@@ -34,19 +43,21 @@ log = Logger()
 GEN0_THRESHOLD = 100_000
 #: Seconds between freezes of everything alive (after restore and table bursts too).
 FREEZE_EVERY_S = 1.0
-#: Seconds between full collections of the frozen heap, for cycles that died frozen.
-SWEEP_EVERY_S = 3600.0
+#: A full collection of the frozen heap, for cycles that died frozen, once the allocated
+#: memory blocks have grown by this share since the last one.
+SWEEP_GROWTH = 0.5
 
 
 class GcTuning(TimerService):
     """A child service of the server: sets the threshold on start, then freezes every
     FREEZE_EVERY_S (the first freeze at once, after the restore)."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, blocks: Callable[[], int] = sys.getallocatedblocks) -> None:
         super().__init__(FREEZE_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
         self.clock = clock
-        self._clock = clock
-        self._last_sweep = clock.seconds()
+        self._blocks = blocks
+        #: Allocated blocks right after the last full collection (or the start).
+        self.swept_at = blocks()
 
     def startService(self) -> None:
         _gen0, gen1, gen2 = gc.get_threshold()
@@ -54,10 +65,9 @@ class GcTuning(TimerService):
         super().startService()  # type: ignore[no-untyped-call]
 
     def tick(self) -> None:
-        now = self._clock.seconds()
-        if now - self._last_sweep >= SWEEP_EVERY_S:
-            self._last_sweep = now
+        if self._blocks() > self.swept_at * (1 + SWEEP_GROWTH):
             gc.unfreeze()
             freed = gc.collect()
-            log.debug("hourly full collection freed {n} objects", n=freed)
+            self.swept_at = self._blocks()
+            log.info("full collection of the frozen heap freed {n} objects", n=freed)
         gc.freeze()
