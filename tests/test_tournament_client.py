@@ -114,7 +114,10 @@ def test_tournament_screen_list_follow_watch() -> None:
     screen = render_text(m)
     assert "#7 Friday" in screen and "95% CI" in screen
     assert "live tables (Enter to watch):" in screen
-    assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "Esc"]
+    assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "g", "Esc"]
+    m.tournament_refresh()
+    (again,) = m.take_outbox()
+    assert isinstance(again, P.GetTournament) and again.tournament_id == 7
     # A push with one more game done and the tables moved on replaces what is shown.
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=1)))
     assert "4/8 games" in render_text(m) and "  41  deal 0" not in render_text(m)

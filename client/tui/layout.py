@@ -698,9 +698,9 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
     if top in (M.STATS, M.SCORES):
         return [("Esc", _("close"))]
     if top == M.TOURNAMENTS and m.tournaments is not None:
-        if m.tournaments.following_one:
-            return [("↑↓", _("choose")), ("Enter", _("watch")), ("Esc", _("back"))]
-        return [("↑↓", _("choose")), ("Enter", _("open")), ("Esc", _("close"))]
+        enter = _("watch") if m.tournaments.following_one else _("open")
+        esc = _("back") if m.tournaments.following_one else _("close")
+        return [("↑↓", _("choose")), ("Enter", enter), ("g", _("refresh")), ("Esc", esc)]
     if top == M.PASSWORD:
         return [("Enter", _("join")), ("Esc", _("cancel"))]
     if top == M.SUMMARY:

@@ -1133,6 +1133,10 @@ class ClientModel:
         if self.tournaments is not None:
             self.tournaments.move(step)
 
+    def tournament_refresh(self) -> None:
+        if self.tournaments is not None:
+            self.tournaments.refresh()
+
     def tournament_enter(self) -> None:
         table_id = self.tournaments.enter() if self.tournaments is not None else None
         if table_id is not None:

@@ -48,6 +48,14 @@ class TournamentScreen:
         self.cursor = 0
         self.request(P.ListTournaments)
 
+    def refresh(self) -> None:
+        """g: ask again (a list is not pushed; a followed tournament is, but a push may
+        have been missed while away from the lobby)."""
+        if self.following is None:
+            self.open()
+        else:
+            self.request(P.GetTournament, tournament_id=self.following)
+
     def rows(self) -> list[dict[str, Any]]:
         """What the cursor moves over: the tournaments, or the followed one's tables."""
         if self.following_one:
