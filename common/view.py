@@ -166,7 +166,7 @@ def _build(
         passed=pass_cards(passed_mask) if passed_mask is not None else None,
         received=pass_cards(received_mask) if received_mask is not None else None,
         passes_done=[p is not None for p in game.passed],
-        doubled=[[c, s] for c, s in sorted(game.doubled.items())],
+        doubled=[[c, s] for c, s in sorted(game.doubled.items())] if game.doubled else [],
         trick=[[s, c] for s, c in game.trick],
         leader=game.leader,
         tricks=tricks,

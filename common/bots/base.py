@@ -12,7 +12,7 @@ import importlib
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from leekha.common.config import RulesConfig
 from leekha.common.game import OVER, PASS, Game
@@ -192,8 +192,12 @@ def play_out(
     while game.phase != OVER and (stop_round is None or game.round_no < stop_round):
         if game.phase == PASS:
             for mover in [s for s in range(4) if game.passed[s] is None]:
+                # Straight to the engine, which checks them as `apply` would.
                 for action in decide(strategies[mover], views.view(mover)):
-                    game.apply(action)
+                    if action["kind"] == "double":
+                        game.double(mover, cast(int, action["card"]))
+                    else:
+                        game.pass_cards(mover, cast(list[int], action["cards"]))
             continue
         seat = game.turn
         assert seat is not None

@@ -187,6 +187,7 @@ class HeuristicStrategy:
         self.carry_on = carry_on
         # Each seat's last tracker, carried on to its next decision of the round.
         self._trackers: dict[int, Tracker] = {}
+        self._plain: tuple[RulesConfig, int, PlayPolicy] | None = None
 
     def choose_doubles(self, view: SeatView) -> list[int]:
         if not self.doubling or not view.can_double:
@@ -213,11 +214,20 @@ class HeuristicStrategy:
         high = led_high(trick)
         if legal & _SUIT_MASK[C.SUIT_OF[trick[0][1]]]:
             # Following suit reads only the trick, so no tracker is built.
-            return play_policy(view).follow(legal, trick, high)
+            return self._plain_policy(view).follow(legal, trick, high)
         # A discard reads what has been played, not who is void.
         tracker = self._tracker(view, seat)
-        policy = play_policy(view)
+        policy = self._plain_policy(view)
         return policy.discard(seat, tracker.hand, legal, trick, high, tracker.played)
+
+    def _plain_policy(self, view: SeatView) -> PlayPolicy:
+        """`play_policy(view)`, kept while the rules and the doubles stay the same."""
+        config = view_config(view)
+        doubled = C.mask_of(c for c, _ in view.doubled) if view.doubled else 0
+        kept = self._plain
+        if kept is None or kept[0] is not config or kept[1] != doubled:
+            kept = self._plain = (config, doubled, play_policy(view))
+        return kept[2]
 
     def _tracker(self, view: SeatView, seat: int) -> Tracker:
         if not self.carry_on:
