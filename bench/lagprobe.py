@@ -96,23 +96,34 @@ class LagProbe:
         fields = os.pread(fd, 100, 0).split()
         return int(fields[0]), int(fields[1])
 
-    def _time_handles(self) -> None:
+    def timed(
+        self,
+        func: Callable[..., Any],
+        over_ms: float,
+        kind: str,
+        what: Callable[..., dict[str, Any]] = lambda *_args: {},
+    ) -> Callable[..., Any]:
+        """`func`, noting each call (in any thread) that takes longer than `over_ms`, with
+        its CPU time and `what(*args)`: what the late call was."""
         probe = self
-        original = asyncio.events.Handle._run
 
-        def run(handle: asyncio.events.Handle) -> None:
+        def timed(*args: Any, **kwargs: Any) -> Any:
             t0, c0 = time.perf_counter(), time.thread_time()
-            original(handle)
-            ms = (time.perf_counter() - t0) * 1000
-            if ms > probe.threshold * 1000:
-                cpu = (time.thread_time() - c0) * 1000
-                probe.note(
-                    kind="slow",
-                    ms=round(ms, 2),
-                    cpu=round(cpu, 2),
-                    what=_name(getattr(handle, "_callback", None)),
-                )
+            try:
+                return func(*args, **kwargs)
+            finally:
+                ms = (time.perf_counter() - t0) * 1000
+                if ms > over_ms:
+                    cpu = round((time.thread_time() - c0) * 1000, 2)
+                    probe.note(kind=kind, ms=round(ms, 2), cpu=cpu, **what(*args))
 
+        return timed
+
+    def _time_handles(self) -> None:
+        def callback(handle: asyncio.events.Handle) -> dict[str, Any]:
+            return {"what": _name(getattr(handle, "_callback", None))}
+
+        run = self.timed(asyncio.events.Handle._run, self.threshold * 1000, "slow", callback)
         setattr(asyncio.events.Handle, "_run", run)  # noqa: B010 (a probe replaces it)
 
     def time_twisted_timers(self) -> None:
@@ -123,16 +134,8 @@ class LagProbe:
         original = base.DelayedCall.__init__
 
         def init(dc: Any, time_: float, func: Callable[..., Any], *rest: Any, **kw: Any) -> None:
-            def timed(*args: Any, **kwargs: Any) -> Any:
-                t0, c0 = time.perf_counter(), time.thread_time()
-                try:
-                    return func(*args, **kwargs)
-                finally:
-                    ms = (time.perf_counter() - t0) * 1000
-                    if ms > probe.threshold * 500:
-                        cpu = round((time.thread_time() - c0) * 1000, 2)
-                        probe.note(kind="timer", ms=round(ms, 2), cpu=cpu, what=_name(func))
-
+            what = {"what": _name(func)}
+            timed = probe.timed(func, probe.threshold * 500, "timer", lambda *_args: what)
             original(dc, time_, timed, *rest, **kw)
 
         setattr(base.DelayedCall, "__init__", init)  # noqa: B010
@@ -140,23 +143,11 @@ class LagProbe:
     def time_function(self, owner: Any, name: str, kind: str, over_ms: float = 2.0) -> None:
         """Note every call of `owner.name` (a function or method, any thread) that takes
         longer than `over_ms`, with its CPU time and thread."""
-        import threading
 
-        probe = self
-        original = getattr(owner, name)
+        def thread(*_args: Any) -> dict[str, Any]:
+            return {"thread": threading.current_thread().name}
 
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            t0, c0 = time.perf_counter(), time.thread_time()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                ms = (time.perf_counter() - t0) * 1000
-                if ms > over_ms:
-                    cpu = round((time.thread_time() - c0) * 1000, 2)
-                    thread = threading.current_thread().name
-                    probe.note(kind=kind, ms=round(ms, 2), cpu=cpu, thread=thread)
-
-        setattr(owner, name, timed)
+        setattr(owner, name, self.timed(getattr(owner, name), over_ms, kind, thread))
 
     def reset(self) -> None:
         """Forget what came before (the start of a measurement window)."""
