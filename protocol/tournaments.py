@@ -24,10 +24,8 @@ from .schema import (
     FloatSpec,
     IntSpec,
     ListSpec,
-    MapSpec,
     NullableSpec,
     RecordSpec,
-    ScalarSpec,
     StrSpec,
 )
 
@@ -172,7 +170,7 @@ class CreateTournament(Message):
     )
     preset: str = spec_field(StrSpec(1, 32), "rules preset, as `create_table`", default="classic")
     overrides: dict[str, Any] = spec_field(
-        MapSpec(ScalarSpec(), 32), "rules keys changed from the preset", default_factory=dict
+        RULES, "rules keys changed from the preset", default_factory=dict
     )
     move_timer_s: int | None = spec_field(
         TIMER_REQUEST,
