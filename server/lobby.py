@@ -181,7 +181,7 @@ class Lobby:
             self._connected += -1 if peer is None else 1
         session.peer = peer
         self._watch(session, session.watching_lobby)
-        self.tournaments.poke()  # an entrant came or went: its games may start now
+        self.tournaments.peer_changed(session)
 
     def _watch(self, session: Session, watching: bool) -> None:
         session.watching_lobby = watching

@@ -9,6 +9,7 @@ Every process is real and bounded by deadlines; waits read output lines, never s
 
 from __future__ import annotations
 
+import signal
 import socket
 from collections import Counter
 from pathlib import Path
@@ -74,7 +75,7 @@ def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path:
                     name="loopback cup",
                     entrants=ENTRANTS,
                     deals=DEALS,
-                    overrides={"target": 10},
+                    overrides={"target": 1},
                     move_timer_s=1,
                 )
             )
@@ -85,13 +86,16 @@ def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path:
             ann = bot(tmp_path, port, "--tournament", str(tid), "--name", "ann",
                       "--strategy", "heuristic", "--identity")  # fmt: skip
             bob = bot(tmp_path, port, "--tournament", str(tid), "--name", "bob")
-            bots = [ann, bob]
+            carol = bot(tmp_path, port, "--tournament", str(tid), "--name", "carol")
+            bots = [ann, bob, carol]
             for _ in range(4):  # bob is killed at the start of his fourth game
                 bob.wait_line(r"seated for a tournament game", timeout=60)
                 bob.seen.clear()
             bob.popen.kill()
             assert ann.finish(timeout=120) == 0, ann.text()
             assert "Traceback" not in ann.text()
+            assert carol.finish(timeout=10) == 1  # not an entrant: refused, in words
+            assert "not_an_entrant" in carol.text() and "Traceback" not in carol.text()
             final = host.ask(P.GetTournament(id=host.conn.new_id(), tournament_id=tid))
             assert isinstance(final, P.TournamentState)
         finally:
@@ -137,4 +141,55 @@ def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path:
     assert sorted(s["rank"] for s in wire["standings"]) == sorted(
         s["rank"] for s in doc["standings"]
     )
+    store.close()
+
+
+def test_a_server_crash_mid_game_loses_no_game_and_plays_none_twice(tmp_path: Path) -> None:
+    """SIGKILL the server while ann sits at her third game; after the restart she resumes
+    her seat there, the tournament goes on, and every game is recorded exactly once."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = tmp_path / "data"
+    ann: Proc | None = None
+    try:
+        with serve(tmp_path, port, data) as (server, _port):
+            host = Wire(port, "host")
+            made = host.ask(
+                P.CreateTournament(
+                    id=host.conn.new_id(),
+                    name="crash cup",
+                    entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3,
+                    deals=2,
+                    overrides={"target": 1},
+                    move_timer_s=30,  # no timer plays for ann while the server is down
+                )
+            )
+            assert isinstance(made, P.TournamentState), made
+            tid = made.tournament["id"]
+            ann = bot(tmp_path, port, "--tournament", str(tid), "--name", "ann",
+                      "--delay-ms", "20")  # fmt: skip
+            for _ in range(3):
+                ann.wait_line(r"seated for a tournament game")
+                ann.seen.clear()
+            host.close()
+            server.popen.send_signal(signal.SIGKILL)
+            server.finish(timeout=10)
+        ann.wait_line(r"reconnecting in")
+        with serve(tmp_path, port, data):
+            assert ann.finish(timeout=60) == 0, ann.text()
+            assert "session resumed" in ann.text()
+            host = Wire(port, "host")
+            final = host.ask(P.GetTournament(id=host.conn.new_id(), tournament_id=tid))
+            host.close()
+    finally:
+        if ann is not None:
+            ann.kill()
+    assert isinstance(final, P.TournamentState)
+    assert final.tournament["status"] == "finished" and final.tournament["games_done"] == 8
+    store = Store.in_dir(data)
+    stored = TournamentStore(store).load(tid)
+    assert stored is not None and sorted(stored.results) == list(range(8))
+    assert len(store.game_ids()) == 8  # the game cut by the crash was finished, not replayed
+    assert sorted(r.record_id for r in stored.results.values()) == store.game_ids()
     store.close()

@@ -292,3 +292,17 @@ def test_a_second_session_takes_an_entrant_over_only_once_the_first_is_gone() ->
     entered = again.request(P.EnterTournament(id=again.rid(), tournament_id=t.id))
     assert isinstance(entered, P.TournamentState)
     assert t.t.tokens[0] == again.token
+
+
+def test_a_dropped_entrant_is_waited_for_its_grace_then_played_by_the_fallback() -> None:
+    h = Harness(bot_think_ms=0, seat_grace_s=5.0)
+    host = _hello(h, "host")
+    t = _tournament(h, _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3))
+    ann = _hello(h, "ann")
+    ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    ann.drop()  # before her first game could begin
+    h.advance(4.0)
+    assert not t.live and not t.t.results  # she may be back in a moment
+    h.advance(1.5)  # her grace is over: the fallback plays her games, at once
+    assert t.t.status == "finished" and len(t.t.results) == 4
+    assert all(r.fallback_moves[r.game.seats.index(0)] > 0 for r in t.t.results.values())

@@ -276,6 +276,8 @@ class BotClient:
 
     def _on_error(self, msg: P.Error) -> None:
         kind, data = self._take(msg)
+        if self.stopping:
+            return
         log.warn(
             "{bot}: server refused {kind}: {code} {message}",
             bot=self.name,
@@ -483,10 +485,12 @@ class BotClient:
         self.status = "finished"
         self.games_done += 1
         if self.options.tournament is not None:
-            # The server takes us back to the lobby and seats us at our next game.
+            # The server takes us back to the lobby and seats us at our next game; asking
+            # for the state again tells us when that was the last one.
             log.info("{bot}: tournament game {n} over", bot=self.name, n=self.games_done)
             self.table_id = None
             self._answered = None
+            self._enter_lobby()
             return
         result = self.tracker.view.get("result") or {}
         log.info(

@@ -13,14 +13,15 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from leekha.client.bot.client import BotClient, BotOptions, ConnectFailed
+from leekha.client.bot.client import BotClient, BotOptions, ConnectFailed, EntryRefused
 
 log = Logger()
 
 
 class BotFleet:
-    """`code` is 0 when every bot finished its games, 1 if one gave up, 2 if the server
-    could not be reached; `error` is the line to show the operator."""
+    """`code` is 0 when every bot finished its games, 1 if one gave up or was refused a
+    tournament, 2 if the server could not be reached; `error` is the line to show the
+    operator."""
 
     def __init__(self, reactor: Any, options: list[BotOptions]) -> None:
         self.reactor = reactor
@@ -51,6 +52,9 @@ class BotFleet:
         if isinstance(failure.value, ConnectFailed):
             self.error = str(failure.value)
             self.code = 2
+        elif isinstance(failure.value, EntryRefused):
+            self.error = str(failure.value)
+            self.code = max(self.code, 1)
         else:
             log.failure("a bot failed", failure)
             self.error = failure.getErrorMessage()

@@ -51,16 +51,6 @@ def _bad(message: str) -> Refused:
     return Refused("bad_tournament", message)
 
 
-def _standing_lines(entrants: list[P.Entrant], results: list[GameResult]) -> list[Any]:
-    """The standings as the wire has them (counts as ints, a mean before any round 0.0)."""
-    lines = []
-    for s in standings(entrants, results):
-        line = {k: int(v) if type(v) is bool else v for k, v in s.to_dict().items()}
-        line["mean"] = line["mean"] or 0.0
-        lines.append(line)
-    return lines
-
-
 @dataclass
 class Live:
     """A game being played: its table, which seats are client entrants, and how many
@@ -135,6 +125,11 @@ class TournamentRunner:
         #: Tables whose game just ended, let go on the next turn (see `game_finished`).
         self._ending: dict[int, Timer] = {}
         self._stopped = False
+        #: When each entrant's session lost its connection (or, if it never had one since
+        #: this process started, the start): it is waited for `seat_grace_s` from then.
+        self._started = self.clock.seconds()
+        self._gone: dict[str, float] = {}
+        self._wake: Timer | None = None
 
     # ---- requests ----------------------------------------------------------------------
     def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
@@ -303,7 +298,7 @@ class TournamentRunner:
                     }
                     for e in t.t.entrants
                 ],
-                "standings": _standing_lines(t.t.entrants, results),
+                "standings": [s.to_dict() for s in standings(t.t.entrants, results)],
                 "tables": [
                     {
                         "table_id": live.table.id,
@@ -345,11 +340,30 @@ class TournamentRunner:
     def shutdown(self) -> None:
         """Start nothing more (the server stops, or a test crashes it)."""
         self._stopped = True
-        for timer in [self._poke, *self._ending.values()]:
+        for timer in [self._poke, self._wake, *self._ending.values()]:
             if timer is not None and timer.active():
                 timer.cancel()
         self._poke = None
+        self._wake = None
         self._ending.clear()
+
+    def peer_changed(self, session: Session) -> None:
+        """A session connected or lost its connection: an entrant's games may start."""
+        if session.peer is None:
+            self._gone[session.token] = self.clock.seconds()
+        else:
+            self._gone.pop(session.token, None)
+        self.poke()
+
+    def _poke_in(self, delay: float) -> None:
+        """Look again once an absent entrant's grace is over."""
+        if self._wake is not None and self._wake.active():
+            return
+        self._wake = self.clock.callLater(delay, self._woken)
+
+    def _woken(self) -> None:
+        self._wake = None
+        self.poke()
 
     def _live_count(self) -> int:
         return len(self._tables)
@@ -382,20 +396,27 @@ class TournamentRunner:
                 self._start(t, game, seated)
 
     def _seatable(self, t: Tournament, game: P.PlannedGame) -> dict[int, Session | None] | None:
-        """The session of each client entrant's seat (None: away, the fallback plays),
-        or None when one of them is at another table now."""
+        """The session of each client entrant's seat (None: away past its grace, the
+        fallback plays), or None when the game must wait: an entrant is at a table now,
+        or dropped less than `seat_grace_s` ago (a restart or a blip, not a departure)."""
         out: dict[int, Session | None] = {}
+        now = self.clock.seconds()
         for seat, index in enumerate(game.seats):
-            e = t.t.entrants[index]
-            if e.name is None:
+            if t.t.entrants[index].name is None:
                 continue
             session = self._session_of(t, index)
-            if session is None or session.peer is None:
-                out[seat] = None
-            elif session.table_id is not None:
+            if session is not None and session.table_id is not None:
                 return None
-            else:
+            if session is not None and session.peer is not None:
                 out[seat] = session
+                continue
+            token = t.t.tokens.get(index)
+            since = self._gone.get(token, self._started) if token is not None else self._started
+            wait = since + self.settings.seat_grace_s - now
+            if wait > 0:
+                self._poke_in(wait)
+                return None
+            out[seat] = None
         return out
 
     def _table_name(self, t: Tournament, game: P.PlannedGame) -> str:
@@ -530,6 +551,8 @@ class TournamentRunner:
 
     def _restore(self, stored: Stored) -> None:
         t = self.tournaments[stored.id] = Tournament(stored)
+        for token in stored.tokens.values():
+            self._following.setdefault(token, t.id)
         for number, table_id in list(stored.tables.items()):
             table = self.lobby.tables.get(table_id)
             game = next((g for g in stored.games if g.number == number), None)
