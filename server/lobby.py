@@ -524,6 +524,7 @@ class Lobby:
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
+        self.tournaments.table_closed(table)
         self.listing.remove(table.id)
         self._deserted.pop(table.id, None)
         address = self._created_from.pop(table.id, None)

@@ -310,7 +310,7 @@ class Table:
             self.after_change()
         if token == self.host_token:
             self._pass_host()
-        if self.room.deserted():
+        if self._deserted():
             self.close()
         else:
             self._maybe_rematch()
@@ -327,6 +327,11 @@ class Table:
             self._make_host(i)
             self._seat_changed(i)
             return
+
+    def _deserted(self) -> bool:
+        """Nobody is left to play or watch, and no server-run game is still on (a
+        tournament's game is played out by its bots whoever leaves)."""
+        return self.room.deserted() and not (self.tournament is not None and self.status == PLAYING)
 
     def close(self) -> None:
         """Remove the table: no humans are left to play or watch."""
@@ -356,7 +361,7 @@ class Table:
         if token in self.spectators:
             self.spectators.discard(token)
             self.hub.table_changed(self)
-            if self.room.deserted():
+            if self._deserted():
                 self.close()
         i = self.seat_of(token)
         if i is None:

@@ -306,3 +306,51 @@ def test_a_dropped_entrant_is_waited_for_its_grace_then_played_by_the_fallback()
     h.advance(1.5)  # her grace is over: the fallback plays her games, at once
     assert t.t.status == "finished" and len(t.t.results) == 4
     assert all(r.fallback_moves[r.game.seats.index(0)] > 0 for r in t.t.results.values())
+
+
+def test_watchers_come_and_go_without_cutting_a_game_short() -> None:
+    h = Harness(bot_think_ms=5)
+    host = _hello(h, "host")
+    t = _tournament(h, _create(host))
+    h.advance(0.01)
+    (live,) = [lv for lv in t.live.values() if lv.game.number == 0]
+    for leaving in ("drop", "leave"):
+        fan = _hello(h, f"fan-{leaving}")
+        snap = fan.request(M.Spectate(id=fan.rid(), table_id=live.table.id))
+        assert isinstance(snap, M.Snapshot) and snap.your_seat is None
+        if leaving == "drop":
+            fan.drop()
+        else:
+            fan.request(M.Leave(id=fan.rid()))
+        assert not live.table.closed  # the bots play the game out
+    _run(h, t)
+    assert sorted(t.t.results) == [0, 1, 2, 3]
+    assert t.t.results[0].record_id is not None
+
+
+def test_fallback_moves_made_before_a_crash_still_count(tmp_path: Path) -> None:
+    path = tmp_path / "leekha.sqlite3"
+    opts: dict[str, Any] = {"bot_think_ms": 0, "afk_timeouts_before_bot": 1000, "seat_grace_s": 2}
+    h = Harness(store=Store(path), **opts)
+    host = _hello(h, "host")
+    entrants = [{"name": "mute"}] + [{"strategy": "random"}] * 3
+    t = _tournament(h, _create(host, entrants=entrants, move_timer_s=1))
+    mute = _hello(h, "mute")
+    mute.request(P.EnterTournament(id=mute.rid(), tournament_id=t.id))
+    h.advance(5.5, step=0.5)  # the timer plays five times for the silent entrant
+    (live,) = t.live.values()
+    assert live.moves[live.game.seats.index(0)] >= 4
+    h.lobby.outbox.flush()
+    for table in h.lobby.tables.values():
+        table.shutdown()
+    h.store.close()
+
+    h2 = Harness(store=Store(path), **opts)
+    t2 = h2.lobby.tournaments.tournaments[t.id]
+    _run(h2, t2)
+    for result in t2.t.results.values():
+        data = h2.store.game_record(result.record_id or 0)
+        assert data is not None
+        seat = result.game.seats.index(0)
+        made = sum(1 for a in data["actions"] if a["seat"] == seat and a["kind"] != "double")
+        assert result.fallback_moves[seat] == made

@@ -54,7 +54,7 @@ class Entrant:
 
     @property
     def kind(self) -> str:
-        """"house", "server" or "client", as the wire names them."""
+        """ "house", "server" or "client", as the wire names them."""
         if self.house:
             return "house"
         return "server" if self.strategy is not None else "client"

@@ -493,6 +493,8 @@ class TournamentRunner:
         if live.result is not None and table.game is not None:
             # The game's last move ended it before the table told us it was ours.
             self._store_result(t, live.finished(table.game, live.result.record_id or 0))
+        else:
+            self.store.moved(t.id, live.game.number, live.moves)
 
     def game_finished(self, table: Table, game_id: int) -> None:
         """Inside the table's game end: store the result in the record's commit; seats
@@ -537,6 +539,19 @@ class TournamentRunner:
         if not table.closed and table.room.deserted():
             table.close()
 
+    def table_closed(self, table: Table) -> None:
+        """A table closed under a game that had not ended (it should not happen): the
+        game is played again from its start."""
+        found = self._live(table)
+        if found is None or found[1].result is not None:
+            return
+        t, live = found
+        del t.live[live.game.number]
+        del self._tables[table.id]
+        self.store.started(t.id, live.game.number, None)
+        t.note(f"game {live.game.number + 1} lost its table; it is played again")
+        self.poke()
+
     # ---- restart -----------------------------------------------------------------------
     def restore(self) -> int:
         """Bring back every stored tournament: finished games are kept, live ones
@@ -560,7 +575,8 @@ class TournamentRunner:
                 table.tournament = t.id
                 table.watcher = self
                 clients = [stored.entrants[i].name is not None for i in game.seats]
-                t.live[number] = Live(game, table, clients, [0, 0, 0, 0])
+                moves = stored.moves.get(number, [0, 0, 0, 0])
+                t.live[number] = Live(game, table, clients, moves)
                 self._tables[table.id] = (t.id, number)
                 continue
             del stored.tables[number]

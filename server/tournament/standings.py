@@ -139,8 +139,18 @@ def standings(entrants: Sequence[Entrant], results: Iterable[GameResult]) -> lis
         low, high = (None, None) if mean is None or half is None else (mean - half, mean + half)
         lines.append(
             Standing(
-                e.index, None, t["games"], t["wins"], t["rounds"], t["points"], mean, low, high,
-                len(deals), t["fallback_games"], t["fallback_moves"],
+                e.index,
+                None,
+                t["games"],
+                t["wins"],
+                t["rounds"],
+                t["points"],
+                mean,
+                low,
+                high,
+                len(deals),
+                t["fallback_games"],
+                t["fallback_moves"],
             )
         )
     return _ranked(entrants, lines)

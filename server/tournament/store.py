@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     seats TEXT NOT NULL,
     seed INTEGER NOT NULL,
     table_id INTEGER,
+    moves TEXT,
     record_id INTEGER,
     result TEXT,
     PRIMARY KEY (tournament_id, number)
@@ -84,6 +85,8 @@ class Stored:
     tables: dict[int, int] = field(default_factory=dict)
     results: dict[int, GameResult] = field(default_factory=dict)
     done_tables: list[int] = field(default_factory=list)
+    #: Fallback moves per seat so far of each game being played.
+    moves: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def games_total(self) -> int:
@@ -176,6 +179,15 @@ class TournamentStore:
                 (table_id, tournament_id, number),
             )
 
+    def moved(self, tournament_id: int, number: int, moves: list[int]) -> None:
+        """The fallback moves per seat so far of a game being played (kept across a
+        restart, committed with the moves themselves)."""
+        with self.store.write() as db:
+            db.execute(
+                "UPDATE tournament_games SET moves = ? WHERE tournament_id = ? AND number = ?",
+                (json.dumps(moves), tournament_id, number),
+            )
+
     def finished(self, tournament_id: int, result: GameResult) -> None:
         with self.store.write() as db:
             db.execute(
@@ -221,8 +233,8 @@ class TournamentStore:
             t.entrants.append(Entrant(int(idx), name=name, strategy=strategy, house=bool(house)))
             if token is not None:
                 t.tokens[int(idx)] = str(token)
-        for number, stage, deal, rotation, seats, seed, table_id, result in self.store.read(
-            "SELECT number, stage, deal, rotation, seats, seed, table_id, result"
+        for number, stage, deal, rotation, seats, seed, table_id, moves, result in self.store.read(
+            "SELECT number, stage, deal, rotation, seats, seed, table_id, moves, result"
             " FROM tournament_games WHERE tournament_id = ? ORDER BY number",
             (tournament_id,),
         ):
@@ -234,4 +246,6 @@ class TournamentStore:
                     t.done_tables.append(int(table_id))
             elif table_id is not None:
                 t.tables[int(number)] = int(table_id)
+                if moves is not None:
+                    t.moves[int(number)] = [int(m) for m in json.loads(moves)]
         return t
