@@ -49,6 +49,9 @@ MOVE_ERRORS = frozenset(
 #: Join/create refusals after which looking the table up again can succeed.
 RATE_RETRIES = 5
 RATE_BACKOFF_S = 0.25
+#: A move with no answer after this long was dropped (a server past its rate limit answers
+#: only some of the requests it drops): it is sent again.
+UNANSWERED_S = 2.0
 LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
 #: `enter_tournament` refusals after which there is nothing to wait for.
 ENTRY_REFUSED = frozenset(
@@ -198,9 +201,7 @@ class BotClient:
         return self.session.new_id()
 
     def _later(self, key: str, delay: float, fn: Callable[[], None]) -> None:
-        old = self._timers.pop(key, None)
-        if old is not None and old.active():
-            old.cancel()
+        self._cancel(key)
 
         def fire() -> None:
             self._timers.pop(key, None)
@@ -271,6 +272,8 @@ class BotClient:
 
     def _on_ok(self, msg: P.Ok) -> None:
         kind, data = self._take(msg)
+        if kind in ("pass", "play"):
+            self._cancel("unanswered")
         if kind == "pass":
             self.tracker.own_pass(list(data[1]))
 
@@ -297,6 +300,7 @@ class BotClient:
                 return
             self._later("lobby", 1.0, self._enter_lobby)
         elif kind in ("pass", "play"):
+            self._cancel("unanswered")
             key, move, tries = data
             self._answered = None  # let the next prompt for this decision through
             current = key == self.tracker.decision_key()
@@ -455,9 +459,7 @@ class BotClient:
                 delay = min(60.0, self.options.lonely_s * 2**self._lonely_count)
                 self._later("lonely", delay, self._lonely)
         else:
-            call = self._timers.pop("lonely", None)
-            if call is not None and call.active():
-                call.cancel()
+            self._cancel("lonely")
 
     def _lonely(self) -> None:
         if self.status == "waiting" and sum(self.occupied) == 1 and self.table_id is not None:
@@ -576,6 +578,19 @@ class BotClient:
     def _send_pass(self, key: tuple[Any, ...], cards: list[int], tries: int = 0) -> None:
         cards = sorted(cards)
         self._send(P.PassCards(id=self._new_id(), cards=cards), "pass", (key, cards, tries))
+        self._unanswered(PASS, key, cards, tries)
 
     def _send_play(self, key: tuple[Any, ...], card: int, tries: int = 0) -> None:
         self._send(P.PlayCard(id=self._new_id(), card=card), "play", (key, card, tries))
+        self._unanswered(PLAY, key, card, tries)
+
+    def _unanswered(self, kind: str, key: tuple[Any, ...], move: Any, tries: int) -> None:
+        """Send the move again if no answer comes (the server may drop it unanswered)."""
+        if tries < RATE_RETRIES:
+            again = tries + 1
+            self._later("unanswered", UNANSWERED_S, lambda: self._resend(kind, key, move, again))
+
+    def _cancel(self, key: str) -> None:
+        call = self._timers.pop(key, None)
+        if call is not None and call.active():
+            call.cancel()
