@@ -7,10 +7,11 @@ stored with the record's id in the same commit. A connection sits at one table a
 time, so a client entrant's games follow one another; games of server bots only run side
 by side, up to `max_tournament_tables` for all tournaments together.
 
-A client entrant that is not connected when its game begins is played by the fallback
-bot for the whole game; one that drops or goes silent during a game is played for by the
-table's timer and then its stand-in, as at any table. Either way the table tells the
-runner of every move the server made for that seat, and the standings count them.
+A client entrant that is not connected when its game is due is waited for `seat_grace_s`
+(a blip or a restart is not a departure), then the fallback bot plays that whole game for
+it; one that drops or goes silent during a game is played for by the table's timer and
+then its stand-in, as at any table. Either way the table tells the runner of every move
+the server made for that seat, and the standings count them.
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ class TournamentRunner:
         #: this process started, the start): it is waited for `seat_grace_s` from then.
         self._started = self.clock.seconds()
         self._gone: dict[str, float] = {}
+        #: The sessions that entered a tournament (only their drops are remembered).
+        self._entered: set[str] = set()
         self._wake: Timer | None = None
 
     # ---- requests ----------------------------------------------------------------------
@@ -248,6 +251,7 @@ class TournamentRunner:
                     "already_entered",
                     f"another connected session plays {t.t.entrants[index].label!r}",
                 )
+        self._entered.add(session.token)
         if bound != session.token:
             t.t.tokens[index] = session.token
             self.store.bind(t.id, index, session.token)
@@ -349,6 +353,8 @@ class TournamentRunner:
 
     def peer_changed(self, session: Session) -> None:
         """A session connected or lost its connection: an entrant's games may start."""
+        if session.token not in self._entered:
+            return
         if session.peer is None:
             self._gone[session.token] = self.clock.seconds()
         else:
@@ -568,6 +574,7 @@ class TournamentRunner:
         t = self.tournaments[stored.id] = Tournament(stored)
         for token in stored.tokens.values():
             self._following.setdefault(token, t.id)
+            self._entered.add(token)
         for number, table_id in list(stored.tables.items()):
             table = self.lobby.tables.get(table_id)
             game = next((g for g in stored.games if g.number == number), None)
