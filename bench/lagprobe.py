@@ -199,4 +199,9 @@ def split(events: list[dict[str, Any]], t0: float, t1: float) -> dict[str, Any]:
         "worst_beat_ms": max((e["ms"] for e in lags), default=0),
         "worst_callback_cpu_ms": max((e["cpu"] for e in calls), default=0),
         "gc_over_1ms": sum(1 for e in inside if e["kind"] == "gc"),
+        "gc_max_ms": max((e["ms"] for e in inside if e["kind"] == "gc"), default=0),
+        "worst_callbacks": [
+            {"what": e.get("what"), "ms": e["ms"], "cpu": e["cpu"]}
+            for e in sorted(calls, key=lambda e: -e["cpu"])[:3]
+        ],
     }

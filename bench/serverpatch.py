@@ -192,7 +192,7 @@ def sweepsoon() -> None:
     def often(self: Any) -> None:
         ticks[0] += 1
         if ticks[0] % 10 == 0:
-            self.swept_at = 0  # as if memory had grown past the share
+            self.least = 0.0  # as if memory per unit of load had grown past the share
         tick(self)
 
     gctune.GcTuning.tick = often  # type: ignore[method-assign]

@@ -63,8 +63,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"listening on {listener.description} port {listener.port}", flush=True)
         if server.tls is not None:
             print(f"TLS fingerprint SHA-256 {server.tls.fingerprint}", flush=True)
+
         # After the restore: the restored tables are the first long-lived objects frozen.
-        GcTuning(reactor).setServiceParent(server.services)  # type: ignore[no-untyped-call]
+        def load() -> int:
+            return len(server.factory.connections) + len(server.lobby.tables)
+
+        GcTuning(reactor, load=load).setServiceParent(server.services)  # type: ignore[no-untyped-call]
 
         def fatal() -> None:  # the database refused a commit: stop (see server/outbox.py)
             outcome["code"] = 1

@@ -19,11 +19,12 @@ Frozen objects are still freed by reference counting; only cycles among them wai
 full collection of the frozen heap (`gc.unfreeze()` + `gc.collect()`). That pauses every
 table for as long as it takes to walk the whole heap: ~340 ms of CPU at 2,000 tables
 (bench/serverpatch.py `sweepsoon,lagprobe`), for ~40 objects freed per 10 s of play. It
-used to run every hour; now it runs only once the process holds SWEEP_GROWTH more memory
-blocks (`sys.getallocatedblocks()`, cheap) than right after the last one, CPython's own
-rule for its oldest generation: the garbage that waits is bounded by a share of the heap,
-a growing server pays in proportion as it grows, and a steady one does not stop every
-table once an hour to free a few thousand objects.
+used to run every hour. Now it runs when the memory held per unit of load (allocated blocks,
+`sys.getallocatedblocks()`, cheap, per open connection or table) has grown by SWEEP_GROWTH
+over its lowest since the last one. Garbage that waits raises that figure; more tables or
+players do not (a server that grows lowers it), so a steady server no longer stops every
+table once an hour to free a few thousand objects, a ramp to thousands of tables makes no
+collection, and one that empties out collects as it does, over a smaller heap.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ log = Logger()
 GEN0_THRESHOLD = 100_000
 #: Seconds between freezes of everything alive (after restore and table bursts too).
 FREEZE_EVERY_S = 1.0
-#: A full collection of the frozen heap, for cycles that died frozen, once the allocated
-#: memory blocks have grown by this share since the last one.
+#: A full collection of the frozen heap, for cycles that died frozen, once the memory
+#: blocks per unit of load have grown by this share over their lowest since the last one.
 SWEEP_GROWTH = 0.5
 
 
@@ -52,12 +53,22 @@ class GcTuning(TimerService):
     """A child service of the server: sets the threshold on start, then freezes every
     FREEZE_EVERY_S (the first freeze at once, after the restore)."""
 
-    def __init__(self, clock: Clock, blocks: Callable[[], int] = sys.getallocatedblocks) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        load: Callable[[], int] = lambda: 0,
+        blocks: Callable[[], int] = sys.getallocatedblocks,
+    ) -> None:
         super().__init__(FREEZE_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
         self.clock = clock
+        self._load = load
         self._blocks = blocks
-        #: Allocated blocks right after the last full collection (or the start).
-        self.swept_at = blocks()
+        #: The lowest memory blocks per unit of load since the last full collection.
+        self.least = self._per_unit()
+
+    def _per_unit(self) -> float:
+        return self._blocks() / (1 + self._load())
 
     def startService(self) -> None:
         _gen0, gen1, gen2 = gc.get_threshold()
@@ -65,9 +76,12 @@ class GcTuning(TimerService):
         super().startService()  # type: ignore[no-untyped-call]
 
     def tick(self) -> None:
-        if self._blocks() > self.swept_at * (1 + SWEEP_GROWTH):
+        per_unit = self._per_unit()
+        if per_unit > self.least * (1 + SWEEP_GROWTH):
             gc.unfreeze()
             freed = gc.collect()
-            self.swept_at = self._blocks()
+            per_unit = self._per_unit()
+            self.least = per_unit
             log.info("full collection of the frozen heap freed {n} objects", n=freed)
+        self.least = min(self.least, per_unit)
         gc.freeze()

@@ -26,20 +26,39 @@ def test_everything_alive_is_frozen_every_tick() -> None:
         gc.set_threshold(*before)
 
 
-def test_the_frozen_heap_is_swept_when_memory_grew_by_half_not_by_the_hour() -> None:
+def test_the_frozen_heap_is_swept_when_memory_per_unit_of_load_grew_by_half() -> None:
     clock = Clock()
     before = gc.get_threshold()
-    blocks = [10_000]
-    tuning = GcTuning(clock, blocks=lambda: blocks[0])
+    blocks, load = [10_000], [9]  # 1,000 blocks per unit (load + 1)
+    tuning = GcTuning(clock, load=lambda: load[0], blocks=lambda: blocks[0])
     try:
         tuning.startService()
-        blocks[0] = 14_000  # +40%: a day of ticks, and no full collection
-        clock.pump([FREEZE_EVERY_S] * 24 * 3600)
-        assert tuning.swept_at == 10_000
-        blocks[0] = 15_001  # past +50%: swept at the next tick, and counted from there
+        blocks[0], load[0] = 100_000, 199  # ten times the tables: 500 per unit, no sweep
         clock.advance(FREEZE_EVERY_S)
-        assert tuning.swept_at == 15_001
+        assert tuning.least == 500
+        blocks[0] = 140_000  # +40% per unit: a day of ticks, and no full collection
+        clock.pump([FREEZE_EVERY_S] * 24 * 3600)
+        assert tuning.least == 500
+        blocks[0] = 150_200  # past +50% per unit: swept at the next tick, counted from there
+        clock.advance(FREEZE_EVERY_S)
+        assert tuning.least == 751
         assert gc.get_freeze_count() > 0  # frozen again after the sweep
+    finally:
+        tuning.stopService()  # type: ignore[no-untyped-call]
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+def test_the_tables_emptying_out_is_a_sweep_over_a_smaller_heap() -> None:
+    clock = Clock()
+    before = gc.get_threshold()
+    blocks, load = [900_000], [15_999]  # a full server: 56.25 blocks per unit
+    tuning = GcTuning(clock, load=lambda: load[0], blocks=lambda: blocks[0])
+    try:
+        tuning.startService()
+        blocks[0], load[0] = 600_000, 6_999  # most players gone: 85.7 per unit, +52%
+        clock.advance(FREEZE_EVERY_S)
+        assert tuning.least == 600_000 / 7_000
     finally:
         tuning.stopService()  # type: ignore[no-untyped-call]
         gc.unfreeze()
