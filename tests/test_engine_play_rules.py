@@ -34,65 +34,46 @@ def test_lead_is_free_and_must_follow_suit() -> None:
     refused(g, 1, "AH", "must_follow_suit")
 
 
-def test_void_any_leekha_forces_either_leekha() -> None:
-    g = position(CLASSIC, ["2C", "10D 5H QS", "", ""], trick="2C")
-    assert legal(g, 1) == sorted(cards("10D QS"))
-    refused(g, 1, "5H", "must_play_leekha")
-    g2 = position(CLASSIC, ["2C", "5H 9D", "", ""], trick="2C")
-    assert legal(g2, 1) == sorted(cards("5H 9D"))
+TALBEES = RulesConfig(talbees=True)
+TALBEES_CLUBS = RulesConfig(talbees=True, club_leekha=True)
+
+#: One position a row: rules, the hands ("/" between seats), the trick so far, the seat to
+#: play, its legal cards, and optionally a card it may not play with the engine's code.
+LEGAL = {
+    "void: any Leekha must go": (
+        CLASSIC,
+        "2C/10D 5H QS//",
+        "2C",
+        1,
+        "10D QS",
+        "5H must_play_leekha",
+    ),
+    "void, no Leekha: free": (CLASSIC, "2C/5H 9D//", "2C", 1, "5H 9D", ""),
+    "void, queen only: no queen": (LEVANT, "2C/10D 5H//", "2C", 1, "10D 5H", ""),
+    "void, queen only: the queen": (LEVANT, "2C/10D QS 5H//", "2C", 1, "QS", ""),
+    "void rule free": (FREE, "2C/10D QS 5H//", "2C", 1, "10D QS 5H", ""),
+    "talbees: Q♠ under the K♠": (TALBEES, "KS/QS 2S 3H//", "KS", 1, "QS", "2S must_play_forced"),
+    "talbees: a later higher spade": (TALBEES, "3S/AS/QS 4S/", "3S AS", 2, "QS", ""),
+    "talbees: no higher spade yet": (TALBEES, "3S/QS 2S//", "3S", 1, "QS 2S", ""),
+    "talbees off": (CLASSIC, "KS/QS 2S//", "KS", 1, "QS 2S", ""),
+    "talbees: 10♦ under the J♦": (TALBEES, "JD/10D 2D//", "JD", 1, "10D", ""),
+    "talbees: K♣ with club Leekha": (TALBEES_CLUBS, "AC/KC 2C//", "AC", 1, "KC", ""),
+    "talbees: K♣ without club Leekha": (TALBEES, "AC/KC 2C//", "AC", 1, "KC 2C", ""),
+    "undercut: duck": (IDLIB, "5D/10D/JD 3D 9D/", "5D 10D", 2, "3D 9D", "JD must_play_forced"),
+    "undercut: only higher cards": (IDLIB, "5D/10D/JD QD/", "5D 10D", 2, "JD QD", ""),
+    "undercut: off-suit Leekha arms it": (IDLIB, "5H/QS/2H AH/", "5H QS", 2, "2H", ""),
+    "undercut: no Leekha on the trick": (IDLIB, "5D/6D/JD 3D/", "5D 6D", 2, "JD 3D", ""),
+}
 
 
-def test_void_queen_only() -> None:
-    g = position(LEVANT, ["2C", "10D 5H", "", ""], trick="2C")
-    assert legal(g, 1) == sorted(cards("10D 5H"))
-    g2 = position(LEVANT, ["2C", "10D QS 5H", "", ""], trick="2C")
-    assert legal(g2, 1) == cards("QS")
-
-
-def test_void_free_discard() -> None:
-    g = position(FREE, ["2C", "10D QS 5H", "", ""], trick="2C")
-    assert legal(g, 1) == sorted(cards("10D QS 5H"))
-
-
-def test_talbees_spades() -> None:
-    talbees = RulesConfig(talbees=True)
-    g = position(talbees, ["KS", "QS 2S 3H", "", ""], trick="KS")
-    assert legal(g, 1) == cards("QS")
-    refused(g, 1, "2S", "must_play_forced")
-    # A higher spade from a later player also forces it.
-    g2 = position(talbees, ["3S", "AS", "QS 4S", ""], trick="3S AS")
-    assert legal(g2, 2) == cards("QS")
-    # No higher spade yet: free among spades.
-    g3 = position(talbees, ["3S", "QS 2S", "", ""], trick="3S")
-    assert legal(g3, 1) == sorted(cards("QS 2S"))
-    # Off: no forcing.
-    g4 = position(CLASSIC, ["KS", "QS 2S", "", ""], trick="KS")
-    assert legal(g4, 1) == sorted(cards("QS 2S"))
-
-
-def test_talbees_diamonds_and_clubs() -> None:
-    talbees = RulesConfig(talbees=True, club_leekha=True)
-    g = position(talbees, ["JD", "10D 2D", "", ""], trick="JD")
-    assert legal(g, 1) == cards("10D")
-    g2 = position(talbees, ["AC", "KC 2C", "", ""], trick="AC")
-    assert legal(g2, 1) == cards("KC")
-    g3 = position(RulesConfig(talbees=True), ["AC", "KC 2C", "", ""], trick="AC")
-    assert legal(g3, 1) == sorted(cards("KC 2C"))
-
-
-def test_undercut() -> None:
-    g = position(IDLIB, ["5D", "10D", "JD 3D 9D", ""], trick="5D 10D")
-    assert legal(g, 2) == sorted(cards("3D 9D"))
-    refused(g, 2, "JD", "must_play_forced")
-    # Only higher cards left: any of them.
-    g2 = position(IDLIB, ["5D", "10D", "JD QD", ""], trick="5D 10D")
-    assert legal(g2, 2) == sorted(cards("JD QD"))
-    # A Leekha discarded off-suit also arms the rule.
-    g3 = position(IDLIB, ["5H", "QS", "2H AH", ""], trick="5H QS")
-    assert legal(g3, 2) == cards("2H")
-    # No Leekha on the trick: free.
-    g4 = position(IDLIB, ["5D", "6D", "JD 3D", ""], trick="5D 6D")
-    assert legal(g4, 2) == sorted(cards("JD 3D"))
+@pytest.mark.parametrize("case", LEGAL.values(), ids=LEGAL.keys())
+def test_legal_cards(case: tuple[RulesConfig, str, str, int, str, str]) -> None:
+    rules, hands, trick, seat, allowed, refusal = case
+    g = position(rules, hands.split("/"), trick=trick)
+    assert legal(g, seat) == sorted(cards(allowed))
+    if refusal:
+        card, code = refusal.split()
+        refused(g, seat, card, code)
 
 
 def test_undercut_by_leekha_rank_compares_ranks_across_suits() -> None:
