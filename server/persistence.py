@@ -19,7 +19,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -159,13 +159,10 @@ class PlayerStats:
         return self.points / self.rounds if self.rounds else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "games": self.games,
-            "wins": self.wins,
-            "rounds": self.rounds,
-            "avg_points_per_round": round(self.avg_points_per_round, 3),
-        }
+        """The stats line of the wire and `leekha records stats`: the mean, not the sum."""
+        line = asdict(self)
+        del line["points"]
+        return line | {"avg_points_per_round": round(self.avg_points_per_round, 3)}
 
 
 def db_path(data_dir: Path) -> Path:
