@@ -32,6 +32,13 @@ def default_help(text: str) -> str:
     return text + " " + _("(default: %(default)s)")
 
 
+def add_number(
+    parser: argparse.ArgumentParser, flag: str, default: int, metavar: str, text: str
+) -> None:
+    """An int option whose help ends with its default, as `default_help` writes it."""
+    parser.add_argument(flag, type=int, default=default, metavar=metavar, help=default_help(text))
+
+
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """HOST, HOST:PORT or [V6]:PORT; raises ValueError with a plain message."""
     text = text.strip()

@@ -32,7 +32,13 @@ from typing import Any
 from leekha.client.arena import runners
 from leekha.client.arena.deal import DealTask, deal_task, rotation
 from leekha.client.i18n import _
-from leekha.client.options import add_rules_arguments, default_help, rules_from_args, strategy_help
+from leekha.client.options import (
+    add_number,
+    add_rules_arguments,
+    default_help,
+    rules_from_args,
+    strategy_help,
+)
 from leekha.common.bots.base import make_strategy
 from leekha.common.intervals import Interval, Running
 
@@ -51,10 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             + strategy_help(_(", or module:Class (importable by every worker)"))
         ),
     )
-    parser.add_argument(
-        "--rounds", type=int, default=1000, metavar="N",
-        help=default_help(_("rounds to play in total")),
-    )  # fmt: skip
+    add_number(parser, "--rounds", 1000, "N", _("rounds to play in total"))
     add_rules_arguments(parser)
     parser.add_argument("--seed", type=int, default=1, help=default_help(_("match seed")))
     parser.add_argument(
@@ -62,10 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("play every game in all four seat rotations (rounds count each rotation)"),
     )
-    parser.add_argument(
-        "--jobs", type=int, default=1, metavar="N",
-        help=default_help(_("worker processes on this machine")),
-    )  # fmt: skip
+    add_number(parser, "--jobs", 1, "N", _("worker processes on this machine"))
     parser.add_argument(
         "--cluster",
         default=None,
@@ -266,8 +266,10 @@ def format_report(report: dict[str, Any]) -> str:
         if s["diff_vs_others"] is None:
             tail = f"{'-':>11}{'':>8}{'':>10}"
         else:
-            tail = (f"{s['diff_vs_others']:>+11.3f}{s['diff_ci95']:>8.3f}"
-                    f"{s['relative_to_others']:>+10.1%}")
+            tail = (
+                f"{s['diff_vs_others']:>+11.3f}{s['diff_ci95']:>8.3f}"
+                f"{s['relative_to_others']:>+10.1%}"
+            )
         lines.append(
             f"{name:<{width}}{s['seats']:>6}{s['points_per_round']:>12.3f}{s['points_ci95']:>8.3f}"
             f"{s['games_won']:>11}{tail}"

@@ -14,6 +14,7 @@ from typing import Any
 
 from leekha.client.i18n import _
 from leekha.client.options import (
+    add_number,
     add_rules_arguments,
     address_help,
     default_help,
@@ -69,9 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--strategy",
         default="random",
         metavar="STRATEGY",
-        help=default_help(
-            strategy_help(_(", or module:Class, importable by this process"))
-        ),
+        help=default_help(strategy_help(_(", or module:Class, importable by this process"))),
     )
     parser.add_argument(
         "--name",
@@ -86,14 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "that no one else can take the name on that server; without it the bot is a guest"
         ),
     )
-    parser.add_argument(
-        "--count", type=int, default=1, metavar="N",
-        help=default_help(_("bots to run in this process, 1 to 64")),
-    )  # fmt: skip
-    parser.add_argument(
-        "--delay-ms", type=int, default=0, metavar="MS",
-        help=default_help(_("pause before each move, in milliseconds")),
-    )  # fmt: skip
+    add_number(parser, "--count", 1, "N", _("bots to run in this process, 1 to 64"))
+    add_number(parser, "--delay-ms", 0, "MS", _("pause before each move, in milliseconds"))
     parser.add_argument(
         "--games",
         type=int,
@@ -103,9 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             _("games to finish before leaving, voting rematch in between; 0 = until stopped")
         ),
     )
-    parser.add_argument(
-        "--seed", type=int, default=0, help=default_help(_("strategy random seed"))
-    )
+    parser.add_argument("--seed", type=int, default=0, help=default_help(_("strategy random seed")))
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log every step"))
 
 
