@@ -80,3 +80,16 @@ def test_a_move_the_server_dropped_unanswered_is_sent_again() -> None:
     h.feed(P.Ok(re=again.id))
     h.reactor.advance(5)
     assert h.sent() == []  # answered: nothing more
+
+
+def test_a_taken_name_is_not_changed_in_a_tournament() -> None:
+    """Another name would not be the entrant: the bot says why it cannot play instead."""
+    h = Harness(table=None, tournament=5)
+    h.accept()
+    hello = only(h.sent(), P.Hello)
+    h.feed(P.Error(re=hello.id, code="bad_name", message="'b' holds a seat here"))
+    assert h.sent() == []  # no second hello under another name
+    h.reactor.advance(1)
+    failures: list[Failure] = []
+    h.bot.done.addErrback(failures.append)
+    assert failures and "holds a seat" in str(failures[0].value)

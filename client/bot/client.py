@@ -175,8 +175,9 @@ class BotClient:
         self.session.close().addBoth(lambda _: self._finish(1))
 
     def _refused(self, msg: P.Error) -> str | None:
-        """A refused hello: try another name when ours is taken."""
-        if msg.code == "bad_name" and self._name_tries < 5:
+        """A refused hello: try another name when ours is taken (not in a tournament,
+        where the name is what makes us the entrant)."""
+        if msg.code == "bad_name" and self._name_tries < 5 and self.options.tournament is None:
             self._name_tries += 1
             return f"{self.options.name}-{self.rng.randrange(1000, 10000)}"
         return None
