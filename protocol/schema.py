@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .errors import ProtocolError
 
@@ -39,9 +39,23 @@ __all__ = [
     "TupleSpec",
 ]
 
+T = TypeVar("T")
+
 
 def _bad(path: str, why: str) -> ProtocolError:
     return ProtocolError("bad_field", f"{path}: {why}")
+
+
+def _expect(value: object, types: tuple[type[T], ...], what: str, path: str) -> T:
+    """The one "expected X, got Y" refusal; `type(...) in`, so a bool is never an int."""
+    if type(value) not in types:
+        raise _bad(path, f"expected {what}, got {_type_name(value)}")
+    return cast(T, value)
+
+
+def _length(size: int, lo: int, hi: int, path: str) -> None:
+    if not lo <= size <= hi:
+        raise _bad(path, f"length {size} not in {lo}..{hi}")
 
 
 def _type_name(value: object) -> str:
@@ -76,11 +90,10 @@ class IntSpec(Spec):
 
     def check(self, value: object, path: str) -> int:
         # bool is an int subclass in Python but a distinct msgpack type: reject it.
-        if type(value) is not int:
-            raise _bad(path, f"expected int, got {_type_name(value)}")
-        if not self.lo <= value <= self.hi:
-            raise _bad(path, f"{value} out of range {self.lo}..{self.hi}")
-        return value
+        number = _expect(value, (int,), "int", path)
+        if not self.lo <= number <= self.hi:
+            raise _bad(path, f"{number} out of range {self.lo}..{self.hi}")
+        return number
 
     def describe(self) -> str:
         return self.label or f"int {self.lo}..{self.hi}"
@@ -92,9 +105,7 @@ class FloatSpec(Spec):
     hi: float
 
     def check(self, value: object, path: str) -> float:
-        if type(value) not in (int, float):
-            raise _bad(path, f"expected number, got {_type_name(value)}")
-        number = float(value)  # type: ignore[arg-type]
+        number = float(_expect(value, (int, float), "number", path))
         if not math.isfinite(number) or not self.lo <= number <= self.hi:
             raise _bad(path, f"{value} out of range {self.lo:g}..{self.hi:g}")
         return number
@@ -109,11 +120,9 @@ class StrSpec(Spec):
     max_len: int
 
     def check(self, value: object, path: str) -> str:
-        if type(value) is not str:
-            raise _bad(path, f"expected str, got {_type_name(value)}")
-        if not self.min_len <= len(value) <= self.max_len:
-            raise _bad(path, f"length {len(value)} not in {self.min_len}..{self.max_len}")
-        return value
+        text = _expect(value, (str,), "str", path)
+        _length(len(text), self.min_len, self.max_len, path)
+        return text
 
     def describe(self) -> str:
         return f"str, {self.min_len}..{self.max_len} chars"
@@ -122,9 +131,7 @@ class StrSpec(Spec):
 @dataclass(frozen=True)
 class BoolSpec(Spec):
     def check(self, value: object, path: str) -> bool:
-        if type(value) is not bool:
-            raise _bad(path, f"expected bool, got {_type_name(value)}")
-        return value
+        return _expect(value, (bool,), "bool", path)
 
     def describe(self) -> str:
         return "bool"
@@ -189,8 +196,7 @@ class ListSpec(Spec):
 
     def check(self, value: object, path: str) -> list[Any]:
         items = _as_list(value, path)
-        if not self.min_len <= len(items) <= self.max_len:
-            raise _bad(path, f"length {len(items)} not in {self.min_len}..{self.max_len}")
+        _length(len(items), self.min_len, self.max_len, path)
         return [self.item.check(v, f"{path}[{i}]") for i, v in enumerate(items)]
 
     def describe(self) -> str:
