@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from leekha import protocol as P
 from leekha.client import options
 from leekha.client.i18n import _
 from leekha.client.options import default_help
@@ -190,7 +191,7 @@ def _create_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.format == "round_robin" and stages is not None:
         raise ValueError(_("--stages is for --format swiss"))
     _config, overrides = options.rules_from_args(args)
-    return {
+    request = {
         "name": args.name,
         "format": args.format,
         "entrants": entrants,
@@ -200,3 +201,9 @@ def _create_request(args: argparse.Namespace) -> dict[str, Any]:
         "overrides": overrides,
         "move_timer_s": args.move_timer,
     }
+    try:  # the wire's own limits, so a number out of range is an error and not a traceback
+        P.encode(P.CreateTournament(id=0, **request))
+    except P.ProtocolError as exc:
+        why = exc.message
+        raise ValueError(_("that cannot be asked of a server: {why}").format(why=why)) from None
+    return request
