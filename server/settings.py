@@ -184,6 +184,13 @@ class ServerSettings:
         lo=1,
         hi=3600,
     )
+    tournament_entry_wait_s: float = _opt(
+        900.0,
+        "seconds a tournament waits for its client entrants to enter; then it begins"
+        " anyway and the fallback plays for those still absent",
+        lo=1,
+        hi=7 * 86400,
+    )
 
 
 #: A setting's kind by its annotation: how it is checked, parsed and documented.

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from leekha import protocol as P
 from leekha.client import cli
+from tests.test_server_support import Harness
+from tests.test_tournament_runner import _create, _hello, _run, _tournament
 
 HOUSE = [x for _ in range(3) for x in ("--entrant", "server:heuristic")]
 
@@ -28,3 +31,23 @@ def test_a_request_the_wire_cannot_carry_is_refused_before_connecting(
     err = capsys.readouterr().err
     assert "Traceback" not in err and "cannot connect" not in err
     assert err.startswith("leekha tournament: ") and field in err
+
+
+def test_an_entrant_that_never_enters_holds_neither_the_tournament_nor_its_slot() -> None:
+    """A client entrant named at create but never seen: the tournament says whom it
+    waits for, then begins anyway (the fallback plays for the absent) and finishes, so
+    a few such tournaments cannot lock tournaments out of a server for good."""
+    h = Harness(bot_think_ms=0, max_tournaments=1, tournament_entry_wait_s=60.0)
+    host = _hello(h, "host")
+    t = _tournament(h, _create(host, entrants=[{"name": "ghost"}] + [{"strategy": "random"}] * 3))
+    h.advance(59.0)
+    assert t.t.status == "waiting" and not t.live and not t.t.results
+    refused = _create(host)
+    assert isinstance(refused, P.Error) and refused.code == "too_many_tournaments"
+    h.advance(2.0)
+    assert t.t.status != "waiting"
+    assert any("ghost" in note and "did not enter" in note for note in t.notes), t.notes
+    _run(h, t)
+    assert len(t.t.results) == 4
+    assert all(r.fallback_moves[r.game.seats.index(0)] > 0 for r in t.t.results.values())
+    assert isinstance(_create(host), P.TournamentState)  # the slot is free again

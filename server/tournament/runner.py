@@ -79,8 +79,10 @@ class Live:
 class Tournament:
     """A tournament being run: its stored facts and what is live now."""
 
-    def __init__(self, stored: Stored) -> None:
+    def __init__(self, stored: Stored, since: float) -> None:
         self.t = stored
+        #: When it began to wait for its client entrants (created, or this process started).
+        self.since = since
         self.live: dict[int, Live] = {}
         self.notes: deque[str] = deque(maxlen=T.WIRE_NOTES)
 
@@ -133,6 +135,7 @@ class TournamentRunner:
         #: The sessions that entered a tournament (only their drops are remembered).
         self._entered: set[str] = set()
         self._wake: Timer | None = None
+        self._wake_at = 0.0
 
     # ---- requests ----------------------------------------------------------------------
     def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
@@ -178,7 +181,7 @@ class TournamentRunner:
             games=games,
         )
         self.store.create(stored)
-        t = self.tournaments[stored.id] = Tournament(stored)
+        t = self.tournaments[stored.id] = Tournament(stored, self.clock.seconds())
         if stored.status == WAITING:
             t.note("waiting for the client entrants to enter")
         log.info(
@@ -362,9 +365,14 @@ class TournamentRunner:
         self.poke()
 
     def _poke_in(self, delay: float) -> None:
-        """Look again once an absent entrant's grace is over."""
+        """Look again once an absent entrant's grace, or an entry wait, is over (the
+        sooner of those asked for)."""
+        due = self.clock.seconds() + delay
         if self._wake is not None and self._wake.active():
-            return
+            if self._wake_at <= due:
+                return
+            self._wake.cancel()
+        self._wake_at = due
         self._wake = self.clock.callLater(delay, self._woken)
 
     def _woken(self) -> None:
@@ -379,12 +387,26 @@ class TournamentRunner:
         if self.lobby.closing or self._stopped:
             return
         for t in sorted(self.tournaments.values(), key=lambda t: t.id):
+            if t.t.status == WAITING:
+                self._waited(t)
             if t.t.status != RUNNING:
                 continue
             try:
                 self._advance(t)
             except Exception:
                 log.failure("tournament {id}: scheduling failed", id=t.id)
+
+    def _waited(self, t: Tournament) -> None:
+        """Begin a tournament whose entrants have not all entered in
+        `tournament_entry_wait_s`: a name that never comes must not hold it, nor its
+        place among `max_tournaments`, for good (the fallback plays the absent ones)."""
+        wait = t.since + self.settings.tournament_entry_wait_s - self.clock.seconds()
+        if wait > 0:
+            self._poke_in(wait)
+            return
+        absent = [e.label for e in t.t.entrants if e.name is not None and e.index not in t.t.tokens]
+        self._set_status(t, RUNNING)
+        t.note(f"{', '.join(absent)} did not enter in time: the games begin, the fallback plays")
 
     def _advance(self, t: Tournament) -> None:
         pending = t.pending()
@@ -571,7 +593,7 @@ class TournamentRunner:
         return len(self.tournaments)
 
     def _restore(self, stored: Stored) -> None:
-        t = self.tournaments[stored.id] = Tournament(stored)
+        t = self.tournaments[stored.id] = Tournament(stored, self.clock.seconds())
         for token in stored.tokens.values():
             self._following.setdefault(token, t.id)
             self._entered.add(token)
