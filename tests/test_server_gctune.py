@@ -6,7 +6,7 @@ import gc
 
 from twisted.internet.task import Clock
 
-from leekha.server.gctune import FREEZE_EVERY_S, GEN0_THRESHOLD, GcTuning
+from leekha.server.gctune import FREEZE_EVERY_S, GEN0_THRESHOLD, SWEEP_EVERY_S, GcTuning
 
 
 def test_everything_alive_is_frozen_every_tick() -> None:
@@ -43,6 +43,11 @@ def test_the_frozen_heap_is_swept_when_memory_per_unit_of_load_grew_by_half() ->
         clock.advance(FREEZE_EVERY_S)
         assert tuning.least == 751
         assert gc.get_freeze_count() > 0  # frozen again after the sweep
+        blocks[0] = 300_000  # twice as much again, but the last sweep was just now
+        clock.pump([FREEZE_EVERY_S] * int(SWEEP_EVERY_S - 2))
+        assert tuning.least == 751
+        clock.pump([FREEZE_EVERY_S] * 2)  # an hour on: swept
+        assert tuning.least == 1500
     finally:
         tuning.stopService()  # type: ignore[no-untyped-call]
         gc.unfreeze()
@@ -56,6 +61,7 @@ def test_the_tables_emptying_out_is_a_sweep_over_a_smaller_heap() -> None:
     tuning = GcTuning(clock, load=lambda: load[0], blocks=lambda: blocks[0])
     try:
         tuning.startService()
+        clock.pump([FREEZE_EVERY_S] * int(SWEEP_EVERY_S))  # never a sweep in the first hour
         blocks[0], load[0] = 600_000, 6_999  # most players gone: 85.7 per unit, +52%
         clock.advance(FREEZE_EVERY_S)
         assert tuning.least == 600_000 / 7_000
