@@ -15,8 +15,12 @@ from leekha.common.config import RulesConfig
 from leekha.common.game import PASS, SEATS, Game
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SeatView:
+    """Frozen, so the server can hand a view to a bot's thread without copying it. No
+    slots: `_of` sets every field in one step, which a bot match (a view per decision)
+    needs, as the frozen constructor takes a third of the time of building a view."""
+
     seat: int | None
     phase: str
     round: int
@@ -46,6 +50,14 @@ class SeatView:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatView:
         return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+    @classmethod
+    def _of(cls, fields: dict[str, Any]) -> SeatView:
+        """The view holding `fields`, every field by name: for `_build` alone, whose
+        views a test checks against the constructor's."""
+        view = object.__new__(cls)
+        object.__setattr__(view, "__dict__", fields)
+        return view
 
     @property
     def config(self) -> RulesConfig:
@@ -155,27 +167,29 @@ def _build(
     passed_mask = game.passed[seat] if seat is not None else None
     received_mask = game.received[seat] if seat is not None else None
     legal = game.choosable(seat) if seat is not None else []
-    return SeatView(
-        seat=seat,
-        phase=game.phase,
-        round=game.round_no,
-        dealer=game.dealer,
-        pass_to=game.pass_target(seat) if own and seat is not None else None,
-        turn=game.turn,
-        hand=hand,
-        passed=pass_cards(passed_mask) if passed_mask is not None else None,
-        received=pass_cards(received_mask) if received_mask is not None else None,
-        passes_done=[p is not None for p in game.passed],
-        doubled=[[c, s] for c, s in sorted(game.doubled.items())] if game.doubled else [],
-        trick=[[s, c] for s, c in game.trick],
-        leader=game.leader,
-        tricks=tricks,
-        taken=taken,
-        round_points=list(game.round_points),
-        totals=list(game.totals),
-        legal=legal,
-        history=history,
-        result=game.outcome.to_dict() if game.outcome else None,
-        can_double=game.can_double(seat) if seat is not None else [],
-        rules=rules,
+    return SeatView._of(
+        {
+            "seat": seat,
+            "phase": game.phase,
+            "round": game.round_no,
+            "dealer": game.dealer,
+            "pass_to": game.pass_target(seat) if own and seat is not None else None,
+            "turn": game.turn,
+            "hand": hand,
+            "passed": pass_cards(passed_mask) if passed_mask is not None else None,
+            "received": pass_cards(received_mask) if received_mask is not None else None,
+            "passes_done": [p is not None for p in game.passed],
+            "doubled": [[c, s] for c, s in sorted(game.doubled.items())] if game.doubled else [],
+            "trick": [[s, c] for s, c in game.trick],
+            "leader": game.leader,
+            "tricks": tricks,
+            "taken": taken,
+            "round_points": list(game.round_points),
+            "totals": list(game.totals),
+            "legal": legal,
+            "history": history,
+            "result": game.outcome.to_dict() if game.outcome else None,
+            "can_double": game.can_double(seat) if seat is not None else [],
+            "rules": rules,
+        }
     )

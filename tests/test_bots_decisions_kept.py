@@ -11,6 +11,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import FrozenInstanceError, fields
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from leekha.common.bots.tracker import Tracker
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.game import OVER, PLAY, Game
 from leekha.common.legality import legal_passes
-from leekha.common.view import SeatViews, seat_view
+from leekha.common.view import SeatView, SeatViews, seat_view
 
 # preset: (heuristic x4, 12 games; easy x4, 4 games; search/search1, one round)
 REFERENCE = {
@@ -97,6 +98,19 @@ def test_incremental_views_equal_fresh_ones(preset: str) -> None:
         views = views or SeatViews(game)
         for seat in (0, 1, 2, 3, None):
             assert views.view(seat) == seat_view(game, seat)
+
+
+def test_built_views_hold_every_declared_field_and_stay_frozen() -> None:
+    # Views are built without the dataclass constructor (SeatView._of), so nothing but
+    # this checks that they hold exactly the declared fields, in order.
+    declared = [f.name for f in fields(SeatView)]
+    for game in states("partnership", 8):
+        for seat in (0, 2, None):
+            view = seat_view(game, seat)
+            assert list(vars(view)) == declared
+            assert view == SeatView(**view.to_dict())
+    with pytest.raises(FrozenInstanceError):
+        view.turn = 0
 
 
 @pytest.mark.parametrize("preset", ["classic", "levant", "idlib_talyeekh"])
