@@ -31,6 +31,8 @@ COVER: Final = 4
 SAFE_DOUBLE_COVER: Final = 6
 # Passes are ranked among combinations of this many most dangerous cards (and short suits).
 PASS_POOL: Final = 9
+# What emptying a suit adds to a pass's score.
+EMPTY_BONUS: Final = 25
 
 
 def leekha_of_suit(config: RulesConfig) -> tuple[int, ...]:
@@ -81,30 +83,28 @@ def ranked_passes(
     passable = passable_mask(config, hand)
     pool = passable
     if count <= PASS_POOL - 3:
-        top = sorted(C.cards_of(passable), key=lambda c: -danger[c])[:PASS_POOL]
+        top = sorted(C.cards_of(passable), key=danger.__getitem__, reverse=True)[:PASS_POOL]
         pool = C.mask_of(top)
         for suit in _SUIT_MASK:
             if 0 < (hand & suit).bit_count() <= 3:
                 pool |= passable & suit
     cards = C.cards_of(pool)
+    # Emptying a suit earns a bonus (a void lets us dump Leekhas and high cards later);
+    # only a short suit held wholly in the pool can be emptied.
+    short = [held for suit in _SUIT_MASK if _emptiable(held := hand & suit, pool)]
+    if count == 1 and len(cards) >= 3:
+        best = _first_best(cards, danger, short)
+        if pass_error(config, hand, best) is None:
+            return [best]
     worth = [danger[c] for c in cards]
     triples = _triples(len(cards))
     totals = [worth[a] + worth[b] + worth[c] for a, b, c in triples]
-    # Emptying a suit earns a bonus (a void lets us dump Leekhas and high cards later);
-    # only a short suit held wholly in the pool can be emptied.
-    for suit in _SUIT_MASK:
-        held = hand & suit
-        if held and held.bit_count() <= 3 and held & pool == held:
-            inside = tuple(i for i, c in enumerate(cards) if held & _BIT[c])
-            for i in _containing(len(cards), inside):
-                totals[i] += 25
-    if count == 1 and totals:
-        a, b, c = triples[totals.index(max(totals))]  # the first of the best
-        best = (cards[a], cards[b], cards[c])
-        if pass_error(config, hand, best) is None:
-            return [best]
-    # Best first; ties keep combination order (the sort is stable).
-    order = sorted(range(len(totals)), key=lambda i: -totals[i])
+    for held in short:
+        inside = tuple(i for i, c in enumerate(cards) if held & _BIT[c])
+        for i in _containing(len(cards), inside):
+            totals[i] += EMPTY_BONUS
+    # Best first; ties keep combination order (the sort is stable, reversed too).
+    order = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
     combos = ((cards[a], cards[b], cards[c]) for a, b, c in (triples[i] for i in order))
     legal = (combo for combo in combos if pass_error(config, hand, combo) is None)
     found = list(islice(legal, count))
@@ -112,6 +112,40 @@ def ranked_passes(
         return ranked_passes(config, hand, keep, PASS_POOL)[:count]
     assert found, "every 13-card hand has a legal pass"
     return found
+
+
+def _emptiable(held: int, pool: int) -> bool:
+    return 0 < held.bit_count() <= 3 and held & pool == held
+
+
+def _first_best(cards: list[int], danger: dict[int, int], short: list[int]) -> tuple[int, int, int]:
+    """The first, in combination order, of the triples of `cards` that score most: what
+    scoring every triple and taking the first best finds, without scoring them all.
+
+    A best triple holds some set of whole short suits (each earning the bonus) and fills
+    the rest of its three with the most dangerous other cards, the lowest first on ties,
+    so the candidates are one triple for each set of short suits that fits in three.
+    """
+    ranked = sorted(cards, key=danger.__getitem__, reverse=True)  # ties stay in card order
+    best: tuple[int, tuple[int, ...]] | None = None
+    for emptied in _fitting_unions(short):
+        forced = [c for c in cards if emptied[0] & _BIT[c]]
+        fill = [c for c in ranked if not emptied[0] & _BIT[c]][: 3 - len(forced)]
+        total = sum(danger[c] for c in forced + fill) + EMPTY_BONUS * emptied[1]
+        key = (-total, tuple(sorted(forced + fill)))
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    a, b, c = best[1]
+    return a, b, c
+
+
+def _fitting_unions(short: list[int]) -> list[tuple[int, int]]:
+    """(mask, how many suits) of every union of the `short` suits that fits in a pass."""
+    unions = [(0, 0)]
+    for held in short:
+        unions += [(m | held, n + 1) for m, n in unions if (m | held).bit_count() <= 3]
+    return unions
 
 
 @functools.cache
