@@ -110,7 +110,7 @@ def test_built_views_hold_every_declared_field_and_stay_frozen() -> None:
             assert list(vars(view)) == declared
             assert view == SeatView(**view.to_dict())
     with pytest.raises(FrozenInstanceError):
-        view.turn = 0
+        view.turn = 0  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("preset", ["classic", "levant", "idlib_talyeekh"])
