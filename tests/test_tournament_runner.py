@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from leekha import protocol as P
 from leekha.common.record import GameRecord
@@ -354,3 +356,60 @@ def test_fallback_moves_made_before_a_crash_still_count(tmp_path: Path) -> None:
         seat = result.game.seats.index(0)
         made = sum(1 for a in data["actions"] if a["seat"] == seat and a["kind"] != "double")
         assert result.fallback_moves[seat] == made
+
+
+def test_a_finished_tournament_takes_no_entrant_and_frees_its_slot() -> None:
+    h = Harness(bot_think_ms=0, max_tournaments=1)
+    host = _hello(h, "host")
+    t = _tournament(h, _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3))
+    ann = _hello(h, "ann")
+    ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    _run(h, t, (ann,))
+    reply = ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    assert isinstance(reply, M.Error) and reply.code == "tournament_over"
+    followed = host.request(P.GetTournament(id=host.rid(), tournament_id=t.id))
+    assert isinstance(followed, P.TournamentState) and followed.tournament["status"] == "finished"
+    assert isinstance(_create(host), P.TournamentState)  # the finished one no longer counts
+
+
+ENTRANT = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.none() | st.text(max_size=70).filter(bool),
+        "strategy": st.none() | st.sampled_from(["random", "heuristic", "nope", "x:Y", "basic"]),
+    },
+)
+CREATE = st.fixed_dictionaries(
+    {
+        "name": st.text(min_size=1, max_size=64),
+        "entrants": st.lists(ENTRANT, max_size=70),
+        "deals": st.integers(-(2**63), 2**64 - 1) | st.integers(-2, 600),
+    },
+    optional={
+        "format": st.sampled_from(["round_robin", "swiss", "Swiss", "x"]),
+        "stages": st.none() | st.integers(-3, 60) | st.integers(2**40, 2**64 - 1),
+        "preset": st.sampled_from(["classic", "levant", "nope"]),
+        "overrides": st.dictionaries(
+            st.sampled_from(["target", "doubling", "bogus"]),
+            st.integers(-5, 10**6) | st.booleans() | st.text(max_size=5),
+            max_size=3,
+        ),
+        "move_timer_s": st.none() | st.integers(0, 3600),
+    },
+)
+KNOWN = {"bad_tournament", "bad_rules", "bad_name", "name_too_long", "too_many_tournaments"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields=CREATE)
+def test_any_create_is_a_tournament_or_a_refusal_in_words(fields: dict[str, Any]) -> None:
+    h = Harness()
+    host = _hello(h, "host")
+    reply = host.request(P.CreateTournament(id=host.rid(), **fields))
+    if isinstance(reply, M.Error):
+        assert reply.code in KNOWN and reply.message, reply
+        assert not h.lobby.tournaments.tournaments
+    else:
+        assert isinstance(reply, P.TournamentState)
+        assert 4 <= len(reply.tournament["entrants"]) <= 67
+    assert not host.closed
