@@ -9,6 +9,7 @@ server with words (`bad_tournament`, `no_such_tournament`) and the connection st
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .catalogue import _RE_DOC, _RE_OR_NULL_DOC, _rid
@@ -26,6 +27,7 @@ from .schema import (
     ListSpec,
     NullableSpec,
     RecordSpec,
+    Spec,
     StrSpec,
 )
 
@@ -97,23 +99,20 @@ TOURNAMENT_TABLE = RecordSpec.of(
     seats=ListSpec(NON_NEG, 4, 4),
 )
 
-TOURNAMENT_SUMMARY = RecordSpec.of(
-    "TournamentSummary",
-    id=NON_NEG,
-    name=NAME,
-    format=EnumSpec(FORMATS),
-    status=EnumSpec(STATUSES),
-    entrants=NON_NEG,
-    games_done=NON_NEG,
-    games_total=NON_NEG,
-)
+#: What a tournament's line in the list and its whole state both start with.
+_WHICH: dict[str, Spec] = {
+    "id": NON_NEG,
+    "name": NAME,
+    "format": EnumSpec(FORMATS),
+    "status": EnumSpec(STATUSES),
+}
+_PROGRESS: dict[str, Spec] = {"games_done": NON_NEG, "games_total": NON_NEG}
+
+TOURNAMENT_SUMMARY = RecordSpec.of("TournamentSummary", **_WHICH, entrants=NON_NEG, **_PROGRESS)
 
 TOURNAMENT = RecordSpec.of(
     "Tournament",
-    id=NON_NEG,
-    name=NAME,
-    format=EnumSpec(FORMATS),
-    status=EnumSpec(STATUSES),
+    **_WHICH,
     preset=StrSpec(1, 32),
     rules=RULES,
     deals=NON_NEG,
@@ -122,8 +121,7 @@ TOURNAMENT = RecordSpec.of(
     entrants=ListSpec(ENTRANT, 0, WIRE_ENTRANTS),
     standings=ListSpec(STANDING, 0, WIRE_ENTRANTS),
     tables=ListSpec(TOURNAMENT_TABLE, 0, WIRE_TABLES),
-    games_done=NON_NEG,
-    games_total=NON_NEG,
+    **_PROGRESS,
     notes=ListSpec(StrSpec(0, 200), 0, WIRE_NOTES),
 )
 
@@ -193,6 +191,14 @@ class TournamentList(Message):
     )
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Which(Message):
+    """A request about one tournament (not a message of its own)."""
+
+    id: int = _rid()
+    tournament_id: int = spec_field(TOURNAMENT_ID, "which tournament")
+
+
 @message(
     "get_tournament",
     C,
@@ -200,9 +206,8 @@ class TournamentList(Message):
     "(`re` null) as its games start and finish while the session is in the lobby, "
     "until it follows another tournament. Unknown id: `no_such_tournament`.",
 )
-class GetTournament(Message):
-    id: int = _rid()
-    tournament_id: int = spec_field(TOURNAMENT_ID, "which tournament")
+class GetTournament(_Which):
+    pass
 
 
 @message(
@@ -215,9 +220,8 @@ class GetTournament(Message):
     "Refusals: `no_such_tournament`, `not_an_entrant`, `already_entered` (another "
     "connected session entered that name), `tournament_over`.",
 )
-class EnterTournament(Message):
-    id: int = _rid()
-    tournament_id: int = spec_field(TOURNAMENT_ID, "which tournament")
+class EnterTournament(_Which):
+    pass
 
 
 @message(

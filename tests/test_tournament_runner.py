@@ -68,6 +68,18 @@ def _run(
     return most
 
 
+#: A tournament of one client entrant, ann, and three server bots.
+ANN_AND_BOTS: list[dict[str, Any]] = [{"name": "ann"}] + [{"strategy": "random"}] * 3
+
+
+def _ann_entered(h: Harness, host: FakeClient) -> tuple[Tournament, FakeClient]:
+    t = _tournament(h, _create(host, entrants=ANN_AND_BOTS))
+    ann = _hello(h, "ann")
+    reply = ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    assert isinstance(reply, P.TournamentState), reply
+    return t, ann
+
+
 def _records_add_up(h: Harness, t: Tournament) -> None:
     """Each result is the stored record's game: same seed, history and winners."""
     for result in t.t.results.values():
@@ -102,13 +114,8 @@ def test_server_bots_play_every_rotation_of_every_deal_within_the_table_cap() ->
 def test_a_client_entrant_is_seated_game_after_game_and_the_others_wait() -> None:
     h = Harness(bot_think_ms=0)
     host = _hello(h, "host")
-    entrants = [
-        {"name": "ann"},
-        {"strategy": "random"},
-        {"strategy": "heuristic"},
-        {"strategy": "random"},
-    ]
-    t = _tournament(h, _create(host, entrants=entrants, deals=2))
+    bots = [{"strategy": "random"}, {"strategy": "heuristic"}, {"strategy": "random"}]
+    t = _tournament(h, _create(host, entrants=[{"name": "ann"}, *bots], deals=2))
     assert t.t.status == "waiting" and not t.live
     ann = _hello(h, "ann")
     entered = ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
@@ -128,12 +135,7 @@ def test_a_client_entrant_is_seated_game_after_game_and_the_others_wait() -> Non
 def test_a_silent_entrant_is_timed_out_and_the_standings_count_every_move_made_for_it() -> None:
     h = Harness(bot_think_ms=0, afk_timeouts_before_bot=2)
     host = _hello(h, "host")
-    entrants = [
-        {"strategy": "random"},
-        {"name": "mute"},
-        {"strategy": "random"},
-        {"strategy": "random"},
-    ]
+    entrants = [{"strategy": "random"}, {"name": "mute"}] + [{"strategy": "random"}] * 2
     t = _tournament(h, _create(host, entrants=entrants, deals=1, move_timer_s=1))
     mute = _hello(h, "mute")
     mute.request(P.EnterTournament(id=mute.rid(), tournament_id=t.id))
@@ -252,7 +254,7 @@ def test_bad_tournaments_are_refused_in_words(over: dict[str, Any], code: str, w
 def test_unknown_ids_strangers_and_old_clients_are_refused() -> None:
     h = Harness(max_tournaments=1)
     host = _hello(h, "host")
-    t = _tournament(h, _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3))
+    t = _tournament(h, _create(host, entrants=ANN_AND_BOTS))
     for msg in (
         P.GetTournament(id=host.rid(), tournament_id=2**64 - 1),
         P.EnterTournament(id=host.rid(), tournament_id=t.id + 1),
@@ -274,9 +276,7 @@ def test_unknown_ids_strangers_and_old_clients_are_refused() -> None:
 def test_a_second_session_takes_an_entrant_over_only_once_the_first_is_gone() -> None:
     h = Harness()
     host = _hello(h, "host")
-    t = _tournament(h, _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3))
-    ann = _hello(h, "ann")
-    ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    t, ann = _ann_entered(h, host)
     h.advance(0.01)
     live = next(iter(t.live.values()))
     # A tournament table takes no one the server did not seat, and plays one game.
@@ -299,9 +299,7 @@ def test_a_second_session_takes_an_entrant_over_only_once_the_first_is_gone() ->
 def test_a_dropped_entrant_is_waited_for_its_grace_then_played_by_the_fallback() -> None:
     h = Harness(bot_think_ms=0, seat_grace_s=5.0)
     host = _hello(h, "host")
-    t = _tournament(h, _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3))
-    ann = _hello(h, "ann")
-    ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    t, ann = _ann_entered(h, host)
     ann.drop()  # before her first game could begin
     h.advance(4.0)
     assert not t.live and not t.t.results  # she may be back in a moment
@@ -361,9 +359,7 @@ def test_fallback_moves_made_before_a_crash_still_count(tmp_path: Path) -> None:
 def test_a_finished_tournament_takes_no_entrant_and_frees_its_slot() -> None:
     h = Harness(bot_think_ms=0, max_tournaments=1)
     host = _hello(h, "host")
-    t = _tournament(h, _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3))
-    ann = _hello(h, "ann")
-    ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
+    t, ann = _ann_entered(h, host)
     _run(h, t, (ann,))
     reply = ann.request(P.EnterTournament(id=ann.rid(), tournament_id=t.id))
     assert isinstance(reply, M.Error) and reply.code == "tournament_over"

@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS tournament_games (
 """
 
 
+#: The facts of `Stored.meta` read straight off the tournament.
+META = ("id", "name", "format", "status", "preset", "deals", "stages", "move_timer_s", "seed")
+
+
 @dataclass
 class Stored:
     """One tournament as the database holds it. `entrants` is the whole field (house bots
@@ -95,20 +99,10 @@ class Stored:
 
     def meta(self) -> dict[str, Any]:
         """The tournament's own facts, as the export's `tournament` entry."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "format": self.format,
-            "status": self.status,
-            "preset": self.preset,
-            "rules": dict(self.rules),
-            "deals": self.deals,
-            "stages": self.stages,
-            "move_timer_s": self.move_timer_s,
-            "seed": self.seed,
-            "games_done": len(self.results),
-            "games_total": self.games_total,
-        }
+        facts = {k: getattr(self, k) for k in META}
+        facts.update(rules=dict(self.rules), games_done=len(self.results))
+        facts["games_total"] = self.games_total
+        return facts
 
 
 class TournamentStore:
