@@ -39,6 +39,19 @@ def add_number(
     parser.add_argument(flag, type=int, default=default, metavar=metavar, help=default_help(text))
 
 
+def tournament_id(text: str) -> int:
+    """A tournament's id as argparse's `type`: the wire takes no negative or huge one."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(
+            _("a tournament id is a whole number from 0 up, not {text!r}").format(text=text)
+        )
+    return value
+
+
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """HOST, HOST:PORT or [V6]:PORT; raises ValueError with a plain message."""
     text = text.strip()

@@ -51,3 +51,22 @@ def test_an_entrant_that_never_enters_holds_neither_the_tournament_nor_its_slot(
     assert len(t.t.results) == 4
     assert all(r.fallback_moves[r.game.seats.index(0)] > 0 for r in t.t.results.values())
     assert isinstance(_create(host), P.TournamentState)  # the slot is free again
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "status", "127.0.0.1:1", "--", "-1"],
+        ["tournament", "status", "127.0.0.1:1", "99999999999999999999"],
+        ["tournament", "export", "--", "-1"],
+        ["bot", "127.0.0.1:1", "--tournament", "-1", "--name", "me"],
+    ],
+)
+def test_a_tournament_id_the_wire_cannot_carry_is_a_usage_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "a tournament id is a whole number from 0 up" in err and "Traceback" not in err

@@ -21,6 +21,7 @@ from leekha.client.options import (
     parse_address,
     rules_from_args,
     strategy_help,
+    tournament_id,
 )
 from leekha.server.reactor import install_asyncio_reactor as install_reactor
 
@@ -51,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--tournament",
         metavar="ID",
-        type=int,
+        type=tournament_id,
         help=_(
             "enter tournament ID as the client entrant of --name, play wherever the server "
             "seats it, and exit when the tournament finishes"

@@ -43,6 +43,12 @@ def _data_dir(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def _tournament_id(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "tournament_id", type=options.tournament_id, metavar="ID", help=_("the tournament's id")
+    )
+
+
 def _follow(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--follow",
@@ -118,14 +124,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     _address(status, default=None)
-    status.add_argument("tournament_id", type=int, metavar="ID", help=_("the tournament's id"))
+    _tournament_id(status)
     _data_dir(status)
     _follow(status)
 
     export = sub.add_parser(
         "export", help=_("a tournament's full results, every game, from the server's database")
     )
-    export.add_argument("tournament_id", type=int, metavar="ID", help=_("the tournament's id"))
+    _tournament_id(export)
     _data_dir(export)
     export.add_argument(
         "--format", choices=("json", "table"), default="json",
