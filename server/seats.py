@@ -77,6 +77,12 @@ class Seat:
         return self.token is None
 
     @property
+    def stand_in(self) -> bool:
+        """A bot playing out the game of a person who left (named for them, so a restored
+        table still knows it)."""
+        return self.is_bot and self.name.endswith(STAND_IN_SUFFIX)
+
+    @property
     def autopilot(self) -> bool:
         """True while a server bot makes this seat's decisions."""
         return self.is_bot or self.away or self.afk
@@ -121,14 +127,18 @@ class Room:
         """Nobody left to play or watch: the table may close."""
         return not self.humans() and not self.spectators
 
-    def free_seat(self, wanted: int | None) -> int:
-        """The seat a newcomer takes: the one asked for, or the first empty one."""
+    def free_seat(self, wanted: int | None, playing: bool) -> int:
+        """The seat a newcomer takes: the one asked for, or the first open one. Outside a
+        game a stand-in's seat is open: the game it played out is over, and a table of
+        bots and spectators must still take a person."""
+        open_seats = [
+            i for i, s in enumerate(self.seats) if s is None or (s.stand_in and not playing)
+        ]
         if wanted is None:
-            free = self.empty()
-            if not free:
+            if not open_seats:
                 raise Refused("table_full", "all four seats are taken; spectate instead")
-            return free[0]
-        if self.seats[wanted] is not None:
+            return open_seats[0]
+        if wanted not in open_seats:
             raise Refused("seat_taken", f"seat {wanted} is taken")
         return wanted
 

@@ -275,7 +275,7 @@ class Table:
     def sit(self, token: str, name: str, seat: int | None) -> int:
         if self.tournament is not None:
             raise Refused("table_full", "a tournament seats its own players; spectate instead")
-        seat = self.room.free_seat(seat)
+        seat = self.room.free_seat(seat, self.status == PLAYING)
         self.spectators.discard(token)
         self.seats[seat] = Seat(name, token, connected=True)
         if self.seat_of(self.host_token or "") is None:

@@ -276,3 +276,25 @@ def test_a_rematch_vote_stands_until_a_freed_seat_is_filled() -> None:
     assert table.status == "finished"
     assert isinstance(alice.request(M.AddBot(id=alice.rid(), seat=1, strategy="random")), M.Ok)
     assert table.status == "playing" and table.game_no == 2
+
+
+def test_a_stand_in_keeps_its_seat_in_the_game_and_gives_it_up_after() -> None:
+    """A table whose last person left mid-game must still take a newcomer once it is over
+    (before, four bots and a spectator made a table nobody could ever sit at again)."""
+    h = Harness()
+    alice, bob, tid, table = alice_and_bob_start(h)
+    carol = h.player("carol")
+    assert isinstance(bob.request(M.Leave(id=bob.rid())), M.Ok)
+    stand_in = table.seats[1]
+    assert stand_in is not None and stand_in.stand_in
+    refused = carol.request(M.JoinSeat(id=carol.rid(), table_id=tid))
+    assert isinstance(refused, M.Error) and refused.code == "table_full"
+    play_until(h, [alice], tid, lambda: table.status == "finished")
+    refused = carol.request(M.JoinSeat(id=carol.rid(), table_id=tid, seat=2))
+    assert isinstance(refused, M.Error) and refused.code == "seat_taken"  # an added bot stays
+    assert isinstance(carol.request(M.JoinSeat(id=carol.rid(), table_id=tid)), M.Snapshot)
+    seat = table.seats[1]
+    assert seat is not None and seat.name == "carol" and not seat.is_bot
+    assert isinstance(carol.request(M.Rematch(id=carol.rid())), M.Ok)
+    assert isinstance(alice.request(M.Rematch(id=alice.rid())), M.Ok)
+    assert table.status == "playing" and table.game_no == 2
