@@ -6,6 +6,7 @@ import pytest
 
 from leekha import protocol as P
 from leekha.client import cli
+from leekha.client.tournament import text
 from tests.test_server_support import Harness
 from tests.test_tournament_runner import _create, _hello, _run, _tournament
 
@@ -70,3 +71,24 @@ def test_a_tournament_id_the_wire_cannot_carry_is_a_usage_error(
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert "a tournament id is a whole number from 0 up" in err and "Traceback" not in err
+
+
+def test_status_shows_the_servers_notes_as_a_log_under_their_own_heading() -> None:
+    """A running tournament's notes still hold "waiting for the client entrants to enter";
+    printed bare after the live tables it read as the tables' state."""
+    h = Harness(bot_think_ms=50)
+    host = _hello(h, "host")
+    reply = _create(host, entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3)
+    ann = _hello(h, "ann")
+    ann.request(P.EnterTournament(id=ann.rid(), tournament_id=_tournament(h, reply).id))
+    h.advance(0.1)
+    state = host.request(P.GetTournament(id=host.rid(), tournament_id=1))
+    assert isinstance(state, P.TournamentState) and state.tournament["status"] == "running"
+    lines = text.state_lines(state.tournament)
+    log = lines.index("what happened, latest last:")
+    assert lines[log + 1 :] == [
+        "  waiting for the client entrants to enter",
+        "  ann entered",
+        "  every client entrant is here: the games begin",
+    ]
+    assert lines.index("live tables:") < log

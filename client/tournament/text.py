@@ -109,7 +109,9 @@ def state_lines(t: Mapping[str, Any]) -> list[str]:
     if t.get("tables"):
         lines += ["", _("live tables:")]
         lines += [table_line(t, table) for table in t["tables"]]
-    lines += [str(note) for note in t.get("notes", ())]
+    notes = [str(note) for note in t.get("notes", ())]
+    if notes:  # a log, not the state: "waiting for ..." stays in it once the games began
+        lines += ["", _("what happened, latest last:"), *("  " + note for note in notes)]
     return lines
 
 
