@@ -88,6 +88,9 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     line = await asyncio.wait_for(loop.run_in_executor(None, sys.stdin.readline), 600)
     if line.strip() != "GO":
         return {"error": "no GO"}
+    # The last tables' set-up burst is still in the server's queues at GO: it is not
+    # human pace, so the window opens once it has drained.
+    await asyncio.sleep(args.settle)
     conns = [p.conn for r in runs for p in r.players if p.conn is not None]
     sent0 = sum(c.sent for c in conns)
     recv0 = sum(c.received for c in conns)
@@ -164,6 +167,7 @@ def run_step(
     profile: Path | None = None,
     probe: bool = False,
     loadgen_gc: bool = False,
+    settle: float = 0.0,
 ) -> dict[str, Any]:
     """One measurement: a fresh server, `tables` tables split over `workers` processes.
     With `probe`, each load generator runs bench/lagprobe.py and the result keeps its
@@ -187,8 +191,9 @@ def run_step(
                 first=first,
                 think=think,
                 seconds=seconds,
+                settle=settle,
                 concurrency=concurrency,
-                deadline=setup_timeout + seconds + 60,
+                deadline=setup_timeout + settle + seconds + 60,
                 target=target,
                 probe=probe,
                 gc=loadgen_gc,
@@ -332,6 +337,7 @@ def human_pace(args: argparse.Namespace) -> dict[str, Any]:
                 profile=spy,
                 probe=args.probe,
                 loadgen_gc=args.loadgen_gc,
+                settle=args.settle,
             )
         except Exception as exc:
             out.append({"tables": tables, "error": str(exc)[:500]})
@@ -377,6 +383,13 @@ def main(argv: list[str] | None = None) -> int:
         help="lag probes in the load generators (and the server, with --patch lagprobe)",
     )
     p_human.add_argument(
+        "--settle",
+        type=float,
+        default=2.0,
+        help="seconds between the end of set-up and the window, for the set-up burst to "
+        "drain (0: the window opens at once, as before)",
+    )
+    p_human.add_argument(
         "--loadgen-gc",
         action="store_true",
         help="keep the load generators' garbage collector on in the window (as before)",
@@ -391,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     p_w.add_argument("--deadline", type=float, default=900.0)
     p_w.add_argument("--probe", action="store_true")
     p_w.add_argument("--gc", action="store_true")
+    p_w.add_argument("--settle", type=float, default=0.0)
     args = parser.parse_args(argv)
     if args.mode == "_worker":
         return worker_main(args)
