@@ -27,14 +27,27 @@ from leekha.common.game import OVER, PLAY, Game
 from leekha.common.legality import legal_passes
 from leekha.common.view import SeatView, SeatViews, seat_view
 
-# preset: (heuristic x4, 12 games; easy x4, 4 games; search/search1, one round)
+# preset: (heuristic x4, 12 games; easy x4, 4 games; search1 x4, one round; search x4,
+# one round). search1 is the baseline and must never change. search's digest is of its
+# second generation as tuned on 30 Nov (six pass candidates, one standard error to switch,
+# round points until the game is in reach): re-record it only with a measured reason.
 REFERENCE = {
-    "classic": ("2aaed83def45efed", "80492838aeb93f4c", "219e811c1b21761b"),
-    "levant": ("976de4ebe90d5d3a", "8c000fce48bfb351", "5127facac6d5f1f4"),
-    "golden": ("ec8428c52318b002", "a9002ea81216b992", "5127facac6d5f1f4"),
-    "partnership": ("ecf6b29f9cef5761", "37e5d8137d28b858", "7e0e966b8dfb13df"),
-    "idlib": ("ca52f9dc970cf9da", "62d373afcfe79098", "248e6eb00594b416"),
-    "idlib_talyeekh": ("ccc1bd2061985352", "fc4916324ef3f3b3", "7eb8ef48b8b032b4"),
+    "classic": ("2aaed83def45efed", "80492838aeb93f4c", "bea26fdc15278c72", "dc8e5a9cf09965ca"),
+    "levant": ("976de4ebe90d5d3a", "8c000fce48bfb351", "73fc18c95fe6ed35", "6569ee64bb55d612"),
+    "golden": ("ec8428c52318b002", "a9002ea81216b992", "73fc18c95fe6ed35", "6569ee64bb55d612"),
+    "partnership": (
+        "ecf6b29f9cef5761",
+        "37e5d8137d28b858",
+        "6f1712cb73b4aa5e",
+        "7edeab3ba434cb08",
+    ),
+    "idlib": ("ca52f9dc970cf9da", "62d373afcfe79098", "1c53e4766641dd60", "bb2d3394237ea92c"),
+    "idlib_talyeekh": (
+        "ccc1bd2061985352",
+        "fc4916324ef3f3b3",
+        "3cfbc77badfcfe5f",
+        "8de75f5febd088f6",
+    ),
 }
 
 
@@ -60,7 +73,7 @@ def level_games(spec: str, preset: str, count: int, slow: bool = False) -> list[
 
 @pytest.mark.parametrize("preset", sorted(REFERENCE))
 def test_heuristic_and_easy_games_are_unchanged(preset: str) -> None:
-    heuristic, easy, _ = REFERENCE[preset]
+    heuristic, easy, *_ = REFERENCE[preset]
     assert digest(level_games("heuristic", preset, 12)) == heuristic
     assert digest(level_games("heuristic", preset, 3, slow=True)) == digest(
         level_games("heuristic", preset, 3)
@@ -70,12 +83,10 @@ def test_heuristic_and_easy_games_are_unchanged(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", sorted(REFERENCE))
 def test_search_rounds_are_unchanged(preset: str) -> None:
-    bots: list[Strategy] = [
-        SearchStrategy(1, think_ms=None, max_samples=12),
-        Search1Strategy(2, think_ms=None, max_samples=8),
-    ]
-    game = play_out(Game(PRESETS[preset], 5), bots * 2, rounds=1)
-    assert digest([game]) == REFERENCE[preset][2]
+    search1: list[Strategy] = [Search1Strategy(s, think_ms=None, max_samples=8) for s in range(4)]
+    search: list[Strategy] = [SearchStrategy(s, think_ms=None, max_samples=12) for s in range(4)]
+    games = [play_out(Game(PRESETS[preset], 5), bots, rounds=1) for bots in (search1, search)]
+    assert [digest([game]) for game in games] == list(REFERENCE[preset][2:])
 
 
 def states(preset: str, seed: int) -> Iterator[Game]:

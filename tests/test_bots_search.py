@@ -17,7 +17,7 @@ from leekha.common.bots.rollout import golden_stop, play_round
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
-from leekha.common.bots.values import game_winners, utility, win_chance
+from leekha.common.bots.values import game_winners, in_reach, utility, win_chance
 from leekha.common.bots.worlds import WorldWeights, play_events
 from leekha.common.config import GOLDEN, PARTNERSHIP, PRESETS, RulesConfig
 from leekha.common.game import OVER, PASS, PLAY, Game
@@ -203,6 +203,25 @@ def test_values_push_the_leader_and_count_the_team() -> None:
     )
     # Far from the end, fewer own points is better and nothing else is certain.
     assert 0 < win_chance(PRESETS["classic"], base, 1) < 1
+
+
+def test_the_game_counts_only_once_a_round_could_end_it() -> None:
+    classic = PRESETS["classic"]
+    assert not in_reach(classic, [40, 64, 10, 0], 36)
+    assert in_reach(classic, [40, 65, 10, 0], 36)
+    # Partners reach the target together.
+    assert in_reach(PARTNERSHIP, [30, 0, 40, 0], PARTNERSHIP.target - 70)
+    assert not in_reach(PARTNERSHIP, [30, 0, 40, 0], PARTNERSHIP.target - 71)
+    bot = SearchStrategy(1, think_ms=None)
+    far = bot._value(classic, [0, 0, 0, 0], [13, 0, 10, 13], 0, near=False)
+    assert far == -13.0  # the round's points, nothing else
+    # Near the end, putting the points on the leader is worth taking a few.
+    totals = [60, 90, 30, 70]
+    assert bot._value(classic, totals, [3, 0, 13, 0], 0, near=True) > bot._value(
+        classic, totals, [0, 0, 0, 16], 0, near=True
+    )
+    team = bot._value(PARTNERSHIP, [0, 0, 0, 0], [5, 0, 8, 0], 0, near=False)
+    assert team == -13.0
 
 
 def test_search_reaches_no_game_and_repeats_itself() -> None:

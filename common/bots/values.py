@@ -79,6 +79,17 @@ def win_chance(config: RulesConfig, totals: Sequence[int], seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-gap / spread))
 
 
+def in_reach(config: RulesConfig, totals: Sequence[int], most: int) -> bool:
+    """Whether a round worth at most `most` points could end the game from `totals`.
+
+    Further from the end than that, a seat's chance to win moves with its own points and
+    little else, and the points are what it can measure with least noise."""
+    lead = max(totals)
+    if config.partnership == "combined":
+        lead = max(totals[0] + totals[2], totals[1] + totals[3])
+    return lead + most >= config.target
+
+
 def utility(config: RulesConfig, totals: Sequence[int], scores: Sequence[int], seat: int) -> float:
     """The value of a round ending with `scores` on top of `totals`, for `seat`."""
     after = [totals[s] + scores[s] for s in range(4)]
