@@ -4,13 +4,15 @@ A server address is `HOST[:PORT]` with the default port; a bot's playing style i
 *strategy* (the wire's word); rules are a preset plus `--rule KEY=VALUE` overrides checked
 by the same `leekha.common.config.preset` the server runs on `create_table`, so a bad rule
 gets the server's own error. Only the pure rules package is imported here: building the
-parser must stay cheap (`leekha --help`).
+parser must stay cheap (`leekha --help`); the bot registry is imported only by the
+commands whose help lists strategies.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -84,10 +86,15 @@ def address_help() -> str:
     return _("server address, HOST[:PORT]; the port defaults to {port}").format(port=DEFAULT_PORT)
 
 
-def strategy_help(extra: str = "") -> str:
-    """One description of a strategy for every command that takes one."""
-    text = _("a bot strategy: {tiers}").format(tiers=", ".join(STRATEGY_TIERS))
-    return text + extra
+def strategy_help(extra: str = "", names: Sequence[str] | None = None) -> str:
+    """One description of a strategy for every command that takes one: by default every
+    name the strategy registry knows (what `make_strategy` and a server's bots accept,
+    levels included), else the `names` a command limits itself to."""
+    if names is None:
+        from leekha.common.bots.base import strategy_names  # imports every bot: only here
+
+        names = strategy_names()
+    return _("a bot strategy: {tiers}").format(tiers=", ".join(names)) + extra
 
 
 def parse_rule(text: str) -> tuple[str, Any]:

@@ -83,7 +83,8 @@ def test_state_lines_show_standings_tables_and_who_is_waited_for() -> None:
     # mybot sits in seat 0, 3, 2 of rotations 0, 1, 2: 3 + 17 + 14 points in 6 rounds,
     # and wins rotation 0 (seat 0 wins every game); one deal, so no interval yet.
     assert mybot.split()[1:] == ["1", "3", "1", "6", "34", "5.667", "-", "0"]
-    assert "table 40: game 3, deal 0, rotation 1" in "\n".join(lines)
+    # The wire's game 3, deal 0, rotation 1 as people count them (the table is "Friday #4").
+    assert "table 40: game 4, deal 1, rotation 2" in "\n".join(lines)
     waiting = state(status="waiting", tables=0, done=0)
     waiting["entrants"][0]["present"] = False
     assert text.state_lines(waiting)[-1] == "waiting for: mybot"
@@ -120,7 +121,7 @@ def test_tournament_screen_list_follow_watch() -> None:
     assert isinstance(again, P.GetTournament) and again.tournament_id == 7
     # A push with one more game done and the tables moved on replaces what is shown.
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=1)))
-    assert "4/8 games" in render_text(m) and "  41  deal 0" not in render_text(m)
+    assert "4/8 games" in render_text(m) and "  41  game" not in render_text(m)
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=2)))
     m.tournament_move(1)
     m.tournament_enter()
@@ -202,8 +203,10 @@ def test_export_and_status_read_the_servers_database(
                      "-o", str(out)]) == 0  # fmt: skip
     table = out.read_text(encoding="utf-8").splitlines()
     assert table[0] == "Cup (round robin, rules classic, 2 deals)"
-    # game 0's row: number, deal, rotation, record id, then each seat with its points
-    assert sum(1 for line in table if line.split()[:5] == ["0", "0", "0", "500", "mybot"]) == 1
+    # game 0's row (its table was "Cup #1"): number, deal and rotation counted from 1, as
+    # the table names, then the record id and each seat with its points
+    assert sum(1 for line in table if line.split()[:5] == ["1", "1", "1", "500", "mybot"]) == 1
+    assert doc["games"][0]["game"] == 0  # the JSON keeps the stored number, for tools
 
     assert cli.main(["tournament", "status", str(tid), *where]) == 0
     status = capsys.readouterr().out.splitlines()

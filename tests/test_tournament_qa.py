@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from leekha import protocol as P
 from leekha.client import cli
 from leekha.client.tournament import text
-from tests.test_server_support import Harness
+from leekha.client.tui import tournament as tui_tournament
+from tests.test_server_support import FakeClient, Harness
 from tests.test_tournament_runner import _create, _hello, _run, _tournament
 
 HOUSE = [x for _ in range(3) for x in ("--entrant", "server:heuristic")]
@@ -92,3 +95,62 @@ def test_status_shows_the_servers_notes_as_a_log_under_their_own_heading() -> No
         "  every client entrant is here: the games begin",
     ]
     assert lines.index("live tables:") < log
+
+
+def _table_names(client: FakeClient) -> dict[int, str]:
+    reply = client.request(P.ListTables(id=client.rid()))
+    assert isinstance(reply, P.TableList)
+    return {int(table["id"]): str(table["name"]) for table in reply.tables}
+
+
+def test_status_and_the_screen_number_games_as_the_table_names_do() -> None:
+    """QA: `status` said "game 0" of the table the lobby lists as "cup #1"."""
+    h = Harness(bot_think_ms=50)
+    host = _hello(h, "host")
+    _create(host, name="cup")
+    h.advance(0.1)
+    state = host.request(P.GetTournament(id=host.rid(), tournament_id=1))
+    assert isinstance(state, P.TournamentState) and state.tournament["tables"]
+    names = _table_names(host)
+    t = state.tournament
+    for table in t["tables"]:
+        number = names[table["table_id"]].removeprefix("cup #")
+        assert f"game {number}, " in text.table_line(t, table)
+        assert f"game {number} " in tui_tournament._table_row(text.labels(t), table)
+
+
+def test_no_rank_before_an_entrants_first_finished_game() -> None:
+    """QA: "rank 1" for everyone before a single game was played. The rank column shows
+    "-" for an entrant without a finished game, and the export's JSON keeps the rank."""
+    fresh: dict[str, Any] = {
+        "id": 1, "name": "cup", "format": "round_robin", "status": "running",
+        "preset": "classic", "deals": 1, "stages": None, "games_done": 0, "games_total": 4,
+        "entrants": [{"index": i, "name": f"b{i}", "kind": "server"} for i in range(4)],
+        "standings": [{"entrant": i, "rank": 1, "games": 0, "wins": 0, "rounds": 0,
+                       "points": 0, "mean": 0.0, "low": None, "high": None,
+                       "fallback_games": 0} for i in range(4)],
+        "tables": [], "notes": [],
+    }  # fmt: skip
+    rows = [line.split() for line in text.state_lines(fresh)[3:8]]
+    assert rows[0][:2] == ["entrant", "rank"]
+    assert [row[:3] for row in rows[1:]] == [[f"b{i}", "-", "0"] for i in range(4)]
+    one_each = [{**s, "games": 1, "rounds": 1} for s in fresh["standings"]]
+    played = {**fresh, "standings": one_each}
+    assert [line.split()[1] for line in text.state_lines(played)[4:8]] == ["1"] * 4
+
+
+def test_create_help_lists_every_strategy_the_server_accepts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """QA: the help offered search, heuristic and random; the server also takes the
+    levels and search1. Every name listed must be one the server's tournaments take."""
+    with pytest.raises(SystemExit):
+        cli.main(["tournament", "create", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    listed = helped.split("a bot strategy: ", 1)[1].split(")", 1)[0].split(", ")
+    assert {"easy", "medium", "hard", "search1", "search", "heuristic", "random"} <= set(listed)
+    h = Harness(bot_think_ms=0, max_tournaments=len(listed))
+    host = _hello(h, "host")
+    for name in listed:
+        reply = _create(host, entrants=[{"strategy": name}] * 4)
+        assert isinstance(reply, P.TournamentState), (name, reply)

@@ -12,6 +12,7 @@ from typing import Any
 
 from leekha.client.i18n import _, ngettext
 from leekha.server.tournament import export
+from leekha.server.tournament.plan import counted
 
 
 def headings() -> dict[str, str]:
@@ -95,6 +96,13 @@ def labels(t: Mapping[str, Any]) -> dict[int, str]:
     return out
 
 
+def missing(t: Mapping[str, Any]) -> str:
+    """The client entrants not connected, by name ("" when all are here): whom a
+    waiting tournament waits for."""
+    away = [e for e in t["entrants"] if e.get("kind") == "client" and not e.get("present")]
+    return ", ".join(str(e.get("name")) for e in away)
+
+
 def state_lines(t: Mapping[str, Any]) -> list[str]:
     """A tournament's state (`tournament_state`'s map): title, progress, standings, live
     tables and the server's notes."""
@@ -102,9 +110,8 @@ def state_lines(t: Mapping[str, Any]) -> list[str]:
     names = labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
     lines = [head, progress(t), "", *export.standings_table(shown, t["standings"], headings())]
-    missing = [e for e in t["entrants"] if e.get("kind") == "client" and not e.get("present")]
-    if t["status"] == "waiting" and missing:
-        who = ", ".join(str(e.get("name")) for e in missing)
+    who = missing(t)
+    if t["status"] == "waiting" and who:
         lines += ["", _("waiting for: {names}").format(names=who)]
     if t.get("tables"):
         lines += ["", _("live tables:")]
@@ -116,13 +123,22 @@ def state_lines(t: Mapping[str, Any]) -> list[str]:
 
 
 def table_line(t: Mapping[str, Any], table: Mapping[str, Any]) -> str:
-    """One live table: its id, game, deal, rotation and who sits where."""
-    names = labels(t)
-    seats = ", ".join(names.get(int(e), "?") for e in table["seats"])
+    """One live table: its id, game, deal, rotation (counted from 1, as the table's name)
+    and who sits where."""
     return _("table {table}: game {game}, deal {deal}, rotation {rotation}: {seats}").format(
-        table=table["table_id"], game=table["game"], deal=table["deal"],
-        rotation=table["rotation"], seats=seats,
-    )  # fmt: skip
+        table=table["table_id"], seats=seats_text(labels(t), table), **numbers(table)
+    )
+
+
+def numbers(table: Mapping[str, Any]) -> dict[str, int]:
+    """A live table's game, deal and rotation as people count them (from 1, as the
+    table's name `NAME #n`); the wire numbers them from 0."""
+    return {key: counted(int(table[key])) for key in ("game", "deal", "rotation")}
+
+
+def seats_text(names: Mapping[int, str], table: Mapping[str, Any]) -> str:
+    """Who sits at a live table, seat by seat."""
+    return ", ".join(names.get(int(e), "?") for e in table["seats"])
 
 
 def export_text(doc: Mapping[str, Any]) -> str:

@@ -80,7 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="best",
         metavar="STRATEGY",
         help=default_help(
-            strategy_help(_(", or best (the strongest installed)")) + _(" for the three bots")
+            strategy_help(_(", or best (the strongest installed)"), STRATEGY_TIERS)
+            + _(" for the three bots")
         ),
     )
     parser.add_argument(

@@ -16,7 +16,7 @@ from typing import Any
 from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.tournament import text
-from leekha.client.tui.canvas import Canvas
+from leekha.client.tui.canvas import Canvas, fit
 from leekha.server.tournament.export import standings_rows
 
 Request = Callable[..., P.Message]
@@ -101,6 +101,10 @@ class TournamentScreen:
             self.open()
 
 
+#: At most this many of the server's latest notes under the tables.
+NOTES_SHOWN = 3
+
+
 def paint(s: TournamentScreen, cv: Canvas) -> None:
     width, height = min(cv.width, 78), cv.height - 4  # the header and the hints stay
     if not s.following_one:
@@ -114,31 +118,70 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
         cv.put(x, y, _("asking the server…"), "class:box class:muted")
         return
     head = f"{text.about(t)} · {text.progress(t)}"
-    cv.put(x, y, head[:inner], "class:box class:muted")
+    cv.put(x, y, fit(head, inner), "class:box class:muted")
+    notes = [str(note) for note in t.get("notes", ())][-NOTES_SHOWN:]
+    upper = bottom - (len(notes) + 2 if notes else 0)  # the notes keep the box's foot
+    row = _paint_standings(cv, x, y + 1, inner, t, _standings_room(t, upper - y))
+    _paint_tables(s, cv, x, row + 1, inner, upper)
+    if notes:
+        cv.put(x, upper + 2, _("what happened, latest last:"), "class:box class:muted")
+        for i, note in enumerate(notes, start=upper + 3):
+            cv.put(x, i, "  " + fit(note, inner - 2), "class:box")
+
+
+def _standings_room(t: dict[str, Any], rows: int) -> int:
+    """How many standings rows (the heading included) fit in `rows`, leaving a blank
+    row, then the live tables' heading and up to three of them (or one line saying why
+    there are none), and a row for "(+n more)"."""
+    below = 2 + min(len(t["tables"]), 3) if t["tables"] else 1
+    return max(2, min(len(t["standings"]) + 1, rows - 2 - below))
+
+
+def _paint_standings(
+    cv: Canvas, x: int, row: int, inner: int, t: dict[str, Any], room: int
+) -> int:
+    """The standings from `row` on, cut to `room` rows; returns the row after them."""
     names = text.labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
     lines = standings_rows(shown, t["standings"], text.headings(), COLUMNS)
-    room = max(2, (bottom - y - 2) // 2 if t["tables"] else bottom - y - 1)
-    row = y + 1
     for i, cells in enumerate(lines[:room]):
         _put_cells(cv, x, row, inner, cells, "class:box.title" if i == 0 else "class:box")
         row += 1
     if len(lines) > room:
         cv.put(x, row, _("  (+{n} more)").format(n=len(lines) - room), "class:box class:muted")
         row += 1
-    row += 1
+    return row
+
+
+def _paint_tables(
+    s: TournamentScreen, cv: Canvas, x: int, row: int, inner: int, bottom: int
+) -> None:
+    """The live tables (Enter watches the one under the cursor), or why there are none:
+    whom a waiting tournament still waits for, no game now, or finished."""
+    t = s.state
+    assert t is not None
     if not t["tables"]:
-        note = _("no game is being played now") if t["status"] != "finished" else ""
-        cv.put(x, row, (note or _("finished")), "class:box class:muted")
+        cv.put(x, row, fit(_idle(t), inner), "class:box class:muted")
         return
     cv.put(x, row, _("live tables (Enter to watch):"), "class:box class:muted")
+    names = text.labels(t)
     first = max(0, s.cursor - (bottom - row - 1) + 1)
     for i, table in enumerate(t["tables"][first:], start=first):
         row += 1
         if row > bottom:
             break
         style = "class:box class:cursorrow" if i == s.cursor else "class:box"
-        cv.put(x, row, _table_row(names, table)[:inner], style)
+        cv.put(x, row, fit(_table_row(names, table), inner), style)
+
+
+def _idle(t: dict[str, Any]) -> str:
+    """Why a tournament has no live table."""
+    if t["status"] == "finished":
+        return _("finished")
+    missing = text.missing(t)
+    if t["status"] == "waiting" and missing:
+        return _("waiting for: {names}").format(names=missing)
+    return _("no game is being played now")
 
 
 def _put_cells(cv: Canvas, x: int, y: int, width: int, cells: list[str], style: str) -> None:
@@ -153,10 +196,10 @@ def _put_cells(cv: Canvas, x: int, y: int, width: int, cells: list[str], style: 
 
 
 def _table_row(names: dict[int, str], table: dict[str, Any]) -> str:
-    """A live table in one short row: its id, deal and rotation, who sits where."""
-    seats = ", ".join(names.get(int(e), "?") for e in table["seats"])
-    where = _("deal {deal} rot {rotation}").format(deal=table["deal"], rotation=table["rotation"])
-    return f"{table['table_id']:>4}  {where}  {seats}"
+    """A live table in one short row: its id, game, deal and rotation (counted from 1, as
+    the table's name), who sits where."""
+    where = _("game {game} deal {deal} rot {rotation}").format(**text.numbers(table))
+    return f"{table['table_id']:>4}  {where}  {text.seats_text(names, table)}"
 
 
 def _paint_list(s: TournamentScreen, cv: Canvas, width: int) -> None:

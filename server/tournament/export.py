@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from leekha.server.tournament.plan import Entrant
+from leekha.server.tournament.plan import Entrant, counted
 from leekha.server.tournament.standings import GameResult, standings
 
 EXPORT_VERSION: Final = 1
@@ -115,11 +115,19 @@ STANDING_COLUMNS: Final = (
 )  # fmt: skip
 
 
-def _standing_cells(s: Mapping[str, Any], label: str, house: str) -> dict[str, str]:
+def _rank(s: Mapping[str, Any], house: str) -> str:
+    """The rank as shown: "house" for a house bot, and none ("-") before the entrant's
+    first finished game, where every entrant would tie and the order means nothing."""
     rank = s.get("rank")
+    if rank is None:
+        return house
+    return str(rank) if s["games"] else "-"
+
+
+def _standing_cells(s: Mapping[str, Any], label: str, house: str) -> dict[str, str]:
     return {
         "entrant": label,
-        "rank": house if rank is None else str(rank),
+        "rank": _rank(s, house),
         "games": str(s["games"]),
         "wins": str(s["wins"]),
         "rounds": str(s["rounds"]),
@@ -156,8 +164,8 @@ def standings_table(
 
 
 def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) -> list[str]:
-    """Every game of an export: number, deal, rotation, record id, players with their
-    points, winners."""
+    """Every game of an export: number, deal, rotation (counted from 1, as the table
+    names), record id, players with their points, winners."""
     h = headings
     seats = [h["seat"].format(n=n) for n in range(1, 5)]
     rows = [[h["game"], h["deal"], h["rotation"], h["record"], *seats, h["winners"]]]
@@ -166,8 +174,8 @@ def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) 
         players = [f"{name} {points}" for name, points in pairs]
         winners = ", ".join(g["players"][w] for w in g["winners"])
         record = "-" if g["record_id"] is None else str(g["record_id"])
-        rows.append([str(g["game"]), str(g["deal"]), str(g["rotation"]), record, *players,
-                     winners])  # fmt: skip
+        numbers = (str(counted(g[key])) for key in ("game", "deal", "rotation"))
+        rows.append([*numbers, record, *players, winners])
     return _columns(rows, left=0)
 
 

@@ -85,6 +85,13 @@ class PlannedGame:
     seed: int
 
 
+def counted(n: int) -> int:
+    """A game, stage, deal or rotation number as people count it: the store, the wire and
+    the JSON export number from 0; the table names (`NAME #1`), the notes and every text
+    a person reads count from 1."""
+    return n + 1
+
+
 def entrants_of(specs: Iterable[tuple[str | None, str | None]]) -> list[Entrant]:
     """Entrants from (name, strategy) pairs, numbered in order; refuses a pair that has
     both or neither, and a client name given twice."""

@@ -448,7 +448,7 @@ class TournamentRunner:
         return out
 
     def _table_name(self, t: Tournament, game: P.PlannedGame) -> str:
-        tail = f" #{game.number + 1}"
+        tail = f" #{P.counted(game.number)}"
         return t.t.name[: WIRE_NAME_MAX - len(tail)] + tail
 
     def _start(
@@ -471,7 +471,8 @@ class TournamentRunner:
                 self.lobby.seated(session, table)
             else:
                 seats.append(Seat(stand_in_name(e.label), None, FALLBACK, connected=True))
-                t.note(f"game {game.number + 1}: {e.label} is away; the fallback plays for it")
+                number = P.counted(game.number)
+                t.note(f"game {number}: {e.label} is away; the fallback plays for it")
         clients = [t.t.entrants[i].name is not None for i in game.seats]
         t.live[game.number] = Live(game, table, clients, [0, 0, 0, 0])
         self._tables[table.id] = (t.id, game.number)
@@ -493,7 +494,7 @@ class TournamentRunner:
         games = P.swiss_stage(field, stage, t.t.deals, t.t.seed, P.meetings(t.t.games))
         self.store.add_games(t.id, games)
         t.t.games.extend(games)
-        t.note(f"stage {stage + 1} of {t.t.stages} drawn")
+        t.note(f"stage {P.counted(stage)} of {t.t.stages} drawn")
 
     def _finish(self, t: Tournament) -> None:
         self._set_status(t, FINISHED)
@@ -546,7 +547,8 @@ class TournamentRunner:
         for seat, moves in enumerate(live.moves):
             if moves:
                 label = t.t.entrants[live.game.seats[seat]].label
-                t.note(f"game {live.game.number + 1}: the fallback made {moves} moves for {label}")
+                number = P.counted(live.game.number)
+                t.note(f"game {number}: the fallback made {moves} moves for {label}")
         self._release(live.table)
         self._push(t)
         self.poke()
@@ -577,7 +579,7 @@ class TournamentRunner:
         del t.live[live.game.number]
         del self._tables[table.id]
         self.store.started(t.id, live.game.number, None)
-        t.note(f"game {live.game.number + 1} lost its table; it is played again")
+        t.note(f"game {P.counted(live.game.number)} lost its table; it is played again")
         self.poke()
 
     # ---- restart -----------------------------------------------------------------------
