@@ -30,8 +30,7 @@ from leekha.common.view import SeatView, SeatViews, seat_view
 # preset: (heuristic x4, 12 games; easy x4, 4 games; search1 x4, one round; search x4,
 # one round). search1 is the baseline and must never change. search's digest is of its
 # second generation as tuned on 30 Nov (six pass candidates, one standard error to switch,
-# round points plus the game when a round decides it): re-record it only with a measured
-# reason.
+# round points until the game is in reach): re-record it only with a measured reason.
 REFERENCE = {
     "classic": ("2aaed83def45efed", "80492838aeb93f4c", "bea26fdc15278c72", "dc8e5a9cf09965ca"),
     "levant": ("976de4ebe90d5d3a", "8c000fce48bfb351", "73fc18c95fe6ed35", "6569ee64bb55d612"),

@@ -17,7 +17,7 @@ from leekha.common.bots.rollout import golden_stop, play_round
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
-from leekha.common.bots.values import GAME_POINTS, game_winners, utility
+from leekha.common.bots.values import game_winners, in_reach, utility, win_chance
 from leekha.common.bots.worlds import WorldWeights, play_events
 from leekha.common.config import GOLDEN, PARTNERSHIP, PRESETS, RulesConfig
 from leekha.common.game import OVER, PASS, PLAY, Game
@@ -184,30 +184,44 @@ def test_game_winners_agrees_with_the_engine(config: RulesConfig, seed: int) -> 
     if game.phase == OVER:
         assert game.outcome is not None
         assert game_winners(config, totals) == list(game.outcome.winners)
-        winner = game.outcome.winners[0]
-        assert utility(config, totals, [0, 0, 0, 0], winner) == GAME_POINTS
+        assert win_chance(config, totals, game.outcome.winners[0]) == 1.0
     else:
         assert game_winners(config, totals) is None
 
 
-def test_values_count_the_team_and_the_game_a_round_decides() -> None:
-    classic = PRESETS["classic"]
-    # A round that ends nothing is worth its points: the seat's own.
-    assert utility(classic, [0, 0, 0, 0], [13, 0, 10, 13], 0) == -13.0
-    # Partnership: a partner's points count as one's own, the opponents' not at all.
+def test_values_push_the_leader_and_count_the_team() -> None:
+    # Near the target, the same 10 points are worth more on the leader than on the last.
+    assert win_chance(GOLDEN, [20, 30, 95, 40], 0) > win_chance(GOLDEN, [20, 30, 85, 50], 0)
+    assert win_chance(GOLDEN, [20, 30, 85, 50], 0) > 0.25
+    # Partnership: a partner's points count as one's own, the opponents' against.
     base = [10, 10, 10, 10]
-    assert utility(PARTNERSHIP, base, [5, 0, 8, 0], 0) == -13.0
-    assert utility(PARTNERSHIP, base, [0, 13, 0, 0], 0) == 0.0
-    # The last round: three points taken in a round that ends the game with seat 0 ahead
-    # beat none taken in one that ends nothing; and when the game ends, the win comes first.
-    totals = [60, 90, 70, 80]
-    assert utility(classic, totals, [3, 13, 0, 0], 0) > utility(classic, totals, [0, 0, 13, 3], 0)
-    win = utility(classic, totals, [8, 13, 0, 0], 0)
-    lose = utility(classic, totals, [11, 13, 0, 0], 0)
-    assert win == GAME_POINTS - 8 and lose == -GAME_POINTS - 11
-    # Golden goal: a trick that puts seat 1 over the target ends it on the spot.
-    assert utility(GOLDEN, [20, 95, 40, 50], [0, 6, 0, 0], 0) == GAME_POINTS
-    assert utility(GOLDEN, [20, 95, 40, 50], [0, 5, 0, 0], 0) == 0.0
+    assert utility(PARTNERSHIP, base, [0, 0, 13, 0], 0) < utility(
+        PARTNERSHIP, base, [0, 13, 0, 0], 0
+    )
+    assert utility(PARTNERSHIP, base, [0, 0, 13, 0], 0) == utility(
+        PARTNERSHIP, base, [13, 0, 0, 0], 0
+    )
+    # Far from the end, fewer own points is better and nothing else is certain.
+    assert 0 < win_chance(PRESETS["classic"], base, 1) < 1
+
+
+def test_the_game_counts_only_once_a_round_could_end_it() -> None:
+    classic = PRESETS["classic"]
+    assert not in_reach(classic, [40, 64, 10, 0], 36)
+    assert in_reach(classic, [40, 65, 10, 0], 36)
+    # Partners reach the target together.
+    assert in_reach(PARTNERSHIP, [30, 0, 40, 0], PARTNERSHIP.target - 70)
+    assert not in_reach(PARTNERSHIP, [30, 0, 40, 0], PARTNERSHIP.target - 71)
+    bot = SearchStrategy(1, think_ms=None)
+    far = bot._value(classic, [0, 0, 0, 0], [13, 0, 10, 13], 0, near=False)
+    assert far == -13.0  # the round's points, nothing else
+    # Near the end, putting the points on the leader is worth taking a few.
+    totals = [60, 90, 30, 70]
+    assert bot._value(classic, totals, [3, 0, 13, 0], 0, near=True) > bot._value(
+        classic, totals, [0, 0, 0, 16], 0, near=True
+    )
+    team = bot._value(PARTNERSHIP, [0, 0, 0, 0], [5, 0, 8, 0], 0, near=False)
+    assert team == -13.0
 
 
 def test_search_reaches_no_game_and_repeats_itself() -> None:

@@ -1,13 +1,15 @@
-"""The `search` tier: PIMC over weighted worlds, scored by round points and the game's end.
+"""The `search` tier: PIMC over weighted worlds, scored as the game stands.
 
 Card play: sample deals of the unseen cards consistent with the view (`Tracker`), weight
 each by how well it explains the other seats' plays and pass (`worlds`), and play every
 candidate card out on the same worlds with the heuristic policy at all four seats on the
-flat rollout loop (`rollout`). A rollout is worth the round's points to the seat (or its
-team), plus a game won or lost when the round ends the game (`values`), which covers
-golden goal, the target, partnership and the moon. Every few worlds, candidates whose
-paired deficit against the best is clearly beyond noise stop being rolled out, so the
-budget goes to the moves still in contention.
+flat rollout loop (`rollout`). Once one round could end the game, a rollout is worth the
+seat's chance to win the game from the totals it ends on (`values`), which covers golden
+goal, the target, partnership and the moon, with the round's points as a tie-break;
+further from the end it is worth the round's points (the seat's, or its team's): there
+the chance to win follows them, and the estimate of it adds only noise. Every few
+worlds, candidates whose paired deficit against the best is clearly beyond noise stop
+being rolled out, so the budget goes to the moves still in contention.
 
 Passes and doubles: the heuristic's best six passes, for each choice of doubles, are
 played out from the deal over sampled hands of the others (who pass and double the
@@ -30,7 +32,7 @@ from leekha.common.bots.heuristic import cached_rules, card_danger, ranked_passe
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
 from leekha.common.bots.search1 import Budget, Searcher
-from leekha.common.bots.values import utility
+from leekha.common.bots.values import in_reach, utility
 from leekha.common.bots.worlds import WorldWeights
 from leekha.common.config import RulesConfig
 from leekha.common.game import PASS
@@ -163,13 +165,15 @@ class SearchStrategy(Searcher):
         if view.phase != PASS or len(options) == 1 or not self.search_passes:
             return options[0]
         cands = Candidates(len(options))
+        most = cached_rules(config, C.mask_of(config.leekha_cards) if config.doubling else 0)
+        near = in_reach(config, view.totals, max(most.moon, sum(most.points)))
         more = self._budget(PASS_BUDGET)
         n = 0
         while more(n):
             world = self._deal_world(view, hand)
             for i in cands.alive:
                 doubles, passed = options[i]
-                cands.add(i, self._pass_rollout(view, world, doubles, passed), 1.0)
+                cands.add(i, self._pass_rollout(view, world, doubles, passed, near), 1.0)
             cands.end_world()
             n += 1
         self.last_samples = n
@@ -198,7 +202,7 @@ class SearchStrategy(Searcher):
         return hands
 
     def _pass_rollout(
-        self, view: SeatView, world: list[int], doubles: list[int], passed: list[int]
+        self, view: SeatView, world: list[int], doubles: list[int], passed: list[int], near: bool
     ) -> float:
         me = view.seat
         assert me is not None and view.pass_to is not None
@@ -231,10 +235,12 @@ class SearchStrategy(Searcher):
             [0, 0, 0, 0],
             golden_stop(config, view.totals),
         )
-        return self._value(config, view.totals, scores, me)
+        return self._value(config, view.totals, scores, me, near)
 
-    def _value(self, config: RulesConfig, totals: list[int], scores: list[int], seat: int) -> float:
-        if self.game_aware:
+    def _value(
+        self, config: RulesConfig, totals: list[int], scores: list[int], seat: int, near: bool
+    ) -> float:
+        if self.game_aware and near:
             return utility(config, totals, scores, seat)
         partner = scores[seat ^ 2] if config.partnership != "off" else 0
         return -float(scores[seat] + partner)
@@ -253,6 +259,7 @@ class SearchStrategy(Searcher):
         totals = view.totals
         points = view.round_points
         played = tracker.played
+        near = in_reach(config, totals, max(rules.moon, sum(rules.points)))
         cands = Candidates(len(moves))
         more = self._budget()
         n = 0
@@ -272,7 +279,7 @@ class SearchStrategy(Searcher):
                     stop,
                     moves[i],
                 )
-                cands.add(i, self._value(config, totals, scores, me), weight)
+                cands.add(i, self._value(config, totals, scores, me, near), weight)
             cands.end_world()
             n += 1
         self.last_samples = n
