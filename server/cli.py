@@ -7,6 +7,7 @@ LAN announcer (zeroconf) and the embedded server of `leekha play` share asyncio'
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from typing import Any, TextIO
 
@@ -88,5 +89,8 @@ def run(args: argparse.Namespace) -> int:
         d.addCallbacks(started, failed)
 
     reactor.callWhenRunning(go)
+    # A shell starts background jobs with SIGINT ignored, and Twisted leaves an ignored
+    # SIGINT alone; `leekha serve` stops on SIGINT however it was started.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     reactor.run()
     return outcome["code"]
