@@ -35,6 +35,7 @@ from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.game import OVER, PASS, Game
+from leekha.common.intervals import Interval
 from leekha.common.view import SeatView, seat_view
 
 
@@ -187,9 +188,6 @@ def match_rate(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-Z95 = 1.959963984540054
-
-
 def duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
     """One game of deal set `g` in rotation `r`: per-round points of A and B seats, and
     whether A (or A's team) won."""
@@ -215,9 +213,10 @@ def duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
-    if len(xs) < 2:
-        return (xs[0] if xs else 0.0), math.inf
-    return statistics.fmean(xs), Z95 * statistics.stdev(xs) / math.sqrt(len(xs))
+    if not xs:
+        return 0.0, math.inf
+    interval = Interval.of(xs)
+    return interval.mean, interval.half
 
 
 def duel(args: argparse.Namespace) -> dict[str, Any]:

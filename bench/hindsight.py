@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -39,9 +38,9 @@ from leekha.common.bots.search1 import Search1Strategy
 from leekha.common.bots.tracker import Tracker
 from leekha.common.config import PRESETS
 from leekha.common.game import OVER, PASS, Game
+from leekha.common.intervals import Interval
 from leekha.common.view import SeatView, seat_view
 
-Z95 = 1.959963984540054
 CHUNKS = 8
 # The position games' seats: search1 with a small fixed sample (deterministic and quick).
 POSITION_SAMPLES = 24
@@ -133,13 +132,12 @@ def compare(specs: list[str], run: Callable[[str], list[int]]) -> dict[str, Any]
     ref_mean = statistics.fmean(ref)
     report: dict[str, Any] = {"n": len(ref), "reference": specs[0], "strategies": {}}
     for spec, points in results.items():
-        diffs = [a - b for a, b in zip(points, ref, strict=True)]
-        ci = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        diff = Interval.of([a - b for a, b in zip(points, ref, strict=True)])
         report["strategies"][spec] = {
             "points": round(statistics.fmean(points), 4),
-            "diff": round(statistics.fmean(diffs), 4),
-            "diff_ci95": round(ci, 4),
-            "relative": round(statistics.fmean(diffs) / ref_mean, 4) if ref_mean else None,
+            "diff": round(diff.mean, 4),
+            "diff_ci95": round(diff.half, 4),
+            "relative": round(diff.mean / ref_mean, 4) if ref_mean else None,
         }
     return report
 

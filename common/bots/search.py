@@ -165,8 +165,8 @@ class SearchStrategy(Searcher):
         if view.phase != PASS or len(options) == 1 or not self.search_passes:
             return options[0]
         cands = Candidates(len(options))
-        most = cached_rules(config, C.mask_of(config.leekha_cards) if config.doubling else 0)
-        near = in_reach(config, view.totals, max(most.moon, sum(most.points)))
+        doubled = C.mask_of(config.leekha_cards) if config.doubling else 0
+        near = in_reach(config, view.totals, cached_rules(config, doubled).most)
         more = self._budget(PASS_BUDGET)
         n = 0
         while more(n):
@@ -259,7 +259,7 @@ class SearchStrategy(Searcher):
         totals = view.totals
         points = view.round_points
         played = tracker.played
-        near = in_reach(config, totals, max(rules.moon, sum(rules.points)))
+        near = in_reach(config, totals, rules.most)
         cands = Candidates(len(moves))
         more = self._budget()
         n = 0

@@ -27,13 +27,15 @@ _QS_BIT: Final = C.BIT[C.QUEEN_SPADES]
 class Rules(PlayRules):
     """The play rules plus what a rollout scores: points with doubling folded in."""
 
-    __slots__ = ("moon", "penalty_mask", "points")
+    __slots__ = ("moon", "most", "penalty_mask", "points")
 
     def __init__(self, config: RulesConfig, doubled_mask: int = 0) -> None:
         super().__init__(config)
         self.points = points_table(config, doubled_mask)
         self.penalty_mask = config.penalty_mask
         self.moon = config.moon_penalty
+        # The most one seat can score in a round: every penalty card, or the moon.
+        self.most = max(self.moon, sum(self.points))
 
 
 # (seat, hand, legal, trick, high, played) -> card; `played` holds every card gone this round.
