@@ -204,8 +204,9 @@ class Connection:
             return False
         after = self._advance(msg, self.peer)
         if after is None:
+            violation = self._violation(msg)  # in words of the state it came in
             self.state = State.CLOSED
-            raise self._violation(msg)
+            raise violation
         if isinstance(msg, M.Hello | M.Resume):
             self._handshake_id = msg.id
         elif isinstance(msg, M.Welcome):
@@ -224,6 +225,16 @@ class Connection:
         if self.role == "server" and self.state is State.AWAITING_HELLO:
             return ProtocolError(
                 "not_hello_first", f"first message must be hello or resume, not {msg.TYPE}", rid
+            )
+        if self.role == "server" and self.state is State.READY:
+            return ProtocolError(
+                "unknown_type",
+                f"{msg.TYPE} belongs to the handshake; this connection is already welcomed",
+                rid,
+            )
+        if self.role == "server" and isinstance(msg, M.Hello | M.Resume):
+            return ProtocolError(
+                "not_hello_first", f"{msg.TYPE} sent before the last one was answered", rid
             )
         if self.role == "server":
             return ProtocolError("not_hello_first", f"{msg.TYPE} before the welcome", rid)

@@ -38,8 +38,9 @@ PROTOCOL_ERRORS: dict[str, str] = {
     "bad_msgpack": "The body is not valid msgpack (or is cut short by the frame end), uses "
     "a forbidden type (bin, ext), exceeds a container/string limit, nests too deeply, "
     "has a non-string or duplicate map key, or holds invalid UTF-8.",
-    "unknown_type": "The `type` is not a known message type, or is not allowed in this "
-    "direction (e.g. a client sending `welcome`).",
+    "unknown_type": "The `type` is not a known message type, is not allowed in this "
+    "direction (e.g. a client sending `welcome`), or not at this point of the session "
+    "(e.g. `prove` after the `welcome`).",
     "missing_field": "A required field is absent.",
     "bad_field": "A field has the wrong type or is out of range; the message names the field.",
     "version_mismatch": "`hello`/`resume` offered no protocol version the server speaks.",

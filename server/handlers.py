@@ -61,6 +61,8 @@ class LeekhaConnection(FramedConnection):
             if self.strikes > self.settings.rate_burst * MAX_STRIKES_FACTOR:
                 self.server.penalize(self.ip)
                 self.kick("rate_limited", "too many messages; closing")
+            elif isinstance(msg, M.Hello | M.Resume | M.Prove):
+                self.send(self._refuse_handshake(msg, "rate_limited", "too many messages"))
             elif self.strikes == 1 or self.strikes % 10 == 0:
                 self.send(M.Error(code="rate_limited", message="too many messages", re=re))
             return
@@ -76,20 +78,38 @@ class LeekhaConnection(FramedConnection):
                 self._active(self.session)
             reply = handler(msg)
         except Refused as exc:
-            reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
             if isinstance(msg, M.Hello | M.Resume | M.Prove):
-                if isinstance(msg, M.Prove):
-                    reply = M.Error(code=exc.code, message=exc.message[:1000], re=msg.re)
-                self.rules.send(reply)  # the session rules see the handshake refused
+                reply = self._refuse_handshake(msg, exc.code, exc.message)
+            else:
+                reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
         except ProtocolError as exc:
             self.unqueue(mark)
             self.on_violation(exc)
             return
         except Exception:
             log.failure("handling {type} from {ip} failed", type=msg.TYPE, ip=self.ip)
-            reply = M.Error(code="internal", message="the server failed; no effect", re=re)
+            why = "the server failed; no effect"
+            if isinstance(msg, M.Hello | M.Resume | M.Prove):
+                reply = self._refuse_handshake(msg, "internal", why)
+            else:
+                reply = M.Error(code="internal", message=why, re=re)
         if reply is not None:
             self.queue(reply, mark)
+
+    def _refuse_handshake(self, msg: M.Hello | M.Resume | M.Prove, code: str, why: str) -> M.Error:
+        """Answer the handshake's request with an error that leaves the connection waiting
+        for a new `hello` (the session rules go back to awaiting it, and a challenge sent
+        is forgotten), as docs/protocol.md promises for every refusal in the handshake.
+        A welcomed connection's second hello is answered the same way and stays welcomed."""
+        if isinstance(msg, M.Prove):  # the answer goes to the hello the challenge was for
+            re = self.key_check.hello.id if self.key_check is not None else msg.re
+        else:
+            re = msg.id
+        reply = M.Error(code=code, message=why[:1000], re=re)
+        if self.session is None:
+            self.key_check = None
+            self.rules.send(reply)
+        return reply
 
     def _active(self, session: Session) -> None:
         table = self.lobby.tables.get(session.table_id) if session.table_id is not None else None
@@ -120,10 +140,11 @@ class LeekhaConnection(FramedConnection):
         self._hello(msg.id, version, msg.name, verified=False)
 
     def handle_prove(self, msg: M.Prove) -> None:
-        check, self.key_check = self.key_check, None
+        check = self.key_check
         if check is None or check.hello.id != msg.re:
             raise Refused("bad_signature", "no challenge is waiting for this answer")
         self.lobby.identities.prove(check, msg.signature)
+        self.key_check = None
         self._hello(check.hello.id, check.version, check.hello.name, verified=True)
 
     def _hello(self, rid: int, version: tuple[int, int], name: str, *, verified: bool) -> None:

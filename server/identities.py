@@ -83,7 +83,9 @@ class Identities:
             raw = base64.b64decode(signature.encode("ascii"), validate=True)
         except (binascii.Error, UnicodeEncodeError):
             raw = b""
-        payload = auth.challenge_payload(self.server_id, check.name, check.key, check.nonce)
+        # The name exactly as the hello sent it (docs/protocol.md): a client signs what it
+        # sent, and need not know how this server cleans names up.
+        payload = auth.challenge_payload(self.server_id, check.hello.name, check.key, check.nonce)
         if not auth.verify(check.key, raw, payload):
             log.info("a key check for {name} failed", name=check.name)
             raise Refused("bad_signature", "the signature does not match this challenge")

@@ -116,3 +116,39 @@ def test_join_proves_the_user_identity_unless_guest(
     assert first is not None and first.public_key == join._identity().public_key
     (tmp_path / "leekha" / I.KEY_FILE).write_text("damaged")
     assert join._identity() is None  # a broken key file: play as a guest, say why
+
+
+#: The worked example of docs/protocol.md ("Claimed names"), computed independently once.
+GOLDEN = {
+    "key": "ed25519:A6EHv/POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg=",
+    "server": "srv-golden",
+    "name": "  spaced   name ",
+    "nonce": "ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1+f4CBgoM=",
+    "signed": (
+        "6c65656b68612d617574682d31007372762d676f6c64656e0020207370616365642020206e616d6520"
+        "00656432353531393a41364548762f504f454c3464634e3059353076416d57666b316a4362705131"
+        "66486479475a424a564d62673d006465666768696a6b6c6d6e6f707172737475767778797a7b7c7d"
+        "7e7f80818283"
+    ),
+    "signature": (
+        "E+fqham1ajkGpRb5CFcg8t3tSZ8uo5MJ3R5b0n53cDH8eCNtnVHV13uat/z5qLfJOI8VOUnzDeF2pSk+JhUaDw=="
+    ),
+}
+
+
+def test_the_golden_key_proof_signs_the_name_as_sent_and_is_in_the_docs() -> None:
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    ident = I.Identity(Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
+    assert ident.public_key == GOLDEN["key"]
+    nonce = base64.b64decode(GOLDEN["nonce"])
+    assert nonce == bytes(range(100, 132))
+    payload = auth.challenge_payload(GOLDEN["server"], GOLDEN["name"], ident.public_key, nonce)
+    assert payload.hex() == GOLDEN["signed"]
+    assert base64.b64encode(ident.sign(payload)).decode() == GOLDEN["signature"]
+    doc = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    for field in ("key", "server", "nonce", "signed", "signature"):
+        assert GOLDEN[field] in doc, field
+    assert '`"  spaced   name "`' in doc

@@ -149,6 +149,10 @@ def test_the_key_check_lives_inside_the_handshake_only() -> None:
         client.send(EXAMPLES["prove"])
     with pytest.raises(P.ProtocolError):
         client.receive_data(P.encode(EXAMPLES["challenge"]))
+    # The server says what was wrong in the words of the state the prove came in.
+    with pytest.raises(P.ProtocolError) as late:
+        server.receive_data(P.encode(EXAMPLES["prove"]))
+    assert late.value.code == "unknown_type" and "already welcomed" in late.value.message
 
 
 def test_a_client_refuses_game_traffic_before_the_welcome() -> None:
