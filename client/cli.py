@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "leekha.client.tui.replay",
         N_("step through a finished game from a record export"),
     ),
+    "invite": ("leekha.client.invite", N_("print the line that takes a friend to your table")),
     "servers": ("leekha.client.discovery", N_("list Leekha servers on the local network")),
     "match": (
         "leekha.client.arena.match",

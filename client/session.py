@@ -70,6 +70,8 @@ class Target:
     host: str
     port: int
     tls: bool = False
+    #: The certificate fingerprint an invitation carried: the only one accepted.
+    pin: str | None = None
 
     @property
     def server(self) -> str:
@@ -235,7 +237,9 @@ class ClientSession:
         self.closing = False
         self._creator: TrustingCreator | None = None
         if target.tls:
-            self._creator = TrustingCreator(target.host, target.server, known_hosts or KnownHosts())
+            self._creator = TrustingCreator(
+                target.host, target.server, known_hosts or KnownHosts(), pin=target.pin
+            )
         self._service: ClientService | None = None
         self._first: defer.Deferred[P.Welcome] | None = None
         self._watchdog: Any = None  # IDelayedCall
@@ -248,6 +252,15 @@ class ClientSession:
     @property
     def version(self) -> tuple[int, int] | None:
         return self.proto.conn.version if self.proto is not None else None
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The TLS certificate fingerprint of the current connection (None: not TLS, or
+        offline): what an invitation line carries."""
+        if self._creator is None or self.proto is None:
+            return None
+        verdict = self._creator.verdict(self.proto.transport)
+        return verdict.fingerprint if verdict is not None and verdict.fingerprint else None
 
     def connect(self) -> defer.Deferred[P.Welcome]:
         """Connect and handshake; fails with ConnectFailed (plain words) if the first try does."""

@@ -41,7 +41,7 @@ FILE_NAME = "known_hosts"
 #: The known_hosts entry of a server whose certificate a CA vouched for.
 BY_CA = "CA"
 
-How = Literal["ca", "first", "known"]
+How = Literal["ca", "first", "known", "pinned"]
 
 
 def default_path() -> Path:
@@ -103,10 +103,13 @@ class TrustingCreator:
     session token, is never sent to the wrong server.
     """
 
-    def __init__(self, hostname: str, server: str, known: KnownHosts) -> None:
+    def __init__(
+        self, hostname: str, server: str, known: KnownHosts, pin: str | None = None
+    ) -> None:
         self.hostname = hostname
         self.server = server
         self.known = known
+        self.pin = pin
         self._ip = _is_ip(hostname)
         self._options = CertificateOptions(raiseMinimumTo=TLSVersion.TLSv1_2)
         self._options.getContext().set_default_verify_paths()
@@ -131,6 +134,7 @@ class TrustingCreator:
                     server=self.server,
                     chain_ok=verdict.chain_ok,
                     known=self.known,
+                    pin=self.pin,
                 )
             except TrustError as exc:
                 verdict.error = exc
@@ -165,13 +169,27 @@ def _name_ok(cert: x509.Certificate, host: str) -> bool:
 
 
 def check(
-    cert: x509.Certificate, *, host: str, server: str, chain_ok: bool, known: KnownHosts
+    cert: x509.Certificate,
+    *,
+    host: str,
+    server: str,
+    chain_ok: bool,
+    known: KnownHosts,
+    pin: str | None = None,
 ) -> tuple[How, str]:
     """How this certificate is trusted, and its fingerprint; raises TrustError if it is not.
 
-    A first contact is recorded in `known`.
+    A first contact is recorded in `known`. A `pin` (the fingerprint an invitation line
+    carries) is the one certificate accepted, whatever a CA or `known` says: the person
+    who sent the line vouched for it, and it is recorded as this server's from then on.
     """
     fp = fingerprint(cert)
+    if pin is not None:
+        if fp != pin:
+            raise TrustError(_pinned_wrong(server, pin, fp))
+        if known.get(server) != fp:
+            known.put(server, fp)
+        return "pinned", fp
     vouched = chain_ok and _name_ok(cert, host)
     entry = known.get(server)
     if vouched:
@@ -200,6 +218,16 @@ def _changed(server: str, entry: str, fp: str, path: Path) -> str:
         "certificate. Ask the operator for the fingerprint (`leekha serve --tls` prints it). "
         "If it matches the new one, delete the line for {server} in {path} and join again."
     ).format(server=server, before=before, fp=fp, path=path)
+
+
+def _pinned_wrong(server: str, pin: str, fp: str) -> str:
+    return _(
+        "REFUSED: the TLS certificate of {server} is not the one in your invitation.\n"
+        "  Invitation: fingerprint {pin}\n"
+        "  Server:     fingerprint {fp}\n"
+        "Someone may be pretending to be this server, or the invitation is old. Ask the "
+        "host for a new invitation line."
+    ).format(server=server, pin=pin, fp=fp)
 
 
 def first_contact_notice(server: str, fp: str) -> str:

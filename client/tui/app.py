@@ -30,6 +30,7 @@ from leekha.client.trust import KnownHosts
 from leekha.client.tui import model as M
 from leekha.client.tui.keys import Actions, build_keys
 from leekha.client.tui.layout import STYLE, Options, build_layout
+from leekha.protocol.invite import Invite
 
 
 class ClientApp:
@@ -47,6 +48,7 @@ class ClientApp:
         output: Output | None = None,
         bot_strategy: str = "random",
         tls: bool = False,
+        pin: str | None = None,
         tokens: TokenStore | None = None,
         identity: Identity | None = None,
         known_hosts: KnownHosts | None = None,
@@ -57,7 +59,7 @@ class ClientApp:
         self.reactor = reactor
         self.session = ClientSession(
             reactor,
-            Target(host, port, tls),
+            Target(host, port, tls, pin),
             model.name,
             client=M.CLIENT_NAME,
             on_message=self._message,
@@ -73,6 +75,9 @@ class ClientApp:
         model.new_id = self.session.new_id
         model.on_send = self._send
         model.server_label = model.server_label or f"{host}:{port}"
+        model.invite_for = lambda table_id: Invite(
+            host, port, table_id, None, tls, self.session.fingerprint
+        )
         self.chat_buffer = Buffer(multiline=False)
         layout, self.frame = build_layout(
             model, opts or Options(ascii=model.ascii), self.chat_buffer

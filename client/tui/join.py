@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         default=None,
         metavar="HOST[:PORT]",
-        help=address_help() + _("; omit it to browse the local network"),
+        help=address_help()
+        + _("; or an invitation, leekha://HOST:PORT/TABLE?…; omit it to browse the local network"),
     )
     add_screen_arguments(parser, _("your name at the tables (default: your login name)"))
     parser.add_argument(
@@ -80,6 +81,7 @@ def choose_server(
 
 
 def run(args: argparse.Namespace) -> int:
+    from leekha.client.invite import read_invite
     from leekha.client.options import parse_address
     from leekha.client.tui.play import default_name
 
@@ -103,8 +105,13 @@ def run(args: argparse.Namespace) -> int:
         address, announced = chosen
         tls = tls or announced
         label = next((s.name for s in servers if f"{s.host}:{s.port}" == address), None)
+    invite = None
     try:
-        host, port = parse_address(address)
+        if "leekha://" in address:
+            invite = read_invite(address)
+            host, port, tls = invite.host, invite.port, tls or invite.tls
+        else:
+            host, port = parse_address(address)
     except ValueError as exc:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
@@ -126,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             bell=args.bell,
             label=label,
             tls=tls,
+            invite=invite,
             tokens=TokenStore(),
             identity=identity,
         )
@@ -154,6 +162,7 @@ async def join_main(
     bell: bool = False,
     label: str | None = None,
     ready: Callable[[Any], None] | None = None,
+    invite: Any = None,
     **io: Any,
 ) -> int:
     """Connect, then run the lobby/table screens until the player quits. `io` passes
@@ -165,6 +174,9 @@ async def join_main(
 
     model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
     model.server_label = label or ""  # the lobby header: the LAN name, else the address
+    if invite is not None:  # an invitation line: that table, its certificate and no other
+        model.invited = (invite.table_id, invite.password)
+        io.setdefault("pin", invite.fingerprint)
     client = ClientApp(model, reactor, host, port, bot_strategy=best_bot(), **io)
     try:
         await client.connect()
@@ -176,5 +188,5 @@ async def join_main(
     try:
         return await client.run()
     finally:
-        for notice in client.notices:  # the screen is gone: say it where it stays
+        for notice in [*client.notices, *model.keep]:  # the screen is gone: say it where it stays
             print(notice)

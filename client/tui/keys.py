@@ -48,6 +48,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     doubling = top(M.DOUBLE)
     over = top(M.GAME_OVER)
     bot_level = top(M.BOT_LEVEL)
+    invite = top(M.INVITE)
     # no overlay, or one that leaves the table keys live under it
     free = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
     lobby = top(None) & Condition(lambda: m.screen == M.LOBBY)
@@ -176,4 +177,8 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("x", filter=waiting)(m.remove_bot)
     on("s", filter=waiting)(m.start)
     on("L", filter=table)(m.leave)
+    on("I", filter=table)(m.open_invite)
+    on("p", filter=invite)(m.invite_toggle_password)
+    for key in ("escape", "enter", "q", "I"):
+        on(key, filter=invite)(m.escape)
     return kb

@@ -34,7 +34,7 @@ from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.rulestext import summary
 from leekha.client.tui import model as M
-from leekha.client.tui import tournament
+from leekha.client.tui import social, tournament
 from leekha.client.tui.canvas import Canvas, Frags, clip, fit, frags_width, wrap
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
@@ -451,6 +451,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
         _("t            chat;  r rematch after game over"),
         _("b x s        host, waiting: add / remove a bot, start"),
         _("L            leave the table;  q quit"),
+        _("I            invite a friend: a line to paste"),
         "",
         _("(D) dealer   +N points taken this round"),
         _("x2 doubled card   + a card passed to you"),
@@ -628,6 +629,7 @@ OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.DOUBLE: _paint_double,
     M.BOT_LEVEL: _paint_bot_level,
     M.GAME_OVER: _paint_game_over,
+    M.INVITE: lambda m, cv: social.paint_invite(m.invite_box, cv) if m.invite_box else None,
 }
 
 
@@ -707,6 +709,9 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [("Enter", _("continue")), ("S", _("score sheet"))]
     if top == M.DOUBLE:
         return [("y", _("double it")), ("n", _("keep it hidden"))]
+    if top == M.INVITE:
+        pw = m.invite_box is not None and m.invite_box.password is not None
+        return [("p", _("password in or out"))] * pw + [("Esc", _("close"))]
     if top == M.BOT_LEVEL:
         return [("←→", _("level")), ("Enter", _("add the bot")), ("Esc", _("cancel"))]
     if top == M.GAME_OVER:
@@ -726,7 +731,12 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         ]
     if m.status_word == "waiting":
         host = [("b", _("add bot")), ("x", _("remove bot")), ("s", _("start"))]
-        return [*(host if m.is_host else []), ("L", _("leave")), ("?", _("help"))]
+        return [
+            *(host if m.is_host else []),
+            ("I", _("invite")),
+            ("L", _("leave")),
+            ("?", _("help")),
+        ]
     if m.phase == "pass" and m.my_turn:
         return [
             ("←→", _("move")),

@@ -27,12 +27,14 @@ from leekha.client import systemlines
 from leekha.client.cardnames import suit_name
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
+from leekha.client.tui.social import InviteBox
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
 from leekha.common.legality import legal_passes, pass_error, passable_mask
 from leekha.protocol import version as V
+from leekha.protocol.invite import Invite
 from leekha.protocol.seatview import doublable, fold_event, new_round
 from leekha.protocol.version import speaks
 
@@ -61,6 +63,7 @@ SUMMARY = "summary"
 DOUBLE = "double"
 GAME_OVER = "game_over"
 BOT_LEVEL = "bot_level"
+INVITE = "invite"
 
 #: The levels a host picks for a bot seat: strategy names, as `leekha play --level`.
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -269,6 +272,14 @@ class ClientModel:
         self.bot_level: int | None = None  # the level picked in the open bot picker
         self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
         self.tournaments: TournamentScreen | None = None  # the tournament screen, when open
+        #: An invitation's table, joined once welcomed: (table id, password or None).
+        self.invited: tuple[int, str | None] | None = None
+        #: The invitation to a table by its id (the app knows the address and TLS).
+        self.invite_for: Callable[[int], Invite | None] = lambda _tid: None
+        self.invite_box: InviteBox | None = None
+        self.table_password: str | None = None  # what we sat down with, for the invitation
+        #: Lines to print once the screen is gone (invitations shown), so they can be copied.
+        self.keep: list[str] = []
         # table
         self.table: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
@@ -361,6 +372,8 @@ class ClientModel:
             if self.form is not None:
                 return FORM
         elif screen == TABLE:
+            if self.invite_box is not None:
+                return INVITE
             if self.bot_level is not None and self.status_word == "waiting":
                 return BOT_LEVEL
             if self.show_scores:
@@ -716,6 +729,10 @@ class ClientModel:
             self.request(P.CreateTable, name=a.name, preset=a.preset, overrides=a.overrides)
         elif not msg.resumed or self.table is None:
             self.request(P.ListTables)
+        if self.invited is not None and self.table is None:
+            table_id, password = self.invited
+            self.invited = None
+            self._join(table_id, password, False)
 
     def _on_error(self, msg: P.Error) -> None:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
@@ -784,6 +801,8 @@ class ClientModel:
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
+        if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
+            self.table_password = req.password
         self.table = msg.table
         self.view = dict(msg.view) if msg.view is not None else None
         self.players = [dict(p) for p in msg.players]
@@ -1046,6 +1065,8 @@ class ClientModel:
         self.bot_level = None
         self.hold_until = None
         self._held.clear()
+        self.invite_box = None
+        self.table_password = None
 
     def _offer_doubles(self) -> None:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
@@ -1360,6 +1381,8 @@ class ClientModel:
             self.show_scores = False
         elif top == BOT_LEVEL:
             self.bot_level = None
+        elif top == INVITE:
+            self.invite_box = None
         elif top == SUMMARY:
             self.summary = None
         elif self.show_last:
@@ -1477,6 +1500,26 @@ class ClientModel:
             return
         self.leave_confirm = False
         self.request(P.Leave)
+
+    def open_invite(self) -> None:
+        """The invitation line for this table, in a box; kept to print after quitting."""
+        invite = self.invite_for(int(self.table["id"])) if self.table is not None else None
+        if invite is None:
+            self.say(_("no invitation: the address of this server is not known"), error=True)
+            return
+        self.invite_box = InviteBox(invite, self.table_password)
+        self._keep_invite()
+
+    def invite_toggle_password(self) -> None:
+        if self.invite_box is not None:
+            self.invite_box.toggle()
+            self._keep_invite()
+
+    def _keep_invite(self) -> None:
+        assert self.invite_box is not None
+        line = self.invite_box.shown.line()
+        if line not in self.keep:
+            self.keep.append(line)
 
     def ask_quit(self) -> bool:
         """q: first press asks, second press quits. Returns True when quitting."""
