@@ -13,7 +13,7 @@ dependency.
 Scope is one round, deliberately: no totals, target, golden goal, partnership or dealer
 rotation. A batch reports `round_points` (moon penalty applied) and `taken`; whatever sits
 above a round stays in `Game`. The rules inside a round follow `Game.legal_mask`,
-`pass_error` and `Game._finish_trick` exactly (tests/test_engine_batch.py checks it step by
+`pass_error` and `Game._finish_trick` exactly (tests/engine/test_batch.py checks it step by
 step against the scalar engine). Deals come from NumPy's Generator, so they do not match
 the scalar `deal()`; to reproduce a scalar deal, build the batch from its hands.
 """

@@ -3,7 +3,7 @@
 `Game`, the rollout simulator and the server's messages all take these facts from here.
 The hot paths keep the highest led card as they go (legality needs it anyway) and hand it
 in, so taking a trick is one call per trick, not per card. The NumPy batch engine cannot
-call Python per game; tests/test_engine_batch.py checks it against these functions.
+call Python per game; tests/engine/test_batch.py checks it against these functions.
 """
 
 from __future__ import annotations

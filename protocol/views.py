@@ -2,7 +2,7 @@
 
 Messages carry these records as plain dicts, so code that reads `snapshot.table["seats"]`
 or a folded seat view gets key names checked by mypy rather than by a crash at a LAN
-party. tests/test_protocol_views.py keeps each TypedDict's keys equal to its record's.
+party. tests/protocol/test_views.py keeps each TypedDict's keys equal to its record's.
 The seat view has no TypedDict: its static type is the engine's `leekha.common.view.SeatView`
 (`SeatView.from_dict(snapshot.view)`), whose fields the test holds equal to SEAT_VIEW's keys.
 """

@@ -1,0 +1,104 @@
+"""End to end over loopback: a `leekha serve` process and `leekha bot` processes.
+
+Everything is a real subprocess on 127.0.0.1 with a short game (target 30), bounded by
+explicit deadlines; output lines are read by threads so waits never sleep blindly, and
+every process is killed in `finally`.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+from helpers.processes import Proc, bot, serve, totals
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_four_bot_processes_meet_by_table_name_and_finish(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_server, port):
+        bots = [
+            bot(tmp_path, port, "--table", "meet", "--name", f"p{i}", "--rule", "target=30",
+                "--strategy", strategy)
+            for i, strategy in enumerate(["random", "heuristic", "random", "heuristic"])
+        ]  # fmt: skip
+        try:
+            codes = [b.finish() for b in bots]
+            assert codes == [0, 0, 0, 0], "\n\n".join(b.text() for b in bots)
+            # one table, one game: every bot saw the same final score
+            assert len({totals(b) for b in bots}) == 1
+            assert all("Traceback" not in b.text() for b in bots)
+        finally:
+            for b in bots:
+                b.kill()
+
+
+def test_count_four_in_one_process_plays_two_games(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_server, port):
+        fleet = bot(tmp_path, port, "--create", "duo", "--count", "4", "--games", "2",
+                    "--rule", "target=20")  # fmt: skip
+        try:
+            assert fleet.finish() == 0, fleet.text()
+            assert len(re.findall(r"game 2 over", fleet.text())) == 4
+        finally:
+            fleet.kill()
+
+
+def test_refused_connection_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = bot(tmp_path, port, "--table", "x")
+    try:
+        assert proc.finish() == 2
+        text = proc.text()
+        assert "Traceback" not in text
+        assert re.search(
+            rf"leekha bot: cannot connect to 127.0.0.1:{port}: connection refused", text
+        )
+    finally:
+        proc.kill()
+
+
+def test_sigterm_stops_a_waiting_bot_cleanly(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_server, port):
+        proc = bot(tmp_path, port, "--table", "alone")
+        try:
+            proc.wait_line(r"seat 0 at table")
+            proc.popen.send_signal(signal.SIGTERM)
+            assert proc.finish() == 0
+            assert "Traceback" not in proc.text()
+        finally:
+            proc.kill()
+
+
+def test_bots_resume_their_seats_after_a_server_crash(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = tmp_path / "data"
+    bots: list[Proc] = []
+    try:
+        with serve(tmp_path, port, data) as (server, _port):
+            bots = [
+                bot(tmp_path, port, "--table", "crash", "--name", f"c{i}", "--rule", "target=40",
+                    "--delay-ms", "25")
+                for i in range(4)
+            ]  # fmt: skip
+            for b in bots:
+                b.wait_line(r"seat \d at table")
+            server.popen.send_signal(signal.SIGKILL)  # no goodbye: a crash
+            server.finish(timeout=10)
+        for b in bots:
+            b.wait_line(r"reconnecting in")
+        with serve(tmp_path, port, data):
+            codes = [b.finish() for b in bots]
+            assert codes == [0, 0, 0, 0], "\n\n".join(b.text() for b in bots)
+            assert all("session resumed" in b.text() for b in bots)
+            assert len({totals(b) for b in bots}) == 1
+    finally:
+        for b in bots:
+            b.kill()

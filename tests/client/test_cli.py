@@ -1,0 +1,138 @@
+"""The `leekha` command line as a whole: one spelling per concept, help on every option,
+rules overrides checked like the server checks them, and a `--help` that stays light."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from helpers.server import Harness
+
+from leekha.client import cli
+from leekha.client.options import DEFAULT_PORT, parse_address, parse_rule
+from leekha.protocol import catalogue as M
+from leekha.server.settings import DEFAULT_PORT as SERVER_DEFAULT_PORT
+
+
+def _parsers(parser: argparse.ArgumentParser, path: str = "leekha") -> list[Any]:
+    """Every (command path, parser) under `parser`, sub-subcommands included."""
+    out: list[Any] = [(path, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                out += _parsers(child, f"{path} {name}")
+    return out
+
+
+def test_every_option_has_help_and_states_its_default_one_way() -> None:
+    missing, undefaulted = [], []
+    for path, parser in _parsers(cli.build_parser()):
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS or not action.option_strings:
+                continue
+            flag = f"{path} {action.option_strings[-1]}"
+            if not action.help:
+                missing.append(flag)
+                continue
+            trivial = action.default in (None, False, [], argparse.SUPPRESS)
+            if not trivial and "(default: " not in parser._get_formatter()._expand_help(action):
+                undefaulted.append(flag)
+    assert missing == []
+    assert undefaulted == []
+
+
+def test_the_strategy_and_address_options_have_one_name_everywhere() -> None:
+    parsers = dict(_parsers(cli.build_parser()))
+    flags = {path: {s for a in p._actions for s in a.option_strings} for path, p in parsers.items()}
+    for path in ("leekha play", "leekha bot"):
+        assert "--strategy" in flags[path]
+    assert "--strategies" in flags["leekha match"]
+    for path in ("leekha play", "leekha bot", "leekha match", "leekha join"):
+        assert not flags[path] & {"--seats", "--bots", "--think-ms", "--target", "--host"}, path
+        assert "--port" not in flags[path], path
+    assert "--delay-ms" in flags["leekha bot"] and "--budget-ms" in flags["leekha match"]
+
+
+def test_default_port_is_the_servers() -> None:
+    assert DEFAULT_PORT == SERVER_DEFAULT_PORT
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("example.org", ("example.org", SERVER_DEFAULT_PORT)),
+        ("example.org:7000", ("example.org", 7000)),
+        ("[::1]", ("::1", SERVER_DEFAULT_PORT)),
+        ("[::1]:9", ("::1", 9)),
+    ],
+)
+def test_addresses_take_the_default_port(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "host:0", "host:65536", "host:x", "[::1", ":80"])
+def test_bad_addresses_are_plain_errors(text: str) -> None:
+    with pytest.raises(ValueError, match=r"address|port"):
+        parse_address(text)
+
+
+def test_bot_needs_no_port(capsys: pytest.CaptureFixture[str]) -> None:
+    from leekha.client.bot import command
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    options, problem = command._options(parser.parse_args(["--table", "t"]))
+    assert problem is None and (options[0].host, options[0].port) == ("127.0.0.1", 7241)
+    options, problem = command._options(parser.parse_args(["h:1", "--table", "t"]))
+    assert (options[0].host, options[0].port) == ("h", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        ("talbees=true", ("talbees", True)),
+        ("target=51", ("target", 51)),
+        ("void_rule=free", ("void_rule", "free")),
+        ("void-rule=free", ("void_rule", "free")),
+        ('pass_direction="alternate"', ("pass_direction", "alternate")),
+    ],
+)
+def test_rule_values_read_as_json_or_text(text: str, pair: tuple[str, object]) -> None:
+    assert parse_rule(text) == pair
+
+
+@pytest.mark.parametrize("command", ["match", "play"])
+@pytest.mark.parametrize("overrides", [{"target": -5}, {"void_rul": "free"}, {"talbees": "yes"}])
+def test_a_bad_rule_gets_the_servers_error(
+    command: str, overrides: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    host = Harness().player("host")
+    reply = host.request(M.CreateTable(id=1, name="x", overrides=overrides))
+    assert isinstance(reply, M.Error) and reply.code == "bad_rules"
+    ((key, value),) = overrides.items()
+    text = value if isinstance(value, str) else str(value)
+    assert cli.main([command, "--rule", f"{key}={text}"]) == 2
+    assert capsys.readouterr().err.strip() == f"leekha {command}: {reply.message}"
+
+
+def test_rule_overrides_change_the_match(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "--rounds", "3", "--strategies", "random,random,random,random"]
+    rules = ["--rules", "classic", "--rule", "talbees=true", "--rule", "target=5"]
+    assert cli.main([*argv, *rules]) == 0
+    out = capsys.readouterr().out
+    assert "talbees=true" in out and "target=5" in out
+
+
+def test_help_imports_no_network_or_screen_library() -> None:
+    code = (
+        "import sys; from leekha.client import cli; cli.build_parser(['--help']); "
+        "heavy = {'twisted', 'zeroconf', 'prompt_toolkit', 'numpy', 'dask'}; "
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.strip() == "[]"

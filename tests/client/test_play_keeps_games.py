@@ -1,0 +1,43 @@
+"""`leekha replay` with no file replays the games `leekha play` kept, latest first."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from helpers.server import Harness, play_until
+
+from leekha.client.tui import replay
+from leekha.client.tui.play import play_data_dir
+from leekha.protocol import catalogue as M
+from leekha.server.persistence import Store
+
+
+def replay_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    replay.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_replay_without_a_file_opens_the_latest_kept_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert play_data_dir() == tmp_path / "leekha" / "play"
+    assert replay.run(replay_args("--print")) == 1
+    assert "no game number 1 kept" in capsys.readouterr().err
+    h = Harness(store=Store.in_dir(play_data_dir()))
+    alice = h.player("alice")
+    tid = h.table_with_bots(alice, overrides={"target": 10})
+    alice.request(M.Start(id=alice.rid()))
+    table = h.lobby.tables[tid]
+    play_until(h, [alice], tid, lambda: table.status == "finished", limit=1000)
+    assert table.game is not None and table.game.outcome is not None
+    h.lobby.outbox.flush()
+    h.store.close()
+    assert replay.run(replay_args("--print")) == 0
+    shown = capsys.readouterr().out
+    totals = table.game.outcome.totals
+    assert "alice" in shown and all(str(t) in shown for t in totals)
+    assert replay.run(replay_args("--print", "--game", "2")) == 1

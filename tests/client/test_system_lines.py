@@ -1,0 +1,51 @@
+"""The table's own lines and the server's reasons, as the player sees them on screen."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from helpers.model import play_phase
+
+from leekha import protocol as P
+from leekha.client.tui.layout import render_text
+
+
+def test_a_timeout_line_shows_in_the_chat_and_on_the_status_line() -> None:
+    m = play_phase()
+    text = "Time ran out: the server played 8♣ for you"
+    m.apply(P.ChatMessage(sender="*", text=text, table_id=1))
+    screen = render_text(m)
+    assert screen.splitlines()[-1].strip() == text  # the status line
+    assert "*: Time ran out" in screen  # and the chat pane
+    keep("timeout", screen)
+
+
+def test_a_refusal_shows_the_servers_reason() -> None:
+    m = play_phase()
+    req = m.request(P.Rematch)
+    assert isinstance(req, P.Rematch)
+    reason = "seat 2 is empty: someone must sit there or the host adds a bot"
+    m.apply(P.Error(code="not_ready", message=reason, re=req.id))
+    assert reason in m.status
+
+
+def keep(name: str, screen: str) -> None:
+    folder = os.environ.get("LEEKHA_SCREENS")
+    if folder:
+        Path(folder, f"{name}.txt").write_text(screen + "\n")
+
+
+def test_quit_keeps_the_seat_and_leave_mid_game_asks_first() -> None:
+    m = play_phase()
+    m.table = {**(m.table or {}), "status": "playing"}
+    assert not m.ask_quit()
+    assert "your seat stays yours" in m.status
+    m.escape()
+    m.leave()
+    assert m.take_outbox() == [] and "a bot takes your seat for good" in m.status
+    m.escape()
+    assert not m.leave_confirm
+    m.leave()
+    m.leave()
+    assert [type(r) for r in m.take_outbox()] == [P.Leave]

@@ -1,0 +1,91 @@
+"""The tournament screen as a person sees it: a real server running a tournament created
+with `leekha tournament create`, `leekha join` on a pty read through pyte at 80x24; T opens
+the list, Enter the standings and live tables, Enter on a table watches it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers.loopback import serve_process
+from helpers.pty import LEEKHA, Terminal
+
+
+@pytest.mark.timeout(60)
+def test_lobby_tournament_standings_then_watch_a_table(tmp_path: Path) -> None:
+    # Slow bots, so that the tournament's four tables are still being played when looked at.
+    proc, port = serve_process(tmp_path / "data", "--bot-think-ms", "150")
+    term = None
+    try:
+        bots = [x for _ in range(4) for x in ("--entrant", "server:random")]
+        made = subprocess.run(
+            [LEEKHA, "tournament", "create", f"127.0.0.1:{port}", "--name", "Friday",
+             "--deals", "1", "--rule", "target=31", *bots],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        assert made.stdout.startswith("#1 Friday: round robin, rules classic, 1 deal")
+        term = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "eve", "--guest"])
+        term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints")
+        term.send("T")
+        term.until(lambda: "#1 Friday: round robin" in term.text(), "the tournament list")
+        term.send("\r")
+        term.until(
+            lambda: "live tables (Enter to watch):" in term.text()
+            and "Enter watch" in term.lines()[-2],
+            "the live tables",
+        )
+        screen = term.text()
+        assert "entrant" in screen and "95% CI" in screen and "random#0" in screen
+        assert all(len(line) <= 80 for line in term.lines())
+        # The first game counted from 1, as its table's name "Friday #1".
+        row = next(line for line in term.lines() if "game 1 deal 1 rot 1" in line)
+        assert row.count("random#") == 4
+        term.send("\r")
+        term.until(lambda: "spectating" in term.text(), "watching the table")
+    finally:
+        if term is not None:
+            term.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.timeout(60)
+def test_a_waiting_tournament_says_whom_it_waits_for_and_ranks_nobody(tmp_path: Path) -> None:
+    """QA: the screen showed "rank 1" for everyone before any game, and neither whom a
+    waiting tournament waits for nor the server's notes that `status` prints."""
+    proc, port = serve_process(tmp_path / "data")
+    term = None
+    try:
+        bots = [x for _ in range(3) for x in ("--entrant", "server:random")]
+        made = subprocess.run(
+            [LEEKHA, "tournament", "create", f"127.0.0.1:{port}", "--name", "Cup",
+             "--deals", "1", *bots, "--entrant", "ghost"],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        term = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "eve", "--guest"])
+        term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints")
+        term.send("T")
+        term.until(lambda: "#1 Cup: round robin" in term.text(), "the tournament list")
+        term.send("\r")
+        term.until(lambda: "waiting for: ghost" in term.text(), "whom it waits for")
+        lines = term.lines()
+        assert all(len(line) <= 80 for line in lines)
+        entrants = {"random#0", "random#1", "random#2", "ghost"}
+        rows = [cells for line in lines if (cells := line.strip("│ ").split())[:1] and
+                cells[0] in entrants]  # fmt: skip
+        assert len(rows) == 4
+        assert all(row[1:3] == ["-", "0"] for row in rows), rows  # no rank, no game
+        notes = lines.index(next(line for line in lines if "what happened, latest last:" in line))
+        assert "waiting for the client entrants to enter" in lines[notes + 1]
+        term.send("\x1b")  # Esc: back to the list, and Esc again to the lobby, to quit
+        term.until(lambda: "Enter open" in term.lines()[-2], "the list again")
+        term.send("\x1b")
+        term.until(lambda: "T tournaments" in term.lines()[-2], "the lobby again")
+    finally:
+        if term is not None:
+            term.close()
+        proc.terminate()
+        proc.wait(timeout=10)
