@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest_twisted
-from test_server_support import LoopbackClient
+from helpers.server import LoopbackClient
 from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.task import deferLater

@@ -11,10 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers.loopback import serve_process
+from helpers.pty import LEEKHA, WAIT, Terminal
 from hypothesis import given
 from hypothesis import strategies as st
-from ptyscreen import LEEKHA, WAIT, Terminal
-from test_server_e2e import serve_process
 
 from leekha.protocol.invite import Invite, InviteError, normalize_fingerprint
 
