@@ -9,10 +9,12 @@ Twisted's `task.react` runs the reactor until `main` is done; prompt_toolkit's
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from leekha.server.reactor import install_asyncio_reactor as install_reactor
+
+T = TypeVar("T")
 
 
 def run_on_reactor(main: Callable[[Any], Awaitable[int]]) -> int:
@@ -29,3 +31,10 @@ def run_on_reactor(main: Callable[[Any], Awaitable[int]]) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
     return 0
+
+
+async def twisted_await(coro: Coroutine[Any, Any, T]) -> T:
+    """Await a coroutine written for Twisted (it awaits Deferreds) from an asyncio task."""
+    from twisted.internet.defer import Deferred
+
+    return await Deferred.fromCoroutine(coro).asFuture(asyncio.get_running_loop())

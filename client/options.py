@@ -17,7 +17,7 @@ from dataclasses import fields
 from typing import Any
 
 from leekha.client import systemlines
-from leekha.client.i18n import _
+from leekha.client.i18n import N_, _
 from leekha.common.config import PRESETS, RulesConfig, preset
 from leekha.common.errors import ConfigError
 
@@ -52,6 +52,23 @@ def tournament_id(text: str) -> int:
             _("a tournament id is a whole number from 0 up, not {text!r}").format(text=text)
         )
     return value
+
+
+#: The longest table name the wire carries (leekha.protocol.records.NAME).
+TABLE_NAME_MAX = 64
+
+
+def table_name(text: str) -> str:
+    """A table's name as argparse's `type`: what the server would take, checked here so
+    that a bad one is a usage error rather than a refusal after connecting."""
+    name = text.strip()
+    if not 1 <= len(name) <= TABLE_NAME_MAX:
+        raise argparse.ArgumentTypeError(
+            _("a table name is 1 to {most} characters, not {text!r}").format(
+                most=TABLE_NAME_MAX, text=text
+            )
+        )
+    return name
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
@@ -95,6 +112,31 @@ def strategy_help(extra: str = "", names: Sequence[str] | None = None) -> str:
 
         names = strategy_names()
     return _("a bot strategy: {tiers}").format(tiers=", ".join(names)) + extra
+
+
+#: leekha.common.bots.base's StrategyError templates, word for word (a test compares them),
+#: so that a bad strategy is refused in the interface language.
+STRATEGY_TEMPLATES = (
+    N_("unknown strategy {spec!r}: use one of {names}, or module:Class"),
+    N_("cannot load strategy {spec!r}: {why}"),
+    N_("{spec!r} is not a strategy class: a class that takes a seed is needed"),
+    N_("{spec!r} is not a strategy: building it with a seed failed ({why})"),
+    N_("{spec!r} is not a strategy: it has no choose_doubles, choose_pass and choose_play"),
+    N_("bad think budget {budget!r}: use milliseconds"),
+    N_("think budget {budget!r} out of range (0 to 60000 ms)"),
+    N_("{spec!r} takes no think budget"),
+)
+
+
+def check_strategy(spec: str, seed: int = 0) -> Any:
+    """`make_strategy(spec, seed)`, checked before any game: a name the registry does not
+    know, or a `module:Class` that is not a strategy, raises ValueError in words."""
+    from leekha.common.bots.base import StrategyError, make_strategy
+
+    try:
+        return make_strategy(spec, seed)
+    except StrategyError as exc:
+        raise ValueError(_(exc.template).format(**exc.fields)) from None
 
 
 def parse_rule(text: str) -> tuple[str, Any]:

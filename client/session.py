@@ -5,8 +5,12 @@ sleeps, a client crashes. This module keeps the session going across connections
 
 - the wire rules (hello first, versions, pings, request ids) are the sans-IO
   `leekha.protocol.Connection`'s; this module only moves its bytes;
-- reconnecting is Twisted's `ClientService` with a back-off policy, and the handshake is
-  its `prepareConnection` step, so a connection counts as made only once welcomed;
+- reconnecting is Twisted's `ClientService` with a back-off policy. The handshake is the
+  protocol's, on top of a connection the service calls made: its `prepareConnection` step
+  cannot refuse a connection and then close it (the service has no transition for a
+  connection lost while it connects or waits to retry), and a refused hello must close
+  it. The back-off counts failures until a welcome, so a server that hangs up during the
+  handshake is not redialled at once;
 - the session token is kept (in memory, and on disk with a `TokenStore`), so a new
   connection, or a new process, resumes the same seat;
 - `Target.tls` wraps the endpoint in Twisted's TLS with `client.trust`'s certificate check.
@@ -242,6 +246,7 @@ class ClientSession:
             )
         self._service: ClientService | None = None
         self._first: defer.Deferred[P.Welcome] | None = None
+        self._failures = 0  # connections lost or refused since the last welcome
         self._watchdog: Any = None  # IDelayedCall
 
     # ---- public ------------------------------------------------------------------------
@@ -264,17 +269,18 @@ class ClientSession:
 
     def connect(self) -> defer.Deferred[P.Welcome]:
         """Connect and handshake; fails with ConnectFailed (plain words) if the first try does."""
+        factory = Factory.forProtocol(lambda: SessionProtocol(self))
+        factory.noisy = False  # no "Starting factory" line per connection
         self._service = ClientService(
             self._endpoint(),
-            cast(Any, Factory.forProtocol(lambda: SessionProtocol(self))),
+            cast(Any, factory),
             retryPolicy=self._policy,
             clock=self.reactor,
-            prepareConnection=self._prepare,
         )
         self._first = defer.Deferred()
         self._service.startService()
-        # Only the failure matters here: success is the welcome, which `_welcomed` passes
-        # on outside ClientService's state machine (so a caller may close() at once).
+        # Only a failure to connect matters here (refused, unknown host, timeout): success
+        # is the welcome, which `_welcomed` passes on.
         self._service.whenConnected(failAfterFailures=1).addErrback(self._first_failed)
         return self._first
 
@@ -313,15 +319,14 @@ class ClientSession:
             return cast(IStreamClientEndpoint, tcp)
         return wrapClientTLS(cast(Any, self._creator), tcp)
 
-    def _policy(self, attempt: int) -> float:
-        delay = float(self.retry(attempt))
-        self.on_retry(attempt, delay)
+    def _policy(self, _attempt: int) -> float:
+        """ClientService's delay before the next dial. Its own count restarts at every
+        connection; ours at every welcome."""
+        self._failures += 1
+        delay = float(self.retry(self._failures))
+        if self.ever_online and not self.closing:  # a first connection is never retried
+            self.on_retry(self._failures, delay)
         return delay
-
-    def _prepare(self, proto: Any) -> defer.Deferred[P.Welcome]:
-        """ClientService's step between "connected" and "in use": the handshake."""
-        welcomed: defer.Deferred[P.Welcome] = proto.welcomed  # through ClientService's proxy
-        return welcomed
 
     def _greet(self, proto: SessionProtocol) -> None:
         if self.closing:
@@ -377,6 +382,7 @@ class ClientSession:
     def _welcomed(self, proto: SessionProtocol, welcome: P.Welcome) -> P.Welcome:
         self.proto = proto
         self.ever_online = True
+        self._failures = 0
         self.token = welcome.token
         self.name = welcome.name
         if welcome.resumed:
@@ -391,14 +397,19 @@ class ClientSession:
             first.callback(welcome)
         return welcome
 
-    def _not_welcomed(self, proto: SessionProtocol, failure: Failure) -> Failure:
-        proto.abort()  # ClientService does not close a connection its prepare step refused
-        if isinstance(failure.value, _Fatal) and not self.closing:
-            # Retrying cannot help; the first connect() reports it through its Deferred.
-            self._stop()
-            if self.ever_online:
-                self.on_failed(str(failure.value))
-        return failure
+    def _not_welcomed(self, proto: SessionProtocol, failure: Failure) -> None:
+        """A connection ended before its welcome. The first one is not retried, nor one
+        that retrying cannot fix; otherwise the lost connection makes the service redial."""
+        proto.abort()
+        fatal = isinstance(failure.value, _Fatal)
+        if self.closing or (self.ever_online and not fatal):
+            return
+        first, self._first = self._first, None
+        self._stop()
+        if first is not None:
+            first.errback(failure)
+        else:
+            self.on_failed(str(failure.value))
 
     def _notice_trust(self, proto: SessionProtocol) -> None:
         verdict = self._creator.verdict(proto.transport) if self._creator is not None else None
@@ -460,7 +471,7 @@ class ClientSession:
 
     def _stop(self) -> defer.Deferred[None]:
         """Stop the ClientService on the next turn: this may run inside one of its own
-        transitions (a refused handshake), which must finish first."""
+        transitions (a first dial that failed), which must finish first."""
         self.closing = True
         self._cancel_watchdog()
         if self._service is None:

@@ -7,7 +7,9 @@ LAN announcer (zeroconf) and the embedded server of `leekha play` share asyncio'
 from __future__ import annotations
 
 import argparse
+import errno
 import signal
+import socket
 import sys
 from typing import Any, TextIO
 
@@ -40,57 +42,80 @@ def run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"leekha serve: {exc}", file=sys.stderr)
         return 2
-    reactor = install_asyncio_reactor()
+    install_asyncio_reactor()
     stream: TextIO = sys.stderr
     if settings.log_file is not None:
-        settings.log_file.parent.mkdir(parents=True, exist_ok=True)
-        stream = settings.log_file.open("a", encoding="utf-8")
+        try:
+            settings.log_file.parent.mkdir(parents=True, exist_ok=True)
+            stream = settings.log_file.open("a", encoding="utf-8")
+        except OSError as exc:
+            print(f"leekha serve: cannot write the log: {start_problem(exc)}", file=sys.stderr)
+            return 1
     _begin_logging(settings.log_level, stream)
 
-    from twisted.internet.defer import Deferred, ensureDeferred
-    from twisted.logger import Logger
+    from twisted.internet import defer, task
 
-    from leekha.server.app import RunningServer, start_server
-    from leekha.server.gctune import GcTuning
-
-    log = Logger(namespace="leekha.serve")
-    outcome = {"code": 0}
-
-    def started(server: RunningServer) -> None:
-        # One parseable line on stdout per listener for scripts and test harnesses; the
-        # first is the short form's host and port.
-        print(f"listening on {server.host}:{server.port}", flush=True)
-        for listener in server.listeners[1:]:
-            print(f"listening on {listener.description} port {listener.port}", flush=True)
-        if server.tls is not None:
-            print(f"TLS fingerprint SHA-256 {server.tls.fingerprint}", flush=True)
-
-        # After the restore: the restored tables are the first long-lived objects frozen.
-        def load() -> int:
-            return len(server.factory.connections) + len(server.lobby.tables)
-
-        GcTuning(reactor, load=load).setServiceParent(server.services)  # type: ignore[no-untyped-call]
-
-        def fatal() -> None:  # the database refused a commit: stop (see server/outbox.py)
-            outcome["code"] = 1
-            reactor.stop()
-
-        server.lobby.outbox.on_fatal = fatal
-        reactor.addSystemEventTrigger("before", "shutdown", lambda: ensureDeferred(server.stop()))
-
-    def failed(failure: Any) -> None:
-        log.failure("the server could not start", failure)
-        print(f"leekha serve: cannot start: {failure.getErrorMessage()}", file=sys.stderr)
-        outcome["code"] = 1
-        reactor.stop()
-
-    def go() -> None:
-        d: Deferred[RunningServer] = ensureDeferred(start_server(reactor, settings))
-        d.addCallbacks(started, failed)
-
-    reactor.callWhenRunning(go)
     # A shell starts background jobs with SIGINT ignored, and Twisted leaves an ignored
     # SIGINT alone; `leekha serve` stops on SIGINT however it was started.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    reactor.run()
-    return outcome["code"]
+    try:
+        task.react(lambda reactor: defer.ensureDeferred(_serve(reactor, settings)))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    return 0
+
+
+async def _serve(reactor: Any, settings: Any) -> None:
+    """Start, then serve until SIGINT/SIGTERM (`task.react` stops the reactor, and the
+    server stops before it) or a fatal database error; raises SystemExit with the code."""
+    from twisted.internet.defer import Deferred, ensureDeferred
+    from twisted.logger import Logger, LogLevel
+
+    from leekha.server.app import start_server
+    from leekha.server.gctune import GcTuning
+
+    log = Logger(namespace="leekha.serve")
+    try:
+        server = await start_server(reactor, settings)
+    except Exception as exc:
+        # The sentence is the message; the traceback only for --log-level debug.
+        log.failure("the server could not start", level=LogLevel.debug)
+        print(f"leekha serve: cannot start: {start_problem(exc)}", file=sys.stderr)
+        raise SystemExit(1) from None
+    reactor.addSystemEventTrigger("before", "shutdown", lambda: ensureDeferred(server.stop()))
+    # One parseable line on stdout per listener for scripts and test harnesses; the
+    # first is the short form's host and port.
+    print(f"listening on {server.host}:{server.port}", flush=True)
+    for listener in server.listeners[1:]:
+        print(f"listening on {listener.description} port {listener.port}", flush=True)
+    if server.tls is not None:
+        print(f"TLS fingerprint SHA-256 {server.tls.fingerprint}", flush=True)
+
+    # After the restore: the restored tables are the first long-lived objects frozen.
+    def load() -> int:
+        return len(server.factory.connections) + len(server.lobby.tables)
+
+    GcTuning(reactor, load=load).setServiceParent(server.services)  # type: ignore[no-untyped-call]
+    fatal: Deferred[None] = Deferred()
+    # The database refused a commit: stop (see server/outbox.py).
+    server.lobby.outbox.on_fatal = lambda: fatal.callback(None)
+    await fatal
+    raise SystemExit(1)
+
+
+def start_problem(exc: BaseException) -> str:
+    """Why the server cannot start, in one line an operator can act on."""
+    from twisted.internet import error
+
+    if isinstance(exc, error.CannotListenError):
+        where = f"{exc.interface or '0.0.0.0'}:{exc.port}"
+        cause = exc.socketError
+        if isinstance(cause, OSError) and cause.errno == errno.EADDRINUSE:
+            return f"cannot listen on {where}: the port is in use (another server?)"
+        if isinstance(cause, socket.gaierror):
+            return f"cannot listen on {where}: no such address on this machine"
+        why = cause.strerror if isinstance(cause, OSError) and cause.strerror else cause
+        return f"cannot listen on {where}: {why}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return str(exc) or type(exc).__name__

@@ -35,11 +35,11 @@ from leekha.client.i18n import _
 from leekha.client.options import (
     add_number,
     add_rules_arguments,
+    check_strategy,
     default_help,
     rules_from_args,
     strategy_help,
 )
-from leekha.common.bots.base import make_strategy
 from leekha.common.intervals import Interval, Running
 
 #: Deals needed before --precision may stop a match (an interval from a handful of deals
@@ -302,6 +302,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("--rounds must be at least 1"))
     if not 1 <= args.jobs <= 1024:
         return _fail(_("--jobs must be from 1 to 1024"))
+    if args.budget_ms is not None and not 0 <= args.budget_ms <= 60_000:
+        return _fail(_("--budget-ms must be from 0 to 60000"))
+    if args.samples is not None and args.samples < 1:
+        return _fail(_("--samples must be at least 1"))
     if args.precision is not None and not args.precision > 0:
         return _fail(_("--precision must be more than 0"))
     if args.upload and args.cluster is None:
@@ -314,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
         _importable_here(args.upload)
         args.config, args.overrides = rules_from_args(args)
         for spec in dict.fromkeys(specs):
-            make_strategy(spec, 0)
+            check_strategy(spec, 0)
     except ValueError as exc:
         return _fail(str(exc))
     try:

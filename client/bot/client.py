@@ -55,12 +55,24 @@ UNANSWERED_S = 2.0
 LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
 #: `enter_tournament` refusals after which there is nothing to wait for.
 ENTRY_REFUSED = frozenset(
-    {"no_such_tournament", "not_an_entrant", "already_entered", "unknown_type", "not_hello_first"}
+    {
+        "no_such_tournament",
+        "not_an_entrant",
+        "already_entered",
+        "unknown_type",
+        "not_hello_first",
+        "tournament_over",
+    }
 )
 
 
+#: Refusals of a table request that retrying cannot fix.
+TABLE_REFUSED = frozenset({"bad_password", "bad_field", "bad_rules"})
+
+
 class EntryRefused(Exception):
-    """The server will not let this bot play in the tournament; the message says why."""
+    """The server will not let this bot play in the tournament, or at the table; the
+    message says why."""
 
 
 @dataclass
@@ -282,6 +294,14 @@ class BotClient:
         kind, data = self._take(msg)
         if self.stopping:
             return
+        if kind == "enter" and msg.code == "tournament_over" and self.seated.called:
+            self.stop()  # it finished while we were away: our games are done
+            return
+        if (kind == "enter" and msg.code in ENTRY_REFUSED) or (
+            kind in ("create", "join", "list") and msg.code in TABLE_REFUSED
+        ):
+            self._fail(EntryRefused(msg.message))  # the command's last line says it
+            return
         log.warn(
             "{bot}: server refused {kind}: {code} {message}",
             bot=self.name,
@@ -290,12 +310,7 @@ class BotClient:
             message=msg.message,
         )
         if kind == "enter":
-            if msg.code == "tournament_over":
-                self.stop()
-            elif msg.code in ENTRY_REFUSED:
-                self._fail(EntryRefused(f"{msg.code}: {msg.message}"))
-            else:
-                self._later("lobby", 1.0, self._enter_lobby)
+            self._later("lobby", 1.0, self._enter_lobby)
         elif kind in ("create", "join", "list"):
             if msg.code == "already_seated":
                 return
@@ -363,6 +378,8 @@ class BotClient:
                 id=self._new_id(), table_id=open_[0]["id"], password=self.options.password
             )
             self._send(join, "join")
+        elif any(t["has_password"] for t in named) and self.options.password is None:
+            self._fail(EntryRefused(f"table {wanted!r} has a password: give it with --password"))
         elif named or data == "confirm":
             if not named:
                 self._create(str(wanted))

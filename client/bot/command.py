@@ -9,6 +9,7 @@ next looks the table up, so `--count 4 --table NAME` fills one table without rac
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import Any
 
@@ -17,13 +18,14 @@ from leekha.client.options import (
     add_number,
     add_rules_arguments,
     address_help,
+    check_strategy,
     default_help,
     parse_address,
     rules_from_args,
     strategy_help,
+    table_name,
     tournament_id,
 )
-from leekha.server.reactor import install_asyncio_reactor as install_reactor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--table",
         metavar="NAME",
+        type=table_name,
         help=_(
             "table to play at, by name: join it if it exists and has a free seat, otherwise "
             "create it (the creator is the host and starts the game once all four seats are "
@@ -44,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--create",
         metavar="NAME",
+        type=table_name,
         help=_(
             "always create a new table NAME (the first bot hosts it; the other --count bots "
             "join it)"
@@ -104,7 +108,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
     """Per-bot options, or an error message for the operator."""
     from leekha.client.bot.client import BotOptions
-    from leekha.common.bots.base import make_strategy
 
     if not 1 <= args.count <= 64:
         return [], _("--count must be 1..64")
@@ -115,7 +118,7 @@ def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
     try:
         host, port = parse_address(args.address)
         _config, overrides = rules_from_args(args)
-        make_strategy(args.strategy, args.seed)
+        check_strategy(args.strategy, args.seed)
         identity = I.load_or_create() if args.identity else None
     except (ValueError, OSError) as exc:
         return [], str(exc)
@@ -158,6 +161,8 @@ def _begin_logging(verbose: bool) -> None:
 
     level = LogLevel.debug if verbose else LogLevel.info
     predicate: Any = LogLevelFilterPredicate(defaultLogLevel=level)
+    if not verbose:  # Twisted's own steps ("Starting factory", each retry) are noise here
+        predicate.setLogLevelForNamespace("twisted", LogLevel.warn)
     text: Any = textFileLogObserver(sys.stderr)
     observer: Any = FilteringLogObserver(text, [predicate])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
@@ -168,15 +173,19 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(_("leekha bot: {problem}").format(problem=problem), file=sys.stderr)
         return 2
-    reactor = install_reactor()
-    _begin_logging(args.verbose)
+    from leekha.client.eventloop import run_on_reactor
 
+    return run_on_reactor(lambda reactor: _fleet_main(reactor, options, args.verbose))
+
+
+async def _fleet_main(reactor: Any, options: list[Any], verbose: bool) -> int:
     from leekha.client.bot.run import BotFleet
 
+    _begin_logging(verbose)
     fleet = BotFleet(reactor, options)
-    reactor.callWhenRunning(fleet.start)
     reactor.addSystemEventTrigger("before", "shutdown", fleet.shutdown)
-    reactor.run()
+    fleet.start()
+    code = await fleet.finished.asFuture(asyncio.get_running_loop())
     if fleet.error is not None:
         print(_("leekha bot: {problem}").format(problem=fleet.error), file=sys.stderr)
-    return fleet.code
+    return code

@@ -31,6 +31,8 @@ class BotFleet:
         self.error: str | None = None
         self._stopping = False
         self._ending = False
+        #: Fires with `code` once every bot is done.
+        self.finished: defer.Deferred[int] = defer.Deferred()
 
     def start(self) -> None:
         self._start_next()
@@ -72,8 +74,7 @@ class BotFleet:
         if self._ending or not started or not all(b.done.called for b in self.bots):
             return
         self._ending = True
-        if self.reactor.running:
-            self.reactor.stop()
+        self.finished.callback(self.code)
 
     def shutdown(self) -> defer.Deferred[Any]:
         """Before reactor shutdown (SIGINT/SIGTERM or the end): hang up every bot cleanly."""

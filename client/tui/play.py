@@ -10,15 +10,14 @@ never restores these tables), where `leekha records` and `leekha replay` find th
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import getpass
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from leekha.client.i18n import _
 from leekha.client.options import (
@@ -28,8 +27,6 @@ from leekha.client.options import (
     default_help,
     strategy_help,
 )
-
-T = TypeVar("T")
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_BOT_DELAY_MS = 350
@@ -148,13 +145,12 @@ async def play_main(
 ) -> int:
     """The whole `leekha play` session; `io` passes input/output through and `ready` gets
     the ClientApp once connected (tests)."""
+    from leekha.client.eventloop import twisted_await
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
     from leekha.server.app import local_settings, start_server
 
-    bot = getattr(args, "level", None) or (
-        best_bot() if args.strategy == "best" else args.strategy
-    )
+    bot = getattr(args, "level", None) or (best_bot() if args.strategy == "best" else args.strategy)
     name = (args.name or default_name()).strip()[:24] or "you"
     overrides = dict(args.rule)
     with contextlib.ExitStack() as stack:
@@ -166,7 +162,7 @@ async def play_main(
         settings = local_settings(
             folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
         )
-        server = await _twisted(start_server(reactor, settings))
+        server = await twisted_await(start_server(reactor, settings))
         try:
             table = table_name_for(name, _("{name} vs bots"))
             auto = AutoSetup(name=table, preset=args.rules, overrides=overrides, bot=bot)
@@ -186,14 +182,7 @@ async def play_main(
                 _when_drawn(client, args.report_drawn, args.exit_when_drawn)
             return await client.run()
         finally:
-            await _twisted(server.stop())
-
-
-async def _twisted(coro: Coroutine[Any, Any, T]) -> T:
-    """Await a coroutine written for Twisted (it awaits Deferreds) from an asyncio task."""
-    from twisted.internet.defer import Deferred
-
-    return await Deferred.fromCoroutine(coro).asFuture(asyncio.get_running_loop())
+            await twisted_await(server.stop())
 
 
 def _when_drawn(client: Any, report: str | None, leave: bool) -> None:

@@ -67,6 +67,27 @@ def strategy_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+class StrategyError(ValueError):
+    """A strategy that cannot be built, said in words: `template` (English, with
+    `{name}`-style holes a client translates) filled from `fields`."""
+
+    def __init__(self, template: str, **fields: object) -> None:
+        self.template = template
+        self.fields = fields
+        super().__init__(template.format(**fields))
+
+
+#: Every StrategyError's template (a client test keeps its translations in step).
+UNKNOWN = "unknown strategy {spec!r}: use one of {names}, or module:Class"
+CANNOT_LOAD = "cannot load strategy {spec!r}: {why}"
+NOT_A_CLASS = "{spec!r} is not a strategy class: a class that takes a seed is needed"
+CANNOT_BUILD = "{spec!r} is not a strategy: building it with a seed failed ({why})"
+NO_METHODS = "{spec!r} is not a strategy: it has no choose_doubles, choose_pass and choose_play"
+BAD_BUDGET = "bad think budget {budget!r}: use milliseconds"
+BUDGET_RANGE = "think budget {budget!r} out of range (0 to 60000 ms)"
+NO_BUDGET = "{spec!r} takes no think budget"
+
+
 def make_strategy(spec: str, seed: int = 0) -> Strategy:
     """Build a strategy by tier or level name (`random`, `heuristic`, `search`, `search1`,
     `easy`, `medium`, `hard`) or `module:Class`.
@@ -74,7 +95,8 @@ def make_strategy(spec: str, seed: int = 0) -> Strategy:
     A registered name may carry a think budget, `search@10` (10 ms a decision),
     `search@10cpu` (10 ms of CPU time) or `search@0` (no clock: its sample cap only), for
     studies at a scaled-down budget.
-    A user class is called with the seed as its only argument.
+    A user class is called with the seed as its only argument, and what it builds must
+    have the three methods: anything else is a StrategyError here, before a game starts.
     """
     _load_builtins()
     name, at, budget = spec.partition("@")
@@ -83,16 +105,20 @@ def make_strategy(spec: str, seed: int = 0) -> Strategy:
     if spec in _REGISTRY:
         return _REGISTRY[spec](seed)
     if ":" not in spec:
-        names = ", ".join(strategy_names())
-        raise ValueError(f"unknown strategy {spec!r}: use one of {names}, or module:Class")
+        raise StrategyError(UNKNOWN, spec=spec, names=", ".join(strategy_names()))
     module_name, _, attr = spec.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load strategy {spec!r}: {exc}") from exc
-    strategy = factory(seed)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise StrategyError(CANNOT_LOAD, spec=spec, why=exc) from exc
+    if not callable(factory):
+        raise StrategyError(NOT_A_CLASS, spec=spec)
+    try:
+        strategy = factory(seed)
+    except Exception as exc:  # a user's class: whatever it raises, say so in words
+        raise StrategyError(CANNOT_BUILD, spec=spec, why=f"{type(exc).__name__}: {exc}") from exc
     if not isinstance(strategy, Strategy):
-        raise ValueError(f"{spec!r} does not provide choose_doubles/choose_pass/choose_play")
+        raise StrategyError(NO_METHODS, spec=spec)
     return strategy
 
 
@@ -103,16 +129,16 @@ def _with_budget(name: str, budget: str, seed: int) -> Strategy:
     try:
         think_ms = float(budget.removesuffix("cpu"))
     except ValueError:
-        raise ValueError(f"bad think budget {budget!r}: use milliseconds") from None
+        raise StrategyError(BAD_BUDGET, budget=budget) from None
     if not 0 <= think_ms <= 60_000:
-        raise ValueError(f"think budget {budget!r} out of range (0 to 60000 ms)")
+        raise StrategyError(BUDGET_RANGE, budget=budget)
     kwargs: dict[str, Any] = {"think_ms": think_ms or None}
     if cpu:
         kwargs["clock"] = time.process_time
     try:
         return _REGISTRY[name](seed, **kwargs)
     except TypeError:
-        raise ValueError(f"{name!r} takes no think budget") from None
+        raise StrategyError(NO_BUDGET, spec=name) from None
 
 
 def _load_builtins() -> None:

@@ -57,14 +57,30 @@ def test_a_refused_entry_ends_the_bot_with_the_reason() -> None:
     failures: list[Failure] = []
     h.bot.done.addErrback(failures.append)
     assert isinstance(failures[0].value, EntryRefused)
-    assert "not_an_entrant" in str(failures[0].value)
+    assert str(failures[0].value) == "'b' is not an entrant"  # the server's words, no code
 
 
-def test_entering_a_finished_tournament_is_done() -> None:
+def test_entering_a_finished_tournament_is_refused() -> None:
+    """Nothing to play: the bot ends with the reason (exit 1), as for any refused entry."""
     h, enter = entered()
-    h.feed(P.Error(re=enter.id, code="tournament_over", message="over"))
+    h.feed(P.Error(re=enter.id, code="tournament_over", message="tournament 1 has finished"))
+    failures: list[Failure] = []
+    h.bot.done.addErrback(failures.append)
     h.reactor.advance(0)
     assert h.transport is not None and h.transport.disconnecting
+    assert isinstance(failures[0].value, EntryRefused)
+    assert str(failures[0].value) == "tournament 1 has finished"
+
+
+def test_a_tournament_that_finished_while_the_bot_was_away_is_done() -> None:
+    h, enter = entered()
+    h.feed(state(re=enter.id))  # entered: seated callback fired
+    h.bot._enter_lobby()  # as after a reconnect
+    again = only(h.sent(), P.EnterTournament)
+    h.feed(P.Error(re=again.id, code="tournament_over", message="over"))
+    h.reactor.advance(0)
+    assert h.transport is not None and h.transport.disconnecting
+    assert not h.bot.done.called or h.bot.done.result == 0
 
 
 def test_a_move_the_server_dropped_unanswered_is_sent_again() -> None:

@@ -136,3 +136,21 @@ def test_help_imports_no_network_or_screen_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_strategy_refusals_are_the_registrys_words_and_translated() -> None:
+    """The client's copy of every StrategyError template is the engine's, word for word,
+    so each refusal is said in the interface language."""
+    from leekha.client.options import STRATEGY_TEMPLATES
+    from leekha.common.bots import base
+
+    engine = {v for k, v in vars(base).items() if k.isupper() and isinstance(v, str)}
+    engine = {t for t in engine if "{" in t}
+    assert engine == set(STRATEGY_TEMPLATES)
+
+
+def test_the_table_name_limit_is_the_wires() -> None:
+    from leekha.client.options import TABLE_NAME_MAX
+    from leekha.protocol.records import NAME
+
+    assert NAME.max_len == TABLE_NAME_MAX

@@ -208,3 +208,48 @@ def test_the_bot_client_uses_the_shared_session() -> None:
     wire: StringTransport = transport
     (hello,) = P.Decoder(peer="client").feed(wire.value())
     assert isinstance(hello, P.Hello) and hello.client.startswith("leekha-bot")
+
+
+def test_a_refused_hello_then_the_hang_up_ends_cleanly_without_a_redial() -> None:
+    """The server refuses the name and closes: one sentence, no retry, and the service's
+    state machine takes the lost connection (it raised NoTransition here before)."""
+    h = Harness()
+    h.accept()
+    (hello,) = h.sent()
+    assert isinstance(hello, P.Hello)
+    h.feed(P.Error(code="name_taken", message="that name is someone else's", re=hello.id))
+    assert h.transport.disconnecting  # we hang up at once
+    h.proto.connectionLost(Failure(error.ConnectionDone()))
+    h.reactor.advance(0)
+    (failure,) = h.welcomed
+    assert isinstance(failure.value, ConnectFailed)
+    assert str(failure.value) == "the server refused ann: that name is someone else's"
+    assert h.retries == []
+    h.reactor.advance(60)
+    assert len(h.reactor.tcpClients) == 1
+
+
+def test_a_first_hang_up_before_any_answer_is_not_retried() -> None:
+    h = Harness()
+    h.accept()
+    h.sent()
+    h.proto.connectionLost(Failure(error.ConnectionDone()))
+    h.reactor.advance(0)
+    (failure,) = h.welcomed
+    assert isinstance(failure.value, ConnectFailed) and "hung up" in str(failure.value)
+    h.reactor.advance(60)
+    assert len(h.reactor.tcpClients) == 1 and h.retries == []
+
+
+def test_a_resume_the_server_hangs_up_on_is_retried_with_a_growing_delay() -> None:
+    h = Harness()
+    h.accept()
+    h.welcome()
+    for attempt in (1, 2, 3):
+        h.proto.connectionLost(Failure(error.ConnectionLost()))
+        assert h.retries[-1][0] == attempt  # the count restarts only at a welcome
+        h.reactor.advance(h.retries[-1][1])
+        h.accept()
+        h.sent()
+    assert h.retries[2][1] > h.retries[0][1]
+    assert h.welcomed[0] is not None and h.failed == []
