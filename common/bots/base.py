@@ -143,7 +143,7 @@ def _with_budget(name: str, budget: str, seed: int) -> Strategy:
 
 def _load_builtins() -> None:
     # Tier modules register themselves on import; importing here avoids import cycles.
-    for module in ("random_bot", "heuristic", "search1", "search", "levels"):
+    for module in ("random_bot", "heuristic", "search1", "search", "net", "learned", "levels"):
         try:
             importlib.import_module(f"leekha.common.bots.{module}")
         except ModuleNotFoundError as exc:

@@ -28,10 +28,12 @@ from typing import Final, Unpack
 
 from leekha.common import cards as C
 from leekha.common.bots.base import register, view_config
+from leekha.common.bots.endgame import Solver
 from leekha.common.bots.heuristic import cached_rules, card_danger, ranked_passes, safe_doubles
 from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
 from leekha.common.bots.search1 import Budget, Searcher
+from leekha.common.bots.simulate import Rules
 from leekha.common.bots.values import in_reach, utility
 from leekha.common.bots.worlds import WorldWeights
 from leekha.common.config import RulesConfig
@@ -113,6 +115,8 @@ class SearchStrategy(Searcher):
     weigh_worlds = True
     game_aware = True
     search_passes = True
+    # Solve each world exactly once the seat holds this many cards or fewer (0: never).
+    endgame_tricks = 0
 
     def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
         budget.setdefault("max_samples", DEFAULT_MAX_SAMPLES)
@@ -237,6 +241,12 @@ class SearchStrategy(Searcher):
         )
         return self._value(config, view.totals, scores, me, near)
 
+    def _solver(self, rules: Rules, me: int, config: RulesConfig, cards: int) -> Solver | None:
+        """An exact solver for this decision's worlds when few enough tricks are left."""
+        if cards > self.endgame_tricks:
+            return None
+        return Solver(rules, me, partners=config.partnership != "off")
+
     def _value(
         self, config: RulesConfig, totals: list[int], scores: list[int], seat: int, near: bool
     ) -> float:
@@ -262,10 +272,20 @@ class SearchStrategy(Searcher):
         near = in_reach(config, totals, rules.most)
         cands = Candidates(len(moves))
         more = self._budget()
+        solver = self._solver(rules, me, config, tracker.hand.bit_count())
+        leaf = (lambda scores: utility(config, totals, scores, me)) if near else None
         n = 0
         while more(n):
             world = tracker.deal(self.rng)
             weight = weigh(world) if self.weigh_worlds else 1.0
+            if solver is not None:
+                alive = [moves[i] for i in cands.alive]
+                values = solver.values(world, me, trick, points, taken, alive, leaf=leaf, stop=stop)
+                for i, value in zip(list(cands.alive), values):
+                    cands.add(i, value, weight)
+                cands.end_world()
+                n += 1
+                continue
             for i in cands.alive:
                 scores = play_round(
                     rules,

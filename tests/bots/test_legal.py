@@ -29,6 +29,19 @@ def test_all_tiers_play_legally(config: RulesConfig, seed: int) -> None:
     assert shown
 
 
+@SETTINGS
+@given(config=configs, seed=st.integers(0, 2**31))
+def test_learned_tiers_play_legally(config: RulesConfig, seed: int) -> None:
+    strategies = [
+        make_strategy("net", seed),
+        make_strategy("search-eg@0", seed + 1),
+        make_strategy("net", seed + 2),
+        HeuristicStrategy(seed + 3),
+    ]
+    strategies[1].max_samples = 2  # type: ignore[attr-defined]
+    assert play_checked(Game(config, seed), strategies, rounds=2)
+
+
 @settings(max_examples=20, deadline=None)
 @given(config=configs, seed=st.integers(0, 2**31))
 def test_heuristic_whole_game_is_legal(config: RulesConfig, seed: int) -> None:
@@ -53,6 +66,7 @@ def test_every_level_plays_legally(config: RulesConfig, seed: int) -> None:
 def test_builtin_names_are_registered() -> None:
     names = set(strategy_names())
     assert {"random", "heuristic", "search", "search1", "easy", "medium", "hard"} <= names
+    assert {"net", "search-eg"} <= names
     assert make_strategy("search1", 3).name == "search1"
     assert think_ms("hard") == 50.0
     assert think_ms("search@7") == 7.0

@@ -10,7 +10,9 @@ from helpers.views import reachable
 from leekha.common import cards as C
 from leekha.common.bots.base import Strategy, decide, play_out
 from leekha.common.bots.heuristic import HeuristicStrategy
+from leekha.common.bots.learned import EndgameSearch
 from leekha.common.bots.levels import EasyStrategy
+from leekha.common.bots.net import NetStrategy
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
 from leekha.common.config import CLASSIC, LEVANT
@@ -93,6 +95,8 @@ def _two_positions() -> tuple[Game, Game]:
         lambda: SearchStrategy(11, think_ms=None, max_samples=6),
         lambda: Search1Strategy(11, think_ms=None, max_samples=6),
         lambda: EasyStrategy(11),
+        lambda: NetStrategy(11),
+        lambda: EndgameSearch(11, think_ms=None, max_samples=6),
     ],
 )
 def test_identical_views_give_identical_decisions(make: Any) -> None:

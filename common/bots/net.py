@@ -1,0 +1,184 @@
+"""The value network: NumPy inference of the shipped weights, and the `net` tier.
+
+The network scores a candidate move (a card, or a pass) in a seat's information state
+(`features`) with the points the seat, or its team, is expected to take in the round when
+it makes that move and play goes on as in self-play. It was trained by Deep Monte-Carlo
+(`bench/train.py`, docs/bots.md): every decision of self-play games is a sample, its
+target the round's points as they came out.
+
+The weights are package data (`net.npz`, about a megabyte), read once, on first use: the
+one file the package reads, as the client reads its message catalogues. The file holds
+its layout and version, and a SHA-256 digest of its arrays that is checked on loading, so
+a damaged or mismatched file is refused with a message rather than played.
+
+`net` is the network's own choice with no search: for a card, the candidate it scores
+lowest; for the pass, the lowest of the heuristic's best `PASS_CANDIDATES` passes; the
+doubles are the heuristic's.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import random
+import zipfile
+from importlib import resources
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from leekha.common import cards as C
+from leekha.common.bots.base import register, view_config
+from leekha.common.bots.features import (
+    CANDIDATE,
+    LAYOUT,
+    WIDTH,
+    Position,
+    candidate_bits,
+    encode,
+    position,
+)
+from leekha.common.bots.heuristic import ranked_passes, safe_doubles
+from leekha.common.bots.tracker import Tracker
+from leekha.common.view import SeatView
+
+Floats = NDArray[np.float32]
+Ints = NDArray[np.intp]
+
+WEIGHTS_FILE: Final = "net.npz"
+PASS_CANDIDATES: Final = 12
+_CAND_FROM: Final = CANDIDATE * 52
+_CAND_TO: Final = _CAND_FROM + 52
+
+
+class WeightsError(ValueError):
+    """The weights file is damaged, or was made for another feature layout."""
+
+
+def digest_of(arrays: list[Floats]) -> str:
+    """SHA-256 of the layers' shapes and bytes, in order."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(repr(a.shape).encode())
+        h.update(np.ascontiguousarray(a, dtype="<f4").tobytes())
+    return h.hexdigest()
+
+
+class Network:
+    """A ReLU perceptron: `layers` alternate weight matrices and bias vectors."""
+
+    __slots__ = ("layers", "meta")
+
+    def __init__(self, layers: list[Floats], meta: dict[str, Any]) -> None:
+        self.layers = [np.ascontiguousarray(a, dtype=np.float32) for a in layers]
+        self.meta = meta
+
+    @property
+    def digest(self) -> str:
+        return digest_of(self.layers)
+
+    def __call__(self, x: Floats) -> Floats:
+        """Expected points for each full input row of `x`, shape (n,)."""
+        return self._rest(x @ self.layers[0] + self.layers[1])
+
+    def score(self, base: Floats, owner: Ints, cand: Floats) -> Floats:
+        """`__call__` of rows that differ only in the candidate plane, at the cost of one
+        row each: `base` holds each position with no candidate (r, WIDTH), `owner[i]` the
+        position of candidate i and `cand` its 52 candidate bits (n, 52). The first layer
+        is linear, so a candidate adds its cards' weight rows to its position's sum."""
+        w0 = self.layers[0]
+        h = (base @ w0)[owner] + cand @ w0[_CAND_FROM:_CAND_TO] + self.layers[1]
+        return self._rest(h)
+
+    def _rest(self, h: Floats) -> Floats:
+        layers = self.layers
+        for i in range(2, len(layers), 2):
+            np.maximum(h, 0.0, out=h)
+            h = h @ layers[i] + layers[i + 1]
+        return h[:, 0] * np.float32(self.meta.get("scale", 1.0))
+
+    def to_bytes(self) -> bytes:
+        meta = dict(self.meta, digest=self.digest, layout=LAYOUT, width=self.layers[0].shape[0])
+        arrays: dict[str, Any] = {f"layer{i}": a for i, a in enumerate(self.layers)}
+        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Network:
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+                meta = json.loads(bytes(npz["meta"]).decode())
+                count = sum(1 for name in npz.files if name.startswith("layer"))
+                layers = [npz[f"layer{i}"] for i in range(count)]
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise WeightsError(f"not a weights file: {exc}") from None
+        if meta.get("layout") != LAYOUT or meta.get("width") != WIDTH:
+            raise WeightsError(
+                f"weights for feature layout {meta.get('layout')} ({meta.get('width')} inputs);"
+                f" this version encodes layout {LAYOUT} ({WIDTH} inputs)"
+            )
+        network = cls(layers, meta)
+        if network.digest != meta.get("digest"):
+            raise WeightsError("weights file damaged: its digest does not match its arrays")
+        return network
+
+
+@functools.cache
+def shipped() -> Network:
+    """The weights that ship with the package."""
+    data = resources.files("leekha.common.bots").joinpath(WEIGHTS_FILE).read_bytes()
+    return Network.from_bytes(data)
+
+
+def scores(network: Network, where: Position, candidates: list[int]) -> Floats:
+    """The expected points of each candidate move in one position."""
+    base = encode(where, [0])
+    owner = np.zeros(len(candidates), dtype=np.intp)
+    return network.score(base, owner, candidate_bits(candidates))
+
+
+def best(network: Network, where: Position, candidates: list[int]) -> int:
+    """Index of the candidate with the fewest expected points (the first on ties)."""
+    return int(np.argmin(scores(network, where, candidates)))
+
+
+class NetStrategy:
+    name = "net"
+
+    def __init__(self, seed: int = 0, network: Network | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.network = network or shipped()
+        self._trackers: dict[int, Tracker] = {}
+
+    def choose_doubles(self, view: SeatView) -> list[int]:
+        if not view.can_double:
+            return []
+        return safe_doubles(view_config(view), view.hand_mask, list(view.can_double))
+
+    def choose_pass(self, view: SeatView) -> list[int]:
+        keep = C.mask_of(self.choose_doubles(view))
+        keep |= C.mask_of(c for c, s in view.doubled if s == view.seat)
+        passes = ranked_passes(view_config(view), view.hand_mask, keep, PASS_CANDIDATES)
+        where = position(view, self._tracker(view))
+        return list(passes[best(self.network, where, [C.mask_of(p) for p in passes])])
+
+    def choose_play(self, view: SeatView) -> int:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        where = position(view, self._tracker(view))
+        return legal[best(self.network, where, [C.BIT[c] for c in legal])]
+
+    def _tracker(self, view: SeatView) -> Tracker:
+        assert view.seat is not None
+        tracker = Tracker(view, since=self._trackers.get(view.seat))
+        self._trackers[view.seat] = tracker
+        return tracker
+
+
+register("net")(NetStrategy)
