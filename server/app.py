@@ -133,6 +133,8 @@ class RunningServer:
         await DeferredList([x.service.stopService() for x in self.listeners])
         closing = [c.closed for c in list(self.factory.connections)]
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
+        for conn in list(self.factory.connections):  # those still in their handshake too
+            conn.kick("server_shutdown", "the server is shutting down")
         self.lobby.outbox.flush()  # commit, then send the goodbyes and close
         if closing:
             await DeferredList(closing)

@@ -137,21 +137,21 @@ class LeekhaConnection(FramedConnection):
             self.send(self.key_check.message)
             return
         self.lobby.identities.check_guest(msg.name)
-        self._hello(msg.id, version, msg.name, verified=False)
+        session, token = self.lobby.hello(self, msg.name)
+        self._hello(msg.id, version, session, token, resumed=False)
 
     def handle_prove(self, msg: M.Prove) -> None:
         check = self.key_check
         if check is None or check.hello.id != msg.re:
             raise Refused("bad_signature", "no challenge is waiting for this answer")
         self.lobby.identities.prove(check, msg.signature)
+        session, token, resumed = self.lobby.claimed_hello(self, check)
         self.key_check = None
-        self._hello(check.hello.id, check.version, check.hello.name, verified=True)
+        self._hello(check.hello.id, check.version, session, token, resumed=resumed)
 
-    def _hello(self, rid: int, version: tuple[int, int], name: str, *, verified: bool) -> None:
-        if verified:
-            session, resumed = self.lobby.claimed_hello(self, name)
-        else:
-            session, resumed = self.lobby.hello(self, name), False
+    def _hello(
+        self, rid: int, version: tuple[int, int], session: Session, token: str, *, resumed: bool
+    ) -> None:
         self.server.stats.hellos += 1
         log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
         table_id, seat = self.lobby.where(session) if resumed else (None, None)
@@ -159,12 +159,12 @@ class LeekhaConnection(FramedConnection):
             re=rid,
             version=list(version),
             server=SERVER_NAME,
-            token=session.token,
+            token=token,
             name=session.name,
             resumed=resumed,
             table_id=table_id,
             seat=seat,
-            verified=verified,
+            verified=session.verified,
         )
         self._bind(session, welcome)
         if resumed:
@@ -180,7 +180,7 @@ class LeekhaConnection(FramedConnection):
             re=msg.id,
             version=list(version),
             server=SERVER_NAME,
-            token=session.token,
+            token=msg.token,
             name=session.name,
             resumed=True,
             verified=session.verified,

@@ -78,7 +78,8 @@ class Identities:
         return KeyCheck(hello, version, name, hello.key, nonce, message)
 
     def prove(self, check: KeyCheck, signature: str) -> None:
-        """Verify the answer and claim the name for the key if it is still free."""
+        """Verify the answer; `bad_signature` if it does not hold. Changes nothing: the
+        name is claimed by `claim`, once the lobby has accepted the hello."""
         try:
             raw = base64.b64decode(signature.encode("ascii"), validate=True)
         except (binascii.Error, UnicodeEncodeError):
@@ -89,10 +90,11 @@ class Identities:
         if not auth.verify(check.key, raw, payload):
             log.info("a key check for {name} failed", name=check.name)
             raise Refused("bad_signature", "the signature does not match this challenge")
+
+    def claim(self, check: KeyCheck) -> None:
+        """Claim the checked name for the proven key if it is still free; `name_claimed`
+        if another key got there first. The lobby calls it only after every other check
+        of the hello passed, so a refused hello never claims a name."""
         self.store.claim_name(name_key(check.name), check.name, check.key)
         if self.store.claimed_key(name_key(check.name)) != check.key:
             raise Refused("name_claimed", f"{check.name!r} was just claimed by another key")
-
-    def verified(self, name: str) -> bool:
-        """Whether `name` is claimed: a guest can never hold a claimed name."""
-        return self.store.claimed_key(name_key(name)) is not None

@@ -20,12 +20,12 @@ from leekha.protocol.catalogue import STATS_MAX
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
-from leekha.server.identities import Identities
+from leekha.server.identities import Identities, KeyCheck
 from leekha.server.limits import TokenBucket, clean_chat, clean_name, name_keys
 from leekha.server.listing import Listing
 from leekha.server.outbox import Outbox
-from leekha.server.persistence import Store, TableRow
-from leekha.server.session import Peer, Session, new_token
+from leekha.server.persistence import SessionRow, Store, TableRow
+from leekha.server.session import Peer, Session, new_token, token_id
 from leekha.server.settings import ServerSettings
 from leekha.server.standing import standings
 from leekha.server.table import (
@@ -58,7 +58,10 @@ class Lobby:
         self.store = store
         #: Every message waits here for the commit of the turn's actions (group commit).
         self.outbox = Outbox(clock, store)
+        #: Sessions by id (leekha.server.session: the digest of their first token).
         self.sessions: dict[str, Session] = {}
+        #: Sessions by the digest of the token that resumes them now.
+        self._secrets: dict[str, Session] = {}
         #: The name keys (case-folded form and look-alike skeleton, limits.name_keys) of the
         #: sessions that have a connection now (a resumed session may share its name with a
         #: newer one, hence a count), kept so that `hello` never walks every session.
@@ -104,7 +107,7 @@ class Lobby:
     # ---- startup and shutdown ----------------------------------------------------------
     def restore(self) -> int:
         """Bring back every stored table with its seats and tokens; returns how many."""
-        names = self.store.load_sessions()
+        stored = self.store.load_sessions()
         rows = self.store.load_tables()
         keep: list[str] = []
         for row in rows:
@@ -112,13 +115,10 @@ class Lobby:
             try:
                 for seat in row.seats:
                     if seat is not None and seat.token and seat.token not in self.sessions:
-                        session = self._session(seat.token, names.get(seat.token, seat.name))
-                        session.verified = self.identities.verified(session.name)
+                        session = self._stored_session(seat.token, seat.name, stored)
                         session.table_id = row.id
-                        session.stored = True
                 if row.host_token and row.host_token not in self.sessions:
-                    host = self._session(row.host_token, names.get(row.host_token, "host"))
-                    host.stored = True
+                    self._stored_session(row.host_token, "host", stored)
                 self.tables[row.id] = table
                 self._hosted(table)
                 table.restore(row)
@@ -148,13 +148,34 @@ class Lobby:
             self._cancel_expiry(session)
 
     # ---- sessions ----------------------------------------------------------------------
-    def _session(self, token: str, name: str) -> Session:
+    def _session(self, token: str, name: str, key: str | None = None, secret: str = "") -> Session:
         rate = self.settings.chat_rate_per_min
-        session = Session(token, name, TokenBucket(self.clock, rate / 60.0, rate))
+        bucket = TokenBucket(self.clock, rate / 60.0, rate)
+        session = Session(token, name, bucket, secret=secret, key=key)
         self.sessions[token] = session
-        for key in name_keys(name):
-            self._by_name.setdefault(key, set()).add(session)
+        self._secrets[session.secret] = session
+        for name_key in name_keys(name):
+            self._by_name.setdefault(name_key, set()).add(session)
         return session
+
+    def _stored_session(self, token: str, name: str, stored: dict[str, SessionRow]) -> Session:
+        """A session of the database back in memory, bound to the key it proved when it
+        began (never to what its name has become since)."""
+        row = stored.get(token)
+        if row is None:  # a seat without its session row: a guest, resumable by token
+            session = self._session(token, name)
+        else:
+            session = self._session(token, row.name, row.key, row.secret)
+        session.stored = True
+        return session
+
+    def _start(self, peer: Peer, name: str, key: str | None = None) -> tuple[Session, str]:
+        """A new session for `peer`, and the token only its client will ever see."""
+        token = new_token()
+        session = self._session(token_id(token), name, key)
+        self._set_peer(session, peer)
+        self._counts()
+        return session, token
 
     def _named(self, name: str) -> set[Session]:
         """The sessions whose name is `name` or looks like it (limits.name_keys)."""
@@ -190,8 +211,8 @@ class Lobby:
         else:
             self._watchers.discard(session)
 
-    def hello(self, peer: Peer, wanted: str) -> Session:
-        name = clean_name(wanted, self.max_name)
+    def _free(self, name: str) -> None:
+        """Refuse a name someone here is using or holds a seat under (changes nothing)."""
         if name == SYSTEM_SENDER or any(key in self._online for key in name_keys(name)):
             raise Refused("bad_name", f"the name {name!r} (or one that looks like it) is in use")
         if self._holds_seat(name):
@@ -200,25 +221,44 @@ class Lobby:
                 f"{name!r} holds a seat here: that player comes back with their session "
                 "(resume), or pick another name",
             )
-        session = self._session(new_token(), name)
-        self._set_peer(session, peer)
-        self._counts()
-        return session
 
-    def claimed_hello(self, peer: Peer, wanted: str) -> tuple[Session, bool]:
-        """A hello whose key owns the name: it takes back a seat the name holds, from any
-        machine (True), or starts a new session (False)."""
+    def hello(self, peer: Peer, wanted: str) -> tuple[Session, str]:
+        """A guest's new session and its token."""
         name = clean_name(wanted, self.max_name)
+        self._free(name)
+        return self._start(peer, name)
+
+    def claimed_hello(self, peer: Peer, check: KeyCheck) -> tuple[Session, str, bool]:
+        """A hello whose key proved itself (`Identities.prove`): it takes back the seat of
+        a session that proved the same key, from any machine, with a fresh token (True),
+        or claims the name if it is still free and starts a new session (False). Every
+        refusal comes before the claim, so a refused hello claims nothing."""
+        name = clean_name(check.hello.name, self.max_name)
         for session in self._named(name):
             table = self._table_of(session)
-            if session.verified and table is not None and table.seat_of(session.token) is not None:
-                return self.resume(peer, session.token), True
-        session = self.hello(peer, wanted)
-        session.verified = True
-        return session, False
+            if session.key != check.key or table is None:
+                continue
+            if table.seat_of(session.token) is not None:
+                token = self._rekey(session)
+                return self.resume(peer, token), token, True
+        self._free(name)
+        self.identities.claim(check)
+        session, token = self._start(peer, name, check.key)
+        return session, token, False
+
+    def _rekey(self, session: Session) -> str:
+        """A fresh token for `session`; the one it had stops working."""
+        token = new_token()
+        self._secrets.pop(session.secret, None)
+        session.secret = token_id(token)
+        self._secrets[session.secret] = session
+        if session.stored:
+            self.store.set_secret(session.token, session.secret)
+        return token
 
     def resume(self, peer: Peer, token: str) -> Session:
-        session = self.sessions.get(token)
+        """The session this token resumes (the token as the client holds it)."""
+        session = self._secrets.get(token_id(token))
         if session is None:
             raise Refused("bad_token", "unknown or expired session token; send hello")
         self._cancel_expiry(session)
@@ -285,6 +325,7 @@ class Lobby:
         session.expiry = None
         if session.peer is None and session.table_id is None and not self._hosts(session):
             self.sessions.pop(session.token, None)
+            self._secrets.pop(session.secret, None)
             for key in name_keys(session.name):
                 same = self._by_name.get(key)
                 if same is not None:
@@ -319,7 +360,7 @@ class Lobby:
 
     def _persist(self, session: Session) -> None:
         if not session.stored:
-            self.store.save_session(session.token, session.name)
+            self.store.save_session(session.token, session.name, session.key, session.secret)
             session.stored = True
 
     # ---- tables ------------------------------------------------------------------------

@@ -23,13 +23,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from leekha.server.limits import skeleton
+from leekha.server.session import token_id
+
 DB_NAME = "leekha.sqlite3"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     token TEXT PRIMARY KEY,
     name TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    public_key TEXT,
+    secret TEXT
 );
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
@@ -121,6 +126,16 @@ CREATE TABLE IF NOT EXISTS rating_history (
 """
 
 
+@dataclass(frozen=True)
+class SessionRow:
+    """A stored session: its name, the key it proved (None: a guest) and the digest of
+    the token that resumes it (leekha.server.session)."""
+
+    name: str
+    key: str | None
+    secret: str
+
+
 @dataclass
 class SeatRow:
     name: str
@@ -184,6 +199,54 @@ class Store:
         #: Set to group writes: called when a write opens a transaction that `commit` ends.
         self.on_begin: Callable[[], None] | None = None
         self._open = False
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a database of an older server up to date, once, in one transaction.
+
+        Sessions gained `public_key` (the key a session proved; it used to be worked out
+        from whether the name was claimed, which let a key that claimed a guest's name
+        later take the guest's seat) and `secret`; tokens are stored as their digests.
+        A stored session counts as the key's only if the claim came before the session
+        was stored, which every session that really proved the key meets."""
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(sessions)")}
+        hashed = self._db.execute("SELECT 1 FROM meta WHERE key = 'token_hash'").fetchone()
+        if hashed is not None and {"public_key", "secret"} <= columns:
+            return
+        self._db.create_function("token_id", 1, token_id, deterministic=True)
+        with self._tx() as db:
+            for column in ("public_key", "secret"):
+                if column not in columns:
+                    db.execute(f"ALTER TABLE sessions ADD COLUMN {column} TEXT")  # fixed names
+            if hashed is None:
+                db.execute("UPDATE sessions SET token = token_id(token)")
+                db.execute("UPDATE seats SET token = token_id(token) WHERE token IS NOT NULL")
+                db.execute(
+                    "UPDATE tables SET host_token = token_id(host_token)"
+                    " WHERE host_token IS NOT NULL"
+                )
+                entrants = db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE name = 'tournament_entrants'"
+                ).fetchone()
+                if entrants is not None:
+                    db.execute(
+                        "UPDATE tournament_entrants SET token = token_id(token)"
+                        " WHERE token IS NOT NULL"
+                    )
+                claims = {
+                    str(r[0]): (str(r[1]), float(r[2]))
+                    for r in db.execute("SELECT name_key, public_key, claimed FROM identities")
+                }
+                for token, name, created in db.execute(
+                    "SELECT token, name, created FROM sessions"
+                ).fetchall():
+                    claim = claims.get(skeleton(str(name)))
+                    if claim is not None and claim[1] <= float(created):
+                        db.execute(
+                            "UPDATE sessions SET public_key = ? WHERE token = ?", (claim[0], token)
+                        )
+                db.execute("INSERT INTO meta (key, value) VALUES ('token_hash', 'sha256')")
+            db.execute("UPDATE sessions SET secret = token WHERE secret IS NULL")
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> Store:
@@ -260,16 +323,26 @@ class Store:
         return self._db.execute(sql, args).fetchall()
 
     # ---- sessions ---------------------------------------------------------------------
-    def save_session(self, token: str, name: str) -> None:
+    def save_session(self, token: str, name: str, key: str | None, secret: str) -> None:
+        """A session by its id (leekha.server.session): the digests only, never a token."""
         with self._tx() as db:
             db.execute(
-                "INSERT OR REPLACE INTO sessions (token, name, created) VALUES (?, ?, ?)",
-                (token, name, time.time()),
+                "INSERT OR REPLACE INTO sessions (token, name, created, public_key, secret)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (token, name, time.time(), key, secret),
             )
 
-    def load_sessions(self) -> dict[str, str]:
-        rows = self._db.execute("SELECT token, name FROM sessions").fetchall()
-        return {token: name for token, name in rows}
+    def set_secret(self, token: str, secret: str) -> None:
+        """The session resumes with another token now (its digest)."""
+        with self._tx() as db:
+            db.execute("UPDATE sessions SET secret = ? WHERE token = ?", (secret, token))
+
+    def load_sessions(self) -> dict[str, SessionRow]:
+        rows = self._db.execute("SELECT token, name, public_key, secret FROM sessions")
+        return {
+            str(token): SessionRow(str(name), key, str(secret or token))
+            for token, name, key, secret in rows.fetchall()
+        }
 
     def forget_sessions(self, keep: Sequence[str]) -> None:
         """Drop sessions that hold no seat and host no table (called at startup)."""
@@ -525,8 +598,7 @@ class Store:
     def leaderboard(self, limit: int = 50) -> list[tuple[str, float, float, int]]:
         """(name, mu, sigma, games), best conservative rating (mu - 3 sigma) first."""
         rows = self._db.execute(
-            "SELECT name, mu, sigma, games FROM ratings ORDER BY mu - 3 * sigma DESC, name"
-            " LIMIT ?",
+            "SELECT name, mu, sigma, games FROM ratings ORDER BY mu - 3 * sigma DESC, name LIMIT ?",
             (limit,),
         ).fetchall()
         return [(str(r[0]), float(r[1]), float(r[2]), int(r[3])) for r in rows]

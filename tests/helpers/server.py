@@ -24,6 +24,7 @@ from leekha.protocol.message import Message
 from leekha.server.connection import LeekhaConnection, ServerFactory
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
+from leekha.server.session import token_id
 from leekha.server.settings import ServerSettings
 
 VERSIONS = [[1, 0]]
@@ -68,6 +69,11 @@ class FakeClient:
         if isinstance(msg, M.Resume):
             self.token = msg.token
         self.proto.dataReceived(encode(msg))
+
+    @property
+    def sid(self) -> str:
+        """The id the server knows this client's session by: its token's digest."""
+        return token_id(self.token or "")
 
     def raw(self, data: bytes) -> None:
         self.proto.dataReceived(data)
@@ -266,7 +272,7 @@ def answer_prompts(h: Harness, client: FakeClient, table_id: int, rng: Any = Non
         table = h.lobby.tables.get(table_id)
         if table is None or table.game is None:
             continue
-        seat = table.seat_of(client.token or "")
+        seat = table.seat_of(client.sid)
         if seat is None:
             continue
         game = table.game

@@ -15,6 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
+from leekha.server.session import token_id
 from leekha.server.table import Table
 
 PEOPLE = ("ann", "bob", "cat", "dan", "eve")
@@ -37,6 +38,10 @@ class TableLife(RuleBasedStateMachine):
         self.tid: int | None = None
 
     # ---- helpers -----------------------------------------------------------------------
+    def sid(self, name: str) -> str:
+        """The id the server knows `name`'s session by (its token's digest)."""
+        return token_id(self.tokens[name])
+
     def table(self) -> Table | None:
         return self.h.lobby.tables.get(self.tid) if self.tid is not None else None
 
@@ -49,7 +54,7 @@ class TableLife(RuleBasedStateMachine):
     def at_table(self, name: str) -> bool:
         table = self.table()
         return table is not None and (
-            table.seat_of(self.tokens[name]) is not None or self.tokens[name] in table.spectators
+            table.seat_of(self.sid(name)) is not None or self.sid(name) in table.spectators
         )
 
     def come_back(self, name: str) -> None:
@@ -114,7 +119,7 @@ class TableLife(RuleBasedStateMachine):
 
     def host(self) -> str | None:
         table = self.table()
-        host = next((n for n in PEOPLE if table and self.tokens[n] == table.host_token), None)
+        host = next((n for n in PEOPLE if table and self.sid(n) == table.host_token), None)
         return host if host in self.online else None
 
     @precondition(lambda self: self.table() is not None)
@@ -174,7 +179,7 @@ class TableLife(RuleBasedStateMachine):
                 if table.status == "playing":
                     break
                 assert seat is not None
-                name = next(n for n in PEOPLE if self.tokens[n] == seat.token)
+                name = next(n for n in PEOPLE if self.sid(n) == seat.token)
                 if name not in self.online:
                     self.come_back(name)
                 reply = self.ask(name, M.Rematch(id=self.rid(name)))
@@ -190,7 +195,7 @@ class TableLife(RuleBasedStateMachine):
                 self.ask(name, M.Leave(id=self.rid(name)))  # the others still watch
             reply = self.ask(name, M.JoinSeat(id=self.rid(name), table_id=table.id))
             assert isinstance(reply, M.Snapshot), reply
-        host = next((n for n in PEOPLE if self.tokens[n] == table.host_token), None)
+        host = next((n for n in PEOPLE if self.sid(n) == table.host_token), None)
         assert host is not None, "someone must hold the host controls"
         if host not in self.online:
             self.come_back(host)
@@ -215,8 +220,8 @@ class TableLife(RuleBasedStateMachine):
     def sessions_and_seats_agree(self) -> None:
         table = self.table()
         for name in PEOPLE:
-            session = self.h.lobby.sessions.get(self.tokens[name])
-            seated = table is not None and table.seat_of(self.tokens[name]) is not None
+            session = self.h.lobby.sessions.get(self.sid(name))
+            seated = table is not None and table.seat_of(self.sid(name)) is not None
             if seated:
                 assert table is not None and session is not None
                 assert session.table_id == table.id

@@ -369,7 +369,7 @@ def test_a_lobby_session_expires_after_its_connection_is_gone() -> None:
     late = h.connect()
     reply = late.request(M.Resume(id=2, versions=VERSIONS, token=c.token or ""))
     assert isinstance(reply, M.Error) and reply.code == "bad_token"
-    assert c.token not in h.lobby.sessions
+    assert c.sid not in h.lobby.sessions
 
 
 def test_a_table_left_with_only_bots_and_no_watchers_closes() -> None:
@@ -403,7 +403,7 @@ def test_a_host_away_from_its_table_keeps_its_session_and_a_former_host_does_not
     # an ordinary lobby session again and expires.
     guest = h.player("guest")
     assert isinstance(guest.request(M.JoinSeat(id=5, table_id=tid)), M.Snapshot)
-    assert h.lobby.tables[tid].host_token == guest.token
+    assert h.lobby.tables[tid].host_token == guest.sid
     assert isinstance(guest.request(M.AddBot(id=6, seat=1, strategy="random")), M.Ok)
     back.drop()
     h.clock.advance(6)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from leekha.common.record import GameRecord
 from leekha.protocol import catalogue as M
 from leekha.server import records_cli
 from leekha.server.persistence import Store, db_path
+from leekha.server.session import token_id
 
 
 def crash_mid_trick(tmp_path: Path) -> tuple[Harness, int, str, list[dict[str, object]]]:
@@ -46,7 +49,11 @@ def test_restart_after_a_crash_restores_tables_seats_tokens_and_play(tmp_path: P
         s.name if s else None for s in old_table.seats
     ]
     seat0 = table.seats[0]
-    assert seat0 is not None and seat0.token == token and not seat0.connected
+    # The database holds the token's digest, never the token.
+    assert seat0 is not None and seat0.token == token_id(token) and not seat0.connected
+    with closing(sqlite3.connect(db_path(tmp_path))) as db:
+        stored = "\n".join(db.iterdump())
+    assert token not in stored and token_id(token) in stored
     alice = h.connect()
     alice.send(M.Resume(id=1, versions=VERSIONS, token=token))
     alice.read()

@@ -82,7 +82,7 @@ def double_sometimes(h: Harness, c: FakeClient, tid: int, rng: random.Random) ->
     table = h.lobby.tables.get(tid)
     if table is None or table.game is None or c.token is None:
         return
-    seat = table.seat_of(c.token)
+    seat = table.seat_of(c.sid)
     if seat is not None and table.game.can_double(seat) and rng.random() < 0.5:
         card = table.game.can_double(seat)[0]
         assert isinstance(c.request(M.DeclareDouble(id=c.rid(), card=card)), M.Ok)

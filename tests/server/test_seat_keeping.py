@@ -53,7 +53,7 @@ def test_everyone_hears_the_drop_the_bot_and_the_return() -> None:
     assert lines(alice) == ["bob is back and takes the seat back from the bot"]
     table = h.lobby.tables[tid]
     seat = table.seats[1]
-    assert seat is not None and seat.token == bob.token and not seat.autopilot
+    assert seat is not None and seat.token == bob.sid and not seat.autopilot
     # The one who came back got the table's chat so far, then the same line.
     assert lines(back) == [
         "bob dropped; the seat waits 5 s for them to come back",

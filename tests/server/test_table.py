@@ -237,7 +237,7 @@ def test_the_host_role_passes_on_when_the_host_leaves() -> None:
     host, bob, tid = h.host_and_guest("host", "bob")
     host.request(M.Leave(id=3))
     table = h.lobby.tables[tid]
-    assert table.host_token == bob.token and table.summary()["host"] == "bob"
+    assert table.host_token == bob.sid and table.summary()["host"] == "bob"
     assert isinstance(bob.request(M.AddBot(id=4, seat=0, strategy="random")), M.Ok)
 
 
@@ -249,7 +249,7 @@ def test_a_seat_freed_after_the_game_leaves_it_finished_and_the_rematch_starts()
     bob.drop()
     h.advance(2.0)
     seat1 = table.seats[1]
-    assert seat1 is not None and seat1.away and seat1.token == bob.token
+    assert seat1 is not None and seat1.away and seat1.token == bob.sid
     play_until(h, [alice], tid, lambda: table.status == "finished")
     h.advance(0.1)
     assert table.seats[1] is None and table.status == "finished"

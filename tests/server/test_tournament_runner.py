@@ -247,7 +247,7 @@ def test_a_second_session_takes_an_entrant_over_only_once_the_first_is_gone() ->
     again = _hello(h, "ann")
     entered = again.request(P.EnterTournament(id=again.rid(), tournament_id=t.id))
     assert isinstance(entered, P.TournamentState)
-    assert t.t.tokens[0] == again.token
+    assert t.t.tokens[0] == again.sid
 
 
 def test_a_dropped_entrant_is_waited_for_its_grace_then_played_by_the_fallback() -> None:
