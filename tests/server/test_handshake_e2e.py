@@ -4,63 +4,16 @@ proof signs the name as sent, a `rate_limited` hello leaves the connection usabl
 
 from __future__ import annotations
 
-import base64
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest_twisted
-from helpers.server import LoopbackClient
-from twisted.internet.defer import Deferred
-from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from helpers.wire import TIMEOUT, V12, ask, dial, get_reactor, proof, serving
 from twisted.internet.task import deferLater
 
 from leekha.client.identity import Identity
 from leekha.protocol import catalogue as M
-from leekha.protocol.auth import challenge_payload
-from leekha.protocol.message import Message
-from leekha.server.app import RunningServer, local_settings, start_server
 
 reactor_test = pytest_twisted.ensureDeferred
-TIMEOUT = 15.0
-V12 = [[1, 2]]
-
-
-def get_reactor() -> Any:
-    from twisted.internet import reactor
-
-    return reactor
-
-
-@asynccontextmanager
-async def serving(tmp: Path, **over: Any) -> AsyncIterator[RunningServer]:
-    reactor = get_reactor()
-    running = await Deferred.fromCoroutine(start_server(reactor, local_settings(tmp, **over)))
-    try:
-        yield running
-    finally:
-        await Deferred.fromCoroutine(running.stop())
-
-
-async def dial(port: int) -> LoopbackClient:
-    reactor = get_reactor()
-    client = LoopbackClient()
-    endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", port)
-    await connectProtocol(endpoint, client).addTimeout(TIMEOUT, reactor)
-    return client
-
-
-async def ask(client: LoopbackClient, msg: Message, re: int) -> Message:
-    d = client.wait_for(lambda m: getattr(m, "re", None) == re)
-    client.send(msg)
-    return await d.addTimeout(TIMEOUT, get_reactor())
-
-
-def proof(ident: Identity, challenge: M.Challenge, name: str) -> str:
-    nonce = base64.b64decode(challenge.nonce)
-    payload = challenge_payload(challenge.server, name, ident.public_key, nonce)
-    return base64.b64encode(ident.sign(payload)).decode()
 
 
 @reactor_test

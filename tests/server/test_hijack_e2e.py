@@ -9,21 +9,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest_twisted
-from test_server_handshake_e2e import V12, ask, dial, proof, serving
+from helpers.wire import V12, ask, dial, key_hello, serving
 
 from leekha.client.identity import Identity
 from leekha.protocol import catalogue as M
-from leekha.protocol.message import Message
 from leekha.server.persistence import db_path
 
 reactor_test = pytest_twisted.ensureDeferred
-
-
-async def key_hello(port: int, ident: Identity, name: str) -> Message:
-    c = await dial(port)
-    challenge = await ask(c, M.Hello(id=1, versions=V12, name=name, key=ident.public_key), 1)
-    assert isinstance(challenge, M.Challenge), challenge
-    return await ask(c, M.Prove(re=1, signature=proof(ident, challenge, name)), 1)
 
 
 def claims(data: Path) -> list[tuple[str, str]]:

@@ -17,10 +17,10 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
+from helpers.server import VERSIONS, FakeClient, Harness
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-from test_server_support import VERSIONS, FakeClient, Harness
 
 from leekha.client.identity import Identity
 from leekha.protocol import catalogue as M
@@ -34,9 +34,7 @@ NAMES = ("carol", "dave", "  carol ")
 KEYS = [Identity.generate() for _ in range(2)]
 
 
-def key_hello(
-    c: FakeClient, ident: Identity, name: str, *, sign_as: str | None = None
-) -> Message:
+def key_hello(c: FakeClient, ident: Identity, name: str, *, sign_as: str | None = None) -> Message:
     """hello with a key and the answer to its challenge: the welcome or the refusal."""
     challenge = c.request(M.Hello(id=c.rid(), versions=V12, name=name, key=ident.public_key))
     if not isinstance(challenge, M.Challenge):
