@@ -148,7 +148,7 @@ def test_the_golden_key_proof_signs_the_name_as_sent_and_is_in_the_docs() -> Non
     payload = auth.challenge_payload(GOLDEN["server"], GOLDEN["name"], ident.public_key, nonce)
     assert payload.hex() == GOLDEN["signed"]
     assert base64.b64encode(ident.sign(payload)).decode() == GOLDEN["signature"]
-    doc = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     for field in ("key", "server", "nonce", "signed", "signature"):
         assert GOLDEN[field] in doc, field
     assert '`"  spaced   name "`' in doc
