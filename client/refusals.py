@@ -50,6 +50,8 @@ MESSAGES: dict[str, str] = {
     "already_seated": N_("you are already at a table"),
     "not_ready": N_("not yet: all four seats must be filled, or the game finished"),
     "rate_limited": N_("too fast: wait a moment and try again"),
+    "muted": N_("you are muted for a while: you sent too many messages"),
+    "bad_phrase": N_("the server does not know that quick phrase"),
     "too_many_tables": N_("the server has no room for another table"),
     "chat_too_long": N_("that message is too long"),
     "name_too_long": N_("that name is too long"),

@@ -27,6 +27,7 @@ TEMPLATES = (
     N_("{name} is still away: a bot plays the seat until they come back"),
     N_("Time ran out: the server passed {cards} for you"),
     N_("Time ran out: the server played {card} for you"),
+    N_("{name} is muted for {seconds} s: too many messages"),
     # not_ready refusals (server/lifecycle.py, server/table.py)
     N_("seat {seats} is empty: someone must sit there or the host adds a bot"),
     N_("bots cannot be removed during a game"),

@@ -13,6 +13,7 @@ from .codec import DEFAULT_MAX_FRAME, Decoder, encode, encode_body
 from .connection import Connection, LocalProtocolError, State
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS, ProtocolError
 from .message import CLIENT_TYPES, MESSAGE_TYPES, SERVER_TYPES, Message, from_dict, to_dict
+from .people import PHRASES, Phrase, PhraseSaid
 from .tournaments import (
     CreateTournament,
     EnterTournament,
@@ -38,6 +39,7 @@ __all__ = [
     "ENGINE_ERRORS",
     "FEATURES",
     "MESSAGE_TYPES",
+    "PHRASES",
     "PROTOCOL_ERRORS",
     "PROTOCOL_VERSION",
     "SERVER_TYPES",
@@ -51,6 +53,8 @@ __all__ = [
     "ListTournaments",
     "LocalProtocolError",
     "Message",
+    "Phrase",
+    "PhraseSaid",
     "ProtocolError",
     "State",
     "TournamentList",

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import catalogue as msg
+from . import people
 from . import tournaments as tour
 from .message import Message
 
@@ -305,6 +306,8 @@ EXAMPLES: dict[str, Message] = {
                 }
             ],
         ),
+        people.Phrase(id=90, code="well_played"),
+        people.PhraseSaid(sender="bob", code="well_played", seat=1, table_id=7),
         tour.GetTournament(id=82, tournament_id=3),
         tour.EnterTournament(id=2, tournament_id=3),
         tour.TournamentState(re=82, tournament=TOURNAMENT),

@@ -101,6 +101,9 @@ APPLICATION_ERRORS: dict[str, str] = {
     "already_entered": "(1.3) `enter_tournament`: another session that is still connected "
     "entered that name.",
     "tournament_over": "(1.3) `enter_tournament`: the tournament has finished.",
+    "bad_phrase": "(1.4) `phrase`: the server has no quick phrase with that code.",
+    "muted": "(1.4) `chat` or `phrase` from a session that flooded: nobody hears it until "
+    "the mute ends (the message says how long).",
     "internal": "The server failed unexpectedly; the request had no effect.",
     "already_welcomed": "`hello`/`resume` on a connection that already has a session.",
     "server_full": "The server (or your address) has too many connections; sent once, then "

@@ -21,6 +21,7 @@ __all__ = [
     "FEATURES",
     "PAGED_LIST",
     "PROTOCOL_VERSION",
+    "QUICK_PHRASES",
     "STATS",
     "SUPPORTED_VERSIONS",
     "TOURNAMENTS",
@@ -34,9 +35,9 @@ __all__ = [
 ]
 
 #: (major, minor). Minor bumps only add optional fields; major bumps may break anything.
-PROTOCOL_VERSION: tuple[int, int] = (1, 3)
+PROTOCOL_VERSION: tuple[int, int] = (1, 4)
 #: Highest minor spoken per major, newest first. A minor includes every lower minor, so
-#: (1, 3) means 1.0, 1.1, 1.2 and 1.3 are all spoken.
+#: (1, 4) means 1.0 to 1.4 are all spoken.
 SUPPORTED_VERSIONS: tuple[tuple[int, int], ...] = (PROTOCOL_VERSION,)
 
 
@@ -88,6 +89,12 @@ TOURNAMENTS = feature(
     (1, 3),
     "`create_tournament`, `list_tournaments`, `get_tournament`, `enter_tournament` and "
     "their replies: duplicate tournaments the server runs",
+)
+
+QUICK_PHRASES = feature(
+    "quick_phrases",
+    (1, 4),
+    "`phrase` and `phrase_said`: quick phrases as codes, each reader's language",
 )
 
 

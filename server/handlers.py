@@ -15,10 +15,11 @@ from twisted.logger import Logger
 
 from leekha.common import __version__
 from leekha.protocol import catalogue as M
+from leekha.protocol import people as P
 from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import IDENTITY, TOURNAMENTS, negotiate, speaks
+from leekha.protocol.version import IDENTITY, QUICK_PHRASES, TOURNAMENTS, negotiate, speaks
 from leekha.server.errors import Refused
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
@@ -222,6 +223,13 @@ class LeekhaConnection(FramedConnection):
 
     def handle_chat(self, msg: M.Chat) -> Message:
         self.lobby.chat(self._need_session(), msg.text)
+        return M.Ok(re=msg.id)
+
+    def handle_phrase(self, msg: P.Phrase) -> Message:
+        session = self._need_session()
+        if not speaks(self.rules, QUICK_PHRASES):
+            raise Refused("unknown_type", "phrase needs protocol 1.4")
+        self.lobby.voice.phrase(session, msg.code)
         return M.Ok(re=msg.id)
 
     def handle_get_stats(self, msg: M.GetStats) -> Message:

@@ -38,6 +38,7 @@ from leekha.server.table import (
 )
 from leekha.server.timers import FixedDelay
 from leekha.server.tournament.runner import TournamentRunner
+from leekha.server.voice import Voice
 
 log = Logger()
 
@@ -103,6 +104,8 @@ class Lobby:
         self.on_counts: Callable[[int, int], None] | None = None
         #: The tournaments this server runs (leekha.server.tournament.runner).
         self.tournaments = TournamentRunner(self)
+        #: Who may say what: the chat limit, mutes and quick phrases (server.voice).
+        self.voice = Voice(self)
 
     # ---- startup and shutdown ----------------------------------------------------------
     def restore(self) -> int:
@@ -508,13 +511,16 @@ class Lobby:
 
     def chat(self, session: Session, text: str) -> None:
         body = clean_chat(text, self.max_chat)
-        if not session.chat.take():
-            raise Refused("rate_limited", "too many chat messages; wait a little")
+        self.voice.allow(session)
         table = self._table_of(session)
         if table is not None:
             table.say(session.name, body)
             return
-        lobby_msg = M.ChatMessage(sender=session.name, text=body, table_id=None)
+        self.lobby_line(session.name, body)
+
+    def lobby_line(self, sender: str, text: str) -> None:
+        """A chat line to everyone in the lobby."""
+        lobby_msg = M.ChatMessage(sender=sender, text=text, table_id=None)
         for other in self.sessions.values():
             if other.peer is not None and other.table_id is None:
                 other.send(lobby_msg)

@@ -56,6 +56,9 @@ class Session:
     watching_lobby: bool = False
     stored: bool = False
     expiry: Timer | None = field(default=None, repr=False)
+    #: Chat and quick phrases: refused in a row, and muted until then (server.voice).
+    floods: int = 0
+    muted_until: float = 0.0
 
     def __post_init__(self) -> None:
         if not self.secret:

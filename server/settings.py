@@ -157,7 +157,15 @@ class ServerSettings:
         hi=WIRE_CHAT_MAX,
         why=f"the protocol carries chat of at most {WIRE_CHAT_MAX} characters",
     )
-    chat_rate_per_min: int = _opt(20, "chat messages per minute per player", lo=1, hi=10_000)
+    chat_rate_per_min: int = _opt(
+        20, "chat messages and quick phrases per minute per player", lo=1, hi=10_000
+    )
+    mute_after_floods: int = _opt(
+        3, "messages refused in a row for the rate before a player is muted", lo=1, hi=1000
+    )
+    mute_s: float = _opt(
+        60.0, "seconds a flooding player is muted for everyone else", lo=0, hi=86400
+    )
     seat_grace_s: float = _opt(30.0, "seconds a dropped player's seat is held", lo=0, hi=86400)
     default_pass_timer_s: float = _opt(
         60.0, "default seconds to choose a pass (0 = no timer)", lo=0, hi=86400
@@ -179,8 +187,7 @@ class ServerSettings:
     )
     tournament_move_timer_s: float = _opt(
         10.0,
-        "default seconds per decision in a tournament before the server plays for a"
-        " silent entrant",
+        "default seconds per decision in a tournament before the server plays for a silent entrant",
         lo=1,
         hi=3600,
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from leekha import protocol as P
 from leekha.client.tui import model as M
 
 CARD_KEYS = "abcdefghijklm"
@@ -49,6 +50,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     over = top(M.GAME_OVER)
     bot_level = top(M.BOT_LEVEL)
     invite = top(M.INVITE)
+    phrases = top(M.PHRASES)
     # no overlay, or one that leaves the table keys live under it
     free = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
     lobby = top(None) & Condition(lambda: m.screen == M.LOBBY)
@@ -137,6 +139,11 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
             act.quit()
 
     on("q", filter=outside)(quit_key)
+    on("p", filter=outside & Condition(lambda: m.screen != M.CONNECTING))(m.open_phrases)
+    for i in range(len(P.PHRASES)):
+        on(str(i + 1), filter=phrases)(lambda i=i: m.say_phrase(i))  # type: ignore[misc]
+    for key in ("escape", "p", "q"):
+        on(key, filter=phrases)(m.escape)
     on("escape", filter=outside)(m.escape)
 
     # lobby

@@ -130,6 +130,9 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
         first.append(("class:seat.bot", _(" [bot]")))
     elif p.get("name") and not p.get("connected", True):
         first.append(("class:seat.away", _(" [away]")))
+    said = m.bubble(seat)  # a quick phrase, for a few seconds
+    if said is not None:
+        first.append(("class:chat.from", f" «{said}»"))
     v = m.view
     if v is None:
         host = [("class:muted", _("host"))] if p.get("is_host") else []
@@ -435,6 +438,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
             _("S            player statistics"),
             _("T            tournaments: standings, Enter watches"),
             _("t            chat;  Enter sends, Esc closes"),
+            _("p            quick phrases"),
             _("q            quit (asks first)"),
             _("?            this help"),
         ]
@@ -448,7 +452,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
         _("v            show the last trick"),
         _("S            score sheet"),
         _("C            card-counting aid (if the table allows)"),
-        _("t            chat;  r rematch after game over"),
+        _("t            chat;  p quick phrases;  r rematch"),
         _("b x s        host, waiting: add / remove a bot, start"),
         _("L            leave the table;  q quit"),
         _("I            invite a friend: a line to paste"),
@@ -629,6 +633,7 @@ OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.DOUBLE: _paint_double,
     M.BOT_LEVEL: _paint_bot_level,
     M.GAME_OVER: _paint_game_over,
+    M.PHRASES: lambda _m, cv: social.paint_phrases(cv),
     M.INVITE: lambda m, cv: social.paint_invite(m.invite_box, cv) if m.invite_box else None,
 }
 
@@ -709,6 +714,8 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [("Enter", _("continue")), ("S", _("score sheet"))]
     if top == M.DOUBLE:
         return [("y", _("double it")), ("n", _("keep it hidden"))]
+    if top == M.PHRASES:
+        return [("1-8", _("say it")), ("Esc", _("close"))]
     if top == M.INVITE:
         pw = m.invite_box is not None and m.invite_box.password is not None
         return [("p", _("password in or out"))] * pw + [("Esc", _("close"))]
@@ -726,6 +733,7 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("S", _("stats")),
             ("T", _("tournaments")),
             ("t", _("chat")),
+            ("p", _("phrases")),
             ("q", _("quit")),
             ("?", _("help")),
         ]
@@ -754,7 +762,13 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("v", _("last trick")),
             ("?", _("help")),
         ]
-    return [("v", _("last trick")), ("S", _("scores")), ("t", _("chat")), ("?", _("help"))]
+    return [
+        ("v", _("last trick")),
+        ("S", _("scores")),
+        ("t", _("chat")),
+        ("p", _("phrases")),
+        ("?", _("help")),
+    ]
 
 
 def fit_hints(items: list[tuple[str, str]], width: int) -> str:

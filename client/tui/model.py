@@ -27,7 +27,7 @@ from leekha.client import systemlines
 from leekha.client.cardnames import suit_name
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
-from leekha.client.tui.social import InviteBox
+from leekha.client.tui.social import BUBBLE_S, InviteBox, phrase_words
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
@@ -64,6 +64,7 @@ DOUBLE = "double"
 GAME_OVER = "game_over"
 BOT_LEVEL = "bot_level"
 INVITE = "invite"
+PHRASES = "phrases"
 
 #: The levels a host picks for a bot seat: strategy names, as `leekha play --level`.
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -280,6 +281,9 @@ class ClientModel:
         self.table_password: str | None = None  # what we sat down with, for the invitation
         #: Lines to print once the screen is gone (invitations shown), so they can be copied.
         self.keep: list[str] = []
+        self.phrase_picker = False
+        #: The last quick phrase of each seat and until when it shows beside the seat.
+        self.said: dict[int, tuple[str, float]] = {}
         # table
         self.table: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
@@ -361,6 +365,8 @@ class ClientModel:
         """The overlay on top: painted last, closed by Esc, owner of the keys and hints."""
         if self.show_help:
             return HELP
+        if self.phrase_picker and self.screen != CONNECTING:
+            return PHRASES
         screen = self.screen
         if screen == LOBBY:
             if self.stats_open:
@@ -689,6 +695,8 @@ class ClientModel:
                     self.say(text)
                 else:
                     self.chat.append((msg.sender, msg.text))
+            case P.PhraseSaid():
+                self._on_phrase(msg)
             case P.Stats():
                 self._on_stats(msg)
             case P.TournamentList() | P.TournamentState():
@@ -1067,6 +1075,7 @@ class ClientModel:
         self._held.clear()
         self.invite_box = None
         self.table_password = None
+        self.said.clear()
 
     def _offer_doubles(self) -> None:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
@@ -1383,6 +1392,8 @@ class ClientModel:
             self.bot_level = None
         elif top == INVITE:
             self.invite_box = None
+        elif top == PHRASES:
+            self.phrase_picker = False
         elif top == SUMMARY:
             self.summary = None
         elif self.show_last:
@@ -1500,6 +1511,33 @@ class ClientModel:
             return
         self.leave_confirm = False
         self.request(P.Leave)
+
+    def open_phrases(self) -> None:
+        if not speaks(self.version, V.QUICK_PHRASES):
+            self.say(_("this server has no quick phrases (protocol 1.4 needed)"), error=True)
+            return
+        self.phrase_picker = True
+
+    def say_phrase(self, index: int) -> None:
+        """Picker: say the phrase at `index` (0-based) and close the picker."""
+        if self.phrase_picker and 0 <= index < len(P.PHRASES):
+            self.phrase_picker = False
+            self.request(P.Phrase, code=P.PHRASES[index])
+
+    def bubble(self, seat: int) -> str | None:
+        """The quick phrase showing beside `seat` now, in the reader's language."""
+        said = self.said.get(seat)
+        if said is None or self.clock() >= said[1]:
+            return None
+        return phrase_words(said[0])
+
+    def _on_phrase(self, msg: P.PhraseSaid) -> None:
+        here = self.table["id"] if self.table is not None else None
+        if msg.table_id != here:
+            return
+        self.chat.append((msg.sender, phrase_words(msg.code)))
+        if msg.seat is not None:
+            self.said[msg.seat] = (msg.code, self.clock() + BUBBLE_S)
 
     def open_invite(self) -> None:
         """The invitation line for this table, in a box; kept to print after quitting."""

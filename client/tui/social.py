@@ -1,5 +1,6 @@
 """The terminal client's ways of reaching other people: the invitation box (one line a
-friend pastes to land at this table) and what it paints.
+friend pastes to land at this table), quick phrases (their words in the reader's
+language, the picker) and what they paint.
 
 Kept apart from the table's game state: none of it changes a game, and each piece is a
 small state with its own painter, opened by one key and closed by Esc like every overlay
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from leekha.client.i18n import _
+from leekha.client.i18n import N_, _
 from leekha.client.tui.canvas import Canvas
 from leekha.protocol.invite import Invite
+from leekha.protocol.people import PHRASES
 
 #: Width of the invitation box: the line is broken into pieces this wide less the frame.
 INVITE_WIDTH = 76
@@ -61,3 +63,32 @@ def paint_invite(box: InviteBox, cv: Canvas) -> None:
         note = _("p: put the password in the line")
     cv.put(x, row, note, "class:box class:muted")
     cv.put(x, row + 1, _("It is also printed when you quit. Esc to close"), "class:box class:muted")
+
+
+#: Each quick phrase's words (the wire carries only the code: protocol.people.PHRASES).
+PHRASE_WORDS = {
+    "hello": N_("hello!"),
+    "good_luck": N_("good luck!"),
+    "well_played": N_("well played!"),
+    "thanks": N_("thanks!"),
+    "sorry": N_("sorry!"),
+    "hurry_up": N_("hurry up!"),
+    "oops": N_("oops!"),
+    "good_game": N_("good game!"),
+}
+#: Seconds a phrase stays beside its sender's seat.
+BUBBLE_S = 6.0
+
+
+def phrase_words(code: str) -> str:
+    """A phrase in the reader's language; a code this client does not know, as it is."""
+    words = PHRASE_WORDS.get(code)
+    return _(words) if words is not None else code
+
+
+def paint_phrases(cv: Canvas) -> None:
+    x, y = cv.box(30, len(PHRASES) + 3, _("quick phrases"))
+    for i, code in enumerate(PHRASES):
+        cv.put(x, y + i, f"{i + 1}  {phrase_words(code)}", "class:box")
+    cv.put(x, y + len(PHRASES), _("1-{n} to say it, Esc to close").format(n=len(PHRASES)),
+           "class:box class:muted")  # fmt: skip

@@ -20,7 +20,7 @@ from leekha.protocol.version import CAN_DOUBLE, FEATURES, STATS, Feature, featur
 
 
 def test_current_version() -> None:
-    assert PROTOCOL_VERSION == (1, 3)
+    assert PROTOCOL_VERSION == (1, 4)
     assert PROTOCOL_VERSION in SUPPORTED_VERSIONS
 
 
@@ -49,7 +49,8 @@ def test_negotiate_defaults_to_what_this_package_speaks() -> None:
     assert negotiate([[1, 1]]) == (1, 1)  # and a 1.1 client at 1.1
     assert negotiate([[1, 2]]) == (1, 2)
     assert negotiate([[1, 3]]) == (1, 3)
-    assert negotiate([[1, 7]]) == (1, 3)
+    assert negotiate([[1, 4]]) == (1, 4)
+    assert negotiate([[1, 7]]) == (1, 4)
     assert negotiate([[0, 9]]) is None
 
 

@@ -1,0 +1,63 @@
+"""The messages that bring people together (protocol 1.4): quick phrases.
+
+A quick phrase travels as a code from a small fixed set, never as text, so each reader
+sees it in their own language ("well played" to one, "أحسنت" to another). The codes are
+listed here once; a code a reader does not know (a newer peer's) is shown as the code
+itself. The server refuses a code that is not in its set (`bad_phrase`) rather than
+closing the connection, so a newer client can talk to an older server.
+"""
+
+from __future__ import annotations
+
+from .catalogue import TABLE_ID, _rid
+from .message import Message, Sender, message, spec_field
+from .records import NAME
+from .schema import SEAT, NullableSpec, StrSpec
+
+__all__ = ["PHRASES", "Phrase", "PhraseSaid"]
+
+#: The quick phrases, in the order a picker shows them (keys 1..8).
+PHRASES = (
+    "hello",
+    "good_luck",
+    "well_played",
+    "thanks",
+    "sorry",
+    "hurry_up",
+    "oops",
+    "good_game",
+)
+PHRASE = StrSpec(1, 32)
+
+C: Sender = "client"
+S: Sender = "server"
+
+
+@message(
+    "phrase",
+    C,
+    "(1.4) Say a quick phrase, by its code: to your table, or to the lobby when not at one. "
+    "Reply `ok`. It counts against the same rate limit as `chat`; a session that floods "
+    "is muted for the others for a while (`muted`). A code the server does not know is "
+    "refused with `bad_phrase`.",
+)
+class Phrase(Message):
+    id: int = _rid()
+    code: str = spec_field(
+        PHRASE, "one of " + ", ".join(f"`{p}`" for p in PHRASES) + " (see Quick phrases)"
+    )
+
+
+@message(
+    "phrase_said",
+    S,
+    "(1.4) Someone said a quick phrase. Show it in your reader's language; a code you "
+    "do not know, as the code.",
+)
+class PhraseSaid(Message):
+    sender: str = spec_field(NAME, "speaker's name", wire="from")
+    code: str = spec_field(PHRASE, "the phrase")
+    seat: int | None = spec_field(
+        NullableSpec(SEAT), "the speaker's seat at the table; null = not seated", default=None
+    )
+    table_id: int | None = spec_field(NullableSpec(TABLE_ID), "null = lobby", default=None)

@@ -1,0 +1,74 @@
+"""What a session may say, and whether the others hear it: chat and quick phrases.
+
+Chat lines and quick phrases draw on one rate limit per session (`chat_rate_per_min`),
+so switching between them buys a flooder nothing. A session refused `mute_after_floods`
+times in a row is muted for `mute_s` seconds: while muted, nothing it says reaches anyone
+(it is told `muted`), and the table (or the lobby) hears once that it was muted, so the
+others know why it went quiet. The mute is on the session, so a reconnect does not lift it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from leekha.protocol import people
+from leekha.protocol.version import QUICK_PHRASES, speaks
+from leekha.server.errors import Refused
+from leekha.server.table import SYSTEM_SENDER
+
+if TYPE_CHECKING:
+    from leekha.server.lobby import Lobby
+    from leekha.server.session import Session
+
+
+class Voice:
+    """The lobby's gate for everything people say."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    def allow(self, session: Session) -> None:
+        """Spend one message of the session's allowance; raises Refused (`muted`,
+        `rate_limited`) when it may not speak now."""
+        now = self.lobby.clock.seconds()
+        if session.muted_until > now:
+            left = int(session.muted_until - now + 0.999)
+            raise Refused("muted", f"you are muted for {left} s more: too many messages")
+        if session.chat.take():
+            session.floods = 0
+            return
+        session.floods += 1
+        settings = self.lobby.settings
+        if session.floods >= settings.mute_after_floods:
+            session.floods = 0
+            session.muted_until = now + settings.mute_s
+            self._say_muted(session, int(settings.mute_s))
+            raise Refused("muted", f"you are muted for {int(settings.mute_s)} s: too many messages")
+        raise Refused("rate_limited", "too many chat messages; wait a little")
+
+    def _say_muted(self, session: Session, seconds: int) -> None:
+        text = f"{session.name} is muted for {seconds} s: too many messages"
+        table = self.lobby.tables.get(session.table_id) if session.table_id is not None else None
+        if table is not None:
+            table.say(SYSTEM_SENDER, text)
+        else:
+            self.lobby.lobby_line(SYSTEM_SENDER, text)
+
+    def phrase(self, session: Session, code: str) -> None:
+        """A quick phrase to the session's table, or to the lobby."""
+        if code not in people.PHRASES:
+            raise Refused("bad_phrase", f"no quick phrase {code!r}; the server knows: "
+                          + ", ".join(people.PHRASES))  # fmt: skip
+        self.allow(session)
+        lobby = self.lobby
+        table = lobby.tables.get(session.table_id) if session.table_id is not None else None
+        if table is None:
+            said = people.PhraseSaid(sender=session.name, code=code)
+            audience = [s for s in lobby.sessions.values() if s.table_id is None]
+        else:
+            seat = table.seat_of(session.token)
+            said = people.PhraseSaid(sender=session.name, code=code, seat=seat, table_id=table.id)
+            audience = [s for t, _seat in table.members() if (s := lobby.sessions.get(t))]
+        for other in audience:
+            if other.peer is not None and speaks(getattr(other.peer, "rules", None), QUICK_PHRASES):
+                other.send(said)
