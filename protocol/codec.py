@@ -16,7 +16,7 @@ import msgpack
 from .errors import ProtocolError
 from .message import Message, _wire_dict, from_dict
 
-__all__ = ["DEFAULT_MAX_FRAME", "HEADER_SIZE", "Decoder", "encode", "encode_body"]
+__all__ = ["DEFAULT_MAX_FRAME", "HEADER_SIZE", "Decoder", "Frames", "encode", "encode_body"]
 
 DEFAULT_MAX_FRAME = 64 * 1024
 HEADER_SIZE = 4
@@ -39,6 +39,33 @@ def encode(msg: Message, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
             "frame_too_large", f"{msg.TYPE} body is {len(body)} bytes, limit {max_frame}"
         )
     return len(body).to_bytes(HEADER_SIZE, "big") + body
+
+
+class Frames:
+    """`encode` once per message, however many connections send it: a server that sends
+    one event to the four seats of a table (or a chat line to a whole lobby) pays for one
+    encoding. Give it to `Connection.send(msg, frames=...)` for the length of one batch
+    of writes; it holds each message it encoded, so an id is never reused meanwhile."""
+
+    __slots__ = ("_done",)
+
+    def __init__(self) -> None:
+        self._done: dict[int, tuple[Message, bytes]] = {}
+
+    def encode(self, msg: Message, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
+        """`encode(msg, max_frame)`, from the batch's cache when the message was seen."""
+        done = self._done.get(id(msg))
+        if done is None:
+            data = encode(msg, max_frame)
+            self._done[id(msg)] = (msg, data)
+            return data
+        data = done[1]
+        if len(data) - HEADER_SIZE > max_frame:
+            size = len(data) - HEADER_SIZE
+            raise ProtocolError(
+                "frame_too_large", f"{msg.TYPE} body is {size} bytes, limit {max_frame}"
+            )
+        return data
 
 
 #: Containers msgpack-python unpacks nested (the frame's map counts as one).

@@ -8,9 +8,16 @@ does no I/O and keeps no time; the owner writes the bytes and runs the timers.
 `version.speaks(conn, feature)` answers what the negotiated version has.
 
 Everything that moves the session between states is in `TRANSITIONS` below: a message
-is first named by the event it is for the session (`_event`), then looked up there. A
+is first named by the event it is for the session (`event_of`), then looked up there. A
 pair missing from the table is a violation: raised as `ProtocolError` when the peer did
 it, as `LocalProtocolError` (a bug in the caller) when we tried to.
+
+As in h11's `_state.py`, the table and the naming of events know nothing of which end
+runs them: an event depends on the message, who sent it and the state, never on whether
+this end is the client or the server, so both ends of one session walk the same states
+(tests/test_protocol_connection.py feeds both ends the same transcript). What does
+depend on the end is answering (pongs, `already_welcomed`) and which messages this end
+may send at all (`Message.SENDER`), not the transitions.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import catalogue as M
-from .codec import DEFAULT_MAX_FRAME, Decoder, encode
+from .codec import DEFAULT_MAX_FRAME, Decoder, Frames, encode
 from .errors import PROTOCOL_ERRORS, ProtocolError
 from .message import Message
 
@@ -35,6 +42,7 @@ __all__ = [
     "Pending",
     "Role",
     "State",
+    "event_of",
 ]
 
 Role = Literal["client", "server"]
@@ -48,7 +56,7 @@ class State(enum.Enum):
 
 
 class Event(enum.Enum):
-    """What a message means to the session (see `_event`)."""
+    """What a message means to the session (see `event_of`)."""
 
     HELLO = "hello"  # hello or resume
     WELCOME = "welcome"
@@ -64,10 +72,12 @@ class Event(enum.Enum):
 A, H, R, X = State.AWAITING_HELLO, State.HANDSHAKING, State.READY, State.CLOSED
 E = Event
 #: The session's whole state machine: (state, event) -> next state. FATAL and LOST close
-#: from anywhere. A server handles requests in order, so one pipelined behind the hello
-#: is answered after the welcome; a client may not send it (it must wait for welcome).
+#: from anywhere. A server handles requests in order, so a request pipelined behind the
+#: hello is answered after the welcome (or refused `not_hello_first` with the hello); a
+#: second hello on a welcomed connection is answered `already_welcomed` and changes nothing.
 TRANSITIONS: dict[tuple[State, Event], State] = {
     (A, E.HELLO): H,
+    (R, E.HELLO): R,
     (A, E.KEEPALIVE): A,
     (H, E.KEEPALIVE): H,
     (H, E.WELCOME): R,
@@ -87,6 +97,36 @@ CLOSING_ERRORS = frozenset(PROTOCOL_ERRORS) | {
     "session_replaced",
     "server_shutdown",
 }
+
+
+#: Messages whose event does not depend on the state or the sender.
+_FIXED: dict[type[Message], Event] = {
+    M.Hello: E.HELLO,
+    M.Resume: E.HELLO,
+    M.Welcome: E.WELCOME,
+    M.Ping: E.KEEPALIVE,
+    M.Pong: E.KEEPALIVE,
+    M.Challenge: E.CHALLENGE,
+    M.Prove: E.CHALLENGE,
+}
+
+
+def event_of(msg: Message, sender: Role, state: State, handshake_id: int | None) -> Event:
+    """What `msg`, sent by `sender`, is for a session in `state` whose pending hello or
+    resume has id `handshake_id`. The same on both ends: nothing here is about which end
+    asks."""
+    fixed = _FIXED.get(type(msg))
+    if fixed is not None:
+        return fixed
+    if isinstance(msg, M.Error):
+        if msg.code in CLOSING_ERRORS:
+            return E.FATAL
+        if state is H and msg.re == handshake_id:
+            return E.REFUSED
+        return E.KEEPALIVE
+    if state is H and sender == "client":
+        return E.PIPELINED
+    return E.TRAFFIC
 
 
 class LocalProtocolError(Exception):
@@ -138,30 +178,12 @@ class Connection:
         self._pending: dict[int, Pending] = {}
         self._answered: dict[int, Pending] = {}
         self._outgoing = bytearray()
+        self._owe_error = False
 
     # ---- the state machine -------------------------------------------------------------
-    def _event(self, msg: Message, sender: Role) -> Event:
-        if isinstance(msg, M.Hello | M.Resume):
-            return Event.HELLO
-        if isinstance(msg, M.Welcome):
-            return Event.WELCOME
-        if isinstance(msg, M.Ping | M.Pong):
-            return Event.KEEPALIVE
-        if isinstance(msg, M.Challenge | M.Prove):
-            return Event.CHALLENGE
-        if isinstance(msg, M.Error):
-            if msg.code in CLOSING_ERRORS:
-                return Event.FATAL
-            if self.state is State.HANDSHAKING and msg.re == self._handshake_id:
-                return Event.REFUSED
-            return Event.KEEPALIVE
-        if self.state is State.HANDSHAKING and sender == "client" and self.role == "server":
-            return Event.PIPELINED
-        return Event.TRAFFIC
-
     def _advance(self, msg: Message, sender: Role) -> State | None:
         """The state after `msg`, or None when the table has no such step."""
-        return TRANSITIONS.get((self.state, self._event(msg, sender)))
+        return TRANSITIONS.get((self.state, event_of(msg, sender, self.state, self._handshake_id)))
 
     # ---- receiving ---------------------------------------------------------------------
     def receive_data(self, data: bytes | bytearray | memoryview) -> list[Message]:
@@ -175,7 +197,7 @@ class Connection:
         try:
             messages = self._decoder.feed(data)
         except ProtocolError:
-            self.state = State.CLOSED
+            self._closed_by_peer()
             raise
         self._answered = {}
         out: list[Message] = []
@@ -187,11 +209,9 @@ class Connection:
         return out
 
     def _receive(self, msg: Message) -> bool:
-        if (
-            self.role == "server"
-            and self.state is State.READY
-            and isinstance(msg, M.Hello | M.Resume)
-        ):
+        if self.state is State.READY and isinstance(msg, M.Hello | M.Resume):
+            # (ready, hello) -> ready: only a server receives hellos; it answers itself
+            # unless its request layer does.
             if not self.answer_hellos:
                 return True
             self._queue(
@@ -205,9 +225,9 @@ class Connection:
         after = self._advance(msg, self.peer)
         if after is None:
             violation = self._violation(msg)  # in words of the state it came in
-            self.state = State.CLOSED
+            self._closed_by_peer()
             raise violation
-        if isinstance(msg, M.Hello | M.Resume):
+        if after is State.HANDSHAKING and isinstance(msg, M.Hello | M.Resume):
             self._handshake_id = msg.id
         elif isinstance(msg, M.Welcome):
             self._welcomed(msg)
@@ -219,24 +239,33 @@ class Connection:
         self.state = after
         return True
 
+    def _closed_by_peer(self) -> None:
+        """The peer broke the protocol: closed, but owed the one `error` that says why
+        (docs/protocol.md section 4), which `send` still lets through."""
+        self.state = State.CLOSED
+        self._owe_error = True
+
     def _violation(self, msg: Message) -> ProtocolError:
+        """The error for a message the peer may not send now, in the words of the state it
+        came in: a client out of the handshake's order gets `not_hello_first` (a step of
+        the handshake after the welcome, `unknown_type`), a server `unknown_type`."""
         rid = getattr(msg, "id", None)
         rid = rid if type(rid) is int else None
-        if self.role == "server" and self.state is State.AWAITING_HELLO:
+        if self.peer == "client" and self.state is State.AWAITING_HELLO:
             return ProtocolError(
                 "not_hello_first", f"first message must be hello or resume, not {msg.TYPE}", rid
             )
-        if self.role == "server" and self.state is State.READY:
+        if self.peer == "client" and self.state is State.READY:
             return ProtocolError(
                 "unknown_type",
                 f"{msg.TYPE} belongs to the handshake; this connection is already welcomed",
                 rid,
             )
-        if self.role == "server" and isinstance(msg, M.Hello | M.Resume):
+        if self.peer == "client" and isinstance(msg, M.Hello | M.Resume):
             return ProtocolError(
                 "not_hello_first", f"{msg.TYPE} sent before the last one was answered", rid
             )
-        if self.role == "server":
+        if self.peer == "client":
             return ProtocolError("not_hello_first", f"{msg.TYPE} before the welcome", rid)
         return ProtocolError(
             "unknown_type", f"{msg.TYPE} is not allowed in state {self.state.value}", rid
@@ -250,18 +279,26 @@ class Connection:
         self._handshake_id = None
 
     # ---- sending -----------------------------------------------------------------------
-    def send(self, msg: Message, *, note: object = None) -> bytes:
+    def send(self, msg: Message, *, note: object = None, frames: Frames | None = None) -> bytes:
         """The bytes of `msg`; a request (one with an `id`) is remembered until answered,
-        with `note` for the caller (see `answered`). Nothing goes out once CLOSED."""
+        with `note` for the caller (see `answered`). Nothing goes out once CLOSED. With
+        `frames`, a message already encoded in that batch is not encoded again.
+
+        Raises LocalProtocolError for a message this end may not send now, and
+        ProtocolError (`frame_too_large`) for one the peer would refuse; neither changes
+        the state."""
         if self.state is State.CLOSED:
-            return b""
+            if not (self._owe_error and isinstance(msg, M.Error)):
+                return b""
+            self._owe_error = False
+            return encode(msg, self.max_frame)
         if type(msg).SENDER not in (self.role, "both"):
             raise LocalProtocolError(f"a {self.role} may not send {msg.TYPE}")
         after = self._advance(msg, self.role)
         if after is None:
             raise LocalProtocolError(f"{msg.TYPE} may not be sent in state {self.state.value}")
-        data = encode(msg, self.max_frame)
-        if isinstance(msg, M.Hello | M.Resume):
+        data = encode(msg, self.max_frame) if frames is None else frames.encode(msg, self.max_frame)
+        if after is State.HANDSHAKING and isinstance(msg, M.Hello | M.Resume):
             self._handshake_id = msg.id
         elif isinstance(msg, M.Welcome):
             self._welcomed(msg)
@@ -310,3 +347,4 @@ class Connection:
     def connection_lost(self) -> None:
         """The transport is gone: nothing more is sent or received."""
         self.state = TRANSITIONS[(self.state, Event.LOST)]
+        self._owe_error = False

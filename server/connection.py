@@ -14,14 +14,14 @@ from twisted.internet.interfaces import IAddress
 from twisted.internet.protocol import Factory, Protocol
 
 from leekha.protocol import catalogue as M
+from leekha.protocol.connection import Connection
 from leekha.server.clock import Clock
 from leekha.server.handlers import MAX_STRIKES_FACTOR, SERVER_NAME, LeekhaConnection
 from leekha.server.limits import AddressCounter
 from leekha.server.lobby import Lobby
-from leekha.server.outbox import frame
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import ConnectionStats
-from leekha.server.timers import FixedDelay, Sweep
+from leekha.server.timers import FixedDelay, Watch
 from leekha.server.transport import CLOSE_GRACE_S, FramedConnection
 
 __all__ = [
@@ -33,8 +33,9 @@ __all__ = [
     "ServerFactory",
 ]
 
-#: The one frame a refused new connection gets before the server closes it.
-REFUSED_FRAME = frame(
+#: The one frame a refused new connection gets before the server closes it (an error
+#: before any hello, as a session would send it).
+REFUSED_FRAME = Connection("server").send(
     M.Error(
         code="rate_limited",
         message="too many new connections from your address; wait a few seconds",
@@ -75,9 +76,7 @@ class ServerFactory(Factory):
         self.hello_deadlines = FixedDelay(clock, settings.hello_timeout_s)
         self.close_deadlines = FixedDelay(clock, CLOSE_GRACE_S)
         self.frame_deadlines = FixedDelay(clock, settings.frame_timeout_s)
-        self.keepalive: Sweep[FramedConnection] = Sweep(
-            clock, settings.ping_interval_s, FramedConnection.keepalive
-        )
+        self.keepalive: Watch[FramedConnection] = Watch(clock, FramedConnection.keepalive)
         self.stats = ConnectionStats(clock, debug=settings.log_level == "debug")
 
     def summary(self) -> None:

@@ -108,8 +108,7 @@ class LeekhaConnection(FramedConnection):
             re = msg.id
         reply = M.Error(code=code, message=why[:1000], re=re)
         if self.session is None:
-            self.key_check = None
-            self.rules.send(reply)
+            self.key_check = None  # queueing the reply takes the session rules back
         return reply
 
     def _active(self, session: Session) -> None:
@@ -194,8 +193,7 @@ class LeekhaConnection(FramedConnection):
 
     def _bind(self, session: Session, welcome: M.Welcome) -> None:
         self.session = session
-        self.rules.send(welcome)  # the session rules: ready, at this version
-        self.send(welcome)
+        self.send(welcome)  # the session rules: ready, at this version
         self.welcomed()
 
     def handle_ping(self, msg: M.Ping) -> Message:

@@ -4,15 +4,18 @@ reactor a handful of clock timers instead of one (or a rescheduled one) each.
 - `FixedDelay`: many one-shot calls that all wait the same delay (hello timeout, close
   grace, session expiry). They run in the order they were asked for, so a FIFO with one
   clock timer armed for its head is exact, and a cancel is O(1).
-- `Sweep`: one repeating timer that visits each member once per `period`, a slice of the
-  members per tick (keepalive pings and the dead-peer check), instead of a LoopingCall per
-  connection. It runs only while it has members.
+- `Watch`: each member looked at when its own deadline comes, deadlines grouped in
+  quarter-second slots with one clock timer for the earliest (keepalive pings and the
+  dead-peer check), instead of a LoopingCall per connection. It runs only while it has
+  members.
 
 Both run on the injected clock, so tests drive them with a MemoryReactorClock.
 """
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,64 +96,105 @@ class FixedDelay:
             self._timer = self.clock.callLater(max(0.0, queue[0].when - now), self._fire)
 
 
-#: Ticks per period of a Sweep: each tick visits about 1/SLICES of the members.
-SLICES = 16
+#: A Watch looks at a member at most this long after the time it asked for: deadlines
+#: that fall in one slot share one clock timer.
+SLOT_S = 0.25
+#: Members looked at in one clock callback; the rest follow at once, in later callbacks,
+#: so thousands of connections opened together do not make one long stall.
+BATCH = 500
 
 
-class Sweep(Generic[T]):
-    """Visits every member once per `period` seconds (within one tick), `visit(member, now)`,
-    spreading the members over SLICES ticks so no tick walks them all."""
+class Watch(Generic[T]):
+    """Looks at each member when its own deadline comes (within SLOT_S after it):
+    `look(member, now)` does what is due and returns the member's next deadline, or None
+    to let it go. A member's deadline may move later without touching the watch (a
+    connection that talks only updates when it last spoke; `look` finds that out and
+    names the new deadline), so a busy member costs one look per deadline period, not one
+    reschedule per message. Deadlines of one SLOT_S slot share one clock timer."""
 
-    def __init__(self, clock: Clock, period: float, visit: Callable[[T, float], None]) -> None:
+    def __init__(self, clock: Clock, look: Callable[[T, float], float | None]) -> None:
         self.clock = clock
-        self.period = period
-        self.tick_s = period / SLICES
-        self.visit = visit
-        self._slices: list[dict[T, None]] = [{} for _ in range(SLICES)]
+        self.look = look
+        self._slots: dict[int, dict[T, None]] = {}
         self._where: dict[T, int] = {}
-        self._cursor = 0
+        self._heap: list[int] = []  # slot numbers that have (or had) members
         self._timer: Timer | None = None
-        self._next = 0.0  # clock time of the next tick (ticks do not drift late)
+        self._armed_for: int | None = None
+        self._firing = False
+        self._due = 0  # while firing: the last slot being looked at
 
-    def _arm(self, now: float) -> None:
-        self._timer = self.clock.callLater(max(0.0, self._next - now), self._tick)
-
-    def add(self, member: T) -> None:
-        """First visit one period from now (within a tick)."""
-        if member in self._where:
-            return
-        # The slice just visited comes round again last.
-        index = (self._cursor - 1) % SLICES
-        self._slices[index][member] = None
-        self._where[member] = index
-        if self._timer is None:
-            now = self.clock.seconds()
-            self._next = now + self.tick_s
-            self._arm(now)
+    def add(self, member: T, when: float) -> None:
+        """Look at `member` at `when` (moves it if it was watched already)."""
+        self.discard(member)
+        slot = max(math.ceil(when / SLOT_S - 1e-9), 0)
+        if self._firing:  # never into the slot being looked at: each look makes progress
+            slot = max(slot, self._due + 1)
+        members = self._slots.get(slot)
+        if members is None:
+            members = self._slots[slot] = {}
+            heapq.heappush(self._heap, slot)
+        members[member] = None
+        self._where[member] = slot
+        if not self._firing and (self._armed_for is None or slot < self._armed_for):
+            self._arm(slot)
 
     def discard(self, member: T) -> None:
-        index = self._where.pop(member, None)
-        if index is not None:
-            del self._slices[index][member]
+        slot = self._where.pop(member, None)
+        if slot is not None:
+            members = self._slots[slot]
+            del members[member]
 
     def __len__(self) -> int:
         return len(self._where)
 
-    def _tick(self) -> None:
+    def __contains__(self, member: object) -> bool:
+        return member in self._where
+
+    def _arm(self, slot: int) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._armed_for = slot
+        self._timer = self.clock.callLater(
+            max(0.0, slot * SLOT_S - self.clock.seconds()), self._fire
+        )
+
+    def _fire(self) -> None:
         self._timer = None
-        members = self._slices[self._cursor]
-        self._cursor = (self._cursor + 1) % SLICES
+        self._armed_for = None
         now = self.clock.seconds()
-        for member in list(members):
-            if member in members:  # a visit may drop others of the slice
-                self.visit(member, now)
-        if self._where and self._timer is None:
-            self._next = max(self._next + self.tick_s, now)
-            self._arm(now)
+        due = self._due = math.floor(now / SLOT_S + 1e-9)
+        self._firing = True
+        try:
+            self._look_due(due, now)
+        finally:
+            self._firing = False
+            heap, slots = self._heap, self._slots
+            while heap and not slots[heap[0]]:
+                del slots[heapq.heappop(heap)]
+            if heap:
+                self._arm(heap[0])  # at once when the batch ran out before the due ones
+
+    def _look_due(self, due: int, now: float) -> None:
+        heap, slots = self._heap, self._slots
+        budget = BATCH
+        while heap and heap[0] <= due and budget > 0:
+            members = slots[heap[0]]
+            while members and budget > 0:
+                member = next(iter(members))
+                del members[member]
+                del self._where[member]
+                budget -= 1
+                after = self.look(member, now)
+                if after is not None and member not in self._where:
+                    self.add(member, after)
+            if not members:
+                del slots[heapq.heappop(heap)]
 
     def stop(self) -> None:
-        self._slices = [{} for _ in range(SLICES)]
+        self._slots.clear()
         self._where.clear()
+        self._heap.clear()
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
         self._timer = None
+        self._armed_for = None

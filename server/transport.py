@@ -12,28 +12,34 @@ Promises:
 - Liveness is judged by the peer's messages, not its bytes: a peer that sends no complete
   message for a ping interval is pinged, and one silent for dead_peer_timeout_s is dropped.
 - `closed` fires once the connection is gone, whoever closed it.
+- Every frame goes out through the session's `leekha.protocol.connection.Connection.send`
+  (the one codec, the direction and state checks), keepalive pings through its `ping()`;
+  a closing error the server sends closes the connection after it, as the table says.
+- A silent peer is pinged `ping_interval_s` after its last message (and each interval
+  after) and dropped `dead_peer_timeout_s` after it, within a quarter second
+  (`leekha.server.timers.Watch`).
 """
 
 from __future__ import annotations
 
+import socket
 from typing import TYPE_CHECKING, Any
 
 from OpenSSL.SSL import Error as SSLError
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol, connectionDone
-from twisted.internet.tcp import Connection as TCPConnection
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from leekha.protocol import catalogue as M
-from leekha.protocol.connection import Connection
+from leekha.protocol.connection import Connection, LocalProtocolError
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock, Timer
-from leekha.server.outbox import Frames
 from leekha.server.settings import ServerSettings
+from leekha.server.socketsend import send_now, socket_of
 
 if TYPE_CHECKING:
     from leekha.server.connection import ServerFactory
@@ -76,9 +82,10 @@ class FramedConnection(Protocol):
         self.closing = False
         #: When the peer last sent a complete message (what the keepalive judges).
         self.last_heard = self.clock.seconds()
-        self._ping_id = 0
-        #: Messages waiting for the outbox's next commit (see leekha.server.outbox).
-        self._out: list[Message] = []
+        #: When the last keepalive ping went out (a silent peer gets one per interval).
+        self._pinged_at = float("-inf")
+        #: Frames waiting for the outbox's next commit (see leekha.server.outbox).
+        self._out: list[bytes] = []
         #: Frames that waited while Twisted still had bytes for the peer, and their size.
         self._held: list[bytes] = []
         self._held_bytes = 0
@@ -89,8 +96,9 @@ class FramedConnection(Protocol):
         self._hello_timer: Timer | None = None
         self._frame_timer: Timer | None = None
         self._abort_timer: Timer | None = None
-        #: A plain TCP transport: written with one send() at once when nothing waits.
-        self._direct = False
+        #: A plain TCP transport's socket: written at once when nothing waits
+        #: (leekha.server.socketsend says why).
+        self._socket: socket.socket | None = None
         #: The peer has sent at least one well-formed message.
         self.spoke = False
         #: Fires with None once the connection is gone.
@@ -131,14 +139,14 @@ class FramedConnection(Protocol):
         # exactly (it is true from a write that the socket did not take whole until that
         # call), which tells `_write` when a direct send would jump the queue. Other
         # transports (TLS) pause and resume a streaming producer at their buffer limit.
-        self._direct = isinstance(transport, TCPConnection)
-        transport.registerProducer(self, not self._direct)
+        self._socket = socket_of(transport)
+        transport.registerProducer(self, self._socket is None)
         self._producing = True
         self._hello_timer = server.hello_deadlines.call(self._no_hello)
-        server.keepalive.add(self)
+        server.keepalive.add(self, self.last_heard + self.settings.ping_interval_s)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        tls = None if self._direct else _tls_failure(reason)
+        tls = None if self._socket is not None else _tls_failure(reason)
         if tls is not None and not self.spoke:
             log.info("TLS handshake with {ip} failed: {why}", ip=self.ip, why=tls)
         self.closing = True
@@ -226,21 +234,30 @@ class FramedConnection(Protocol):
         self._frame_timer = None
         self._dropped(f"a frame did not complete within {self.settings.frame_timeout_s:g} s")
 
-    def keepalive(self, now: float) -> None:
-        """The factory's keepalive sweep visits each connection once per ping interval:
-        a peer that has not read for dead_peer_timeout_s, or sent no message for as long,
-        is dropped; one that sent no message for a whole interval gets a ping."""
+    def keepalive(self, now: float) -> float | None:
+        """Looked at by the factory's keepalive watch when due; returns when to look next.
+        A peer that has not read for dead_peer_timeout_s, or sent no message for as long,
+        is dropped; one that sent none for ping_interval_s (since it last spoke or was
+        last pinged) gets a ping."""
+        if self._gone:
+            return None
         limit = self.settings.dead_peer_timeout_s
-        if self._paused_since is not None and now - self._paused_since > limit:
-            self._dropped(f"it has not read for {now - self._paused_since:.0f} s")
-            return
+        interval = self.settings.ping_interval_s
+        paused = self._paused_since
+        if paused is not None and now - paused >= limit:
+            self._dropped(f"it has not read for {now - paused:.0f} s")
+            return None
         silent = now - self.last_heard
-        if silent > limit:
+        if silent >= limit:
             self._dropped(f"no message for {silent:.0f} s")
-            return
-        if silent >= self.settings.ping_interval_s:
-            self._ping_id = (self._ping_id + 1) % 2**31
-            self.send(M.Ping(id=self._ping_id))
+            return None
+        last = max(self.last_heard, self._pinged_at)
+        if now - last >= interval:
+            self._enqueue(self.rules.ping(), None)
+            # Counted from when it was due, so a late look does not make the next late.
+            self._pinged_at = last = max(last + interval, now - interval)
+        due = min(last + interval, self.last_heard + limit)
+        return due if paused is None else min(due, paused + limit)
 
     # ---- output ------------------------------------------------------------------------
     def send(self, msg: Message) -> None:
@@ -248,44 +265,59 @@ class FramedConnection(Protocol):
         self.queue(msg, None)
 
     def queue(self, msg: Message, at: int | None) -> None:
-        """Queue at position `at` (None: at the end) unless the connection is closing."""
+        """Queue at position `at` (None: at the end) unless the connection is closing.
+        The session rules see it now, in the order the server decides things; a message
+        they refuse is a bug here, logged and not sent."""
         if self.closing or self.transport is None:
             return
+        try:
+            data = self.rules.send(msg, frames=self.lobby.outbox.frames)
+        except ProtocolError as exc:  # too large for the peer
+            log.error("cannot encode {type}: {err}", type=msg.TYPE, err=exc.message)
+            return
+        except LocalProtocolError as exc:
+            log.error("not sent to {ip}: {err}", ip=self.ip, err=str(exc))
+            return
+        self._enqueue(data, at)
+        if self.rules.closed:  # a closing error: the connection ends after it
+            self.closing = True
+            self._stop_timers()
+
+    def _enqueue(self, data: bytes, at: int | None) -> None:
+        if not data:
+            return
         if at is None:
-            self._out.append(msg)
+            self._out.append(data)
         else:
-            self._out.insert(min(at, len(self._out)), msg)
+            self._out.insert(min(at, len(self._out)), data)
         if len(self._out) == 1:
             self.lobby.outbox.add(self)
 
     @property
     def queued(self) -> int:
-        """Messages queued for the next flush (the request layer orders replies by it)."""
+        """Frames queued for the next flush (the request layer orders replies by it)."""
         return len(self._out)
 
     def unqueue(self, mark: int) -> None:
         """Forget what was queued after position `mark` (a request that turned out bad)."""
         del self._out[mark:]
 
-    def write_out(self, frames: Frames) -> None:
+    def write_out(self) -> None:
         """Called by the outbox after its commit: one write of every queued frame, then
         the close that a kick asked for."""
         out, self._out = self._out, []
         if self._gone or self.transport is None:
             return
-        chunks = [b for b in map(frames.get, out) if b is not None]
-        if chunks:
-            self._write(b"".join(chunks) if len(chunks) > 1 else chunks[0])
+        if out:
+            self._write(b"".join(out) if len(out) > 1 else out[0])
         if self.closing and not self._gone:
             self._close()
 
     def _write(self, data: bytes) -> None:
         """Write `data` after whatever waits. While Twisted holds unsent bytes (we are
         paused) the frames wait here, up to the cap. Otherwise on a TCP transport they are
-        sent at once: Twisted would buffer the data, ask the selector to watch the socket
-        for writability, send on the next loop turn and stop watching again, two
-        epoll_ctl calls and a loop turn per write. What the socket does not take (or an
-        error, which Twisted then reports as usual) goes the normal way."""
+        sent at once (leekha.server.socketsend); what the socket does not take goes the
+        normal way, and Twisted holds bytes again until it calls resumeProducing."""
         if self._paused_since is not None:
             self._held.append(data)
             self._held_bytes += len(data)
@@ -294,16 +326,12 @@ class FramedConnection(Protocol):
                 self._dropped(f"it is not reading ({self._held_bytes // 1024} KiB waiting)")
             return
         transport: Any = self.transport
-        if not self._direct:
-            transport.write(data)  # a streaming transport pauses us itself
-            return
-        if transport.connected and not transport.disconnecting:
-            sent = transport.writeSomeData(data)
-            if isinstance(sent, int) and sent > 0:
-                data = data[sent:]
-        if data:
-            transport.write(data)
+        if self._socket is not None:
+            data = send_now(self._socket, data)
+            if not data:
+                return
             self._backlog()
+        transport.write(data)  # a streaming transport pauses us itself
 
     def drop_out(self) -> None:
         """The outbox failed: nothing queued may reach the client."""

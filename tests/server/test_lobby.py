@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from helpers.server import VERSIONS, Harness, created_table
+from helpers.server import VERSIONS, FakeClient, Harness, created_table
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
+from leekha.server.timers import SLOT_S
 
 
 def test_hello_gets_a_welcome_with_a_token_and_the_cleaned_name() -> None:
@@ -96,20 +99,40 @@ def test_hello_in_time_cancels_the_timeout() -> None:
     assert not c.closed
 
 
-def test_keepalive_pings_an_idle_peer_and_drops_a_dead_one() -> None:
-    h = Harness(ping_interval_s=10.0, dead_peer_timeout_s=25.0)
+def _heard(h: Harness, c: FakeClient, seconds: float, step: float = 0.05) -> list[float]:
+    """Advance `seconds`, noting the clock time of each ping `c` gets."""
+    at: list[float] = []
+    for _ in range(round(seconds / step)):
+        h.clock.advance(step)
+        at += [h.clock.seconds()] * len(c.of(M.Ping))
+        c.inbox = [m for m in c.inbox if not isinstance(m, M.Ping)]
+    return at
+
+
+@pytest.mark.parametrize("over", [{}, {"ping_interval_s": 10.0, "dead_peer_timeout_s": 25.0}])
+def test_keepalive_pings_at_the_documented_times_and_drops_at_the_timeout(
+    over: dict[str, Any],
+) -> None:
+    """docs/protocol.md: a peer silent for ping_interval_s (20 s) is pinged, one silent
+    for dead_peer_timeout_s (60 s) dropped; both within a quarter second (a Watch slot)."""
+    h = Harness(**over)
+    interval, limit = h.settings.ping_interval_s, h.settings.dead_peer_timeout_s
     c = h.player("p")
-    h.advance(9.9, step=0.1)
-    assert c.of(M.Ping) == []  # not idle for a whole interval yet
-    h.advance(10.2, step=0.1)  # the sweep visits every connection once per interval
-    pings = c.of(M.Ping)
-    assert 1 <= len(pings) <= 2  # an idle peer gets a ping per interval
-    c.send(M.Pong(re=pings[-1].id))  # an answer counts as life
-    h.advance(25.0, step=0.1)
-    assert not c.transport.disconnecting  # 25 s of silence is not more than 25 s
-    # Dropped within one more interval (and a sweep tick) of silence.
-    h.advance(10.0 + 10.0 / 16 + 0.1, step=0.1)
-    assert c.closed
+    start = h.clock.seconds()
+    pings = _heard(h, c, interval - 0.1)
+    assert pings == []  # not silent for a whole interval yet
+    pings = _heard(h, c, 0.1 + SLOT_S)
+    assert len(pings) == 1 and interval <= pings[0] - start <= interval + SLOT_S
+    c.send(M.Pong(re=1))  # an answer counts as life (the first ping's id is 1)
+    answered = h.clock.seconds()
+    pings = _heard(h, c, limit - 0.2)
+    assert not c.transport.disconnecting  # just short of the timeout since the answer
+    expected = [answered + k * interval for k in range(1, int((limit - 0.2) // interval) + 1)]
+    assert len(pings) == len(expected)
+    for got, want in zip(pings, expected, strict=True):
+        assert want <= got <= want + SLOT_S  # one ping per interval of silence
+    _heard(h, c, 0.2 + SLOT_S)
+    assert c.transport.disconnecting  # dropped at the timeout
 
 
 def test_a_peer_that_talks_gets_no_pings() -> None:
@@ -350,9 +373,10 @@ def test_a_peer_that_stops_reading_is_dropped() -> None:
     talk(20)
     assert not slow.closed
     slow.proto.pauseProducing()
-    talk(30)
-    assert not slow.transport.disconnecting  # 30 s without reading is not more than 30 s
-    talk(15)  # noticed by the next keepalive visit, talking or not
+    talk(25)
+    h.advance(4.9, step=0.1)
+    assert not slow.transport.disconnecting  # 29.9 s without reading
+    h.advance(0.1 + SLOT_S, step=0.05)  # dropped at 30 s, talking or not
     assert slow.transport.disconnecting
 
 

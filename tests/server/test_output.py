@@ -9,10 +9,10 @@ from helpers.server import VERSIONS, FakeClient, Harness, created_table
 
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
+from leekha.protocol import codec
 from leekha.protocol.codec import encode
 from leekha.protocol.message import Message
 from leekha.server.connection import CLOSE_GRACE_S, MAX_STRIKES_FACTOR
-from leekha.server.outbox import frame
 from leekha.server.persistence import Store
 
 
@@ -129,17 +129,28 @@ def test_a_failed_commit_sends_nothing_and_stops(tmp_path: Path) -> None:
     assert [r.actions for r in Store.in_dir(tmp_path).load_tables() if r.id == tid] == [[]]
 
 
-@pytest.mark.parametrize(
-    "msg",
-    [
-        M.CardPlayed(seat=2, card=49),
-        M.Error(code="rate_limited", message="slow", re=7),
-        M.YourTurn(phase="play", legal=[1, 2, 3], deadline=None, can_double=[]),
-        M.Pong(re=3),
-    ],
-)
-def test_the_fast_frame_is_the_protocols_encoding(msg: Message) -> None:
-    assert frame(msg) == encode(msg)
+def test_a_message_to_many_connections_is_encoded_once_into_the_codecs_bytes() -> None:
+    """Every frame leaves through the session's Connection.send; a broadcast shares the
+    turn's encoding (leekha.protocol.codec.Frames) instead of a copy of the codec."""
+    h = Harness()
+    a, b = h.player("ann"), h.player("bo")
+    for c in (a, b):
+        c.drain()
+    event = M.CardPlayed(seat=2, card=49)
+    calls: list[Message] = []
+    real = codec.encode
+
+    def counting(msg: Message, max_frame: int = codec.DEFAULT_MAX_FRAME) -> bytes:
+        calls.append(msg)
+        return real(msg, max_frame)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codec, "encode", counting)
+        for c in (a, b):
+            c.proto.send(event)
+        h.clock.advance(0)
+    assert calls == [event]
+    assert a.transport.value() == b.transport.value() == encode(event)
 
 
 def test_new_connections_per_address_are_rate_limited() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
-from leekha.server.timers import SLICES, FixedDelay, Sweep
+from leekha.server.timers import BATCH, SLOT_S, FixedDelay, Watch
 
 
 def test_fixed_delay_calls_each_at_its_own_time_with_one_clock_timer() -> None:
@@ -58,38 +58,67 @@ def test_a_call_may_schedule_another() -> None:
     assert fired == [2.0, 4.0, 6.0]
 
 
-def test_sweep_visits_every_member_once_per_period_and_stops_when_empty() -> None:
+def test_a_watch_looks_at_each_member_at_its_own_deadline_and_stops_when_empty() -> None:
     clock = Clock()
     seen: list[tuple[int, float]] = []
-    sweep: Sweep[int] = Sweep(clock, 16.0, lambda m, now: seen.append((m, now)))
-    for m in range(40):
-        sweep.add(m)
-        clock.advance(0.25)  # members join over 10 s
-    seen.clear()
-    for _ in range(2 * SLICES):
-        clock.advance(1.0)
-    counts = {m: sum(1 for x, _ in seen if x == m) for m in range(40)}
-    assert set(counts.values()) == {2}  # two periods, two visits each
-    for m in range(40):
-        a, b = (t for x, t in seen if x == m)
-        assert b - a == 16.0
-    for m in range(40):
-        sweep.discard(m)
-    clock.advance(1.0)
-    assert clock.getDelayedCalls() == []
+
+    def look(m: int, now: float) -> float | None:
+        seen.append((m, now))
+        return now + 10.0 if now < 10.0 else None
+
+    watch: Watch[int] = Watch(clock, look)
+    for m in range(3):
+        watch.add(m, 1.0 + m * 0.5)  # deadlines 1.0, 1.5, 2.0
+    for _ in range(100):
+        clock.advance(0.25)
+    # Each at its deadline (exact on a slot boundary), then ten seconds after; then let go.
+    assert seen == [(0, 1.0), (1, 1.5), (2, 2.0), (0, 11.0), (1, 11.5), (2, 12.0)]
+    assert len(watch) == 0
+    watch.add(0, 40.0)
+    watch.add(1, 41.0)
+    for m in range(3):
+        watch.discard(m)
+    clock.advance(30.0)
+    assert clock.getDelayedCalls() == [] and len(watch) == 0
 
 
-def test_a_visit_may_discard_members_of_the_same_slice() -> None:
+def test_a_watch_is_at_most_a_slot_late_and_never_early() -> None:
     clock = Clock()
-    visited: list[int] = []
+    seen: list[float] = []
+    watch: Watch[str] = Watch(clock, lambda m, now: seen.append(now))  # type: ignore[func-returns-value]
+    watch.add("a", 3.01)
+    while not seen:
+        clock.advance(0.01)
+    assert 3.01 <= seen[0] <= 3.01 + SLOT_S
 
-    def visit(m: int, now: float) -> None:
-        visited.append(m)
-        sweep.discard(1)
 
-    sweep: Sweep[int] = Sweep(clock, 16.0, visit)
-    sweep.add(0)
-    sweep.add(1)  # same slice
-    for _ in range(SLICES):
-        clock.advance(1.0)
-    assert visited == [0] and len(sweep) == 1
+def test_a_look_may_discard_other_members_of_its_slot() -> None:
+    clock = Clock()
+    looked: list[int] = []
+
+    def look(m: int, now: float) -> None:
+        looked.append(m)
+        watch.discard(1)
+
+    watch: Watch[int] = Watch(clock, look)
+    watch.add(0, 1.0)
+    watch.add(1, 1.0)  # same slot
+    clock.advance(2.0)
+    assert looked == [0] and len(watch) == 0
+
+
+def test_a_crowd_due_at_once_is_looked_at_in_batches() -> None:
+    """Thousands of connections opened together are not all pinged in one callback."""
+    clock = Clock()
+    looked: list[float] = []
+    watch: Watch[int] = Watch(clock, lambda m, now: looked.append(now))  # type: ignore[func-returns-value]
+    for m in range(BATCH * 2 + 1):
+        watch.add(m, 1.0)
+    clock.rightNow = 1.0
+    batches = []
+    while clock.calls:  # one callback at a time, as a reactor runs them between reads
+        call = clock.calls.pop(0)
+        assert call.getTime() <= 1.0  # the rest are due at once
+        call.func(*call.args)
+        batches.append(len(looked))
+    assert batches == [BATCH, 2 * BATCH, 2 * BATCH + 1] and len(watch) == 0
