@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -143,13 +144,28 @@ def load(port: int, connections: int, seconds: float, reactor_name: str) -> int:
     return 1 if "error" in result else 0
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        parts = fh.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_echo_baseline(
-    connections: int, seconds: float, *, reactor: str = "asyncio", load_processes: int = 1
+    connections: int,
+    seconds: float,
+    *,
+    reactor: str = "asyncio",
+    load_processes: int = 1,
+    report: dict[str, float] | None = None,
 ) -> float:
     """Round trips per second a bare echo server sustains for `connections` busy clients.
 
     Spawns one server process and `load_processes` load processes (connections split among
     them), all on 127.0.0.1, and returns when they are done (about `seconds` plus startup).
+    With `report`, also the echo server's CPU per message there (`cpu_us_per_msg`, over
+    the load's whole run): on a machine shared with other work the rate measures the
+    server's share of a core as much as its speed, and its CPU per message does not.
     """
     if connections < 1 or not 0 < seconds <= 3600 or load_processes < 1:
         raise ValueError("need connections ≥ 1, 0 < seconds ≤ 3600 and load_processes ≥ 1")
@@ -168,6 +184,7 @@ def run_echo_baseline(
         if not line.startswith("PORT "):
             raise RuntimeError(f"echo server did not start (said {line!r})")
         port = int(line.split()[1])
+        cpu0 = _cpu_seconds(server.pid)
         shares = [
             connections // load_processes + (i < connections % load_processes)
             for i in range(load_processes)
@@ -193,12 +210,16 @@ def run_echo_baseline(
             for n in shares
         ]
         rate = 0.0
+        trips = 0
         for proc in loaders:
             out, _ = proc.communicate(timeout=seconds + 60)
-            report = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
-            if "error" in report or "round_trips" not in report:
-                raise RuntimeError(f"load generator failed: {report.get('error', out)!r}")
-            rate += report["round_trips"] / report["seconds"]
+            said = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
+            if "error" in said or "round_trips" not in said:
+                raise RuntimeError(f"load generator failed: {said.get('error', out)!r}")
+            rate += said["round_trips"] / said["seconds"]
+            trips += said["round_trips"]
+        if report is not None and trips:
+            report["cpu_us_per_msg"] = 1e6 * (_cpu_seconds(server.pid) - cpu0) / (2 * trips)
         return rate
     finally:
         if server.stdin is not None:

@@ -9,7 +9,7 @@ deadlines and backpressure are `leekha.server.transport`'s.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from twisted.logger import Logger
 
@@ -24,10 +24,7 @@ from leekha.server.errors import Refused
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
 from leekha.server.session import Session
-from leekha.server.transport import FramedConnection
-
-if TYPE_CHECKING:
-    from leekha.server.connection import ServerFactory
+from leekha.server.transport import FramedConnection, Host
 
 log = Logger()
 
@@ -39,7 +36,7 @@ MAX_STRIKES_FACTOR = 2
 class LeekhaConnection(FramedConnection):
     """One client session's requests."""
 
-    def __init__(self, factory: ServerFactory, ip: str) -> None:
+    def __init__(self, factory: Host, ip: str) -> None:
         super().__init__(factory, ip)
         self.session: Session | None = None
         self.bucket = TokenBucket(

@@ -23,7 +23,8 @@ Promises:
 from __future__ import annotations
 
 import socket
-from typing import TYPE_CHECKING, Any
+import typing
+from typing import Any
 
 from OpenSSL.SSL import Error as SSLError
 from twisted.internet.defer import Deferred
@@ -38,11 +39,12 @@ from leekha.protocol.connection import Connection, LocalProtocolError
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock, Timer
+from leekha.server.limits import AddressCounter
+from leekha.server.lobby import Lobby
 from leekha.server.settings import ServerSettings
 from leekha.server.socketsend import send_now, socket_of
-
-if TYPE_CHECKING:
-    from leekha.server.connection import ServerFactory
+from leekha.server.stats import ConnectionStats
+from leekha.server.timers import FixedDelay, Watch
 
 log = Logger()
 
@@ -63,12 +65,30 @@ def _tls_failure(reason: Failure) -> str | None:
     return ", ".join(details) or reason.getErrorMessage() or "TLS error"
 
 
+class Host(typing.Protocol):
+    """What a connection uses of the server factory (leekha.server.connection builds
+    it), so that neither module imports the other: the shared timers and counts."""
+
+    lobby: Lobby
+    settings: ServerSettings
+    clock: Clock
+    counter: AddressCounter
+    stats: ConnectionStats
+    connections: set[FramedConnection]
+    hello_deadlines: FixedDelay
+    close_deadlines: FixedDelay
+    frame_deadlines: FixedDelay
+    keepalive: Watch[FramedConnection]
+
+    def penalize(self, ip: str) -> None: ...
+
+
 @implementer(IPushProducer)
 class FramedConnection(Protocol):
     """One client's byte stream. Subclasses implement `receive` (one decoded message)
     and may extend `gone` (the connection closed)."""
 
-    def __init__(self, factory: ServerFactory, ip: str) -> None:
+    def __init__(self, factory: Host, ip: str) -> None:
         self.server = factory
         self.lobby = factory.lobby
         self.settings: ServerSettings = factory.settings

@@ -16,105 +16,40 @@ the server made for that seat, and the standings count them.
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from twisted.logger import Logger
 
-from leekha.common.game import Game
 from leekha.protocol import catalogue as M
 from leekha.protocol import tournaments as T
 from leekha.server.clock import Timer
-from leekha.server.errors import Refused
 from leekha.server.lifecycle import PLAYING
-from leekha.server.limits import clean_name, name_keys
-from leekha.server.seats import DEFAULT_BOT, WIRE_NAME_MAX, Seat, bot_strategy_name, stand_in_name
+from leekha.server.seats import WIRE_NAME_MAX, Seat, stand_in_name
 from leekha.server.session import Session
 from leekha.server.table import Table
 from leekha.server.tournament import plan as P
-from leekha.server.tournament.standings import GameResult, order, standings
+from leekha.server.tournament.live import (
+    FALLBACK,
+    FINISHED,
+    RUNNING,
+    WAITING,
+    Live,
+    LobbyPort,
+    Tournament,
+    wire_state,
+)
+from leekha.server.tournament.requests import TournamentRequests
+from leekha.server.tournament.standings import GameResult, order
 from leekha.server.tournament.store import Stored, TournamentStore
-
-if TYPE_CHECKING:
-    from leekha.server.lobby import Lobby
 
 __all__ = ["FALLBACK", "TournamentRunner"]
 
 log = Logger()
 
-#: The strategy of house bots and of the stand-in for a client entrant that is away.
-FALLBACK = DEFAULT_BOT
-WAITING, RUNNING, FINISHED = T.STATUSES
-
-
-def _bad(message: str) -> Refused:
-    return Refused("bad_tournament", message)
-
-
-@dataclass
-class Live:
-    """A game being played: its table, which seats are client entrants, and how many
-    moves the server made for each of those seats."""
-
-    game: P.PlannedGame
-    table: Table
-    clients: list[bool]
-    moves: list[int]
-    #: Set at game end; the table is let go on the next turn.
-    result: GameResult | None = None
-
-    def finished(self, game: Game, record_id: int) -> GameResult:
-        assert game.outcome is not None
-        self.result = GameResult(
-            self.game,
-            tuple(tuple(points) for points in game.history),
-            tuple(game.outcome.winners),
-            (self.moves[0], self.moves[1], self.moves[2], self.moves[3]),
-            record_id,
-        )
-        return self.result
-
-
-class Tournament:
-    """A tournament being run: its stored facts and what is live now."""
-
-    def __init__(self, stored: Stored, since: float) -> None:
-        self.t = stored
-        #: When it began to wait for its client entrants (created, or this process started).
-        self.since = since
-        self.live: dict[int, Live] = {}
-        self.notes: deque[str] = deque(maxlen=T.WIRE_NOTES)
-
-    @property
-    def id(self) -> int:
-        return self.t.id
-
-    def pending(self) -> list[P.PlannedGame]:
-        """Planned games neither finished nor being played, in plan order."""
-        return [
-            g for g in self.t.games if g.number not in self.t.results and g.number not in self.live
-        ]
-
-    def note(self, text: str) -> None:
-        self.notes.append(text[:200])
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.t.name,
-            "format": self.t.format,
-            "status": self.t.status,
-            "entrants": sum(1 for e in self.t.entrants if not e.house),
-            "games_done": len(self.t.results),
-            "games_total": self.t.games_total,
-        }
-
 
 class TournamentRunner:
-    """Every tournament of one server, and the lobby requests about them."""
+    """Every tournament of one server: its games started, watched and ended, and a
+    restart; the requests about them are `TournamentRequests`'."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: LobbyPort) -> None:
         self.lobby = lobby
         self.clock = lobby.clock
         self.settings = lobby.settings
@@ -123,7 +58,7 @@ class TournamentRunner:
         #: Table id -> (tournament id, game number) of every live game.
         self._tables: dict[int, tuple[int, int]] = {}
         #: Session token -> the tournament it follows (gets `tournament_state` pushes of).
-        self._following: dict[str, int] = {}
+        self.following: dict[str, int] = {}
         self._poke: Timer | None = None
         #: Tables whose game just ended, let go on the next turn (see `game_finished`).
         self._ending: dict[int, Timer] = {}
@@ -133,140 +68,23 @@ class TournamentRunner:
         self._started = self.clock.seconds()
         self._gone: dict[str, float] = {}
         #: The sessions that entered a tournament (only their drops are remembered).
-        self._entered: set[str] = set()
+        self.entered: set[str] = set()
         self._wake: Timer | None = None
         self._wake_at = 0.0
+        self.requests = TournamentRequests(self)
 
-    # ---- requests ----------------------------------------------------------------------
+    # ---- requests (leekha.server.tournament.requests) -----------------------------------
     def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
-        unfinished = sum(1 for t in self.tournaments.values() if t.t.status != FINISHED)
-        if unfinished >= self.settings.max_tournaments:
-            raise Refused(
-                "too_many_tournaments",
-                f"this server runs at most {self.settings.max_tournaments} tournaments at once",
-            )
-        name = clean_name(msg.name, self.lobby.max_name)
-        if msg.move_timer_s == 0:
-            raise _bad("a tournament needs a move timer (1..3600 s), so nobody can stall it")
-        timer = (
-            self.settings.tournament_move_timer_s
-            if msg.move_timer_s is None
-            else float(msg.move_timer_s)
-        )
-        rules = self.lobby.rules_of(msg.preset, msg.overrides)
-        entrants = self._entrants(msg.entrants)
-        try:
-            P.check(msg.format, len(entrants), msg.deals, msg.stages)
-        except P.PlanError as exc:
-            raise _bad(str(exc)) from None
-        seed = self.lobby.new_seed()
-        if msg.format == P.SWISS:
-            field = P.with_house(entrants, FALLBACK)
-            games = P.swiss_stage(P.first_order(len(field), seed), 0, msg.deals, seed)
-        else:
-            field = entrants
-            games = P.round_robin(len(entrants), msg.deals, seed)
-        stored = Stored(
-            id=0,
-            name=name,
-            format=msg.format,
-            preset=msg.preset,
-            rules=rules,
-            deals=msg.deals,
-            stages=msg.stages,
-            move_timer_s=timer,
-            seed=seed,
-            status=WAITING if any(e.name is not None for e in field) else RUNNING,
-            entrants=field,
-            games=games,
-        )
-        self.store.create(stored)
-        t = self.tournaments[stored.id] = Tournament(stored, self.clock.seconds())
-        if stored.status == WAITING:
-            t.note("waiting for the client entrants to enter")
-        log.info(
-            "{player} created tournament {id} {name!r}: {n} games",
-            player=session.name,
-            id=t.id,
-            name=name,
-            n=len(games),
-        )
-        self._following[session.token] = t.id
-        self.poke()
-        return self.state(t, msg.id)
-
-    def _entrants(self, asked: list[dict[str, Any]]) -> list[P.Entrant]:
-        specs: list[tuple[str | None, str | None]] = []
-        keys: set[str] = set()
-        for i, e in enumerate(asked):
-            name, strategy = e["name"], e["strategy"]
-            try:
-                if name is not None:
-                    name = clean_name(name, self.lobby.max_name)
-                    if keys & set(name_keys(name)):
-                        raise _bad(f"entrant {i + 1}: {name!r} (or a look-alike) is given twice")
-                    keys.update(name_keys(name))
-                if strategy is not None:
-                    strategy = bot_strategy_name(strategy)
-            except Refused as exc:
-                if exc.code == "bad_tournament":
-                    raise
-                raise _bad(f"entrant {i + 1}: {exc.message}") from None
-            specs.append((name, strategy))
-        try:
-            return P.entrants_of(specs)
-        except P.PlanError as exc:
-            raise _bad(str(exc)) from None
+        return self.requests.create(session, msg)
 
     def list(self, msg: T.ListTournaments) -> T.TournamentList:
-        newest = sorted(self.tournaments.values(), key=lambda t: -t.id)[: T.WIRE_LIST]
-        return T.TournamentList(re=msg.id, tournaments=[t.summary() for t in newest])
-
-    def _get(self, tournament_id: int) -> Tournament:
-        t = self.tournaments.get(tournament_id)
-        if t is None:
-            raise Refused("no_such_tournament", f"no tournament {tournament_id}")
-        return t
+        return self.requests.list(msg)
 
     def follow(self, session: Session, msg: T.GetTournament) -> T.TournamentState:
-        t = self._get(msg.tournament_id)
-        self._following[session.token] = t.id
-        return self.state(t, msg.id)
+        return self.requests.follow(session, msg)
 
     def enter(self, session: Session, msg: T.EnterTournament) -> T.TournamentState:
-        t = self._get(msg.tournament_id)
-        if t.t.status == FINISHED:
-            raise Refused("tournament_over", f"tournament {t.id} has finished")
-        mine = set(name_keys(session.name))
-        index = next(
-            (e.index for e in t.t.entrants if e.name is not None and mine & set(name_keys(e.name))),
-            None,
-        )
-        if index is None:
-            raise Refused(
-                "not_an_entrant", f"{session.name!r} is not a client entrant of tournament {t.id}"
-            )
-        bound = t.t.tokens.get(index)
-        if bound is not None and bound != session.token:
-            other = self.lobby.sessions.get(bound)
-            if other is not None and other.peer is not None:
-                raise Refused(
-                    "already_entered",
-                    f"another connected session plays {t.t.entrants[index].label!r}",
-                )
-        self._entered.add(session.token)
-        if bound != session.token:
-            t.t.tokens[index] = session.token
-            self.store.bind(t.id, index, session.token)
-            t.note(f"{t.t.entrants[index].label} entered")
-        if t.t.status == WAITING and all(
-            e.index in t.t.tokens for e in t.t.entrants if e.name is not None
-        ):
-            self._set_status(t, RUNNING)
-            t.note("every client entrant is here: the games begin")
-        self._following[session.token] = t.id
-        self.poke()
-        return self.state(t, msg.id)
+        return self.requests.enter(session, msg)
 
     # ---- the state on the wire ---------------------------------------------------------
     def _session_of(self, t: Tournament, index: int) -> Session | None:
@@ -280,57 +98,17 @@ class TournamentRunner:
         return session is not None and session.peer is not None
 
     def state(self, t: Tournament, re: int | None = None) -> T.TournamentState:
-        results = list(t.t.results.values())
-        timer = t.t.move_timer_s
-        tables = sorted(t.live.values(), key=lambda live: live.game.number)[: T.WIRE_TABLES]
-        return T.TournamentState(
-            re=re,
-            tournament={
-                "id": t.id,
-                "name": t.t.name,
-                "format": t.t.format,
-                "status": t.t.status,
-                "preset": t.t.preset,
-                "rules": t.t.rules,
-                "deals": t.t.deals,
-                "stages": t.t.stages,
-                "move_timer_s": None if timer is None else max(1, min(3600, round(timer))),
-                "entrants": [
-                    {
-                        "index": e.index,
-                        "name": e.label[:WIRE_NAME_MAX],
-                        "strategy": e.strategy,
-                        "kind": e.kind,
-                        "present": self._present(t, e),
-                    }
-                    for e in t.t.entrants
-                ],
-                "standings": [s.to_dict() for s in standings(t.t.entrants, results)],
-                "tables": [
-                    {
-                        "table_id": live.table.id,
-                        "game": live.game.number,
-                        "deal": live.game.deal,
-                        "rotation": live.game.rotation,
-                        "seats": list(live.game.seats),
-                    }
-                    for live in tables
-                ],
-                "games_done": len(results),
-                "games_total": t.t.games_total,
-                "notes": list(t.notes),
-            },
-        )
+        return wire_state(t, self._present, re)
 
     def _push(self, t: Tournament) -> None:
         """The new state to the tournament's followers that are in the lobby."""
         msg: T.TournamentState | None = None
-        for token, followed in list(self._following.items()):
+        for token, followed in list(self.following.items()):
             if followed != t.id:
                 continue
             session = self.lobby.sessions.get(token)
             if session is None:
-                del self._following[token]
+                del self.following[token]
             elif session.peer is not None and session.table_id is None:
                 msg = msg or self.state(t)
                 session.send(msg)
@@ -356,7 +134,7 @@ class TournamentRunner:
 
     def peer_changed(self, session: Session) -> None:
         """A session connected or lost its connection: an entrant's games may start."""
-        if session.token not in self._entered:
+        if session.token not in self.entered:
             return
         if session.peer is None:
             self._gone[session.token] = self.clock.seconds()
@@ -405,7 +183,7 @@ class TournamentRunner:
             self._poke_in(wait)
             return
         absent = [e.label for e in t.t.entrants if e.name is not None and e.index not in t.t.tokens]
-        self._set_status(t, RUNNING)
+        self.set_status(t, RUNNING)
         t.note(f"{', '.join(absent)} did not enter in time: the games begin, the fallback plays")
 
     def _advance(self, t: Tournament) -> None:
@@ -497,12 +275,12 @@ class TournamentRunner:
         t.note(f"stage {P.counted(stage)} of {t.t.stages} drawn")
 
     def _finish(self, t: Tournament) -> None:
-        self._set_status(t, FINISHED)
+        self.set_status(t, FINISHED)
         t.note("the tournament has finished")
         log.info("tournament {id} finished", id=t.id)
         self._push(t)
 
-    def _set_status(self, t: Tournament, status: str) -> None:
+    def set_status(self, t: Tournament, status: str) -> None:
         t.t.status = status
         self.store.set_status(t.id, status)
 
@@ -597,8 +375,8 @@ class TournamentRunner:
     def _restore(self, stored: Stored) -> None:
         t = self.tournaments[stored.id] = Tournament(stored, self.clock.seconds())
         for token in stored.tokens.values():
-            self._following.setdefault(token, t.id)
-            self._entered.add(token)
+            self.following.setdefault(token, t.id)
+            self.entered.add(token)
         for number, table_id in list(stored.tables.items()):
             table = self.lobby.tables.get(table_id)
             game = next((g for g in stored.games if g.number == number), None)

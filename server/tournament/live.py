@@ -1,0 +1,169 @@
+"""What the tournament runner holds about a tournament while it runs, what it needs of
+the lobby, and a tournament's state as the wire carries it.
+
+`Lobby` is the server's lobby; the runner sees it only through `LobbyPort`, so the lobby
+can own the runner without the two modules importing each other.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from leekha.common.game import Game
+from leekha.protocol import tournaments as T
+from leekha.server.clock import Clock
+from leekha.server.persistence import Store
+from leekha.server.seats import DEFAULT_BOT, WIRE_NAME_MAX
+from leekha.server.session import Session
+from leekha.server.settings import ServerSettings
+from leekha.server.table import Table
+from leekha.server.tournament import plan as P
+from leekha.server.tournament.standings import GameResult, standings
+from leekha.server.tournament.store import Stored
+
+__all__ = ["FALLBACK", "FINISHED", "RUNNING", "WAITING", "Live", "LobbyPort", "Tournament"]
+
+#: The strategy of house bots and of the stand-in for a client entrant that is away.
+FALLBACK = DEFAULT_BOT
+WAITING, RUNNING, FINISHED = T.STATUSES
+
+
+class LobbyPort(Protocol):
+    """What the runner uses of the lobby (leekha.server.lobby.Lobby)."""
+
+    clock: Clock
+    settings: ServerSettings
+    store: Store
+    max_name: int
+    closing: bool
+    new_seed: Callable[[], int]
+
+    @property
+    def sessions(self) -> Mapping[str, Session]: ...
+
+    @property
+    def tables(self) -> Mapping[int, Table]: ...
+
+    def rules_of(self, preset_name: str, overrides: dict[str, Any]) -> dict[str, Any]: ...
+
+    def open_table(
+        self,
+        name: str,
+        preset_name: str,
+        rules: dict[str, Any],
+        timers: tuple[float | None, float | None],
+    ) -> Table: ...
+
+    def seated(self, session: Session, table: Table) -> None: ...
+
+    def release(self, token: str, table: Table) -> None: ...
+
+
+@dataclass
+class Live:
+    """A game being played: its table, which seats are client entrants, and how many
+    moves the server made for each of those seats."""
+
+    game: P.PlannedGame
+    table: Table
+    clients: list[bool]
+    moves: list[int]
+    #: Set at game end; the table is let go on the next turn.
+    result: GameResult | None = None
+
+    def finished(self, game: Game, record_id: int) -> GameResult:
+        assert game.outcome is not None
+        self.result = GameResult(
+            self.game,
+            tuple(tuple(points) for points in game.history),
+            tuple(game.outcome.winners),
+            (self.moves[0], self.moves[1], self.moves[2], self.moves[3]),
+            record_id,
+        )
+        return self.result
+
+
+class Tournament:
+    """A tournament being run: its stored facts and what is live now."""
+
+    def __init__(self, stored: Stored, since: float) -> None:
+        self.t = stored
+        #: When it began to wait for its client entrants (created, or this process started).
+        self.since = since
+        self.live: dict[int, Live] = {}
+        self.notes: deque[str] = deque(maxlen=T.WIRE_NOTES)
+
+    @property
+    def id(self) -> int:
+        return self.t.id
+
+    def pending(self) -> list[P.PlannedGame]:
+        """Planned games neither finished nor being played, in plan order."""
+        return [
+            g for g in self.t.games if g.number not in self.t.results and g.number not in self.live
+        ]
+
+    def note(self, text: str) -> None:
+        self.notes.append(text[:200])
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.t.name,
+            "format": self.t.format,
+            "status": self.t.status,
+            "entrants": sum(1 for e in self.t.entrants if not e.house),
+            "games_done": len(self.t.results),
+            "games_total": self.t.games_total,
+        }
+
+
+def wire_state(
+    t: Tournament, present: Callable[[Tournament, P.Entrant], bool], re: int | None = None
+) -> T.TournamentState:
+    """The tournament as `tournament_state` carries it; `present` says whether a client
+    entrant is connected now."""
+    results = list(t.t.results.values())
+    timer = t.t.move_timer_s
+    tables = sorted(t.live.values(), key=lambda live: live.game.number)[: T.WIRE_TABLES]
+    return T.TournamentState(
+        re=re,
+        tournament={
+            "id": t.id,
+            "name": t.t.name,
+            "format": t.t.format,
+            "status": t.t.status,
+            "preset": t.t.preset,
+            "rules": t.t.rules,
+            "deals": t.t.deals,
+            "stages": t.t.stages,
+            "move_timer_s": None if timer is None else max(1, min(3600, round(timer))),
+            "entrants": [
+                {
+                    "index": e.index,
+                    "name": e.label[:WIRE_NAME_MAX],
+                    "strategy": e.strategy,
+                    "kind": e.kind,
+                    "present": present(t, e),
+                }
+                for e in t.t.entrants
+            ],
+            "standings": [s.to_dict() for s in standings(t.t.entrants, results)],
+            "tables": [
+                {
+                    "table_id": live.table.id,
+                    "game": live.game.number,
+                    "deal": live.game.deal,
+                    "rotation": live.game.rotation,
+                    "seats": list(live.game.seats),
+                }
+                for live in tables
+            ],
+            "games_done": len(results),
+            "games_total": t.t.games_total,
+            "notes": list(t.notes),
+        },
+    )
