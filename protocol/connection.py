@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from . import catalogue as M
@@ -90,6 +90,9 @@ TRANSITIONS: dict[tuple[State, Event], State] = {
     **{(s, E.LOST): X for s in State},
 }
 
+#: What `Connection.send`'s fast path for welcomed traffic relies on.
+_TRAFFIC_STAYS_READY = TRANSITIONS.get((R, E.TRAFFIC)) is R
+
 #: Error codes after which the server closes the connection.
 CLOSING_ERRORS = frozenset(PROTOCOL_ERRORS) | {
     "server_full",
@@ -109,6 +112,20 @@ _FIXED: dict[type[Message], Event] = {
     M.Challenge: E.CHALLENGE,
     M.Prove: E.CHALLENGE,
 }
+
+
+#: Message class -> whether it has an `id`, for the classes whose event is traffic
+#: whatever the state (not in _FIXED, not an error); None for the others.
+_PLAIN: dict[type[Message], bool | None] = {}
+
+
+def _plain(cls: type[Message]) -> bool | None:
+    try:
+        return _PLAIN[cls]
+    except KeyError:
+        plain = cls not in _FIXED and not issubclass(cls, M.Error)
+        found = _PLAIN[cls] = ("id" in {f.name for f in fields(cls)}) if plain else None
+        return found
 
 
 def event_of(msg: Message, sender: Role, state: State, handshake_id: int | None) -> Event:
@@ -179,6 +196,7 @@ class Connection:
         self._answered: dict[int, Pending] = {}
         self._outgoing = bytearray()
         self._owe_error = False
+        self._mine = (role, "both")
 
     # ---- the state machine -------------------------------------------------------------
     def _advance(self, msg: Message, sender: Role) -> State | None:
@@ -287,12 +305,28 @@ class Connection:
         Raises LocalProtocolError for a message this end may not send now, and
         ProtocolError (`frame_too_large`) for one the peer would refuse; neither changes
         the state."""
+        cls = type(msg)
+        if self.state is State.READY and _TRAFFIC_STAYS_READY:
+            has_id = _plain(cls)
+            if has_id is not None and cls.SENDER in self._mine:
+                # Traffic on a welcomed session (nearly every frame a server sends): the
+                # table's (ready, traffic) -> ready without looking the event up again.
+                fast = (
+                    encode(msg, self.max_frame)
+                    if frames is None
+                    else frames.encode(msg, self.max_frame)
+                )
+                if has_id:
+                    rid = getattr(msg, "id", None)
+                    if type(rid) is int:
+                        self._pending[rid] = Pending(msg, note)
+                return fast
         if self.state is State.CLOSED:
             if not (self._owe_error and isinstance(msg, M.Error)):
                 return b""
             self._owe_error = False
             return encode(msg, self.max_frame)
-        if type(msg).SENDER not in (self.role, "both"):
+        if cls.SENDER not in self._mine:
             raise LocalProtocolError(f"a {self.role} may not send {msg.TYPE}")
         after = self._advance(msg, self.role)
         if after is None:
