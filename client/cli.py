@@ -61,6 +61,16 @@ class Parser(argparse.ArgumentParser):
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         super().exit(status, _shown(message) if message else message)
 
+    def error(self, message: str) -> NoReturn:
+        """A bad command line in two lines: what is wrong, and where the usage is (the
+        whole usage block buried the one line that matters)."""
+        text = argparse._("%(prog)s: error: %(message)s\n") % {  # type: ignore[attr-defined]
+            "prog": self.prog,
+            "message": message,
+        }
+        hint = _("(`{prog} --help` lists the options)").format(prog=self.prog)
+        self.exit(2, text + hint + "\n")
+
 
 def _shown(text: str) -> str:
     return rtl.display_lines(text, shutil.get_terminal_size().columns)
@@ -88,10 +98,17 @@ def _display_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _Quiet(argparse.ArgumentParser):
+    """The pre-parser: a bad value is said once, by the full parser."""
+
+    def error(self, message: str) -> NoReturn:
+        raise SystemExit(2)
+
+
 def configure_display(argv: Sequence[str]) -> list[str]:
     """Read --lang and --bidi from anywhere in `argv` and set the language and bidi mode;
     returns the other arguments."""
-    pre = argparse.ArgumentParser(add_help=False)
+    pre = _Quiet(add_help=False)
     pre.add_argument("--lang", choices=i18n.LANGUAGES, default=None)
     pre.add_argument("--bidi", choices=rtl.MODES, default="auto")
     # Bad values are reported later by the full parser, in the chosen language.

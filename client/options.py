@@ -25,7 +25,7 @@ from leekha.common.errors import ConfigError
 #: `leekha.server.settings.DEFAULT_PORT` (a test keeps the two equal).
 DEFAULT_PORT = 7241
 
-#: The built-in bot strategies, strongest first.
+#: The built-in bot tiers, strongest first (what `best` picks from).
 STRATEGY_TIERS = ("search", "heuristic", "random")
 
 
@@ -104,13 +104,13 @@ def address_help() -> str:
 
 
 def strategy_help(extra: str = "", names: Sequence[str] | None = None) -> str:
-    """One description of a strategy for every command that takes one: by default every
-    name the strategy registry knows (what `make_strategy` and a server's bots accept,
-    levels included), else the `names` a command limits itself to."""
+    """One description of a strategy for every command that takes one: every built-in
+    name (what `make_strategy` and a server's bots accept, levels included; the list, not
+    the registry, so that building a parser imports no bot), else the `names` given."""
     if names is None:
-        from leekha.common.bots.base import strategy_names  # imports every bot: only here
+        from leekha.common.bots import BUILTIN
 
-        names = strategy_names()
+        names = BUILTIN
     return _("a bot strategy: {tiers}").format(tiers=", ".join(names)) + extra
 
 
@@ -137,6 +137,22 @@ def check_strategy(spec: str, seed: int = 0) -> Any:
         return make_strategy(spec, seed)
     except StrategyError as exc:
         raise ValueError(_(exc.template).format(**exc.fields)) from None
+
+
+def no_terminal(command: str) -> bool:
+    """True, having said so, when `leekha COMMAND` cannot draw its screen: the keys come
+    from a terminal, and a pipe or /dev/null would end it at once."""
+    import sys
+
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return False
+    print(
+        _("leekha {command}: a terminal is needed (input and output are not a terminal)").format(
+            command=command
+        ),
+        file=sys.stderr,
+    )
+    return True
 
 
 def parse_rule(text: str) -> tuple[str, Any]:

@@ -18,7 +18,9 @@ from leekha.server.standing import standings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="records_command", metavar="ACTION", required=True)
-    data_help = "data folder of the server (default: the XDG data home)"
+    data_help = (
+        "data folder of the server (default: the XDG data home, else the games of leekha play)"
+    )
     export = sub.add_parser("export", help="export game records as JSON (replay format)")
     export.add_argument("--data", type=Path, default=None, help=data_help)
     export.add_argument("--game", type=int, default=None, help="one game id (default: all)")
@@ -41,11 +43,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def play_data_dir() -> Path:
+    """Where `leekha play` keeps its games: a folder of its own under the data home, so
+    that a `leekha serve` on the same machine never restores them."""
+    return platformdirs.user_data_path("leekha") / "play"
+
+
 def _open(data: Path | None) -> Store | None:
-    folder = data if data is not None else platformdirs.user_data_path("leekha")
-    path = db_path(folder.expanduser())
+    """The database in `data`; by default the server's, else the one `leekha play` keeps."""
+    if data is not None:
+        path = db_path(data.expanduser())
+    else:
+        served, played = (
+            db_path(d) for d in (platformdirs.user_data_path("leekha"), play_data_dir())
+        )
+        path = served if served.is_file() or not played.is_file() else played
+        if path == played:
+            print(f"leekha records: the games of leekha play, in {played.parent}", file=sys.stderr)
     if not path.is_file():
-        print(f"leekha records: no database at {path}", file=sys.stderr)
+        where = "" if data is not None else f" (nor the games of leekha play, in {play_data_dir()})"
+        print(
+            f"leekha records: no database at {path}{where}; give the folder with --data",
+            file=sys.stderr,
+        )
         return None
     return Store(path)
 

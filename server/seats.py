@@ -31,7 +31,7 @@ def bot_strategy_name(requested: str) -> str:
     """Validate a client's bot name: only registered tiers, never `module:Class` imports."""
     name = BOT_ALIASES.get(requested, requested)
     if name not in (*strategy_names(), DEFAULT_BOT):
-        known = ", ".join(sorted({*strategy_names(), *BOT_ALIASES}))
+        known = ", ".join(strategy_names())  # the aliases still work, but are not offered
         raise Refused("no_such_bot", f"unknown bot strategy {requested!r}; use one of {known}")
     return name
 

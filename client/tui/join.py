@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from leekha.client.i18n import _
-from leekha.client.options import address_help, default_help
+from leekha.client.options import address_help, default_help, no_terminal
 from leekha.client.tui.play import add_screen_arguments
 
 
@@ -116,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
     name = (args.name or default_name()).strip()[:24] or "you"
+    if no_terminal("join"):
+        return 1
 
     from leekha.client.eventloop import run_on_reactor
     from leekha.client.tokens import TokenStore

@@ -72,8 +72,10 @@ BOT_LEVELS = ("easy", "medium", "hard")
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"
 
-PASS_TIMERS = (None, 30, 60, 120)
-TURN_TIMERS = (None, 15, 30, 60)
+#: A timer's choices in the new-table form; 0 is off (the wire's untimed: null would be
+#: the server's default, which may be a timer).
+PASS_TIMERS = (0, 30, 60, 120)
+TURN_TIMERS = (0, 15, 30, 60)
 TARGETS = (None, 11, 31, 51, 101, 151, 201)
 TARGET_MIN, TARGET_MAX = 1, 10000
 NAME_MAX = 24  # the server's default longest table name (ServerSettings.max_name_len)
@@ -150,8 +152,8 @@ class CreateForm:
     preset: str = "classic"
     target_text: str = ""  # digits as typed; "" = the preset's target
     password: str = ""
-    pass_timer: int | None = 60
-    turn_timer: int | None = 30
+    pass_timer: int = 60
+    turn_timer: int = 30
     counting_aid: bool = True
     row: int = 0
 

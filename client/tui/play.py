@@ -25,10 +25,11 @@ from leekha.client.options import (
     add_ascii_argument,
     add_rules_arguments,
     default_help,
+    no_terminal,
     strategy_help,
 )
+from leekha.common.bots import BUILTIN, LEVELS
 
-LEVELS = ("easy", "medium", "hard")
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
 TRICK_HOLD_S = 1.5
@@ -43,10 +44,39 @@ def best_bot() -> str:
 
 
 def play_data_dir() -> Path:
-    """Where `leekha play` keeps its games unless told otherwise."""
-    import platformdirs
+    """Where `leekha play` keeps its games unless told otherwise (where `leekha records`
+    looks for them)."""
+    from leekha.server.records_cli import play_data_dir as folder
 
-    return platformdirs.user_data_path("leekha") / "play"
+    return folder()
+
+
+def hold_folder(folder: Path, stack: contextlib.ExitStack) -> str | None:
+    """Hold `folder` for this `leekha play` until `stack` closes (Twisted's lock file: a
+    link naming our pid, taken over when that process is gone). A second `leekha play`
+    on the same folder gets the sentence to print instead: two embedded servers must not
+    write one database."""
+    from twisted.python import lockfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock: Any = lockfile.FilesystemLock(str(folder / "leekha-play.lock"))  # type: ignore[no-untyped-call]
+        held = lock.lock()
+    except OSError as exc:
+        return _("leekha play: cannot use {folder}: {problem}").format(
+            folder=folder, problem=exc.strerror or exc
+        )
+    if held:
+        stack.callback(lock.unlock)
+        return None
+    try:
+        pid = lockfile.readlink(lock.name)  # type: ignore[attr-defined]
+    except OSError:
+        pid = "?"
+    return _(
+        "leekha play: another leekha play (process {pid}) is using {folder}; finish that "
+        "game first, or play this one with --no-save or --data DIR"
+    ).format(pid=pid, folder=folder)
 
 
 def forget_unfinished(folder: Path) -> None:
@@ -73,13 +103,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_screen_arguments(parser, _("your name at the table (default: your login name)"))
     parser.add_argument(
         "--strategy",
-        choices=(*STRATEGY_TIERS, "best"),
-        default="best",
+        default=None,
         metavar="STRATEGY",
-        help=default_help(
-            strategy_help(_(", or best (the strongest installed)"), STRATEGY_TIERS)
-            + _(" for the three bots")
-        ),
+        help=strategy_help(_(", or best (the strongest installed; the default)"))
+        + _(" for the three bots"),
     )
     parser.add_argument(
         "--level",
@@ -130,9 +157,19 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         rules_from_args(args)
+        if args.level is not None and args.strategy is not None:
+            raise ValueError(_("--level and --strategy both choose the bots: give one"))
+        if args.strategy not in (None, "best", *BUILTIN):  # the embedded server's bots
+            raise ValueError(
+                _("unknown strategy {spec!r}: use one of {names}, or best").format(
+                    spec=args.strategy, names=", ".join(BUILTIN)
+                )
+            )
     except ValueError as exc:
         print(_("leekha play: {problem}").format(problem=exc), file=sys.stderr)
         return 2
+    if no_terminal("play"):
+        return 1
     return run_on_reactor(lambda reactor: play_main(reactor, args))
 
 
@@ -158,6 +195,10 @@ async def play_main(
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="leekha-play-")))
         else:
             folder = (args.data or play_data_dir()).expanduser()
+            other = hold_folder(folder, stack)
+            if other is not None:
+                print(other, file=sys.stderr)
+                return 1
             forget_unfinished(folder)
         settings = local_settings(
             folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))

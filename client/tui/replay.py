@@ -14,7 +14,7 @@ from typing import Any
 
 from leekha.client import rulestext
 from leekha.client.i18n import _, ngettext
-from leekha.client.options import add_ascii_argument
+from leekha.client.options import add_ascii_argument, no_terminal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
             model.end()
         print(render_replay_text(model, keys=False))
         return 0
+    if no_terminal("replay"):
+        return 1
     import asyncio
 
     return asyncio.run(run_replay(model))

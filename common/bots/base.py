@@ -63,8 +63,12 @@ def register(name: str) -> Callable[[StrategyFactory], StrategyFactory]:
 
 
 def strategy_names() -> list[str]:
+    """Every registered name: the built-in ones in `leekha.common.bots.BUILTIN`'s order
+    (levels, then tiers from the weakest), then any a program registered itself."""
+    from leekha.common.bots import BUILTIN
+
     _load_builtins()
-    return sorted(_REGISTRY)
+    return [n for n in BUILTIN if n in _REGISTRY] + sorted(set(_REGISTRY) - set(BUILTIN))
 
 
 class StrategyError(ValueError):

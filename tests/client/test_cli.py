@@ -154,3 +154,11 @@ def test_the_table_name_limit_is_the_wires() -> None:
     from leekha.protocol.records import NAME
 
     assert NAME.max_len == TABLE_NAME_MAX
+
+
+def test_one_list_of_strategies_is_the_registry() -> None:
+    """The list the commands' help and refusals show is what the registry holds."""
+    from leekha.common.bots import BUILTIN
+    from leekha.common.bots.base import strategy_names
+
+    assert strategy_names() == list(BUILTIN)

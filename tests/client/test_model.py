@@ -932,3 +932,20 @@ def test_a_key_during_the_summary_hold_closes_it_and_goes_on() -> None:
     assert m.overlay == M.SUMMARY and m.holding
     m.key_release()
     assert m.summary is None and not m.holding
+
+
+def test_a_timer_set_to_off_asks_for_an_untimed_table() -> None:
+    """Off is the wire's 0 (untimed); null would be the server's default timer."""
+    m = welcomed()
+    m.take_outbox()
+    m.open_form()
+    assert m.form is not None
+    for _ in range(4):
+        m.form_move(1)  # to the pass timer
+    m.form_change(-2)  # 60 -> 30 -> off
+    m.form_move(1)
+    m.form_change(-2)  # 30 -> 15 -> off
+    m.form_submit()
+    (req,) = m.take_outbox()
+    assert isinstance(req, P.CreateTable)
+    assert req.pass_timer_s == 0 and req.turn_timer_s == 0

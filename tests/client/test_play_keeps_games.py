@@ -41,3 +41,21 @@ def test_replay_without_a_file_opens_the_latest_kept_game(
     totals = table.game.outcome.totals
     assert "alice" in shown and all(str(t) in shown for t in totals)
     assert replay.run(replay_args("--print", "--game", "2")) == 1
+
+
+def test_a_second_play_on_the_same_folder_is_told_instead_of_crashing(tmp_path: Path) -> None:
+    """Two embedded servers must not write one database: the second `leekha play` says
+    which process holds the folder, and the folder is free again once the first ends."""
+    import contextlib
+    import os
+
+    from leekha.client.tui.play import hold_folder
+
+    with contextlib.ExitStack() as first:
+        assert hold_folder(tmp_path, first) is None
+        with contextlib.ExitStack() as second:
+            said = hold_folder(tmp_path, second)
+        assert said is not None
+        assert f"another leekha play (process {os.getpid()}) is using {tmp_path}" in said
+    with contextlib.ExitStack() as again:
+        assert hold_folder(tmp_path, again) is None
