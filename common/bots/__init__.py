@@ -4,5 +4,5 @@
 #: refusals show (`base.strategy_names()` is the registry itself, which imports every bot;
 #: a test keeps the two equal). Levels are for people, tiers say how a bot works.
 LEVELS = ("easy", "medium", "hard")
-TIERS = ("random", "heuristic", "search1", "search")
+TIERS = ("random", "heuristic", "net", "search1", "search", "search-eg")
 BUILTIN = (*LEVELS, *TIERS)
