@@ -159,9 +159,7 @@ def test_the_table_name_limit_is_the_wires() -> None:
 def test_one_list_of_strategies_is_the_registry() -> None:
     """The list the commands' help and refusals show is what the registry holds."""
     from leekha.common.bots import BUILTIN
-    from leekha.common.bots.base import strategy_names
-
-    from leekha.common.bots.base import _REGISTRY
+    from leekha.common.bots.base import _REGISTRY, strategy_names
 
     ours = [n for n, f in _REGISTRY.items() if f.__module__.startswith("leekha.common.bots")]
     assert sorted(ours) == sorted(BUILTIN)
