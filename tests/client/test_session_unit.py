@@ -80,7 +80,7 @@ def test_connect_turns_nagle_off_and_says_hello() -> None:
     h.accept()
     assert h.transport.nodelay is True
     hello = h.welcome()
-    assert isinstance(hello, P.Hello) and hello.name == "ann" and hello.versions == [[1, 3]]
+    assert isinstance(hello, P.Hello) and hello.name == "ann" and hello.versions == [[1, 4]]
     assert isinstance(h.welcomed[0], P.Welcome) and h.session.online
     assert h.messages == [h.welcomed[0]]  # the welcome is the first message passed on
 
