@@ -206,4 +206,5 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RulesConfig, dict[str, An
     try:
         return preset(args.rules, overrides), overrides
     except ConfigError as exc:
-        raise ValueError(systemlines.translate(exc.message)) from None
+        said = systemlines.rule(exc.rule, exc.facts)
+        raise ValueError(exc.message if said is None else said) from None

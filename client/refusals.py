@@ -1,12 +1,16 @@
 """The player's words for every error code the server or the engine can send.
 
 The server speaks English on the wire, as a stable code plus a text (docs/protocol.md,
-"Error codes"); the client explains the code in the interface language, so a refusal reads
-the same in any language. A code this table does not know (a newer server) falls back to
-the server's own text.
+"Error codes"), and since 1.4 the rule behind the refusal with its facts; the client words
+the rule (client/systemlines) or else the code in the interface language, so a refusal
+reads the same in any language. A code this table does not know (a newer server) falls
+back to the server's own text.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from leekha.client import systemlines
 from leekha.client.i18n import N_, _
@@ -76,10 +80,17 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def explain(code: str, text: str = "") -> str:
-    """What to show for an `error` with this code; `text` is the server's own words, used
-    when the client knows their shape (they are then more precise than the code)."""
-    said = systemlines.recognise(text)
+def explain(
+    code: str,
+    text: str = "",
+    rule: str | None = None,
+    args: Mapping[str, Any] | None = None,
+    card: Callable[[int], str] | None = None,
+) -> str:
+    """What to show for an `error` with this code: its rule worded from its facts when
+    the server named one (1.4, more precise than the code), else the code's words, else
+    the server's own text."""
+    said = systemlines.rule(rule, args or {}, card)
     if said is not None:
         return said
     message = MESSAGES.get(code)

@@ -1,71 +1,114 @@
-"""The server's own sentences, in the interface language.
+"""The server's notices and the reasons of its refusals, in the interface language.
 
-The server speaks at a table as the chat sender "*" (docs/protocol.md, "The table's own
-lines"): someone dropped, is back, is replaced by a bot, left; a timer played for you. A
-`not_ready` refusal says why the table cannot start (which seats are empty), and a bad rules
-option is named with what it allows (the engine's ConfigError, also sent with `bad_rules`).
-Those texts are English on the wire and carry no code of their own, so the client
-recognises each by its template (the server's words with `{name}`-style holes) and says it
-again in the player's language. A text of a shape this table does not know is shown as the
-server sent it.
+Since protocol 1.4 the server names each of its own lines (someone dropped, a bot plays a
+seat, a timer played for you) and the rule behind each refusal (the engine's follow suit,
+talbees, undercut, void rule and pass ban; why a table cannot start; what is wrong with a
+rules option) with a code and its facts (leekha.protocol.notices). This module words each
+code from those facts; it never reads the server's English, which older servers send
+alone and which is then shown as it came.
 """
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from leekha.client.cardnames import suit_name
 from leekha.client.i18n import N_, _
+from leekha.common import cards as C
 
-#: The server's templates, word for word (a test compares them with server/table.py).
-TEMPLATES = (
-    N_("{name} left the table; a bot plays the seat"),
-    N_("{name} left the table"),
-    N_("{name} dropped; the seat waits {grace} s for them to come back"),
-    N_("{name} is back and takes the seat back from the bot"),
-    N_("{name} is back"),
-    N_("{name} is still away: a bot plays the seat until they come back"),
-    N_("Time ran out: the server passed {cards} for you"),
-    N_("Time ran out: the server played {card} for you"),
-    N_("{name} is muted for {seconds} s: too many messages"),
-    # not_ready refusals (server/lifecycle.py, server/table.py)
-    N_("seat {seats} is empty: someone must sit there or the host adds a bot"),
-    N_("bots cannot be removed during a game"),
-    N_("the game is already running"),
-    N_("the game is still running"),
-    N_("no game has finished here yet; the host starts the first one"),
-    N_("a tournament table plays one game"),
-    # bad rules (leekha.common.config's ConfigError, also the text of a bad_rules refusal)
-    N_("rules option {option} must be true or false; got {got}"),
-    N_("rules option {option} must be an integer from {lo} to {hi}; got {got}"),
-    N_("rules option {option} must be a known option: {known}; got {got}"),
-    N_("rules option {option} must be a map of option names to values; got {got}"),
-    N_("rules option {option} must be one of {allowed}; got {got}"),
-)
+#: Notice code -> the words (leekha.protocol.notices.NOTICES; a test keeps the keys equal).
+NOTICES: dict[str, str] = {
+    "left_bot": N_("{name} left the table; a bot plays the seat"),
+    "left": N_("{name} left the table"),
+    "dropped": N_("{name} dropped; the seat waits {grace} s for them to come back"),
+    "back_from_bot": N_("{name} is back and takes the seat back from the bot"),
+    "back": N_("{name} is back"),
+    "away_bot": N_("{name} is still away: a bot plays the seat until they come back"),
+    "timeouts_bot": N_("a bot plays for {name}: the clock ran out {count} times in a row"),
+    "took_back": N_("{name} takes the seat back from the bot"),
+    "timeout_passed": N_("Time ran out: the server passed {cards} for you"),
+    "timeout_played": N_("Time ran out: the server played {card} for you"),
+    "muted": N_("{name} is muted for {seconds} s: too many messages"),
+}
 
+#: An `error`'s rule -> the words (leekha.protocol.notices.RULES; a test keeps them equal).
+RULES: dict[str, str] = {
+    "follow_suit": N_("{card}: you must follow {suit}"),
+    "talbees": N_("{card}: talbees, {legal} must go now a higher {suit} card is down"),
+    "undercut": N_("{card}: undercut, play under the Leekha ({legal})"),
+    "void_rule": N_("{card}: you are void in {suit} and must play a Leekha ({legal})"),
+    "pass_ban": N_("{card} cannot go: it would empty your {suit} (pass ban)"),
+    "seats_empty": N_("seat {seats} is empty: someone must sit there or the host adds a bot"),
+    "game_running": N_("the game is already running"),
+    "game_still_running": N_("the game is still running"),
+    "no_game_yet": N_("no game has finished here yet; the host starts the first one"),
+    "bots_in_game": N_("bots cannot be removed during a game"),
+    "tournament_one_game": N_("a tournament table plays one game"),
+    "wrong_state": N_("not now: the table is {status}"),
+    "rules_bool": N_("rules option {option} must be true or false; got {got}"),
+    "rules_int": N_("rules option {option} must be an integer from {lo} to {hi}; got {got}"),
+    "rules_choice": N_("rules option {option} must be one of {allowed}; got {got}"),
+    "rules_unknown": N_("rules option {option} must be a known option: {known}; got {got}"),
+    "rules_map": N_("rules option {option} must be a map of option names to values; got {got}"),
+}
 
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    out = []
-    for template in TEMPLATES:
-        parts = re.split(r"\{(\w+)\}", template)
-        regex = "".join(
-            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)
-        )
-        out.append((re.compile(regex), template))
-    return tuple(out)
-
-
-def recognise(text: str) -> str | None:
-    """`text` from the server in the interface language; None when its shape is unknown."""
-    for pattern, template in _patterns():
-        match = pattern.fullmatch(text)
-        if match is not None:
-            return _(template).format(**match.groupdict())
-    return None
+#: How each argument is shown: cards as cards, suits and seats as words and numbers.
+_CARD_ARGS = ("card",)
+_CARDS_ARGS = ("cards", "legal")
 
 
-def translate(text: str) -> str:
-    """`text` from the server, said in the interface language when its shape is known."""
-    said = recognise(text)
-    return text if said is None else said
+def _shown(args: Mapping[str, Any], card: Callable[[int], str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        if key in _CARD_ARGS and isinstance(value, int):
+            out[key] = card(value)
+        elif key in _CARDS_ARGS and isinstance(value, list):
+            out[key] = " ".join(card(c) for c in C.display_order(value))
+        elif key == "suit" and isinstance(value, int) and 0 <= value < 4:
+            out[key] = suit_name(value)
+        elif key == "option" and isinstance(value, str):
+            out[key] = repr(value)  # as the engine names it: 'target'
+        elif key == "allowed" and isinstance(value, list):
+            out[key] = ", ".join(repr(v) for v in value)
+            out["known"] = ", ".join(map(str, value))
+        elif key == "seats" and isinstance(value, list):
+            out[key] = ", ".join(str(s + 1) for s in value if isinstance(s, int))
+        elif isinstance(value, list):
+            out[key] = ", ".join(map(str, value))
+        else:
+            out[key] = value
+    out.setdefault("known", "")
+    return out
+
+
+def _word(
+    table: dict[str, str], code: str | None, args: Mapping[str, Any], card: Any
+) -> str | None:
+    template = table.get(code or "")
+    if template is None:
+        return None
+    try:
+        return _(template).format(**_shown(args, card or C.format_card))
+    except (KeyError, IndexError, ValueError):
+        return None  # facts missing or malformed (a different server): use its text
+
+
+def notice(
+    code: str | None, args: Mapping[str, Any], card: Callable[[int], str] | None = None
+) -> str | None:
+    """A notice in the interface language; None for a code this client does not know."""
+    return _word(NOTICES, code, args, card)
+
+
+def rule(
+    code: str | None, args: Mapping[str, Any], card: Callable[[int], str] | None = None
+) -> str | None:
+    """A refusal's rule in the interface language; None for a rule this client does not know."""
+    return _word(RULES, code, args, card)
+
+
+def chat_line(msg: Any, card: Callable[[int], str] | None = None) -> str:
+    """What a `chat_message` from the server says: its code worded, or its text as sent."""
+    said = notice(getattr(msg, "code", None), getattr(msg, "args", {}) or {}, card)
+    return msg.text if said is None else said

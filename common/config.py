@@ -99,11 +99,17 @@ class RulesConfig:
     def from_dict(cls, data: Mapping[str, Any], *, base: RulesConfig | None = None) -> RulesConfig:
         """Build from a plain dict; unknown keys are an error so typos never pass silently."""
         if not isinstance(data, Mapping):
-            raise ConfigError("rules", "a map of option names to values", data)
+            raise ConfigError("rules", "a map of option names to values", data, rule="rules_map")
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise ConfigError(str(key), "a known option: " + ", ".join(sorted(known)), key)
+                raise ConfigError(
+                    str(key),
+                    "a known option: " + ", ".join(sorted(known)),
+                    key,
+                    rule="rules_unknown",
+                    args={"allowed": sorted(known)},
+                )
         return replace(base or cls(), **dict(data))
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> RulesConfig:
@@ -112,17 +118,28 @@ class RulesConfig:
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(name, "true or false", value)
+        raise ConfigError(name, "true or false", value, rule="rules_bool")
 
 
 def _check_int(name: str, value: object, lo: int, hi: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ConfigError(name, f"an integer from {lo} to {hi}", value)
+        raise ConfigError(
+            name,
+            f"an integer from {lo} to {hi}",
+            value,
+            rule="rules_int",
+            args={"lo": lo, "hi": hi},
+        )
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise ConfigError(name, "one of " + ", ".join(repr(a) for a in allowed), value)
+        raise ConfigError(
+            name,
+            "one of " + ", ".join(repr(a) for a in allowed),
+            value,
+            args={"allowed": list(allowed)},
+        )
 
 
 def _points_table(club_leekha: bool) -> tuple[int, ...]:
@@ -178,7 +195,9 @@ PRESETS: Final[dict[str, RulesConfig]] = {
 def preset(name: str, overrides: Mapping[str, Any] | None = None) -> RulesConfig:
     """A named preset with optional overrides, validated."""
     if name not in PRESETS:
-        raise ConfigError("preset", "one of " + ", ".join(PRESETS), name)
+        raise ConfigError(
+            "preset", "one of " + ", ".join(PRESETS), name, args={"allowed": list(PRESETS)}
+        )
     base = PRESETS[name]
     return base.with_overrides(overrides) if overrides else base
 

@@ -47,13 +47,36 @@ CODES: Final = frozenset(
 )
 
 
-class LeekhaError(Exception):
-    """Base of every error the engine raises on purpose."""
+#: The rule behind a refused card or pass (protocol 1.4 `error.rule`), finer than the
+#: code: `must_play_forced` is talbees or undercut.
+FOLLOW_SUIT: Final = "follow_suit"
+TALBEES: Final = "talbees"
+UNDERCUT: Final = "undercut"
+VOID_RULE: Final = "void_rule"
+PASS_BAN: Final = "pass_ban"
 
-    def __init__(self, code: str, message: str) -> None:
+
+class LeekhaError(Exception):
+    """Base of every error the engine raises on purpose.
+
+    `rule` names the rule behind it when the code alone does not (talbees or undercut),
+    and `args` the facts a client words it with (cards and suits as ints), so a client in
+    any language explains the refusal without working the rules out again.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        args: dict[str, object] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.rule = rule
+        self.facts = dict(args or {})
 
 
 class RuleError(LeekhaError):
@@ -70,7 +93,20 @@ class CardError(RuleError, ValueError):
 class ConfigError(LeekhaError, ValueError):
     """A rules option with a value outside what that option allows."""
 
-    def __init__(self, option: str, allowed: str, got: object) -> None:
-        super().__init__("bad_rules", f"rules option {option!r} must be {allowed}; got {got!r}")
+    def __init__(
+        self,
+        option: str,
+        allowed: str,
+        got: object,
+        *,
+        rule: str = "rules_choice",
+        args: dict[str, object] | None = None,
+    ) -> None:
+        super().__init__(
+            "bad_rules",
+            f"rules option {option!r} must be {allowed}; got {got!r}",
+            rule=rule,
+            args={"option": option, "got": repr(got)[:60], **(args or {})},
+        )
         self.option = option
         self.allowed = allowed

@@ -13,6 +13,7 @@ card-list accessors for the wire.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from leekha.common.cards import cards_of
 from leekha.common.outcome import Outcome
@@ -112,7 +113,11 @@ class RoundScored:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
+    """The game ended. `stats` is every seat's `Tally.to_list()` entry for the whole game,
+    the last round included (`Game.apply` fills it in; empty when built by hand)."""
+
     outcome: Outcome
+    stats: tuple[dict[str, Any], ...] = ()
 
 
 Event = (

@@ -43,8 +43,9 @@ from leekha.common.legality import (
     pass_error,
     passable_mask,
 )
-from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome
+from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome, decide
 from leekha.common.scoring import moon_seat, points_table, round_scores, take_trick
+from leekha.common.tally import Tally
 
 # The pass rules live in leekha.common.legality; re-exported for callers holding a Game.
 __all__ = [
@@ -112,6 +113,7 @@ class Game:
         "round_points",
         "seed",
         "taken",
+        "tally",
         "totals",
         "trick",
         "trick_has_leekha",
@@ -131,6 +133,8 @@ class Game:
         self.totals = [0] * SEATS
         self.history: list[list[int]] = []
         self.outcome: Outcome | None = None
+        #: Every seat's statistics, folded from the events `apply` returns.
+        self.tally = Tally()
         self.round_no = 0
         self.dealer = first_dealer % SEATS
         self._start_round()
@@ -285,6 +289,9 @@ class Game:
                 self.double(action.seat, action.card)
         finally:
             self._sink = None
+        self.tally.fold(events)
+        if events and isinstance(events[-1], GameOver):
+            events[-1] = GameOver(events[-1].outcome, tuple(self.tally.to_list()))
         return events
 
     def double(self, seat: int, card: int) -> None:
@@ -443,42 +450,16 @@ class Game:
         return (self.dealer + 1) % SEATS
 
     def _decide(self, totals: list[int], reason: str) -> tuple[Outcome | None, bool]:
-        """(the outcome if `totals` end the game, whether a tie is all that prevents it).
-
-        A tie for the win (or, with partners, between the teams) plays on; the game
-        remembers it so the outcome can say that play went past the target.
-        """
-        target = self.config.target
-        mode = self.config.partnership
-        if mode == "off":
-            if max(totals) < target:
-                return None, False
-            low = min(totals)
-            winners = tuple(s for s in range(SEATS) if totals[s] == low)
-            high = max(totals)
-            losers = tuple(s for s in range(SEATS) if totals[s] == high)
-            tie = len(winners) > 1
-        else:
-            teams = [totals[0] + totals[2], totals[1] + totals[3]]
-            if mode == "combined":
-                if max(teams) < target:
-                    return None, False
-                tie = teams[0] == teams[1]
-                loser = 0 if teams[0] > teams[1] else 1
-            else:  # individual_bust
-                crossed = [s for s in range(SEATS) if totals[s] >= target]
-                if not crossed:
-                    return None, False
-                top = max(totals[s] for s in crossed)
-                losing_teams = {team_of(s) for s in crossed if totals[s] == top}
-                tie = len(losing_teams) > 1
-                loser = min(losing_teams)
-            losers = tuple(s for s in range(SEATS) if team_of(s) == loser)
-            winners = tuple(s for s in range(SEATS) if team_of(s) != loser)
-        if tie:
+        """(the outcome if `totals` end the game, whether a tie is all that prevents it),
+        by `outcome.decide`; the game remembers a tie so the outcome can say that play
+        went past the target."""
+        ending = decide(self.config, totals)
+        if ending is None:
+            return None, False
+        if ending.tie:
             self._tied = True
             return None, True
-        return Outcome(winners, losers, tuple(totals), reason, self._tied), False
+        return Outcome(ending.winners, ending.losers, tuple(totals), reason, self._tied), False
 
     # ---- errors --------------------------------------------------------------------
     def _bad_card(self, card: object) -> int:
@@ -497,21 +478,12 @@ class Game:
         return RuleError(E.NOT_YOUR_TURN, f"it is seat {self.turn}'s turn, not seat {seat}'s")
 
     def _illegal_play(self, seat: int, card: int) -> RuleError:
-        hand = self.hands[seat]
-        name = C.format_card(card)
-        if not hand & _BIT[card]:
-            return RuleError(E.NOT_IN_HAND, f"{name} is not in your hand")
-        led = _SUIT_OF[self.trick[0][1]]
-        legal = C.format_cards(self.legal_moves(seat))
-        if hand & _SUIT_MASK[led]:
-            if _SUIT_OF[card] != led:
-                return RuleError(
-                    E.MUST_FOLLOW_SUIT, f"you must follow {C.SUIT_NAMES[led]}; legal: {legal}"
-                )
-            return RuleError(
-                E.MUST_PLAY_FORCED, f"talbees/undercut forces your card here; legal: {legal}"
-            )
-        return RuleError(E.MUST_PLAY_LEEKHA, f"void in {C.SUIT_NAMES[led]}: play {legal}")
+        """Why `card` may not go (legality.PlayRules.refusal), naming the rule."""
+        err = self._rules.refusal(
+            self.hands[seat], self.trick, self.trick_high, self.trick_has_leekha, card
+        )
+        assert err is not None, "a legal card was refused"
+        return err
 
 
 def replay(

@@ -56,6 +56,8 @@ def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleErro
                     E.PASS_LAST_OF_SUIT,
                     f"cannot pass {C.format_card(c)}: it would empty your "
                     f"{C.SUIT_NAMES[_SUIT_OF[c]]} (only a Leekha and higher may go)",
+                    rule=E.PASS_BAN,
+                    args={"card": c, "suit": _SUIT_OF[c]},
                 )
     return None
 
@@ -141,6 +143,52 @@ class PlayRules:
                 return lower
         return forced
 
+    def refusal(
+        self, hand: int, trick: Sequence[tuple[int, int]], high: int, lk_on: bool, card: int
+    ) -> RuleError | None:
+        """Why `card` may not be played from `hand` onto `trick` (as for `legal`), naming
+        the rule that forbids it (`RuleError.rule`) and the facts a client words it with;
+        None when it may. The engine refuses with it and clients explain with it."""
+        bit = _BIT[card]
+        name = C.format_card(card)
+        if not hand & bit:
+            return RuleError(E.NOT_IN_HAND, f"{name} is not in your hand", args={"card": card})
+        legal = self.legal(hand, trick, high, lk_on)
+        if legal & bit:
+            return None
+        led = _SUIT_OF[trick[0][1]]
+        moves = C.cards_of(legal)
+        shown = C.format_cards(moves)
+        facts: dict[str, object] = {"card": card, "suit": led, "legal": moves}
+        if hand & _SUIT_MASK[led]:
+            if _SUIT_OF[card] != led:
+                return RuleError(
+                    E.MUST_FOLLOW_SUIT,
+                    f"you must follow {C.SUIT_NAMES[led]}; legal: {shown}",
+                    rule=E.FOLLOW_SUIT,
+                    args=facts,
+                )
+            lk = self.leekha_of_suit[led]
+            if self.talbees and lk >= 0 and hand & _BIT[lk] and high > lk:
+                return RuleError(
+                    E.MUST_PLAY_FORCED,
+                    f"talbees: {C.format_card(lk)} must go now a higher card of its suit is down",
+                    rule=E.TALBEES,
+                    args=facts,
+                )
+            return RuleError(
+                E.MUST_PLAY_FORCED,
+                f"undercut: play under the Leekha card; legal: {shown}",
+                rule=E.UNDERCUT,
+                args=facts,
+            )
+        return RuleError(
+            E.MUST_PLAY_LEEKHA,
+            f"void in {C.SUIT_NAMES[led]}: play {shown}",
+            rule=E.VOID_RULE,
+            args=facts,
+        )
+
     def _under(self, trick: Sequence[tuple[int, int]]) -> int:
         """Cards of any suit ranked below the highest-ranked Leekha on the trick: the
         undercut ceiling when it compares ranks (a 10♦ on a heart trick bars the J♥ up)."""
@@ -188,3 +236,17 @@ class PlayRules:
             if not lower & bit:
                 out |= lower
         return out
+
+
+def play_refusal(
+    config: RulesConfig, hand: int, trick: Sequence[tuple[int, int]], card: int
+) -> RuleError | None:
+    """`PlayRules.refusal` for a position a client holds (its hand and the trick on the
+    table): the engine's own reason, for a client that explains a card before sending."""
+    rules = PlayRules(config)
+    if not trick:
+        return rules.refusal(hand, trick, -1, False, card)
+    led = _SUIT_OF[trick[0][1]]
+    high = max(c for _s, c in trick if _SUIT_OF[c] == led)
+    lk_on = any(rules.leekha_mask & _BIT[c] for _s, c in trick)
+    return rules.refusal(hand, trick, high, lk_on, card)

@@ -80,6 +80,19 @@ class SeatView:
         return self.turn == self.seat
 
 
+def result(game: Game) -> dict[str, Any] | None:
+    """A finished game's result as views show it (protocol 1.4 `Result`): the outcome,
+    why it ended, and every seat's statistics from the game's tally."""
+    o = game.outcome
+    if o is None:
+        return None
+    return o.to_dict() | {
+        "reason": o.reason,
+        "tie_extended": o.tie_extended,
+        "stats": game.tally.to_list(),
+    }
+
+
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The redacted view for `seat`, or the public view when `seat` is None."""
     tricks = _trick_records(game.tricks)
@@ -188,7 +201,7 @@ def _build(
             "totals": list(game.totals),
             "legal": legal,
             "history": history,
-            "result": game.outcome.to_dict() if game.outcome else None,
+            "result": result(game),
             "can_double": game.can_double(seat) if seat is not None else [],
             "rules": rules,
         }

@@ -19,6 +19,7 @@ from .codec import DEFAULT_MAX_FRAME, encode
 from .connection import TRANSITIONS
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS
 from .message import MESSAGE_TYPES, Message, to_dict, wire_fields
+from .notices import NOTICES, RULES
 from .records import RECORDS
 from .schema import RecordSpec
 from .tournaments import RECORDS as TOURNAMENT_RECORDS
@@ -53,6 +54,7 @@ GROUPS: list[tuple[str, list[str]]] = [
             "snapshot",
             "dealt",
             "your_turn",
+            "turn",
             "pass_done",
             "double_revealed",
             "passed_received",
@@ -180,6 +182,19 @@ def _errors() -> str:
     return "\n".join(out)
 
 
+def _notices() -> str:
+    out = []
+    for title, table in (
+        ("Notices (`chat_message.code`, from `*`)", NOTICES),
+        ("Rules and reasons (`error.rule`)", RULES),
+    ):
+        out += [f"#### {title}", "", "| code | English text (`{arg}`: an entry of `args`) |"]
+        out += ["|---|---|"]
+        out += [f"| `{code}` | {_cell(text)} |" for code, text in table.items()]
+        out.append("")
+    return "\n".join(out)
+
+
 def _transcript() -> str:
     out = []
     for arrow, msg, note in TRANSCRIPT:
@@ -215,6 +230,7 @@ SECTIONS = {
     "messages": _messages,
     "records": _records,
     "errors": _errors,
+    "notices": _notices,
     "transcript": _transcript,
     "limits": _limits,
 }

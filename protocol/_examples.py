@@ -37,13 +37,38 @@ def _seat(name: str | None, bot: bool = False, connected: bool = True) -> dict[s
 
 
 def _player(name: str | None, strategy: str | None = None, host: bool = False) -> dict[str, Any]:
+    control = None if name is None else "bot" if strategy is not None else "human"
     return {
         "name": name,
         "is_bot": strategy is not None,
         "connected": name is not None,
         "strategy": strategy,
         "is_host": host,
+        "control": control,
+        "control_reason": "added" if strategy is not None else None,
     }
+
+
+#: Bob's seat after his second timeout in a row: a bot plays it until he acts.
+BOB_AUTOPILOT = {
+    "name": "bob",
+    "is_bot": False,
+    "connected": True,
+    "strategy": "heuristic",
+    "is_host": False,
+    "control": "autopilot",
+    "control_reason": "timeouts",
+}
+#: Every seat's statistics of the game that ends in the examples (six rounds).
+STATS = [
+    {"tricks": 19, "leekhas": 2, "moons": 0, "rounds": [14, 9, 11, 6, 12, 6]},
+    {"tricks": 22, "leekhas": 5, "moons": 0, "rounds": [3, 21, 13, 18, 23, 26]},
+    {"tricks": 20, "leekhas": 3, "moons": 0, "rounds": [6, 16, 23, 12, 10, 4]},
+    {"tricks": 17, "leekhas": 1, "moons": 0, "rounds": [13, 10, 9, 4, 4, 0]},
+]
+GAME_OVER = msg.GameOver(
+    winners=[3], losers=[1], totals=[58, 104, 71, 40], reason="target", stats=STATS
+)
 
 
 def _table(status: str, seats: list[dict[str, Any]], connected0: bool = True) -> dict[str, Any]:
@@ -227,12 +252,18 @@ TOURNAMENT = {
 EXAMPLES: dict[str, Message] = {
     m.TYPE: m
     for m in [
-        msg.Hello(id=1, versions=[[1, 2]], name="alice", client="leekha-tui 0.1"),
-        msg.Resume(id=1, versions=[[1, 2]], token=TOKEN),
-        msg.Welcome(re=1, version=[1, 2], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        msg.Hello(id=1, versions=[[1, 4]], name="alice", client="leekha-tui 0.1"),
+        msg.Resume(id=1, versions=[[1, 4]], token=TOKEN),
+        msg.Welcome(re=1, version=[1, 4], server="leekha-server 0.1", token=TOKEN, name="alice"),
         msg.Challenge(re=1, nonce=NONCE, server="k3P9xQ2mT8vA"),
         msg.Prove(re=1, signature=SIGNATURE),
-        msg.Error(code="not_your_turn", message="it is seat 2's turn", re=12),
+        msg.Error(
+            code="must_follow_suit",
+            message="you must follow clubs; legal: 2♣ 4♣",
+            re=12,
+            rule="follow_suit",
+            args={"suit": 0, "legal": [0, 2]},
+        ),
         msg.Ok(re=5),
         msg.Ping(id=40),
         msg.Pong(re=40),
@@ -271,11 +302,21 @@ EXAMPLES: dict[str, Message] = {
             round_points=[14, 3, 6, 13],
             totals=[14, 3, 6, 13],
             taken=[[21, 27, 30, 33], [26, 28, 29], [31, 32, 34, 35, 36, 38], [49]],
+            moon=None,
+            stopped=False,
+            tie=False,
         ),
-        msg.GameOver(winners=[3], losers=[1], totals=[58, 104, 71, 40]),
-        msg.SeatUpdate(table_id=7, seat=1, player=_player(BOTS[0], "heuristic")),
+        GAME_OVER,
+        msg.SeatUpdate(table_id=7, seat=1, player=BOB_AUTOPILOT),
         msg.YourTurn(phase="play", legal=[2, 5, 11], deadline=29.5),
-        msg.ChatMessage(sender="alice", text="good luck ☺", table_id=7),
+        msg.Turn(phase="play", seats=[[1, 29.5]]),
+        msg.ChatMessage(
+            sender="*",
+            text="bob let the clock run out 2 times: a bot plays the seat until they act",
+            table_id=7,
+            code="timeouts_bot",
+            args={"name": "bob", "seat": 1, "count": 2},
+        ),
         msg.GetStats(id=70, name="alice"),
         tour.CreateTournament(
             id=80,
@@ -334,10 +375,10 @@ Step = tuple[str, Message | None, str]
 
 TRANSCRIPT: list[Step] = [
     ("", None, "TCP connection opened."),
-    ("C→S", msg.Hello(id=1, versions=[[1, 2]], name="alice", client="leekha-tui 0.1"), ""),
+    ("C→S", msg.Hello(id=1, versions=[[1, 4]], name="alice", client="leekha-tui 0.1"), ""),
     (
         "S→C",
-        msg.Welcome(re=1, version=[1, 2], server="leekha-server 0.1", token=TOKEN, name="alice"),
+        msg.Welcome(re=1, version=[1, 4], server="leekha-server 0.1", token=TOKEN, name="alice"),
         "keep the token",
     ),
     ("C→S", msg.ListTables(id=2), "the first page"),
@@ -357,6 +398,11 @@ TRANSCRIPT: list[Step] = [
         "then dealt, as every round begins; alice passes to seat 1",
     ),
     ("S→C", msg.YourTurn(phase="pass", legal=HAND, deadline=60.0), ""),
+    (
+        "S→C",
+        msg.Turn(phase="pass", seats=[[0, 60.0]]),
+        "to everyone at the table (the bots have passed already, or pass at once)",
+    ),
     ("S→C", msg.PassDone(seat=1), "bots pass at once"),
     ("S→C", msg.PassDone(seat=2), ""),
     ("S→C", msg.PassDone(seat=3), ""),
@@ -372,6 +418,7 @@ TRANSCRIPT: list[Step] = [
         msg.YourTurn(phase="play", legal=[0, 2, 5, 11], deadline=30.0),
         "alice must follow clubs",
     ),
+    ("S→C", msg.Turn(phase="play", seats=[[0, 30.0]]), "everyone sees whose turn it is"),
     ("C→S", msg.PlayCard(id=9, card=0), "2♣"),
     ("S→C", msg.Ok(re=9), ""),
     ("S→C", msg.CardPlayed(seat=0, card=0), ""),
@@ -398,12 +445,12 @@ TRANSCRIPT: list[Step] = [
         "sent to the other connections at the table",
     ),
     ("", None, "New TCP connection."),
-    ("C→S", msg.Resume(id=1, versions=[[1, 2]], token=TOKEN), "request ids restart per connection"),
+    ("C→S", msg.Resume(id=1, versions=[[1, 4]], token=TOKEN), "request ids restart per connection"),
     (
         "S→C",
         msg.Welcome(
             re=1,
-            version=[1, 2],
+            version=[1, 4],
             server="leekha-server 0.1",
             token=TOKEN,
             name="alice",
@@ -418,6 +465,7 @@ TRANSCRIPT: list[Step] = [
         replace(SNAP_RESUME, re=None),
         "not a reply (welcome was): the full state; seat 1 is to lead trick 3",
     ),
+    ("S→C", msg.Turn(phase="play", seats=[[1, 17.25]]), "seat 1's clock as the server runs it"),
     ("C→S", msg.PlayCard(id=2, card=2), "out of turn"),
     (
         "S→C",
@@ -449,7 +497,7 @@ TRANSCRIPT: list[Step] = [
         ),
         "seat 1 passes 101",
     ),
-    ("S→C", msg.GameOver(winners=[3], losers=[1], totals=[58, 104, 71, 40]), "lowest total wins"),
+    ("S→C", GAME_OVER, "lowest total wins; the statistics are the server's"),
     ("C→S", msg.Rematch(id=60), ""),
     ("S→C", msg.Ok(re=60), "a new game starts with dealt once all humans voted"),
     ("C→S", msg.Ping(id=61), ""),

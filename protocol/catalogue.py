@@ -10,16 +10,21 @@ from typing import Any
 
 from .message import Message, Sender, message, spec_field
 from .records import (
+    CLOCK,
+    GAME_STATS,
     NAME,
     PLAYER_INFO,
     PLAYER_STATS,
+    REASONS,
     RULES,
     SEAT_VIEW,
     TABLE_SUMMARY,
     TIMER_REQUEST,
 )
 from .schema import (
+    ARGS,
     CARD,
+    CODE,
     NON_NEG,
     PER_SEAT_INT,
     REQ_ID,
@@ -73,6 +78,7 @@ __all__ = [
     "TableList",
     "TableUpdate",
     "TrickTaken",
+    "Turn",
     "Welcome",
     "YourTurn",
 ]
@@ -94,6 +100,10 @@ LIST_PAGE = 25
 _ID_DOC = "request id chosen by the client; echoed as `re` in the reply"
 _RE_DOC = "`id` of the request this answers"
 _RE_OR_NULL_DOC = "`id` of the request this answers, or null when pushed unprompted"
+_ARGS_DOC = (
+    "(1.4) the facts the code is worded with, by name (see Notices and refusals); "
+    "a client words the code itself, in its own language"
+)
 
 C: Sender = "client"
 S: Sender = "server"
@@ -200,10 +210,19 @@ class Prove(Message):
 @message("error", S, "A request failed (it had no effect), or a protocol error before closing.")
 class Error(Message):
     code: str = spec_field(StrSpec(1, 64), "stable error code (see Error codes)")
-    message: str = spec_field(StrSpec(0, 1000), "human-readable detail")
+    message: str = spec_field(StrSpec(0, 1000), "human-readable detail (English)")
     re: int | None = spec_field(
         NullableSpec(REQ_ID), "`id` of the failed request, or null", default=None
     )
+    rule: str | None = spec_field(
+        NullableSpec(CODE),
+        "(1.4) the finer reason: for an engine refusal the rule that forbids it "
+        "(`follow_suit`, `talbees`, `undercut`, `void_rule`, `pass_ban`, ...), for "
+        "`not_ready` and `bad_rules` what is missing or wrong (see Notices and refusals); "
+        "null = the code says it all",
+        default=None,
+    )
+    args: dict[str, Any] = spec_field(ARGS, _ARGS_DOC, default_factory=dict)
 
 
 @message("ok", S, "The request succeeded (for requests with no richer reply).")
@@ -339,9 +358,7 @@ class Leave(Message):
 class AddBot(Message):
     id: int = _rid()
     seat: int = spec_field(SEAT, "empty seat")
-    strategy: str = spec_field(
-        StrSpec(1, 32), "bot strategy (tier or level)", default="heuristic"
-    )
+    strategy: str = spec_field(StrSpec(1, 32), "bot strategy (tier or level)", default="heuristic")
 
 
 @message("remove_bot", C, "Host only: remove the bot from a seat (before start). Reply `ok`.")
@@ -471,6 +488,21 @@ class RoundScored(Message):
     taken: list[list[int]] = spec_field(
         ListSpec(CardSetSpec(0, 52), 4, 4), "penalty cards each seat took"
     )
+    moon: int | None = spec_field(
+        NullableSpec(SEAT),
+        "(1.4) the seat that took every penalty card and shot the moon; null = nobody",
+        default=None,
+    )
+    stopped: bool = spec_field(
+        BoolSpec(),
+        "(1.4) true when the golden-goal rule ended the round before its 13th trick",
+        default=False,
+    )
+    tie: bool = spec_field(
+        BoolSpec(),
+        "(1.4) true when the target was reached but a tie for the win makes play go on",
+        default=False,
+    )
 
 
 @message("game_over", S, "The game ended (after `round_scored`, or mid-round under golden goal).")
@@ -478,6 +510,22 @@ class GameOver(Message):
     winners: list[int] = spec_field(ListSpec(SEAT, 1, 4), "winning seats")
     losers: list[int] = spec_field(ListSpec(SEAT, 0, 4), "losing seats")
     totals: list[int] = spec_field(PER_SEAT_INT, "final totals")
+    reason: str = spec_field(
+        EnumSpec(REASONS),
+        "(1.4) `target`: the game ended with a round; `golden_goal`: mid-round",
+        default="target",
+    )
+    tie_extended: bool = spec_field(
+        BoolSpec(),
+        "(1.4) true when a tie had made play go on past the target before this end",
+        default=False,
+    )
+    stats: list[dict[str, Any]] | None = spec_field(
+        GAME_STATS,
+        "(1.4) every seat's tricks, Leekha cards taken, moons and points per round over "
+        "the whole game, counted by the server from the engine's events; null = not sent",
+        default=None,
+    )
 
 
 @message(
@@ -515,8 +563,33 @@ class YourTurn(Message):
 @message("chat_message", S, "Someone said something.")
 class ChatMessage(Message):
     sender: str = spec_field(NAME, "speaker's name", wire="from")
-    text: str = spec_field(StrSpec(1, 1000), "the text")
+    text: str = spec_field(StrSpec(1, 1000), "the text (a server notice: in English)")
     table_id: int | None = spec_field(NullableSpec(TABLE_ID), "null = lobby chat", default=None)
+    code: str | None = spec_field(
+        NullableSpec(CODE),
+        "(1.4) a server notice (`from` `*`) names what happened with a code (see Notices "
+        "and refusals); null = a person's line",
+        default=None,
+    )
+    args: dict[str, Any] = spec_field(ARGS, _ARGS_DOC, default_factory=dict)
+
+
+@message(
+    "turn",
+    S,
+    "(1.4) Whose decision the table waits for, and the time left on the server's clock. "
+    "Sent to everyone at the table, spectators included, whenever a decision starts or "
+    "its clock starts again (a seat taken back from a bot), after every `snapshot`, and "
+    "never to a session of an older version. A client counts down from these figures.",
+    since=(1, 4),
+)
+class Turn(Message):
+    phase: str = spec_field(EnumSpec(("pass", "play")), "what the seats are deciding")
+    seats: list[list[Any]] = spec_field(
+        ListSpec(CLOCK, 0, 4),
+        "each seat that must decide now (pass: every seat yet to pass; play: the one in "
+        "turn) with its seconds left; an empty list = nobody (between games)",
+    )
 
 
 # --- statistics (1.1) -------------------------------------------------------------------

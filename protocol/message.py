@@ -62,6 +62,9 @@ class Message:
     TYPE: ClassVar[str] = ""
     SENDER: ClassVar[Sender] = "both"
     DOC: ClassVar[str] = ""
+    #: The protocol version that added this message: a peer that negotiated an older one
+    #: never receives it (it could not decode it).
+    SINCE: ClassVar[tuple[int, int]] = (1, 0)
 
     def __post_init__(self) -> None:
         for name, key, spec, _default in _fields(type(self)):
@@ -108,12 +111,15 @@ def register(cls: M) -> M:
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(spec_field,))
-def message(tag: str, sender: Sender, doc: str) -> Callable[[type[Msg]], type[Msg]]:
-    """Declare a message class: its wire tag, who may send it and its doc text. The class
-    becomes a frozen keyword-only dataclass (checked by mypy as one) and is registered."""
+def message(
+    tag: str, sender: Sender, doc: str, *, since: tuple[int, int] = (1, 0)
+) -> Callable[[type[Msg]], type[Msg]]:
+    """Declare a message class: its wire tag, who may send it, its doc text and the version
+    that added it. The class becomes a frozen keyword-only dataclass (checked by mypy as
+    one) and is registered."""
 
     def declare(cls: type[Msg]) -> type[Msg]:
-        cls.TYPE, cls.SENDER, cls.DOC = tag, sender, doc
+        cls.TYPE, cls.SENDER, cls.DOC, cls.SINCE = tag, sender, doc, since
         return register(dataclass(frozen=True, kw_only=True)(cls))
 
     return declare

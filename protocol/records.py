@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .schema import (
     CARD,
+    CODE,
     INT32,
     NON_NEG,
     PER_SEAT_INT,
@@ -28,13 +29,18 @@ from .schema import (
 )
 
 __all__ = [
+    "CLOCK",
+    "CONTROLS",
+    "GAME_STATS",
     "NAME",
     "PLAYER_INFO",
     "PLAYER_STATS",
+    "REASONS",
     "RECORDS",
     "RESULT",
     "RULES",
     "SEAT_INFO",
+    "SEAT_STATS",
     "SEAT_VIEW",
     "TABLE_SUMMARY",
     "TIMER",
@@ -75,6 +81,11 @@ TABLE_SUMMARY = RecordSpec.of(
     counting_aid=(BoolSpec(), True),
 )
 
+#: (1.4) Who makes a seat's decisions: a person, a person within their grace period after a
+#: drop, a bot seat, or a bot playing a person's seat (timeouts, or away past the grace
+#: period) until they act again.
+CONTROLS = ("human", "away", "bot", "autopilot")
+
 PLAYER_INFO = RecordSpec.of(
     "PlayerInfo",
     name=NullableSpec(NAME),
@@ -82,6 +93,24 @@ PLAYER_INFO = RecordSpec.of(
     connected=BoolSpec(),
     strategy=(NullableSpec(StrSpec(1, 32)), None),
     is_host=(BoolSpec(), False),
+    # Added in 1.4 (optional): who plays the seat now, and why (a reason code).
+    control=(NullableSpec(EnumSpec(CONTROLS)), None),
+    control_reason=(NullableSpec(CODE), None),
+)
+
+#: (1.4) What one seat did in a game, counted by the server from the engine's events.
+SEAT_STATS = RecordSpec.of(
+    "SeatStats",
+    tricks=NON_NEG,
+    leekhas=NON_NEG,
+    moons=NON_NEG,
+    rounds=ListSpec(INT32, 0, 1000),
+)
+#: (1.4) Every seat's statistics of a finished game; null = not sent (an older server).
+GAME_STATS = NullableSpec(ListSpec(SEAT_STATS, 4, 4))
+#: (1.4) A decision pending on the server's clock: [seat, seconds left] (null = untimed).
+CLOCK = TupleSpec(
+    (SEAT, NullableSpec(FloatSpec(0.0, 86400.0))), "[seat, seconds left (float) \\| null]"
 )
 
 TRICK_RECORD = RecordSpec.of(
@@ -92,11 +121,19 @@ TRICK_RECORD = RecordSpec.of(
     points=NON_NEG,
 )
 
+#: Why a game ended (leekha.common.outcome): with a round, or mid-round (golden goal).
+REASONS = ("target", "golden_goal")
+
 RESULT = RecordSpec.of(
     "Result",
     winners=SEATS_SORTED,
     losers=SEATS_SORTED,
     totals=PER_SEAT_INT,
+    # Added in 1.4 (optional): why it ended, whether a tie made play go past the target
+    # first, and every seat's statistics (what `game_over` carries too).
+    reason=(EnumSpec(REASONS), "target"),
+    tie_extended=(BoolSpec(), False),
+    stats=(GAME_STATS, None),
 )
 
 #: The seat-view dict of docs/ARCHITECTURE.md, validated key by key.
@@ -151,5 +188,6 @@ RECORDS: tuple[RecordSpec, ...] = (
     SEAT_VIEW,
     TRICK_RECORD,
     RESULT,
+    SEAT_STATS,
     PLAYER_STATS,
 )

@@ -16,7 +16,9 @@ from typing import Any, TypeVar, cast
 from .errors import ProtocolError
 
 __all__ = [
+    "ARGS",
     "CARD",
+    "CODE",
     "INT32",
     "MSGPACK_INT",
     "NON_NEG",
@@ -24,6 +26,7 @@ __all__ = [
     "REQ_ID",
     "SEAT",
     "SEAT_CARD",
+    "ArgSpec",
     "BoolSpec",
     "CardSetSpec",
     "EnumSpec",
@@ -263,6 +266,39 @@ class MapSpec(Spec):
         return f"map str → {self.value.describe()} (≤ {self.max_items} keys, sorted on encode)"
 
 
+@dataclass(frozen=True)
+class ArgSpec(Spec):
+    """(1.4) One argument of a coded notice or refusal: an int, bool, short str or null,
+    or a list of ints or short strs (seats, cards, option values). The client words the
+    code with these in its own language, so they carry facts, never prose."""
+
+    max_str: int = 200
+    max_items: int = 52
+
+    def check(self, value: object, path: str) -> Any:
+        if value is None or type(value) is bool:
+            return value
+        if type(value) is int:
+            return MSGPACK_INT.check(value, path)
+        if type(value) is str:
+            return StrSpec(0, self.max_str).check(value, path)
+        if isinstance(value, list | tuple):
+            items = _as_list(value, path)
+            _length(len(items), 0, self.max_items, path)
+            return [self._item(v, f"{path}[{i}]") for i, v in enumerate(items)]
+        raise _bad(path, f"expected int, bool, str, null or array, got {_type_name(value)}")
+
+    def _item(self, value: object, path: str) -> int | str:
+        if type(value) is int:
+            return MSGPACK_INT.check(value, path)
+        if type(value) is str:
+            return StrSpec(0, 64).check(value, path)
+        raise _bad(path, f"expected int or str, got {_type_name(value)}")
+
+    def describe(self) -> str:
+        return "int \\| bool \\| str \\| null \\| [int \\| str]"
+
+
 _REQUIRED = object()
 
 
@@ -313,3 +349,7 @@ CARD = IntSpec(0, 51, "card (int 0..51)")
 SEAT = IntSpec(0, 3, "seat (int 0..3)")
 SEAT_CARD = TupleSpec((SEAT, CARD), "[seat, card]")
 PER_SEAT_INT = ListSpec(INT32, 4, 4)
+#: (1.4) The arguments of a coded notice or refusal, by name.
+ARGS = MapSpec(ArgSpec(), 16)
+#: (1.4) A stable code naming a notice, a refusal's rule or a seat's controller reason.
+CODE = StrSpec(1, 64)

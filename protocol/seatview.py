@@ -167,7 +167,14 @@ def _round_scored(v: dict[str, Any], msg: P.RoundScored) -> dict[str, Any]:
 
 
 def _game_over(v: dict[str, Any], msg: P.GameOver) -> dict[str, Any]:
-    result = {"winners": list(msg.winners), "losers": list(msg.losers), "totals": list(msg.totals)}
+    result = {
+        "winners": list(msg.winners),
+        "losers": list(msg.losers),
+        "totals": list(msg.totals),
+        "reason": msg.reason,
+        "tie_extended": msg.tie_extended,
+        "stats": msg.stats,
+    }
     return v | {"phase": "game_over", "result": result, "turn": None, "legal": []}
 
 

@@ -17,18 +17,23 @@ from .message import Message
 
 __all__ = [
     "CAN_DOUBLE",
+    "CODED_NOTICES",
     "COUNTING_AID",
     "FEATURES",
+    "GAME_FACTS",
     "PAGED_LIST",
     "PROTOCOL_VERSION",
     "QUICK_PHRASES",
+    "SEAT_CONTROL",
     "STATS",
     "SUPPORTED_VERSIONS",
     "TOURNAMENTS",
+    "TURN_CLOCK",
     "WELCOME_SAYS_SEAT",
     "Feature",
     "HasVersion",
     "feature",
+    "hears",
     "negotiate",
     "require_handshake",
     "speaks",
@@ -96,6 +101,39 @@ QUICK_PHRASES = feature(
     (1, 4),
     "`phrase` and `phrase_said`: quick phrases as codes, each reader's language",
 )
+
+GAME_FACTS = feature(
+    "game_facts",
+    (1, 4),
+    "`round_scored` says `moon`, `stopped` and `tie`; `game_over` and a finished view's "
+    "`result` say `reason`, `tie_extended` and every seat's `stats`",
+)
+SEAT_CONTROL = feature(
+    "seat_control",
+    (1, 4),
+    "`PlayerInfo.control` and `control_reason`: who plays each seat (a person, away, a bot, "
+    "a bot for a person), sent to everyone at the table when it changes",
+)
+TURN_CLOCK = feature(
+    "turn_clock",
+    (1, 4),
+    "`turn`: whose decision the table waits for and the time left, to everyone at the "
+    "table, spectators included",
+)
+CODED_NOTICES = feature(
+    "coded_notices",
+    (1, 4),
+    "the server's notices (`chat_message` from `*`) and refusals (`error`) carry a code "
+    "(`code`, `rule`) and `args`; a refused card or pass names the engine's rule",
+)
+
+
+def hears(version: Sequence[int] | HasVersion | None, msg: type[Message] | Message) -> bool:
+    """Whether a peer of `version` can decode `msg` (a message type newer than the
+    negotiated version is never sent to it)."""
+    if version is not None and not isinstance(version, Sequence):
+        version = version.version
+    return version is None or tuple(version[:2]) >= msg.SINCE
 
 
 class HasVersion(Protocol):

@@ -15,12 +15,14 @@ __all__ = [
     "PlayerInfo",
     "Result",
     "SeatInfo",
+    "SeatStats",
     "TableSummary",
     "Timers",
     "TrickRecord",
 ]
 
 TableStatus = Literal["waiting", "playing", "finished"]
+Control = Literal["human", "away", "bot", "autopilot"]
 
 
 class SeatInfo(TypedDict):
@@ -54,6 +56,8 @@ class PlayerInfo(TypedDict):
     connected: bool
     strategy: str | None
     is_host: bool
+    control: Control | None  # (1.4) who plays the seat now; null from an older server
+    control_reason: str | None  # (1.4) why (docs/protocol.md, "Seat control")
 
 
 class TrickRecord(TypedDict):
@@ -63,7 +67,17 @@ class TrickRecord(TypedDict):
     points: int
 
 
+class SeatStats(TypedDict):
+    tricks: int
+    leekhas: int
+    moons: int
+    rounds: list[int]
+
+
 class Result(TypedDict):
     winners: list[int]
     losers: list[int]
     totals: list[int]
+    reason: Literal["target", "golden_goal"]  # (1.4)
+    tie_extended: bool  # (1.4)
+    stats: list[SeatStats] | None  # (1.4) null from an older server

@@ -6,11 +6,30 @@ reply carrying the request id and keeps the connection open, so refusing is neve
 
 from __future__ import annotations
 
+from typing import Any
+
+from leekha.common.errors import LeekhaError
+
 
 class Refused(Exception):
-    """A request that had no effect; `code` is a stable wire error code."""
+    """A request that had no effect; `code` is a stable wire error code, `rule` and `args`
+    the finer reason a 1.4 client words itself (leekha.protocol.notices)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        args: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.rule = rule
+        self.args_ = dict(args or {})
+
+    @classmethod
+    def of(cls, exc: LeekhaError) -> Refused:
+        """The refusal of an engine or rules error, its rule and facts kept."""
+        return cls(exc.code, exc.message, rule=exc.rule, args=exc.facts)

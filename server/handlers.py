@@ -19,7 +19,7 @@ from leekha.protocol import people as P
 from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import IDENTITY, QUICK_PHRASES, TOURNAMENTS, negotiate, speaks
+from leekha.protocol.version import IDENTITY, QUICK_PHRASES, TOURNAMENTS, hears, negotiate, speaks
 from leekha.server.errors import Refused
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
@@ -31,6 +31,17 @@ log = Logger()
 SERVER_NAME = f"leekha-server {__version__}"
 #: Requests dropped for rate limiting in a row before the connection is closed.
 MAX_STRIKES_FACTOR = 2
+
+
+def refusal(exc: Refused, re: int | None) -> M.Error:
+    """The `error` reply of a refusal, with its rule and facts (1.4; ignored before)."""
+    try:
+        return M.Error(
+            code=exc.code, message=exc.message[:1000], re=re, rule=exc.rule, args=exc.args_
+        )
+    except ProtocolError:  # a fact the wire cannot carry: the code and the text still go
+        log.warn("refusal {code}: facts not sendable {args!r}", code=exc.code, args=exc.args_)
+        return M.Error(code=exc.code, message=exc.message[:1000], re=re)
 
 
 class LeekhaConnection(FramedConnection):
@@ -45,6 +56,12 @@ class LeekhaConnection(FramedConnection):
         self.strikes = 0
         #: The challenge of a `hello` that carried a key, until its `prove` arrives.
         self.key_check: KeyCheck | None = None
+
+    def send(self, msg: Message) -> None:
+        """Queue `msg`, unless its type is newer than the version this client negotiated
+        (an older client could not decode it: `Message.SINCE`)."""
+        if hears(self.rules, msg):
+            super().send(msg)
 
     def gone(self) -> None:
         if self.session is not None:
@@ -79,7 +96,7 @@ class LeekhaConnection(FramedConnection):
             if isinstance(msg, M.Hello | M.Resume | M.Prove):
                 reply = self._refuse_handshake(msg, exc.code, exc.message)
             else:
-                reply = M.Error(code=exc.code, message=exc.message[:1000], re=re)
+                reply = refusal(exc, re)
         except ProtocolError as exc:
             self.unqueue(mark)
             self.on_violation(exc)

@@ -17,7 +17,7 @@ the next game starts. Pure: no clock, no messages.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -33,21 +33,25 @@ TRANSITIONS: dict[tuple[str, Event], str] = {
     (PLAYING, "game_over"): FINISHED,
 }
 
-#: Why an event is refused in a state (the reply's `not_ready` message).
+#: Why an event is refused in a state: the `not_ready` refusal's rule
+#: (leekha.protocol.notices.RULES words each).
 _WRONG_STATE: dict[tuple[str, Event], str] = {
-    (PLAYING, "start"): "the game is already running",
-    (PLAYING, "rematch"): "the game is still running",
-    (WAITING, "rematch"): "no game has finished here yet; the host starts the first one",
+    (PLAYING, "start"): "game_running",
+    (PLAYING, "rematch"): "game_still_running",
+    (WAITING, "rematch"): "no_game_yet",
 }
 
 
-def refusal(status: str, event: Event, empty: list[int]) -> str | None:
-    """Why `event` cannot happen now, or None if it may (given the empty seats)."""
+def refusal(status: str, event: Event, empty: list[int]) -> tuple[str, dict[str, Any]] | None:
+    """Why `event` cannot happen now, as (rule, its facts), or None if it may (given the
+    empty seats)."""
     if (status, event) not in TRANSITIONS:
-        return _WRONG_STATE.get((status, event), f"cannot {event} while {status}")
+        rule = _WRONG_STATE.get((status, event))
+        if rule is None:
+            return "wrong_state", {"event": event, "status": status}
+        return rule, {}
     if event in ("start", "rematch") and empty:
-        seats = ", ".join(str(i) for i in empty)
-        return f"seat {seats} is empty: someone must sit there or the host adds a bot"
+        return "seats_empty", {"seats": list(empty)}
     return None
 
 

@@ -441,7 +441,7 @@ class Lobby:
         try:
             return preset(preset_name, overrides).to_dict()
         except ConfigError as exc:
-            raise Refused("bad_rules", exc.message) from None
+            raise Refused.of(exc) from None
 
     def open_table(
         self,
@@ -518,9 +518,17 @@ class Lobby:
             return
         self.lobby_line(session.name, body)
 
-    def lobby_line(self, sender: str, text: str) -> None:
-        """A chat line to everyone in the lobby."""
-        lobby_msg = M.ChatMessage(sender=sender, text=text, table_id=None)
+    def lobby_line(
+        self,
+        sender: str,
+        text: str,
+        code: str | None = None,
+        args: dict[str, object] | None = None,
+    ) -> None:
+        """A chat line to everyone in the lobby (a server notice with its code, 1.4)."""
+        lobby_msg = M.ChatMessage(
+            sender=sender, text=text, table_id=None, code=code, args=dict(args or {})
+        )
         for other in self.sessions.values():
             if other.peer is not None and other.table_id is None:
                 other.send(lobby_msg)

@@ -87,6 +87,18 @@ class Seat:
         """True while a server bot makes this seat's decisions."""
         return self.is_bot or self.away or self.afk
 
+    def control(self) -> tuple[str, str | None]:
+        """(1.4) Who plays the seat and why (docs/protocol.md, "Seat control")."""
+        if self.is_bot:
+            return "bot", "left" if self.stand_in else "added"
+        if self.afk:
+            return "autopilot", "timeouts"
+        if self.away:
+            return "autopilot", "away"
+        if not self.connected:
+            return "away", "dropped"
+        return "human", None
+
     def row(self) -> SeatRow:
         return SeatRow(self.name, self.token, self.strategy if self.is_bot else None)
 
@@ -152,10 +164,13 @@ class Room:
         s = self.seats[i]
         if s is None:
             return {"name": None, "is_bot": False, "connected": False}
+        control, reason = s.control()
         return {
             "name": s.name,
             "is_bot": s.is_bot,
             "connected": s.is_bot or s.connected,
             "strategy": s.strategy if s.autopilot else None,
             "is_host": s.token is not None and s.token == host_token,
+            "control": control,
+            "control_reason": reason,
         }

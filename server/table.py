@@ -26,6 +26,7 @@ from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
+from leekha.protocol.notices import NOTICES, RULES, english
 from leekha.server import lifecycle as L
 from leekha.server import wire_events
 from leekha.server.autopilot import Actions, Autopilot, Think, think_inline
@@ -129,6 +130,8 @@ class Table:
         self.finishers: list[str | None] = [None] * 4
         self.chat_log: deque[M.ChatMessage] = deque(maxlen=CHAT_REPLAY)
         self.turns = Turns(clock, self._timed_out)
+        #: The decisions and deadlines the last `turn` told everyone about.
+        self._clock_said: tuple[Any, ...] | None = None
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
         self.autopilot.new_game(self.seed or 0)
         self.closed = False
@@ -210,14 +213,26 @@ class Table:
         self.hub.store.add_chat(self.id, sender, text, CHAT_REPLAY)
         self._broadcast(msg)
 
-    def _system(self, text: str) -> None:
-        self.say(SYSTEM_SENDER, text)
+    def notice(self, code: str, **args: Any) -> None:
+        """One of the server's own lines (leekha.protocol.notices): everyone here hears its
+        code and facts, later comers too; `text` is the English for older clients."""
+        text = english(NOTICES[code], args)
+        msg = M.ChatMessage(sender=SYSTEM_SENDER, text=text, table_id=self.id, code=code, args=args)
+        self.chat_log.append(msg)
+        self.hub.store.add_chat(self.id, SYSTEM_SENDER, text, CHAT_REPLAY)
+        self._broadcast(msg)
+
+    def _seat_notice(self, code: str, i: int, **args: Any) -> None:
+        seat = self.seats[i]
+        self.notice(code, name=seat.name if seat is not None else "", seat=i, **args)
 
     def replay_chat(self, token: str) -> None:
-        """The last lines of the table's chat, for someone who just joined or came back."""
+        """The last lines of the table's chat and the running clock, for someone who just
+        joined, watched or came back (after their snapshot)."""
         if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
             for msg in self.chat_log:
                 self._send(token, msg)
+            self._send(token, self.clock_message())
 
     # ---- summaries ---------------------------------------------------------------------
     def _timer_value(self, seconds: float | None) -> int | None:
@@ -301,10 +316,10 @@ class Table:
             self.rematch_votes.discard(i)
             if L.leaving_gives_seat_to_bot(self.status):
                 self.seats[i] = Seat(stand_in_name(seat.name), None, DEFAULT_BOT, connected=True)
-                self._system(f"{seat.name} left the table; a bot plays the seat")
+                self.notice("left_bot", name=seat.name, seat=i)
             else:
                 self.seats[i] = None
-                self._system(f"{seat.name} left the table")
+                self.notice("left", name=seat.name, seat=i)
             self._seat_changed(i)
             self.turns.forget(i)
             self.after_change()
@@ -371,8 +386,7 @@ class Table:
         seat.connected = False
         self._start_grace(i)
         self._seat_changed(i)
-        grace = round(self.options.seat_grace_s)
-        self._system(f"{seat.name} dropped; the seat waits {grace} s for them to come back")
+        self._seat_notice("dropped", i, grace=round(self.options.seat_grace_s))
 
     def reconnected(self, token: str) -> None:
         """The player is back: the seat is theirs again from their next decision, even
@@ -386,10 +400,7 @@ class Table:
         assert seat is not None
         seat.cancel_grace()
         seat.connected = True
-        if seat.away:
-            self._system(f"{seat.name} is back and takes the seat back from the bot")
-        else:
-            self._system(f"{seat.name} is back")
+        self._seat_notice("back_from_bot" if seat.autopilot else "back", i)
         seat.away = False
         if seat.afk:  # coming back is activity: the seat is theirs again at once
             seat.afk = False
@@ -419,7 +430,7 @@ class Table:
             return
         seat.away = True
         log.info("table {table} seat {seat}: grace over, a bot plays", table=self.id, seat=i)
-        self._system(f"{seat.name} is still away: a bot plays the seat until they come back")
+        self._seat_notice("away_bot", i)
         self._seat_changed(i)
         self.after_change()
 
@@ -452,14 +463,19 @@ class Table:
         if s is None or not s.is_bot:
             raise Refused("no_such_bot", f"no bot in seat {seat}")
         if self.status == PLAYING:
-            raise Refused("not_ready", "bots cannot be removed during a game")
+            self._not_ready("bots_in_game")
         self.seats[seat] = None
         self._seat_changed(seat)
 
     def _check(self, event: L.Event) -> None:
         reason = L.refusal(self.status, event, self.room.empty())
         if reason is not None:
-            raise Refused("not_ready", reason)
+            self._not_ready(*reason)
+
+    @staticmethod
+    def _not_ready(rule: str, args: dict[str, Any] | None = None) -> None:
+        args = args or {}
+        raise Refused("not_ready", english(RULES[rule], args), rule=rule, args=args)
 
     def start(self, token: str) -> None:
         self._require_host(token)
@@ -473,7 +489,7 @@ class Table:
         if i is None:
             raise Refused("not_seated", "only seated players vote for a rematch")
         if self.tournament is not None:
-            raise Refused("not_ready", "a tournament table plays one game")
+            self._not_ready("tournament_one_game")
         self._check("rematch")
         self.rematch_votes.add(i)
         self._maybe_rematch()
@@ -527,8 +543,7 @@ class Table:
         if seat is not None:
             seat.timeouts = 0
             if seat.afk:
-                seat.afk = False
-                self._seat_changed(i)
+                self._take_back(i)
         self.after_change()
 
     def human_active(self, token: str) -> None:
@@ -536,11 +551,18 @@ class Table:
         i = self.seat_of(token)
         seat = self.seats[i] if i is not None else None
         if i is not None and seat is not None and seat.afk:
-            seat.afk = False
             seat.timeouts = 0
             self.turns.forget(i)
-            self._seat_changed(i)
+            self._take_back(i)
             self.after_change()
+
+    def _take_back(self, i: int) -> None:
+        """The person acted: the seat a bot played for their timeouts is theirs again."""
+        seat = self.seats[i]
+        assert seat is not None
+        seat.afk = False
+        self._seat_changed(i)
+        self._seat_notice("took_back", i)
 
     def commit(self, action: Mapping[str, Any]) -> None:
         """Apply, store, then tell: an action nobody could store never happened."""
@@ -549,7 +571,7 @@ class Table:
         try:
             events = game.apply(action)
         except LeekhaError as exc:
-            raise Refused(exc.code, exc.message) from None
+            raise Refused.of(exc) from None
         stored = game.actions[-1]
         try:
             self.hub.store.append_action(self.id, self.game_no, len(game.actions) - 1, stored)
@@ -625,7 +647,23 @@ class Table:
 
         for i in self.turns.update(self.needs(), human, limit):
             self.prompt(i)
+        self._clock_changed()
         self.autopilot.wake()
+
+    def clock_message(self) -> M.Turn:
+        """(1.4) Whose decision the table waits for, with each seat's time left."""
+        needs = self.needs()
+        phase = PASS if self.game is not None and self.game.phase == PASS else "play"
+        left = self.turns.left
+        return M.Turn(phase=phase, seats=[[i, _ms(left(i))] for i in sorted(needs)])
+
+    def _clock_changed(self) -> None:
+        """Tell everyone here when a decision or its clock started (or none is left)."""
+        needs = self.needs()
+        now = tuple((i, needs[i], self.turns.deadline(i)) for i in sorted(needs))
+        if now != self._clock_said:
+            self._clock_said = now
+            self._broadcast(self.clock_message())
 
     def prompt(self, i: int) -> None:
         """Send `your_turn` to the human in seat i if they have a decision to make."""
@@ -656,14 +694,22 @@ class Table:
                 self._send(seat.token, self._timeout_line(action))
         if any(a["kind"] == "pass" for a in actions) and game.phase != OVER:
             self._send(seat.token, self.snapshot(seat.token))
+            self._send(seat.token, self.clock_message())
 
     def _timeout_line(self, action: Mapping[str, Any]) -> M.ChatMessage:
+        """What a timer played for you: to your seat alone."""
+        args: dict[str, Any]
         if action["kind"] == "pass":
-            what = "passed " + C.format_cards(action["cards"])
+            cards = sorted(action["cards"])
+            code, args = "timeout_passed", {"cards": cards}
+            text = english(NOTICES[code], {"cards": C.format_cards(cards)})
         else:
-            what = "played " + C.format_card(int(action["card"]))
-        text = f"Time ran out: the server {what} for you"
-        return M.ChatMessage(sender=SYSTEM_SENDER, text=text, table_id=self.id)
+            card = int(action["card"])
+            code, args = "timeout_played", {"card": card}
+            text = english(NOTICES[code], {"card": C.format_card(card)})
+        return M.ChatMessage(
+            sender=SYSTEM_SENDER, text=text, table_id=self.id, code=code, args=args
+        )
 
     def _timed_out(self, i: int, key: Key) -> None:
         seat = self.seats[i]
@@ -677,5 +723,11 @@ class Table:
         )
         if count_timeout(seat, self.options.afk_limit):
             self._seat_changed(i)
+            self._seat_notice("timeouts_bot", i, count=seat.timeouts)
         self.autopilot.play_now(i, "timeout")
         self.after_change()
+
+
+def _ms(seconds: float | None) -> float | None:
+    """Seconds to the millisecond: the wire needs no more, and frames stay short."""
+    return None if seconds is None else round(seconds, 3)

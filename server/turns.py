@@ -96,6 +96,10 @@ class Turns:
     def forget_all(self) -> None:
         self.decision = [None] * 4
 
+    def deadline(self, i: int) -> float | None:
+        """When seat i's running timer fires (server clock), None without one."""
+        return self._deadline[i]
+
     def left(self, i: int) -> float | None:
         deadline = self._deadline[i]
         return None if deadline is None else max(0.0, deadline - self.clock.seconds())

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from leekha.protocol import people
+from leekha.protocol.notices import NOTICES, english
 from leekha.protocol.version import QUICK_PHRASES, speaks
 from leekha.server.errors import Refused
 from leekha.server.table import SYSTEM_SENDER
@@ -47,12 +48,12 @@ class Voice:
         raise Refused("rate_limited", "too many chat messages; wait a little")
 
     def _say_muted(self, session: Session, seconds: int) -> None:
-        text = f"{session.name} is muted for {seconds} s: too many messages"
         table = self.lobby.tables.get(session.table_id) if session.table_id is not None else None
         if table is not None:
-            table.say(SYSTEM_SENDER, text)
+            table.notice("muted", name=session.name, seconds=seconds)
         else:
-            self.lobby.lobby_line(SYSTEM_SENDER, text)
+            args: dict[str, object] = {"name": session.name, "seconds": seconds}
+            self.lobby.lobby_line(SYSTEM_SENDER, english(NOTICES["muted"], args), "muted", args)
 
     def phrase(self, session: Session, code: str) -> None:
         """A quick phrase to the session's table, or to the lobby."""

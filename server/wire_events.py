@@ -45,10 +45,20 @@ def message(event: E.Event, seat: int | None) -> Message | None:
                 round_points=list(event.points),
                 totals=list(event.totals),
                 taken=event.taken_cards(),
+                moon=event.moon,
+                stopped=event.stopped,
+                tie=event.tie,
             )
         case E.GameOver():
             o = event.outcome
-            return M.GameOver(winners=list(o.winners), losers=list(o.losers), totals=list(o.totals))
+            return M.GameOver(
+                winners=list(o.winners),
+                losers=list(o.losers),
+                totals=list(o.totals),
+                reason=o.reason,
+                tie_extended=o.tie_extended,
+                stats=[dict(s) for s in event.stats] if event.stats else None,
+            )
     return None
 
 

@@ -404,7 +404,6 @@ def paint_game_over(
             (_("tricks"), [s.tricks for s in stats]),
             (_("Leekhas"), [s.leekhas for s in stats]),
             (_("moons"), [s.moons for s in stats]),
-            (_("doubled"), [s.doubled for s in stats]),
         ):
             stat_rows.append((label, [str(n) for n in values]))
     fixed = 3 + len(stat_rows) + (2 if footer else 0) + 2  # head, winner, loser; stats;

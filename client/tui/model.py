@@ -32,7 +32,7 @@ from leekha.client.tui.tournament import TournamentScreen
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
-from leekha.common.legality import legal_passes, pass_error, passable_mask
+from leekha.common.legality import legal_passes, pass_error, passable_mask, play_refusal
 from leekha.protocol import version as V
 from leekha.protocol.invite import Invite
 from leekha.protocol.seatview import doublable, fold_event, new_round
@@ -99,10 +99,6 @@ _HELD = (
     P.GameOver,
     P.YourTurn,
 )
-
-
-#: Engine refusals of a play that name a rule (leekha.common.errors).
-_PLAY_RULES = ("must_follow_suit", "must_play_leekha", "must_play_forced")
 
 
 def level_word(level: str) -> str:
@@ -220,12 +216,37 @@ class RoundSummary:
 
 @dataclass
 class SeatStats:
-    """What one seat did this game, counted from the events this client saw."""
+    """What one seat did in the game, as the server counted it (protocol 1.4 `stats`)."""
 
     tricks: int = 0
     leekhas: int = 0
     moons: int = 0
-    doubled: int = 0  # doubled cards eaten
+
+    @classmethod
+    def of(cls, stats: list[dict[str, Any]] | None) -> list[SeatStats] | None:
+        if not stats:
+            return None
+        return [cls(s["tricks"], s["leekhas"], s["moons"]) for s in stats]
+
+
+def round_note(msg: P.RoundScored, rules: RulesConfig, name: Callable[[int], str]) -> str:
+    """What the engine decided about a round's end, said in words: golden goal stopped the
+    game, a tie plays on, or someone shot the moon (protocol 1.4; nothing from an older
+    server, which does not say)."""
+    target = rules.target
+    if msg.stopped:
+        return _("golden goal: {target} reached mid-round, the game stops").format(target=target)
+    if msg.tie:
+        if rules.partnership == "combined":
+            text = _("{target} reached, but the teams are tied: play goes on")
+        elif rules.partnership == "individual_bust":
+            text = _("{target} passed, but the highest totals are tied: play goes on")
+        else:
+            text = _("{target} reached, but the lowest totals are tied: play goes on")
+        return text.format(target=target)
+    if msg.moon is not None:
+        return _("{name} shot the moon!").format(name=name(msg.moon))
+    return ""
 
 
 def _cycle(options: tuple[Any, ...], value: Any, step: int) -> Any:
@@ -316,7 +337,8 @@ class ClientModel:
         self.deadline_at: float | None = None
         self._warned_at: float | None = None  # the deadline already warned about
         self.played_since_pass = False  # received cards stay marked until the first play
-        self.game_stats = [SeatStats() for _seat in range(4)]
+        #: The finished game's statistics from the server; None until it sends them.
+        self.game_stats: list[SeatStats] | None = None
         self.shown_void: list[set[int]] = [set() for _seat in range(4)]
         self._passes: list[tuple[int, ...]] = []
         self._passes_hand = -1
@@ -485,7 +507,9 @@ class ClientModel:
             return _("choose 3 cards to pass ({n} chosen)").format(n=len(self.pass_sel))
         hand = C.mask_of(self.view["hand"]) if self.view else 0
         err = pass_error(self.rules, hand, sorted(self.pass_sel))
-        return err.message if err else None
+        if err is None:
+            return None
+        return systemlines.rule(err.rule, err.facts, self.fmt) or explain(err.code, err.message)
 
     def choosable(self) -> set[int]:
         """The cards of the hand that can be chosen now (pass or play)."""
@@ -560,30 +584,16 @@ class ClientModel:
         return bool(self.view and self.view["trick"])
 
     def play_refusal(self, card: int) -> str:
-        """Why `card` may not be played now, naming the rule (the engine's RuleError codes:
-        must_follow_suit, must_play_forced for talbees or undercut, must_play_leekha)."""
+        """Why `card` may not be played now: the engine's reason (common/legality), in
+        words by its rule code, as a server refusal would be worded."""
         name = self.fmt(card)
         v = self.view
         if v is None or not self.my_turn:
             return _("{card}: it is not your turn").format(card=name)
-        legal = sorted(v["legal"])
-        if not v["trick"] or not legal:
-            return _("{card} is not playable now").format(card=name)
-        led = C.suit_of(v["trick"][0][1])
-        allowed = self.fmts(legal)
-        if any(C.suit_of(c) == led for c in v["hand"]):
-            if C.suit_of(card) != led:
-                return _("{card}: you must follow {suit}").format(card=name, suit=suit_word(led))
-            if self.rules.talbees and len(legal) == 1 and legal[0] in self.rules.leekha_cards:
-                return _(
-                    "{card}: talbees, {leekha} must go now a higher {suit} card is down"
-                ).format(card=name, suit=suit_word(led), leekha=allowed)
-            return _("{card}: undercut, play under the Leekha ({legal})").format(
-                card=name, legal=allowed
-            )
-        return _("{card}: you are void in {suit} and must play a Leekha ({legal})").format(
-            card=name, suit=suit_word(led), legal=allowed
-        )
+        trick = [(s, c) for s, c in v["trick"]]
+        err = play_refusal(self.rules, C.mask_of(v["hand"]), trick, card)
+        said = None if err is None else systemlines.rule(err.rule, err.facts, self.fmt)
+        return said or _("{card} is not playable now").format(card=name)
 
     # ---- connection events (from client/session.py) ----------------------------------
     def connection_lost(self, detail: str = "") -> None:
@@ -692,7 +702,7 @@ class ClientModel:
                 self._on_your_turn(msg)
             case P.ChatMessage():
                 if msg.sender == SYSTEM_SENDER:  # the server's own line: drops, returns, timers
-                    text = systemlines.translate(msg.text)
+                    text = systemlines.chat_line(msg, self.fmt)
                     self.chat.append((msg.sender, text))
                     self.say(text)
                 else:
@@ -746,12 +756,12 @@ class ClientModel:
 
     def _on_error(self, msg: P.Error) -> None:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
-        words = explain(msg.code, msg.message)
+        words = explain(msg.code, msg.message, msg.rule, msg.args, self.fmt)
         if req is None:
             self.say(_("Server: {words}").format(words=words), error=True)
             return
-        if isinstance(req, P.PlayCard) and msg.code in _PLAY_RULES and self._trick_led():
-            self.say(self.play_refusal(req.card), error=True, transient=True)
+        if isinstance(req, P.PlayCard | P.PassCards) and msg.rule is not None:
+            self.say(words, error=True, transient=True)  # the rule says it all
         else:
             what = _what(req.TYPE)
             self.say(_("{what} refused: {words}").format(what=what, words=words), error=True)
@@ -825,6 +835,7 @@ class ClientModel:
         if not self.counting_allowed:
             self.counting = False
         if self.view is not None:
+            self.game_stats = SeatStats.of((self.view.get("result") or {}).get("stats"))
             self.pass_sel &= set(self.view["hand"])
             self.last_trick = self.view["tricks"][-1] if self.view["tricks"] else None
             if self.view["phase"] != "game_over":
@@ -862,7 +873,7 @@ class ClientModel:
         new_game = msg.round == 0
         self.view = new_round(self.view, self.your_seat, msg)
         if new_game:
-            self.game_stats = [SeatStats() for _seat in range(4)]
+            self.game_stats = None
         self.table = self.table | {"status": "playing"}
         self.summary = None  # the new round needs the player: the summary goes
         self.pass_sel.clear()
@@ -953,11 +964,7 @@ class ClientModel:
         self.last_trick = self.view["tricks"][-1]
         self.trick_done = True
         cards = [c for _s, c in msg.cards]
-        stats = self.game_stats[msg.winner]
-        stats.tricks += 1
         leekhas = [c for c in cards if c in self.rules.leekha_cards]
-        stats.leekhas += len(leekhas)
-        stats.doubled += sum(1 for c in cards if c in self.doubled_cards())
         who = self.player_name(msg.winner)
         if leekhas:
             self.trick_note = _("{name} takes {cards}! (+{points})").format(
@@ -970,57 +977,24 @@ class ClientModel:
             self.hold_until = self.clock() + self.trick_hold
 
     def _on_round_scored(self, msg: P.RoundScored) -> None:
-        tricks = len(self.view["tricks"]) if self.view else 13
         summary = RoundSummary(
             msg.round, msg.round_points, msg.totals, msg.taken, self.doubled_cards()
         )
-        rules = self.rules
-        if rules.game_end == "golden_goal" and tricks < 13:
-            summary.note = _("golden goal: {target} reached mid-round, the game stops").format(
-                target=rules.target
-            )
-        elif self._target_reached(msg.totals):
-            summary.note = self._tie_note()  # a game_over right after clears it
-            summary.tie = True
+        summary.note = round_note(msg, self.rules, self.player_name)
+        summary.tie = msg.tie
         self.summary = summary
         if self.trick_hold > 0:  # show it a moment before the next deal closes it
             self.hold_until = self.clock() + max(SUMMARY_HOLD_S, self.trick_hold)
-        penalty = set(C.cards_of(rules.penalty_mask))
-        for seat, taken in enumerate(msg.taken):
-            if penalty and set(taken) >= penalty:
-                self.game_stats[seat].moons += 1
         if self._fold(msg):
             assert self.view is not None
             # The summary overlay shows this round's points; the seats start the next at 0.
             self.view = self.view | {"round_points": [0] * 4}
         self.deadline_at = None
 
-    def _target_reached(self, totals: list[int]) -> bool:
-        rules = self.rules
-        if rules.partnership == "combined":
-            return max(totals[0] + totals[2], totals[1] + totals[3]) >= rules.target
-        return max(totals) >= rules.target
-
-    def _tie_note(self) -> str:
-        """Said when the target is reached but the engine plays on (a tie decides nothing);
-        a game_over that follows clears it."""
-        target = self.rules.target
-        if self.rules.partnership == "combined":
-            return _("{target} reached, but the teams are tied: play goes on").format(target=target)
-        if self.rules.partnership == "individual_bust":
-            return _("{target} passed, but the highest totals are tied: play goes on").format(
-                target=target
-            )
-        return _("{target} reached, but the lowest totals are tied: play goes on").format(
-            target=target
-        )
-
     def _on_game_over(self, msg: P.GameOver) -> None:
         self._fold(msg)
+        self.game_stats = SeatStats.of(msg.stats)
         self.double_offer = []  # a golden goal can end the game in a pass phase
-        if self.summary is not None and self.summary.tie:
-            self.summary.note = ""
-            self.summary.tie = False
         if self.table is not None:
             self.table = self.table | {"status": "finished"}
         self.deadline_at = None

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from leekha.common.config import RulesConfig
+from leekha.common.outcome import decide
 
 # A seat takes about 9 points a round; the one in the lead gains faster (it is behind
 # because it takes more), and one seat's points over a round spread with sd about 9.
@@ -37,29 +38,12 @@ TIE_BREAK: Final = 0.002
 
 
 def game_winners(config: RulesConfig, totals: Sequence[int]) -> list[int] | None:
-    """The winning seats if `totals` end the game, else None (as `Game` decides it)."""
-    target = config.target
-    if config.partnership == "off":
-        if max(totals) < target:
-            return None
-        low = min(totals)
-        winners = [s for s in range(4) if totals[s] == low]
-        return winners if len(winners) == 1 else None
-    if config.partnership == "combined":
-        teams = (totals[0] + totals[2], totals[1] + totals[3])
-        if max(teams) < target or teams[0] == teams[1]:
-            return None
-        loser = 0 if teams[0] > teams[1] else 1
-    else:
-        crossed = [s for s in range(4) if totals[s] >= target]
-        if not crossed:
-            return None
-        top = max(totals[s] for s in crossed)
-        losing = {s & 1 for s in crossed if totals[s] == top}
-        if len(losing) > 1:
-            return None
-        loser = losing.pop()
-    return [s for s in range(4) if s & 1 != loser]
+    """The winning seats if `totals` end the game, else None (`outcome.decide`, as the
+    engine decides it)."""
+    ending = decide(config, totals)
+    if ending is None or ending.tie:
+        return None
+    return list(ending.winners)
 
 
 def win_chance(config: RulesConfig, totals: Sequence[int], seat: int) -> float:

@@ -18,7 +18,7 @@ from leekha.client.bot.view import ViewTracker
 from leekha.common.bots.base import decide, make_strategy
 from leekha.common.config import preset
 from leekha.common.game import Game
-from leekha.common.view import seat_view
+from leekha.common.view import result, seat_view
 from leekha.server import wire_events
 
 CHECKED = [
@@ -67,7 +67,7 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
         got = tracker.view
         for key in CHECKED:
             assert got[key] == expected[key], (steps, key)
-    assert game.outcome is not None and tracker.view["result"] == game.outcome.to_dict()
+    assert game.outcome is not None and tracker.view["result"] == result(game)
 
 
 def test_prompt_makes_a_seat_view_for_strategies() -> None:

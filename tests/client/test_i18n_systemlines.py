@@ -1,116 +1,111 @@
-"""The server's table lines are recognised and translated, and stay in step with the server."""
+"""The server's notices and refusal rules are worded by code, in step with the protocol."""
 
 from __future__ import annotations
 
 import ast
 import re
+import string
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
-from leekha.client import i18n, systemlines
+from leekha.client import i18n, refusals, systemlines
+from leekha.common.config import RulesConfig, preset
+from leekha.common.errors import ConfigError
+from leekha.protocol import notices
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 
 
-def server_templates() -> set[str]:
-    """Every line the server says at a table through `_system(f"...")`, holes as `{}`."""
+def _holes(template: str) -> set[str]:
+    return {name for _t, name, _f, _c in string.Formatter().parse(template) if name}
+
+
+def test_the_client_words_every_code_of_the_protocol() -> None:
+    assert set(systemlines.NOTICES) == set(notices.NOTICES)
+    assert set(systemlines.RULES) == set(notices.RULES)
+
+
+def server_notice_codes() -> set[str]:
+    """Every code the server passes to `notice(...)` / `_seat_notice(...)` as a literal."""
     found = set()
     for path in SERVER.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "_system"
+                and node.func.attr in ("notice", "_seat_notice")
                 and node.args
-                and isinstance(node.args[0], ast.JoinedStr)
+                and isinstance(node.args[0], ast.Constant)
             ):
-                found.add(
-                    "".join(
-                        str(v.value) if isinstance(v, ast.Constant) else "{}"
-                        for v in node.args[0].values
-                    )
-                )
+                found.add(str(node.args[0].value))
     return found
 
 
-def test_every_server_line_has_a_template() -> None:
-    ours = {re.sub(r"\{\w+\}", "{}", t) for t in systemlines.TEMPLATES}
-    theirs = server_templates()
-    assert theirs, "the server's _system lines were not found"
-    assert sorted(theirs - ours) == []
+def test_every_notice_the_server_sends_is_in_the_protocol() -> None:
+    codes = server_notice_codes()
+    assert codes, "the server's notice(...) calls were not found"
+    assert sorted(codes - set(notices.NOTICES)) == []
+
+
+@pytest.mark.parametrize("code", sorted(systemlines.NOTICES))
+def test_notice_words_use_only_facts_the_server_sends(code: str) -> None:
+    # `known` is the client's name for the list of options a rules error allows
+    assert _holes(systemlines.NOTICES[code]) <= _holes(notices.NOTICES[code]) | {"seat"}
 
 
 @pytest.mark.parametrize(
-    ("lang", "line", "shown"),
+    ("lang", "code", "args", "shown"),
     [
-        ("en", "Sami left the table", "Sami left the table"),
+        ("en", "left", {"name": "Sami", "seat": 1}, "Sami left the table"),
         (
             "it",
-            "Sami left the table; a bot plays the seat",
+            "left_bot",
+            {"name": "Sami", "seat": 1},
             "Sami ha lasciato il tavolo; un bot gioca al suo posto",
         ),
-        ("ar", "Sami is back", "عاد Sami"),
+        ("ar", "back", {"name": "Sami", "seat": 2}, "عاد Sami"),
         (
             "it",
-            "Time ran out: the server played 8♣ for you",
+            "timeout_played",
+            {"card": 6},
             "Tempo scaduto: il server ha giocato 8♣ per te",
         ),
-        ("ar", "a line from a newer server", "a line from a newer server"),
     ],
 )
-def test_lines_are_said_in_the_language(lang: str, line: str, shown: str) -> None:
+def test_notices_are_said_in_the_language(
+    lang: str, code: str, args: dict[str, object], shown: str
+) -> None:
     try:
         i18n.set_language(lang)
-        assert systemlines.translate(line) == shown
+        assert systemlines.notice(code, args) == shown
     finally:
         i18n.set_language("en")
 
 
-def test_every_not_ready_reason_is_recognised() -> None:
-    from leekha.server import lifecycle as L
+def test_an_unknown_code_shows_the_servers_text() -> None:
+    class Line:
+        code = "from_a_newer_server"
+        args: ClassVar[dict[str, object]] = {}
+        text = "a line from a newer server"
 
-    reasons = {
-        L.refusal(status, event, empty)
-        for status in L.STATES
-        for event in ("start", "rematch", "game_over")
-        for empty in ([], [1, 3])
-    }
-    reasons.discard(None)
-    for path in SERVER.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if (
-                isinstance(node, ast.Call)
-                and getattr(node.func, "id", None) == "Refused"
-                and len(node.args) == 2
-                and isinstance(node.args[0], ast.Constant)
-                and node.args[0].value == "not_ready"
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
-            ):
-                reasons.add(node.args[1].value)
-    # The generic "cannot EVENT while STATE" is for transitions no client can ask for.
-    asked = {r for r in reasons if r is not None and not r.startswith("cannot ")}
-    assert asked
-    assert sorted(r for r in asked if systemlines.recognise(r) is None) == []
+    assert systemlines.chat_line(Line()) == "a line from a newer server"
+    Line.code = "left"  # a known code with facts missing: the text, not a crash
+    assert systemlines.chat_line(Line()) == "a line from a newer server"
 
 
-def test_a_refusal_with_known_words_keeps_its_detail() -> None:
-    from leekha.client import refusals
-
-    text = "seat 1, 3 is empty: someone must sit there or the host adds a bot"
-    assert refusals.explain("not_ready", text) == text
+def test_not_ready_names_the_empty_seats_as_people_count_them() -> None:
+    said = refusals.explain("not_ready", "x", "seats_empty", {"seats": [1, 3]})
+    assert said.startswith("seat 2, 4 is empty")
     try:
         i18n.set_language("it")
-        assert "1, 3" in refusals.explain("not_ready", text)
+        assert "2, 4" in refusals.explain("not_ready", "x", "seats_empty", {"seats": [1, 3]})
     finally:
         i18n.set_language("en")
 
 
-def test_every_rules_error_is_recognised() -> None:
-    from leekha.common.config import RulesConfig, preset
-    from leekha.common.errors import ConfigError
-
+def test_every_rules_error_has_a_rule_the_client_words() -> None:
     bad: list[object] = [
         {"talbees": "yes"},
         {"target": 0},
@@ -118,18 +113,23 @@ def test_every_rules_error_is_recognised() -> None:
         {"no_such_option": 1},
         ["not", "a", "map"],
     ]
-    texts = []
+    errors = []
     for data in bad:
         with pytest.raises(ConfigError) as exc:
             RulesConfig.from_dict(data)  # type: ignore[arg-type]
-        texts.append(exc.value.message)
+        errors.append(exc.value)
     with pytest.raises(ConfigError) as exc:
         preset("nope")
-    texts.append(exc.value.message)
-    assert [t for t in texts if systemlines.recognise(t) is None] == []
+    errors.append(exc.value)
+    assert [e.rule for e in errors if systemlines.rule(e.rule, e.facts) is None] == []
     try:
         i18n.set_language("it")
-        shown = systemlines.translate(texts[1])
+        shown = systemlines.rule(errors[1].rule, errors[1].facts)
     finally:
         i18n.set_language("en")
     assert shown == "l'opzione delle regole 'target' deve essere un intero da 1 a 10000; ricevuto 0"
+
+
+def test_no_regular_expression_reads_server_prose() -> None:
+    source = (Path(systemlines.__file__)).read_text()
+    assert "import re" not in source and not re.search(r"\bre\.\w+\(", source)

@@ -596,9 +596,11 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     t = trick_on_table(led="KS", legal="QS", talbees=True)
     t.choose(t.hand.index(C.parse_card("4S")))
     assert "talbees" in t.status and "Q♠" in t.status
-    u = trick_on_table(led="KS", legal="4S", undercut=True)
-    u.choose(u.hand.index(C.parse_card("AS")))
-    assert "undercut" in u.status
+    # undercut: the 10♦ is on the trick, so a lower diamond must go (the engine's reason)
+    u = trick_on_table(led="10D", legal="3D", undercut=True)
+    u.view = dict(u.view or {}, hand=[c for c in (u.view or {})["hand"] if c != 21])
+    u.choose(u.hand.index(C.parse_card("QD")))
+    assert "undercut" in u.status and "3♦" in u.status
     # the server's refusal gets the same words
     w = trick_on_table()
     assert w.view is not None
@@ -607,7 +609,15 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     w.enter()
     (req,) = w.take_outbox()
     assert isinstance(req, P.PlayCard)
-    w.apply(P.Error(re=req.id, code="must_follow_suit", message="x"))
+    w.apply(
+        P.Error(
+            re=req.id,
+            code="must_follow_suit",
+            message="x",
+            rule="follow_suit",
+            args={"card": 51, "suit": 0, "legal": [0, 1, 2, 4]},
+        )
+    )
     assert "must follow clubs" in w.status
 
 
@@ -665,15 +675,23 @@ def test_stale_status_lines_go() -> None:
 def test_game_flow_is_explained() -> None:
     m = play_phase()  # classic, target 101
     m.apply(P.RoundScored(round=0, round_points=[0, 105, 0, 0], totals=[0, 105, 0, 0],
-                          taken=[[], [], [], []]))  # fmt: skip
+                          taken=[[], [], [], []], tie=True))  # fmt: skip
     assert "lowest totals are tied: play goes on" in render_text(m)
-    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 105, 0, 0]))
-    assert "tied" not in render_text(m)
+    # the engine said no tie (the lowest total is unique): no tie note, whatever the totals
+    t = play_phase(target=30)
+    t.apply(P.RoundScored(round=0, round_points=[11, 36, 20, 5], totals=[11, 36, 20, 5],
+                          taken=[[], [], [], []]))  # fmt: skip
+    t.apply(P.GameOver(winners=[3], losers=[1], totals=[11, 36, 20, 5]))
+    assert "tied" not in render_text(t)
     g = play_phase(game_end="golden_goal")
     g.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 130, 0, 0],
-                          taken=[[], [C.QUEEN_SPADES], [], []]))  # fmt: skip
-    g.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 130, 0, 0]))
+                          taken=[[], [C.QUEEN_SPADES], [], []], stopped=True))  # fmt: skip
     assert "golden goal" in render_text(g)
+    g.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 130, 0, 0], reason="golden_goal"))
+    moon = play_phase(moon_penalty=26)
+    moon.apply(P.RoundScored(round=0, round_points=[26, 0, 26, 26], totals=[26, 0, 26, 26],
+                             taken=[[], [21, 49], [], []], moon=1))  # fmt: skip
+    assert "b1 shot the moon" in render_text(moon)
     # `v` after a new deal has no last trick to show
     v = play_phase()
     plays = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, 5], [3, 6]]
@@ -808,7 +826,9 @@ def test_score_sheet_received_cards_leekha_callout_bell_and_stats() -> None:
     sheet = render_text(m)
     assert "score sheet" in sheet and "round 1" in sheet and "26" in sheet
     m.toggle_scores()
-    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 126, 0, 0]))
+    seats = ((0, 0, 0, 0), (1, 1, 1, 126), (0, 0, 0, 0), (0, 0, 0, 0))
+    stats = [{"tricks": t, "leekhas": lk, "moons": mo, "rounds": [r]} for t, lk, mo, r in seats]
+    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 126, 0, 0], stats=stats))
     over = render_text(m)
     cells = [line.split() for line in over.split("\n")]
     rows = {c[1]: c[2:6] for c in cells if len(c) > 5 and c[1] in ("tricks", "Leekhas", "moons")}

@@ -26,7 +26,9 @@ def test_a_refusal_shows_the_servers_reason() -> None:
     req = m.request(P.Rematch)
     assert isinstance(req, P.Rematch)
     reason = "seat 2 is empty: someone must sit there or the host adds a bot"
-    m.apply(P.Error(code="not_ready", message=reason, re=req.id))
+    m.apply(
+        P.Error(code="not_ready", message="x", re=req.id, rule="seats_empty", args={"seats": [1]})
+    )
     assert reason in m.status
 
 

@@ -127,7 +127,11 @@ def test_a_round_end_scores_and_deals_the_next_round() -> None:
 def test_the_game_ends_with_an_outcome() -> None:
     game, events = _last_trick(CLASSIC, [90, 10, 20, 30], ["QS", "3S", "2S", "4S"])
     outcome = Outcome((1,), (0,), (103, 10, 20, 30), TARGET, tie_extended=False)
-    assert game.outcome == outcome and events[-1] == ev.GameOver(outcome)
+    over = events[-1]
+    assert game.outcome == outcome and isinstance(over, ev.GameOver) and over.outcome == outcome
+    # the game's statistics as its events said them: the one trick played, the Q♠ in it
+    assert [s["tricks"] for s in over.stats] == [1, 0, 0, 0]
+    assert [s["rounds"] for s in over.stats] == [[13], [0], [0], [0]]
     assert outcome.to_dict() == {"winners": [1], "losers": [0], "totals": [103, 10, 20, 30]}
     assert isinstance(events[-2], ev.RoundScored) and game.phase == OVER
 

@@ -175,7 +175,11 @@ def test_golden_goal_ends_mid_round() -> None:
     scored, over = events[-2:]
     assert isinstance(scored, RoundScored) and scored.stopped and scored.moon is None
     assert scored.points == (0, 0, 13, 0) and scored.totals == (5, 10, 108, 20)
-    assert over == GameOver(Outcome((0,), (2,), (5, 10, 108, 20), GOLDEN_GOAL))
+    assert isinstance(over, GameOver)
+    assert over.outcome == Outcome((0,), (2,), (5, 10, 108, 20), GOLDEN_GOAL)
+    # the statistics count what this game's events said: one trick, the Q♠, 13 points
+    assert [s["rounds"] for s in over.stats] == [[0], [0], [13], [0]]
+    assert over.stats[2]["tricks"] == 1 and over.stats[2]["leekhas"] == 1
     g, events = _queen_taken_before_last_trick(LEVANT)
     assert g.phase == PLAY and isinstance(events[-1], TrickTaken)
 

@@ -49,7 +49,7 @@ def test_the_transcript_passes_both_ends_message_by_message() -> None:
             sender, receiver = (client, server) if arrow == "C→S" else (server, client)
             assert receiver.receive_data(sender.send(msg)) == [msg]
         assert client.state is server.state is State.READY
-        assert client.version == server.version == (1, 2)
+        assert client.version == server.version == (1, 4)
         assert client.pending == 0  # every request of the transcript was answered
 
 

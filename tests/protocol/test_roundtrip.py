@@ -30,6 +30,10 @@ def strategy(spec: schema.Spec) -> st.SearchStrategy[Any]:
         return st.sampled_from(spec.values)
     if isinstance(spec, schema.ScalarSpec):
         return st.one_of(st.booleans(), st.integers(-1000, 1000), st.text(TEXT, max_size=8))
+    if isinstance(spec, schema.ArgSpec):
+        items = st.integers(-1000, 1000) | st.text(TEXT, max_size=8)
+        scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(TEXT, max_size=8)
+        return scalars | st.lists(items, max_size=4)
     if isinstance(spec, schema.NullableSpec):
         return st.none() | strategy(spec.inner)
     if isinstance(spec, schema.CardSetSpec):

@@ -189,7 +189,14 @@ def test_nullable_fields() -> None:
 
 def test_wire_names_differ_from_attributes() -> None:
     msg = ChatMessage(sender="ann", text="hi")
-    assert to_dict(msg) == {"type": "chat_message", "from": "ann", "text": "hi", "table_id": None}
+    assert to_dict(msg) == {
+        "type": "chat_message",
+        "from": "ann",
+        "text": "hi",
+        "table_id": None,
+        "code": None,
+        "args": {},
+    }
     bad({"type": "chat_message", "sender": "ann", "text": "x"}, "missing_field", "from")
 
 

@@ -16,6 +16,7 @@ PAIRS = [
     (views.TableSummary, records.TABLE_SUMMARY),
     (views.PlayerInfo, records.PLAYER_INFO),
     (views.TrickRecord, records.TRICK_RECORD),
+    (views.SeatStats, records.SEAT_STATS),
     (views.Result, records.RESULT),
 ]
 
