@@ -11,6 +11,21 @@ flood.py).
 - Statistics helpers: percentiles, round invariants, record checks.
 
 Everything talks to 127.0.0.1 only, and every wait has a timeout.
+
+Why this is not `leekha.client.session` (the client every player runs): the benches open
+up to 16,000 connections from one or two load processes, and what a load process costs
+per connection and per message sets the ceiling of what they can measure.
+- The load runs on plain asyncio, not on a second Twisted stack like the server's: one
+  process holds thousands of bare `asyncio.Protocol`s, where a `ClientService` per
+  connection brings a factory, a back-off policy, a token file and timers of its own.
+- The session rules are still the protocol's own: `Conn` sends and receives through
+  `leekha.protocol.Connection` (hello first, request ids, pings). Only the full-speed
+  and attack loads pass `checked=False`, which unpacks frames to dicts without building
+  and validating a message per frame: that cost a load process a third of its CPU, and
+  at full speed the load process shares the two cores with the server it measures.
+- `Player._reconnect` is not a second reconnect policy for players: the storm and crash
+  benches decide when a seat drops and comes back (their disruption schedule), and count
+  every resume; a back-off policy would blur exactly what they measure.
 """
 
 from __future__ import annotations

@@ -1,30 +1,22 @@
-"""Run `leekha serve` with an experimental server change applied at import time.
+"""Run `leekha serve` with a probe inside it: what the server does, seen from within.
 
-Benchmarks use it to measure a proposed server fix before the fix lands in server/:
+The benchmarks start the server through this file with `--patch NAME[,NAME]`:
 
-    python bench/serverpatch.py nodelay serve --host 127.0.0.1 --port 0 ...
+    python bench/serverpatch.py lagprobe serve --host 127.0.0.1 --port 0 ...
 
-Patches:
-- nodelay: set TCP_NODELAY on every accepted connection (Twisted leaves Nagle's algorithm
-  on, so a second small write to a client waits for the client's delayed ACK, ~40 ms).
-- gclog: print every garbage-collection pause over 5 ms to stderr.
-- gcfreeze: gc.freeze() every 10 s and higher gen-0 threshold (a fix candidate).
+Every probe observes and changes nothing the server decides (the experiments that once
+brought back old behaviour for A/B runs are gone with the fixes they measured; an A/B of
+the server is two checkouts, as docs/performance.md says):
+- gclog: print every garbage-collection pause over 5 ms to stderr (or $LEEKHA_STALL_LOG).
 - stalls: a watchdog thread samples the main thread's stack whenever the reactor has not
   run a 2 ms heartbeat for over 10 ms, and prints each stall (length and the deepest
-  frames seen) to stderr or the file $LEEKHA_STALL_LOG: what blocks the loop, not what
-  uses the CPU.
+  frames seen): what blocks the loop, not what uses the CPU.
 - lagprobe: bench/lagprobe.py (loop lateness, GC pauses, slow callbacks and timers) as
   JSON lines in $LEEKHA_STALL_LOG.
-- sweepsoon: gctune's full collection of the frozen heap every 10 s whatever the
-  memory growth (what one costs, with lagprobe).
-- nogc: gc.disable() (and no gctune): how much of a latency tail is garbage collection.
-- nodirect: every write goes through transport.write (Twisted buffers it, watches the
-  socket for writability and sends on the next loop turn), as before the direct send.
-- pingall: the keepalive pings every connection once per interval, talking or not, as
-  before only idle peers were pinged.
-- inlinecheckpoint: SQLite checkpoints the WAL inside COMMIT on the reactor thread (its
-  default, 1000 pages), as before leekha.server.checkpoint moved it to the thread pool.
-- none: no change (the same start-up path, for a like-for-like comparison).
+- none: no probe (the same start-up path, for a like-for-like comparison).
+
+A probe that needs the reactor installs it first (the one `leekha serve` then reuses) and
+asks to be started with it, so nothing of the server is replaced.
 """
 
 from __future__ import annotations
@@ -36,18 +28,13 @@ from typing import Any
 from leekha.server.clock import Clock
 
 
-def nodelay() -> None:
-    from leekha.server import connection
+def _when_running(start: Callable[[Any], None]) -> None:
+    """Install the asyncio reactor now (leekha serve reuses it) and call `start(reactor)`
+    once it runs."""
+    from leekha.server.reactor import install_asyncio_reactor
 
-    original = connection.LeekhaConnection.connectionMade
-
-    def connection_made(self: Any) -> None:
-        transport: Any = self.transport
-        if transport is not None and hasattr(transport, "setTcpNoDelay"):
-            transport.setTcpNoDelay(True)
-        original(self)
-
-    connection.LeekhaConnection.connectionMade = connection_made  # type: ignore[method-assign]
+    reactor = install_asyncio_reactor()
+    reactor.callWhenRunning(start, reactor)
 
 
 def gclog() -> None:
@@ -75,24 +62,6 @@ def gclog() -> None:
             )
 
     gc.callbacks.append(callback)
-
-
-def gcfreeze() -> None:
-    """Move everything alive into the permanent generation every 10 s and collect the
-    young generations less often: the usual cure for long gen-2 pauses in big heaps."""
-    import gc
-    import threading
-
-    gc.set_threshold(50_000, 20, 100)
-
-    def freeze_forever() -> None:
-        import time
-
-        while True:
-            time.sleep(10)
-            gc.freeze()
-
-    threading.Thread(target=freeze_forever, daemon=True).start()
 
 
 def stalls() -> None:
@@ -140,18 +109,8 @@ def stalls() -> None:
                 seen.clear()
                 stalled_since = 0.0
 
-    # The asyncio reactor must be installed before anything imports the global reactor.
-    from leekha.server import reactor as installer
-
-    install = installer.install_asyncio_reactor
-
-    def install_and_watch() -> Any:
-        reactor = install()
-        reactor.callWhenRunning(heartbeat, reactor)
-        return reactor
-
-    installer.install_asyncio_reactor = install_and_watch  # type: ignore[assignment]
     threading.Thread(target=watch, daemon=True).start()
+    _when_running(heartbeat)
 
 
 def lagprobe() -> None:
@@ -169,87 +128,13 @@ def lagprobe() -> None:
 
     probe.time_function(persistence.Store, "commit", "commit")
     probe.time_function(checkpoint, "checkpoint", "checkpoint", over_ms=0.0)
-    from leekha.server import reactor as installer
-
-    install = installer.install_asyncio_reactor
-
-    def install_and_probe() -> Any:
-        reactor = install()
-        reactor.callWhenRunning(probe.start, reactor.callLater)
-        return reactor
-
-    installer.install_asyncio_reactor = install_and_probe  # type: ignore[assignment]
-
-
-def sweepsoon() -> None:
-    """leekha.server.gctune's full collection of the frozen heap every 10th tick (10 s)
-    whatever the memory growth, so that a short window shows what one costs."""
-    from leekha.server import gctune
-
-    tick = gctune.GcTuning.tick
-    ticks = [0]
-
-    def often(self: Any) -> None:
-        ticks[0] += 1
-        if ticks[0] % 10 == 0:
-            self.least = 0.0  # as if memory per unit of load had grown past the share
-        tick(self)
-
-    gctune.GcTuning.tick = often  # type: ignore[method-assign]
-
-
-def nogc() -> None:
-    """No cyclic garbage collection at all: shows how much of a latency tail is GC."""
-    import gc
-
-    from leekha.server import gctune
-
-    gc.disable()
-    gctune.GcTuning.tick = lambda self: None  # type: ignore[method-assign]
-
-
-def nodirect() -> None:
-    from leekha.server import connection
-
-    def write(self: Any, data: bytes) -> None:
-        self.transport.write(data)
-
-    connection.LeekhaConnection._write = write  # type: ignore[method-assign]
-
-
-def pingall() -> None:
-    from leekha.protocol import catalogue as M
-    from leekha.server import connection
-
-    original = connection.LeekhaConnection.keepalive
-
-    def keepalive(self: Any, now: float) -> None:
-        if now - self.last_heard < self.settings.ping_interval_s:
-            self._ping_id = (self._ping_id + 1) % 2**31
-            self.send(M.Ping(id=self._ping_id))
-        original(self, now)
-
-    connection.LeekhaConnection.keepalive = keepalive  # type: ignore[method-assign]
-
-
-def inlinecheckpoint() -> None:
-    from leekha.server import checkpoint, persistence
-
-    persistence.Store.checkpoint_elsewhere = lambda self: None  # type: ignore[method-assign]
-    checkpoint.Checkpointer.tick = lambda self: None  # type: ignore[method-assign]
+    _when_running(lambda reactor: probe.start(reactor.callLater))
 
 
 PATCHES: dict[str, Callable[[], None]] = {
-    "nodelay": nodelay,
     "gclog": gclog,
-    "gcfreeze": gcfreeze,
     "stalls": stalls,
-    "nogc": nogc,
     "lagprobe": lagprobe,
-    "sweepsoon": sweepsoon,
-    "nodirect": nodirect,
-    "pingall": pingall,
-    "inlinecheckpoint": inlinecheckpoint,
     "none": lambda: None,
 }
 
