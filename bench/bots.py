@@ -31,6 +31,7 @@ from typing import Any
 
 from leekha.common.bots.base import decide, make_strategy, play_out
 from leekha.common.bots.heuristic import HeuristicStrategy
+from leekha.common.bots.net import NetStrategy
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
 from leekha.common.config import PRESETS, RulesConfig
@@ -123,6 +124,8 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
 
     p_ms = timed(pass_decision, passes, clock)
     every = s_ms + p_ms
+    net = NetStrategy(1)
+    net_ms = timed(net.choose_play, plays, clock) + timed(net.choose_pass, passes, clock)
     fixed = [v for v in plays[:: max(1, len(plays) // 60)]]
     r1, w1 = rollouts_per_ms(Search1Strategy(1, think_ms=None, max_samples=30), fixed, clock)
     r2, w2 = rollouts_per_ms(SearchStrategy(1, think_ms=None, max_samples=30), fixed, clock)
@@ -141,6 +144,9 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
         "search1_p50_ms": round(pct(s1_ms, 0.5), 2),
         "search1_p95_ms": round(pct(s1_ms, 0.95), 2),
         "heuristic_p50_ms": round(pct(h_ms, 0.5), 3),
+        "net_p50_ms": round(pct(net_ms, 0.5), 3),
+        "net_p95_ms": round(pct(net_ms, 0.95), 3),
+        "net_max_ms": round(max(net_ms), 3),
         "loop_ref_ms": round(reference, 2),
         "search_all_p95_over_loop": round(pct(every, 0.95) / reference, 2),
         "rollouts_per_ms": {"search": round(r2, 2), "search1": round(r1, 2)},
