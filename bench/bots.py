@@ -9,6 +9,7 @@ from scratch at every decision). Run on one core (e.g. `taskset -c 0`) for the p
     .venv/bin/python bench/bots.py --deals 20 --think-ms 50 --cpu  # the same in CPU time
     .venv/bin/python bench/bots.py --match-rate --seconds 10     # four heuristic seats
     .venv/bin/python bench/bots.py --duel search@10cpu,search1@10cpu --games 60
+    .venv/bin/python bench/bots.py --endgame --deals 40           # solve vs roll out a world
 
 `--duel A,B` plays duplicate games, each deal in all four seat rotations: A in one seat
 against three B (A, B, A, B with partners), and reports points a round and games won,
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import time
 from collections import defaultdict
@@ -29,11 +31,16 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from leekha.common.bots.base import decide, make_strategy, play_out
-from leekha.common.bots.heuristic import HeuristicStrategy
+from leekha.common import cards as C
+from leekha.common.bots.base import decide, make_strategy, play_out, view_config
+from leekha.common.bots.endgame import Solver
+from leekha.common.bots.heuristic import HeuristicStrategy, cached_rules
 from leekha.common.bots.net import NetStrategy
+from leekha.common.bots.policy import PlayPolicy
+from leekha.common.bots.rollout import play_round
 from leekha.common.bots.search import SearchStrategy
-from leekha.common.bots.search1 import Search1Strategy
+from leekha.common.bots.search1 import Search1Strategy, distinct_moves
+from leekha.common.bots.tracker import Tracker
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.game import OVER, PASS, Game
 from leekha.common.intervals import Interval
@@ -153,6 +160,69 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
         "worlds_per_ms": {"search": round(w2, 3), "search1": round(w1, 3)},
         "worlds_per_ms_ratio": round(w2 / w1, 2),
     }
+
+
+def endgame_cost(args: argparse.Namespace) -> dict[str, Any]:
+    """CPU time a world costs solved exactly (`endgame.Solver`) and rolled out with the
+    heuristic (every distinct move, as `search` does), by cards left in the seat's hand:
+    where solving inside the search's budget pays."""
+    config = PRESETS[args.rules]
+    by_cards: dict[int, list[SeatView]] = defaultdict(list)
+    for seed in range(args.deals):
+        game = Game(config, seed)
+        bots = [HeuristicStrategy(seed * 4 + s) for s in range(4)]
+        while game.phase != OVER and game.round_no < 1:
+            seat = game.turn if game.phase != PASS else game.passed.index(None)
+            assert seat is not None
+            view = seat_view(game, seat)
+            if game.phase != PASS and len(view.legal) > 1 and len(view.hand) <= 6:
+                by_cards[len(view.hand)].append(view)
+            for action in decide(bots[seat], view):
+                game.apply(action)
+    rng = random.Random(args.seed)
+    out: dict[str, Any] = {"rules": args.rules, "deals": args.deals, "cards": {}}
+    clock = time.process_time
+    for cards in sorted(by_cards):
+        solve = roll = 0.0
+        nodes = worlds = 0
+        for view in by_cards[cards][:30]:
+            tracker = Tracker(view)
+            rules = cached_rules(view_config(view), C.mask_of(c for c, _ in view.doubled))
+            moves = distinct_moves(view.legal_mask, tracker.unseen, rules.points)
+            trick = [(s, c) for s, c in view.trick]
+            taken = [C.mask_of(t) for t in view.taken]
+            policy = PlayPolicy(rules, partners=config.partnership != "off")
+            assert view.seat is not None
+            for _ in range(5):
+                world = tracker.deal(rng)
+                t = clock()
+                solver = Solver(rules, view.seat, partners=config.partnership != "off")
+                solver.values(world, view.seat, trick, view.round_points, taken, moves)
+                solve += clock() - t
+                t = clock()
+                for move in moves:
+                    play_round(
+                        rules,
+                        policy,
+                        list(world),
+                        view.seat,
+                        list(trick),
+                        tracker.played,
+                        list(view.round_points),
+                        list(taken),
+                        None,
+                        move,
+                    )
+                roll += clock() - t
+                nodes += solver.nodes
+                worlds += 1
+        out["cards"][cards] = {
+            "positions": min(30, len(by_cards[cards])),
+            "solve_ms_per_world": round(solve / worlds * 1000, 3),
+            "rollouts_ms_per_world": round(roll / worlds * 1000, 3),
+            "nodes_per_world": round(nodes / worlds),
+        }
+    return out
 
 
 def match_rate(args: argparse.Namespace) -> dict[str, Any]:
@@ -295,6 +365,7 @@ def main() -> None:
         help="budgets and timings in CPU time",
     )
     parser.add_argument("--match-rate", action="store_true", help="four heuristic seats")
+    parser.add_argument("--endgame", action="store_true", help="solving vs rolling out a world")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--duel", default=None, metavar="A,B", help="A in one seat vs 3 B")
     parser.add_argument("--games", type=int, default=20, help="deal sets (x4 rotations)")
@@ -304,7 +375,15 @@ def main() -> None:
     parser.add_argument("--replay", default=None, help="report on a --log file so far")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    run = duel if args.duel else match_rate if args.match_rate else decisions
+    run = (
+        duel
+        if args.duel
+        else match_rate
+        if args.match_rate
+        else endgame_cost
+        if args.endgame
+        else decisions
+    )
     result = run(args)
     if args.json:
         print(json.dumps(result))

@@ -153,6 +153,9 @@ def main() -> None:
     parser.add_argument("--skip", type=int, default=0, help="plays: rounds before positions")
     parser.add_argument("--rounds", type=int, default=3, help="plays: rounds of positions")
     parser.add_argument("--limit", type=int, default=3000, help="plays: most positions")
+    parser.add_argument(
+        "--cards", type=int, default=13, help="plays: only positions with at most this many cards"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     specs = args.specs.split(",")
@@ -167,7 +170,12 @@ def main() -> None:
 
         else:
             tasks = [(args.rules, args.seed + g, args.skip, args.rounds) for g in range(args.games)]
-            found = [p for part in pool.map(positions, tasks) for p in part][: args.limit]
+            found = [
+                p
+                for part in pool.map(positions, tasks)
+                for p in part
+                if len(p[0].hand) <= args.cards
+            ][: args.limit]
             split = [found[i::CHUNKS] for i in range(CHUNKS)]
 
             def run(spec: str) -> list[int]:

@@ -204,6 +204,33 @@ def evaluate(network: Network, deals: int, seed: int = 900_000) -> dict[str, flo
     }
 
 
+def plot_curve(curve: Path, out: Path) -> None:
+    """The learning curve: the network's points against three heuristic seats, relative
+    to theirs, by games of self-play (needs matplotlib: `pip install 'leekha[plot]'`)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("--plot needs matplotlib: pip install 'leekha[plot]'")
+    lines = [json.loads(line) for line in curve.read_text().splitlines() if line.strip()]
+    games = [line["games"] for line in lines]
+    base = [line["eval"]["heuristic_pts"] for line in lines]
+    rel = [100 * line["eval"]["relative"] for line in lines]
+    half = [100 * line["eval"]["diff_ci95"] / b for line, b in zip(lines, base)]
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.errorbar(games, rel, yerr=half, fmt="o-", capsize=3)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("self-play games of training")
+    ax.set_ylabel("net vs 3 heuristic: points, %")
+    ax.set_title("Learning curve (classic, duplicate rounds, 95% intervals)")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, required=True, help="folder of the run")
@@ -222,7 +249,11 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=20)
     parser.add_argument("--eval-deals", type=int, default=100)
     parser.add_argument("--export", type=Path, default=None, help="write the weights, stop")
+    parser.add_argument("--plot", type=Path, default=None, help="plot curve.jsonl as PNG, stop")
     args = parser.parse_args()
+    if args.plot:
+        plot_curve(args.run / "curve.jsonl", args.plot)
+        return
     args.run.mkdir(parents=True, exist_ok=True)
     checkpoint = args.run / "checkpoint.npz"
     trainer = Trainer(args.seed, args.capacity)

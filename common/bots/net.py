@@ -33,11 +33,11 @@ from numpy.typing import NDArray
 from leekha.common import cards as C
 from leekha.common.bots.base import register, view_config
 from leekha.common.bots.features import (
-    CANDIDATE,
+    CANDIDATE_ROWS,
     LAYOUT,
     WIDTH,
     Position,
-    candidate_bits,
+    candidate_inputs,
     encode,
     position,
 )
@@ -50,8 +50,6 @@ Ints = NDArray[np.intp]
 
 WEIGHTS_FILE: Final = "net.npz"
 PASS_CANDIDATES: Final = 12
-_CAND_FROM: Final = CANDIDATE * 52
-_CAND_TO: Final = _CAND_FROM + 52
 
 
 class WeightsError(ValueError):
@@ -70,11 +68,12 @@ def digest_of(arrays: list[Floats]) -> str:
 class Network:
     """A ReLU perceptron: `layers` alternate weight matrices and bias vectors."""
 
-    __slots__ = ("layers", "meta")
+    __slots__ = ("_cand", "layers", "meta")
 
     def __init__(self, layers: list[Floats], meta: dict[str, Any]) -> None:
         self.layers = [np.ascontiguousarray(a, dtype=np.float32) for a in layers]
         self.meta = meta
+        self._cand: Floats | None = None
 
     @property
     def digest(self) -> str:
@@ -85,13 +84,19 @@ class Network:
         return self._rest(x @ self.layers[0] + self.layers[1])
 
     def score(self, base: Floats, owner: Ints, cand: Floats) -> Floats:
-        """`__call__` of rows that differ only in the candidate plane, at the cost of one
-        row each: `base` holds each position with no candidate (r, WIDTH), `owner[i]` the
-        position of candidate i and `cand` its 52 candidate bits (n, 52). The first layer
-        is linear, so a candidate adds its cards' weight rows to its position's sum."""
+        """`__call__` of rows that differ only in their candidate's inputs, at the cost of
+        one small row each: `base` holds each position with no candidate (r, WIDTH),
+        `owner[i]` the position of candidate i and `cand` its inputs (`candidate_inputs`).
+        The first layer is linear, so a candidate adds its inputs' weight rows to its
+        position's sum."""
         w0 = self.layers[0]
-        h = (base @ w0)[owner] + cand @ w0[_CAND_FROM:_CAND_TO] + self.layers[1]
+        h = (base @ w0)[owner] + cand @ self._candidate_weights() + self.layers[1]
         return self._rest(h)
+
+    def _candidate_weights(self) -> Floats:
+        if self._cand is None:
+            self._cand = np.ascontiguousarray(self.layers[0][list(CANDIDATE_ROWS)])
+        return self._cand
 
     def _rest(self, h: Floats) -> Floats:
         layers = self.layers
@@ -139,7 +144,7 @@ def scores(network: Network, where: Position, candidates: list[int]) -> Floats:
     """The expected points of each candidate move in one position."""
     base = encode(where, [0])
     owner = np.zeros(len(candidates), dtype=np.intp)
-    return network.score(base, owner, candidate_bits(candidates))
+    return network.score(base, owner, candidate_inputs([where] * len(candidates), candidates))
 
 
 def best(network: Network, where: Position, candidates: list[int]) -> int:

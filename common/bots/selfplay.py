@@ -28,11 +28,12 @@ from leekha.common import cards as C
 from leekha.common.bots.base import view_config
 from leekha.common.bots.features import (
     PLANES,
+    POSITION_SCALARS,
     SCALARS,
     Floats,
     Masks,
     Position,
-    candidate_bits,
+    candidate_inputs,
     expand,
     position,
     rows,
@@ -175,9 +176,13 @@ def _decide(
     if not scored or network is None:
         return
     base_masks = np.array([(*req.where.masks, 0) for req in scored], dtype=np.uint64)
-    base_scalars = np.array([req.where.scalars for req in scored], dtype=np.float32)
+    base_scalars = np.zeros((len(scored), SCALARS), dtype=np.float32)
+    base_scalars[:, :POSITION_SCALARS] = [req.where.scalars for req in scored]
     owner = np.repeat(np.arange(len(scored)), [len(req.options) for req in scored])
-    cands = candidate_bits([C.mask_of(o) for req in scored for o in req.options])
+    cands = candidate_inputs(
+        [req.where for req in scored for _ in req.options],
+        [C.mask_of(o) for req in scored for o in req.options],
+    )
     values = network.score(expand(base_masks, base_scalars), owner, cands)
     i = 0
     for req in scored:
