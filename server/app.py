@@ -30,6 +30,7 @@ from zope.interface import implementer
 from leekha.protocol.version import PROTOCOL_VERSION
 from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
+from leekha.server.datalock import DataLock
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
@@ -118,6 +119,8 @@ class RunningServer:
     listeners: list[Listener]
     tls: Credentials | None = None
     announcing: _Announcing | None = None
+    #: The data folder's lock (leekha.server.datalock), held until `stop`.
+    lock: DataLock | None = None
     stopped: bool = field(default=False)
 
     @property
@@ -141,7 +144,22 @@ class RunningServer:
         await self.services.stopService()
         self.lobby.outbox.flush()
         self.store.close()
+        if self.lock is not None:
+            self.lock.release()
         log.info("stopped")
+
+    def last_words(self) -> None:
+        """The fail-stop (leekha.server.outbox): nothing queued was stored, so every
+        connection gets only a last `server_shutdown` error, at once, and is closed."""
+        why = "the server cannot write its database and stops; your seat is kept as of "
+        why += "the last move you saw confirmed"
+        for conn in list(self.factory.connections):
+            conn.unqueue(0)
+            conn.kick("server_shutdown", why)
+        if not self.lobby.closing:
+            self.lobby.shutdown("server_shutdown", why)
+        for conn in list(self.factory.connections):
+            conn.write_out()
 
     async def abandon(self) -> None:
         """Vanish as a crash would: no goodbye, no flush (tests use it to simulate kill -9)."""
@@ -157,6 +175,8 @@ class RunningServer:
         for conn in list(self.factory.connections):
             conn.abort()
         await self.services.stopService()
+        if self.lock is not None:  # the kernel lets go of a killed process's lock
+            self.lock.release()
 
 
 def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSettings:
@@ -216,10 +236,23 @@ async def start_server(
     creds: Credentials | None = None
     if any(_is_tls(d) for d in descriptions):
         creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
-    store = store if store is not None else Store.in_dir(settings.data_dir)
-    lobby = Lobby(reactor, settings, store)
-    lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
-    restored = lobby.restore()
+    lock: DataLock | None = None
+    if store is None:  # one server per data folder (DataDirInUse if another has it)
+        lock = DataLock(settings.data_dir).acquire()
+        try:
+            store = Store.in_dir(settings.data_dir)
+        except BaseException:
+            lock.release()
+            raise
+    try:
+        lobby = Lobby(reactor, settings, store)
+        lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
+        restored = lobby.restore()
+    except BaseException:
+        if lock is not None:  # a store of our own
+            store.close()
+            lock.release()
+        raise
     if restored:
         log.info("restored {n} tables from {path}", n=restored, path=store.path)
     factory = ServerFactory(lobby, settings, reactor)
@@ -252,6 +285,8 @@ async def start_server(
         for table in lobby.tables.values():
             table.shutdown()
         store.close()
+        if lock is not None:
+            lock.release()
         raise
     for listener in listeners:
         # At debug: `leekha serve` prints its "listening on" lines itself (stdout, for
@@ -271,8 +306,9 @@ async def start_server(
         )
     first = listeners[0]
     server = RunningServer(
-        settings.host, first.port, lobby, factory, store, services, listeners, creds
+        settings.host, first.port, lobby, factory, store, services, listeners, creds, lock=lock
     )
+    lobby.outbox.on_failing = server.last_words
     if settings.announce:
         # Announce the first TLS listener if there is one, else the first listener.
         shown = next((x for x in listeners if x.tls), first)

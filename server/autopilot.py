@@ -20,6 +20,7 @@ from leekha.common.bots.base import Strategy, decide, make_strategy
 from leekha.common.game import Game
 from leekha.common.view import seat_view
 from leekha.server.clock import Clock, Timer
+from leekha.server.errors import StoreFailed
 from leekha.server.seats import DEFAULT_BOT, Seat
 from leekha.server.turns import Key
 
@@ -175,6 +176,8 @@ class Autopilot:
                     if doubles or action["kind"] != "double":
                         self.table.commit(action)
                         done.append(dict(action))
+            except StoreFailed:
+                raise
             except Exception as exc:
                 log.warn(
                     "table {table} seat {seat}: bot move not usable ({why}); playing a legal one",
@@ -185,6 +188,8 @@ class Autopilot:
                 for action in self.fallback(i):
                     self.table.commit(action)
                     done.append(action)
+        except StoreFailed:
+            return  # logged once; the server fail-stops (leekha.server.outbox)
         except Exception:
             log.failure("table {table}: fallback move failed", table=self.table.id)
         if done:

@@ -19,6 +19,7 @@ from twisted.application.internet import TimerService
 from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from leekha.server.persistence import Store
 
@@ -47,6 +48,7 @@ class Checkpointer(TimerService):
         self.reactor = reactor
         self.store = store
         self._running: Deferred[Any] | None = None
+        self._failing = False
 
     def startService(self) -> None:
         self.store.checkpoint_elsewhere()
@@ -57,14 +59,27 @@ class Checkpointer(TimerService):
             return
         pool = self.reactor.getThreadPool()
         self._running = deferToThreadPool(self.reactor, pool, checkpoint, self.store.path)
-        self._running.addErrback(self._failed)
         self._running.addBoth(self._done)
+        self._running.addErrback(self._failed)
 
     def _failed(self, failure: Any) -> None:
-        log.failure("WAL checkpoint failed (the next one will try again)", failure)
+        """One line when checkpoints start failing (a read-only or damaged file), none
+        while they go on failing, one when they work again: not a traceback a second."""
+        if not self._failing:
+            self._failing = True
+            log.warn(
+                "WAL checkpoints of {path} fail ({error}); the log file grows until they"
+                " work again",
+                path=self.store.path,
+                error=failure.getErrorMessage(),
+            )
 
-    def _done(self, _result: object) -> None:
+    def _done(self, result: object) -> object:
         self._running = None
+        if self._failing and not isinstance(result, Failure):
+            self._failing = False
+            log.info("WAL checkpoints of {path} work again", path=self.store.path)
+        return result
 
     def stopService(self) -> Deferred[None]:
         running = self._running

@@ -20,7 +20,7 @@ from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.protocol.version import IDENTITY, QUICK_PHRASES, TOURNAMENTS, hears, negotiate, speaks
-from leekha.server.errors import Refused
+from leekha.server.errors import Refused, StoreFailed
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
 from leekha.server.session import Session
@@ -101,6 +101,8 @@ class LeekhaConnection(FramedConnection):
             self.unqueue(mark)
             self.on_violation(exc)
             return
+        except StoreFailed:
+            return  # logged once; every connection gets the fail-stop's goodbye instead
         except Exception:
             log.failure("handling {type} from {ip} failed", type=msg.TYPE, ip=self.ip)
             why = "the server failed; no effect"

@@ -8,10 +8,13 @@ durable, a card played costs each seat one write, and a message sent to four sea
 encoded once (the turn's `leekha.protocol.codec.Frames`, which each connection's
 `Connection.send` encodes through).
 
-If the commit fails the in-memory games are ahead of the database; the outbox then stops
-for good (fail-stop): it rolls back, drops every queued frame, never commits or writes
-again and calls `on_fatal`, so a restart resumes from what was committed and no client
-was ever told about the lost actions.
+If a write or the commit fails the in-memory games are ahead of the database; the outbox
+then stops for good (fail-stop): one log line, it rolls back, drops every queued frame,
+never commits or writes again, lets the server say goodbye (`on_failing`: a last
+`server_shutdown` error to every connection, nothing that was not stored) and calls
+`on_fatal`, so a restart resumes from what was committed and no client was ever told
+about the lost actions. The store refuses every write after the first failure, so no
+bot or client retries into a hot loop.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from twisted.logger import Logger
 
 from leekha.protocol.codec import Frames
 from leekha.server.clock import Clock, Timer
+from leekha.server.errors import StoreFailed
 from leekha.server.persistence import Store
 
 log = Logger()
@@ -43,11 +47,15 @@ class Outbox:
         self._queued: dict[Sender, None] = {}  # insertion-ordered set
         self._call: Timer | None = None
         self.stopped = False
-        #: Called once if a commit fails (the server then stops; see the module doc).
+        #: Called once when a write or a commit fails, first: the server's last words to
+        #: every connection (leekha.server.app), instead of dropping what was queued.
+        self.on_failing: Callable[[], None] | None = None
+        #: Called once after that (the server then stops; see the module doc).
         self.on_fatal: Callable[[], None] | None = None
         store.on_begin = self.schedule
         #: The turn's encodings: a message sent to many connections is encoded once.
         self.frames = Frames()
+        store.on_failure = self._failed
 
     def schedule(self) -> None:
         if self._call is None and not self.stopped:
@@ -70,16 +78,36 @@ class Outbox:
             return
         try:
             self.store.commit()
-        except Exception:
-            log.failure("cannot commit to the database; the server stops")
-            self.stop()
-            self._drop(queued)
-            if self.on_fatal is not None:
-                self.on_fatal()
+        except Exception as exc:
+            # Nothing queued was stored: it is dropped, and the server says goodbye.
+            failed = exc if isinstance(exc, StoreFailed) else StoreFailed(self.store.path, exc)
+            self._failed(failed)  # once: the store may have called it already
+            if self.on_failing is None:
+                self._drop(queued)
             return
         self.frames = Frames()
         for sender in queued:
             sender.write_out()
+
+    def _failed(self, failure: StoreFailed) -> None:
+        """A write or commit failed (the store calls this once): one log line, then the
+        fail-stop. Every write after it is refused by the store, so nothing retries."""
+        if self.stopped:
+            return
+        log.critical(
+            "{failure}; the server stops (nothing after the last commit was sent to"
+            " anyone). Check the disk and the file, run `leekha records check`, and"
+            " start again",
+            failure=str(failure),
+        )
+        self.stop()
+        queued, self._queued = self._queued, {}
+        if self.on_failing is not None:
+            self.on_failing()
+        else:
+            self._drop(queued)
+        if self.on_fatal is not None:
+            self.on_fatal()
 
     def _drop(self, queued: dict[Sender, None]) -> None:
         for sender in queued:
@@ -90,5 +118,5 @@ class Outbox:
         self.stopped = True
         try:
             self.store.rollback()
-        except Exception:
-            log.failure("rollback failed")
+        except Exception as exc:  # the database is gone; what was pending is lost anyway
+            log.warn("rollback after the failure failed too: {error}", error=str(exc))

@@ -13,6 +13,7 @@ Without `on_begin` every write commits at once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -23,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from leekha.server.errors import StoreFailed
 from leekha.server.limits import skeleton
 from leekha.server.session import token_id
 
@@ -199,6 +201,10 @@ class Store:
         #: Set to group writes: called when a write opens a transaction that `commit` ends.
         self.on_begin: Callable[[], None] | None = None
         self._open = False
+        #: Set once a write failed: the store then refuses every write (fail-stop).
+        self.failed: StoreFailed | None = None
+        #: Called once with the failure (the outbox stops the server).
+        self.on_failure: Callable[[StoreFailed], None] | None = None
         self._migrate()
 
     def _migrate(self) -> None:
@@ -268,19 +274,50 @@ class Store:
         return self._open
 
     def commit(self) -> None:
-        """Make every grouped write durable (no-op when nothing is pending)."""
+        """Make every grouped write durable (no-op when nothing is pending); StoreFailed
+        if the database refuses."""
+        if self.failed is not None:
+            raise self.failed
         if self._open:
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise self._fail(exc) from None
             self._open = False
 
     def rollback(self) -> None:
         """Drop every grouped write not committed yet."""
-        if self._open:
-            self._open = False
+        self._open = False
+        # A failed COMMIT (disk full, I/O error) may have rolled back already.
+        if self._db.in_transaction:
             self._db.execute("ROLLBACK")
+
+    def _fail(self, exc: sqlite3.Error) -> StoreFailed:
+        """The database refused a write: nothing is written any more (fail-stop, see
+        leekha.server.outbox), and `on_failure` hears it once."""
+        if self.failed is None:
+            self.failed = StoreFailed(self.path, exc)
+            # If even that fails the connection is unusable: the pending writes are lost.
+            with contextlib.suppress(sqlite3.Error):
+                self.rollback()
+            if self.on_failure is not None:
+                self.on_failure(self.failed)
+        return self.failed
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write: its own transaction, or (grouped) a savepoint of the open one. A
+        write the database refuses raises StoreFailed, and so does every write after it."""
+        if self.failed is not None:
+            raise self.failed
+        try:
+            with self._write() as db:
+                yield db
+        except sqlite3.Error as exc:
+            raise self._fail(exc) from None
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
         if self.on_begin is None:
             self._db.execute("BEGIN IMMEDIATE")
             try:

@@ -31,7 +31,7 @@ from leekha.server import lifecycle as L
 from leekha.server import wire_events
 from leekha.server.autopilot import Actions, Autopilot, Think, think_inline
 from leekha.server.clock import Clock
-from leekha.server.errors import Refused
+from leekha.server.errors import Refused, StoreFailed
 from leekha.server.lifecycle import FINISHED, PLAYING, WAITING
 from leekha.server.persistence import Store, TableRow
 from leekha.server.seats import (
@@ -575,6 +575,9 @@ class Table:
         stored = game.actions[-1]
         try:
             self.hub.store.append_action(self.id, self.game_no, len(game.actions) - 1, stored)
+        except StoreFailed:  # logged once; the server fail-stops (leekha.server.outbox)
+            self.game = replay(self.config, game.seed, game.actions[:-1])
+            raise
         except Exception:
             # Unstored means uncommitted: rebuild the game without the action.
             log.failure("table {table}: cannot store an action", table=self.id)

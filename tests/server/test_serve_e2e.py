@@ -209,7 +209,7 @@ async def test_an_embedded_server_with_local_settings(tmp_path: Path) -> None:
     busy = await start_server(reactor, local_settings(tmp_path))
     try:
         with pytest.raises(CannotListenError):  # the port is taken: a clear failure
-            await start_server(reactor, local_settings(tmp_path, port=busy.port))
+            await start_server(reactor, local_settings(tmp_path / "other", port=busy.port))
     finally:
         await busy.stop()
 
