@@ -114,18 +114,18 @@ _FIXED: dict[type[Message], Event] = {
 }
 
 
-#: Message class -> whether it has an `id`, for the classes whose event is traffic
-#: whatever the state (not in _FIXED, not an error); None for the others.
-_PLAIN: dict[type[Message], bool | None] = {}
+#: Message class -> 2 when its event is traffic whatever the state (not in _FIXED, not an
+#: error) and it has an `id`, 1 when traffic without one, 0 otherwise (see `_plain`).
+_PLAIN: dict[type[Message], int] = {}
 
 
-def _plain(cls: type[Message]) -> bool | None:
-    try:
-        return _PLAIN[cls]
-    except KeyError:
-        plain = cls not in _FIXED and not issubclass(cls, M.Error)
-        found = _PLAIN[cls] = ("id" in {f.name for f in fields(cls)}) if plain else None
-        return found
+def _plain(cls: type[Message]) -> int:
+    if cls in _FIXED or issubclass(cls, M.Error):
+        kind = 0
+    else:
+        kind = 2 if "id" in {f.name for f in fields(cls)} else 1
+    _PLAIN[cls] = kind
+    return kind
 
 
 def event_of(msg: Message, sender: Role, state: State, handshake_id: int | None) -> Event:
@@ -307,8 +307,10 @@ class Connection:
         the state."""
         cls = type(msg)
         if self.state is State.READY and _TRAFFIC_STAYS_READY:
-            has_id = _plain(cls)
-            if has_id is not None and cls.SENDER in self._mine:
+            has_id = _PLAIN.get(cls)
+            if has_id is None:
+                has_id = _plain(cls)
+            if has_id and cls.SENDER in self._mine:
                 # Traffic on a welcomed session (nearly every frame a server sends): the
                 # table's (ready, traffic) -> ready without looking the event up again.
                 fast = (
@@ -316,7 +318,7 @@ class Connection:
                     if frames is None
                     else frames.encode(msg, self.max_frame)
                 )
-                if has_id:
+                if has_id == 2:
                     rid = getattr(msg, "id", None)
                     if type(rid) is int:
                         self._pending[rid] = Pending(msg, note)

@@ -281,8 +281,22 @@ class FramedConnection(Protocol):
 
     # ---- output ------------------------------------------------------------------------
     def send(self, msg: Message) -> None:
-        """Queue a message; the outbox writes it once the turn's actions are committed."""
-        self.queue(msg, None)
+        """Queue a message; the outbox writes it once the turn's actions are committed.
+        (`queue` with `at=None`, spelled out: this is the server's hottest path.)"""
+        if self.closing or self.transport is None:
+            return
+        out = self._out
+        try:
+            data = self.rules.send(msg, frames=self.lobby.outbox.frames)
+        except (ProtocolError, LocalProtocolError) as exc:
+            self._not_sent(msg, exc)
+            return
+        if data:
+            out.append(data)
+            if len(out) == 1:
+                self.lobby.outbox.add(self)
+        if type(msg) is M.Error and self.rules.closed:
+            self._closing_error()
 
     def queue(self, msg: Message, at: int | None) -> None:
         """Queue at position `at` (None: at the end) unless the connection is closing.
@@ -292,16 +306,23 @@ class FramedConnection(Protocol):
             return
         try:
             data = self.rules.send(msg, frames=self.lobby.outbox.frames)
-        except ProtocolError as exc:  # too large for the peer
-            log.error("cannot encode {type}: {err}", type=msg.TYPE, err=exc.message)
-            return
-        except LocalProtocolError as exc:
-            log.error("not sent to {ip}: {err}", ip=self.ip, err=str(exc))
+        except (ProtocolError, LocalProtocolError) as exc:
+            self._not_sent(msg, exc)
             return
         self._enqueue(data, at)
-        if self.rules.closed:  # a closing error: the connection ends after it
-            self.closing = True
-            self._stop_timers()
+        if type(msg) is M.Error and self.rules.closed:
+            self._closing_error()
+
+    def _not_sent(self, msg: Message, exc: Exception) -> None:
+        if isinstance(exc, ProtocolError):  # too large for the peer
+            log.error("cannot encode {type}: {err}", type=msg.TYPE, err=exc.message)
+        else:
+            log.error("not sent to {ip}: {err}", ip=self.ip, err=str(exc))
+
+    def _closing_error(self) -> None:
+        """A closing error went into the queue: the connection ends after it."""
+        self.closing = True
+        self._stop_timers()
 
     def _enqueue(self, data: bytes, at: int | None) -> None:
         if not data:
