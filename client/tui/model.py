@@ -199,6 +199,8 @@ class AutoSetup:
     bot: str
     stage: str = "create"
     bots_pending: set[int] = field(default_factory=set)
+    #: The game is kept, and the next `leekha play` offers to resume it (not --no-save).
+    kept: bool = True
 
 
 @dataclass
@@ -1541,7 +1543,12 @@ class ClientModel:
             self.quit_confirm = False
             return True
         self.quit_confirm = True
-        if self.seated and self.status_word == "playing":
+        if self.seated and self.status_word == "playing" and self.auto is not None:
+            if self.auto.kept:
+                self.say(_("press q again to quit; leekha play again resumes this game"))
+            else:
+                self.say(_("press q again to quit; this game is not kept (--no-save)"))
+        elif self.seated and self.status_word == "playing":
             self.say(_("press q again to quit; your seat stays yours: join again to go on"))
         else:
             self.say(_("press q again to quit, Esc to stay"))

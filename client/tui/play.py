@@ -79,9 +79,72 @@ def hold_folder(folder: Path, stack: contextlib.ExitStack) -> str | None:
     ).format(pid=pid, folder=folder)
 
 
+def play_tokens(folder: Path) -> Any:
+    """The player's session token, kept in the play folder. Its server listens on a new
+    port every time, so the token is kept under one key, whatever the port."""
+    from leekha.client.tokens import TokenStore
+
+    class PlayTokens(TokenStore):
+        def get(self, server: str, name: str) -> str | None:
+            return super().get(PLAY_KEY, name)
+
+        def put(self, server: str, name: str, token: str) -> None:
+            super().put(PLAY_KEY, name, token)
+
+        def forget(self, server: str, name: str) -> None:
+            super().forget(PLAY_KEY, name)
+
+    return PlayTokens(folder / "session.json")
+
+
+#: The one server key of `leekha play`'s token (see `play_tokens`).
+PLAY_KEY = "leekha play"
+
+
+def unfinished_round(folder: Path, token: str) -> int | None:
+    """The round (from 1) of the unfinished game in the play database where the holder
+    of `token` sits; None when there is none. The engine replays the stored moves."""
+    from leekha.common.config import RulesConfig
+    from leekha.common.errors import LeekhaError
+    from leekha.common.game import replay
+    from leekha.server.lifecycle import PLAYING
+    from leekha.server.persistence import Store, db_path
+    from leekha.server.session import token_id
+
+    if not db_path(folder).is_file():
+        return None
+    store = Store.in_dir(folder)
+    try:
+        secret = token_id(token)
+        ours = {t for t, row in store.load_sessions().items() if row.secret == secret}
+        for row in store.load_tables():
+            seated = any(s is not None and s.token in ours for s in row.seats)
+            if row.status != PLAYING or row.seed is None or not seated:
+                continue
+            try:
+                game = replay(RulesConfig.from_dict(row.rules), row.seed, row.actions)
+            except LeekhaError:
+                return None
+            return int(game.round_no) + 1
+    finally:
+        store.close()
+    return None
+
+
+def ask_resume(round_no: int) -> bool:
+    """Ask on the terminal, before the screen opens; Enter means yes."""
+    try:
+        answer = input(_("Resume the game in round {n}? (Y/n) ").format(n=round_no))
+    except EOFError:
+        return False
+    # TRANSLATORS: the answers that mean yes to "Resume the game…? (Y/n)", lowercase,
+    # separated by spaces (y and yes are always understood too).
+    return answer.strip().lower() in ("", "y", "yes", *_("y yes").split())
+
+
 def forget_unfinished(folder: Path) -> None:
-    """A game left by a crashed `leekha play` cannot be resumed (the next one listens on
-    another port), and its held seat would reserve the player's name: start afresh."""
+    """Start afresh: drop the unfinished game (its held seat would reserve the player's
+    name) and keep the finished ones."""
     from leekha.server.persistence import Store
 
     store = Store.in_dir(folder)
@@ -187,7 +250,10 @@ async def play_main(
     from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
     from leekha.server.app import local_settings, start_server
 
-    bot = getattr(args, "level", None) or (best_bot() if args.strategy == "best" else args.strategy)
+    strategy = getattr(args, "strategy", None)
+    bot = getattr(args, "level", None) or (
+        best_bot() if strategy in (None, "best") else str(strategy)
+    )
     name = (args.name or default_name()).strip()[:24] or "you"
     overrides = dict(args.rule)
     with contextlib.ExitStack() as stack:
@@ -199,14 +265,22 @@ async def play_main(
             if other is not None:
                 print(other, file=sys.stderr)
                 return 1
-            forget_unfinished(folder)
+            tokens = play_tokens(folder)
+            token = tokens.get(PLAY_KEY, name)
+            round_no = unfinished_round(folder, token) if token is not None else None
+            if round_no is None or not ask_resume(round_no):
+                forget_unfinished(folder)
+                tokens.forget(PLAY_KEY, name)
+            io.setdefault("tokens", tokens)
         settings = local_settings(
             folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
         )
         server = await twisted_await(start_server(reactor, settings))
         try:
             table = table_name_for(name, _("{name} vs bots"))
-            auto = AutoSetup(name=table, preset=args.rules, overrides=overrides, bot=bot)
+            auto = AutoSetup(
+                name=table, preset=args.rules, overrides=overrides, bot=bot, kept=not args.no_save
+            )
             model = ClientModel(
                 name,
                 auto=auto,
