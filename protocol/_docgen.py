@@ -47,7 +47,7 @@ GROUPS: list[tuple[str, list[str]]] = [
             "seat_update",
         ],
     ),
-    ("Game actions (client)", ["pass_cards", "declare_double", "play_card"]),
+    ("Game actions (client)", ["pass_cards", "declare_double", "play_card", "take_back"]),
     (
         "Game state and events (server)",
         [

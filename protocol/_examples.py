@@ -289,6 +289,7 @@ EXAMPLES: dict[str, Message] = {
         msg.PassCards(id=9, cards=[51, 50, 24]),
         msg.DeclareDouble(id=9, card=49),
         msg.PlayCard(id=10, card=0),
+        msg.TakeBack(id=14),
         msg.Chat(id=11, text="good luck ☺"),
         SNAP_RESUME,
         msg.Dealt(round=0, dealer=3, hand=HAND, pass_to=1),

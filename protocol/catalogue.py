@@ -77,6 +77,7 @@ __all__ = [
     "Stats",
     "TableList",
     "TableUpdate",
+    "TakeBack",
     "TrickTaken",
     "Turn",
     "Welcome",
@@ -383,6 +384,19 @@ class Rematch(Message):
 
 
 # --- game: client actions ---------------------------------------------------------------
+
+
+@message(
+    "take_back",
+    C,
+    "(1.4) I am at the keyboard: take my seat back from the bot that plays it after my "
+    "timeouts (`control` `autopilot`, reason `timeouts`). Reply `ok`; everyone at the "
+    "table then gets the `seat_update` and the `took_back` notice. Any other request but "
+    "`ping`/`pong` takes the seat back too; this one does nothing else.",
+    since=(1, 4),
+)
+class TakeBack(Message):
+    id: int = _rid()
 
 
 @message("pass_cards", C, "Commit your 3-card pass. Reply `ok` (or an engine error).")

@@ -239,6 +239,11 @@ class LeekhaConnection(FramedConnection):
         self.lobby.chat(self._need_session(), msg.text)
         return M.Ok(re=msg.id)
 
+    def handle_take_back(self, msg: M.TakeBack) -> Message:
+        """The seat comes back with the request itself (`_active`): nothing more to do."""
+        self._need_session()
+        return M.Ok(re=msg.id)
+
     def handle_phrase(self, msg: P.Phrase) -> Message:
         session = self._need_session()
         if not speaks(self.rules, QUICK_PHRASES):

@@ -128,6 +128,8 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
         first.append(("class:seat.bot", _(" [bot: {level}]").format(level=level)))
     elif p.get("is_bot"):
         first.append(("class:seat.bot", _(" [bot]")))
+    elif m.control(seat) == "autopilot":
+        first.append(("class:seat.away", _(" [a bot plays]")))
     elif p.get("name") and not p.get("connected", True):
         first.append(("class:seat.away", _(" [away]")))
     said = m.bubble(seat)  # a quick phrase, for a few seconds
@@ -149,11 +151,15 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
     second: Frags = [
         ("", _("{total} pts  +{now}").format(total=v["totals"][seat], now=v["round_points"][seat]))
     ]
+    left = m.seat_seconds_left(seat) if seat != m.your_seat else None
+    clock = [("class:timer", _(" ⏱ {n}s").format(n=left))] if left is not None else []
     if v["phase"] == "play" and v["turn"] == seat:
         second.append(("class:seat.turn", _("  ◀ turn")))
+        second.extend(clock)
     elif v["phase"] == "pass":
-        done = v["passes_done"][seat]
+        done = v["passes_done"][seat] and not m.waiting_for(seat)
         second.append(("class:muted", _("  passed") if done else _("  passing…")))
+        second.extend(clock)
         # Only during the pass is a doubled card known to be in the doubler's hand.
         doubled = [c for c, s in v["doubled"] if s == seat]
         if doubled:
@@ -744,6 +750,8 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("L", _("leave")),
             ("?", _("help")),
         ]
+    if m.autopiloted:
+        return [("Enter", _("take your seat back")), ("S", _("scores")), ("?", _("help"))]
     if m.phase == "pass" and m.my_turn:
         return [
             ("←→", _("move")),

@@ -98,6 +98,7 @@ _HELD = (
     P.RoundScored,
     P.GameOver,
     P.YourTurn,
+    P.Turn,
 )
 
 
@@ -344,12 +345,22 @@ class ClientModel:
         self.shown_void: list[set[int]] = [set() for _seat in range(4)]
         self._passes: list[tuple[int, ...]] = []
         self._passes_hand = -1
+        #: (1.4 `turn`) Each seat the table waits for, with when its clock runs out on our
+        #: clock (None: untimed); what every screen's turn marker and countdown show.
+        self.clock_at: dict[int, float | None] = {}
+        #: The table we watch (and its password), to watch again after a server restart.
+        self.watching: tuple[int, str | None] | None = None
         # common
-        self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEEP)
+        #: Chat lines by where they were said: a table's id, or None for the lobby.
+        self.chats: dict[int | None, deque[tuple[str, str]]] = {}
         self.chat_open = False
         self.status = ""
         self.status_error = False
         self._status_transient = False
+        #: Where the status line was said (screen, table, table status): it goes once the
+        #: state it describes is gone (a refused join after joining, "seats empty" once the
+        #: game runs, "press L again" back in the lobby).
+        self._status_scope: tuple[Any, ...] | None = None
 
     # ---- outgoing ----------------------------------------------------------------------
     def request(self, cls: type[P.Message], **fields: Any) -> P.Message:
@@ -368,10 +379,33 @@ class ClientModel:
 
     def say(self, text: str, *, error: bool = False, transient: bool = False) -> None:
         """Put `text` on the status line. A transient line is about the position on the
-        table (a card's playability, a pass choice) and goes as soon as the position moves."""
+        table (a card's playability, a pass choice) and goes as soon as the position moves;
+        any line goes once the screen, the table or the table's status changes."""
         self.status = text
         self.status_error = error
         self._status_transient = transient
+        self._status_scope = self._scope()
+
+    def _scope(self) -> tuple[Any, ...]:
+        table = self.table or {}
+        return (self.screen, table.get("id"), table.get("status"))
+
+    def _forget_stale_status(self) -> None:
+        """The state a status line described has changed: the line goes with it."""
+        if self.status and self._status_scope != self._scope():
+            self.status, self.status_error, self._status_transient = "", False, False
+            self._status_scope = None
+        if self.leave_confirm and self.screen != TABLE:
+            self.leave_confirm = False
+
+    @property
+    def chat(self) -> deque[tuple[str, str]]:
+        """The chat lines of where we are (this table, or the lobby)."""
+        here = self.table["id"] if self.table is not None else None
+        lines = self.chats.get(here)
+        if lines is None:
+            lines = self.chats[here] = deque(maxlen=CHAT_KEEP)
+        return lines
 
     def _position_moved(self) -> None:
         if self._status_transient:
@@ -664,6 +698,7 @@ class ClientModel:
             self._held.append((self.clock(), msg))
             return
         self._apply(msg)
+        self._forget_stale_status()
 
     def _apply(self, msg: P.Message) -> None:
         match msg:
@@ -702,13 +737,18 @@ class ClientModel:
                 self._on_seat_update(msg)
             case P.YourTurn():
                 self._on_your_turn(msg)
+            case P.Turn():
+                self._on_turn(msg)
             case P.ChatMessage():
+                lines = self.chats.setdefault(msg.table_id, deque(maxlen=CHAT_KEEP))
                 if msg.sender == SYSTEM_SENDER:  # the server's own line: drops, returns, timers
                     text = systemlines.chat_line(msg, self.fmt)
-                    self.chat.append((msg.sender, text))
-                    self.say(text)
+                    lines.append((msg.sender, text))
+                    here = self.table["id"] if self.table is not None else None
+                    if msg.table_id == here:
+                        self.say(self._mine(msg) or text)
                 else:
-                    self.chat.append((msg.sender, msg.text))
+                    lines.append((msg.sender, msg.text))
             case P.PhraseSaid():
                 self._on_phrase(msg)
             case P.Stats():
@@ -729,6 +769,15 @@ class ClientModel:
         self.server = msg.server
         self.name = msg.name
         self.version = tuple(msg.version)
+        # Whatever table we are at replays its chat after its snapshot: start it afresh.
+        self.chats = {None: self.chats.get(None, deque(maxlen=CHAT_KEEP))}
+        watched = self.watching if self.table is not None and self.your_seat is None else None
+        if watched is not None and msg.table_id is None:
+            # A restarted server forgets who watched: watch the same table again.
+            self._leave_table()
+            self.request(P.Spectate, table_id=watched[0], password=watched[1])
+            self.say(_("reconnected: watching the table again"))
+            return
         if (
             msg.resumed
             and msg.table_id is None
@@ -825,6 +874,13 @@ class ClientModel:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
         if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
             self.table_password = req.password
+        if self.table is None or self.table.get("id") != msg.table["id"]:
+            self.chats.pop(msg.table["id"], None)  # its own history follows from the server
+            self.clock_at = {}
+        if isinstance(req, P.Spectate):
+            self.watching = (req.table_id, req.password)
+        elif msg.your_seat is not None:
+            self.watching = None
         self.table = msg.table
         self.view = dict(msg.view) if msg.view is not None else None
         self.players = [dict(p) for p in msg.players]
@@ -1032,12 +1088,72 @@ class ClientModel:
                 self.lifted = None
         self.ring = self.bell
 
+    def _on_turn(self, msg: P.Turn) -> None:
+        """(1.4) Whose decision the table waits for and the server's time left: the turn
+        marker and countdown of every seat on every screen, spectators' too."""
+        at = self._at if self._at is not None else self.clock()
+        self.clock_at = {int(s): None if left is None else at + left for s, left in msg.seats}
+        mine = self.clock_at.get(self.your_seat) if self.your_seat is not None else None
+        if mine is not None:
+            self.deadline_at = mine  # a resumed client counts down from the server's figure
+        v = self.view
+        if v is None or msg.phase != "play" or not msg.seats:
+            return
+        seat = int(msg.seats[0][0])
+        if v["phase"] == "pass":
+            # A spectator hears no `passed_received`: this is where its view starts play.
+            v = v | {"phase": "play", "passes_done": [True] * 4, "leader": seat}
+        self.view = v | {"turn": seat}
+
+    def seat_seconds_left(self, seat: int) -> int | None:
+        """Seconds left on the server's clock for `seat`'s pending decision (None: not
+        pending, or untimed)."""
+        at = self.clock_at.get(seat)
+        return None if at is None else max(0, int(at - self.clock() + 0.999))
+
+    def waiting_for(self, seat: int) -> bool:
+        """The table waits for `seat` now (the server's `turn`)."""
+        return seat in self.clock_at
+
+    def control(self, seat: int) -> str | None:
+        """Who plays `seat` now (1.4 `control`): human, away, bot or autopilot."""
+        p = self.players[seat] if 0 <= seat < len(self.players) else {}
+        value = p.get("control")
+        return str(value) if value else None
+
+    @property
+    def autopiloted(self) -> bool:
+        """A bot plays our seat after our timeouts until we act."""
+        return self.your_seat is not None and self.control(self.your_seat) == "autopilot"
+
+    def _mine(self, msg: P.ChatMessage) -> str | None:
+        """A notice about our own seat, said to us (how to take the seat back)."""
+        if self.your_seat is None or msg.args.get("seat") != self.your_seat:
+            return None
+        if msg.code == "timeouts_bot":
+            return _(
+                "a bot plays for you after {count} timeouts: press Enter or a card key to "
+                "take your seat back"
+            ).format(count=msg.args.get("count", ""))
+        if msg.code == "took_back":
+            return _("your seat is yours again")
+        return None
+
+    def take_back(self) -> None:
+        """Enter or a card key while a bot plays our seat: we are back."""
+        self.request(P.TakeBack)
+        self.say(_("taking your seat back from the bot…"), transient=True)
+
     def _on_stats(self, msg: P.Stats) -> None:
         if self.pending.pop(msg.re, None) is None:
             return  # not ours (or the overlay was closed and reopened since)
         self.stats = [dict(p) for p in msg.players]
 
     def _leave_table(self) -> None:
+        if self.table is not None:
+            self.chats.pop(self.table.get("id"), None)
+        self.watching = None
+        self.clock_at = {}
         self.table = None
         self.view = None
         self.players = []
@@ -1243,6 +1359,9 @@ class ClientModel:
         hand = self.hand
         if not 0 <= index < len(hand):
             return
+        if self.autopiloted:
+            self.take_back()
+            return
         self.cursor = index
         if self.phase == "pass":
             self.toggle()
@@ -1283,6 +1402,9 @@ class ClientModel:
         """Enter: pick, then confirm. The first press lifts or stages, the second sends."""
         if self.overlay == SUMMARY:
             self.summary = None
+            return
+        if self.autopiloted:
+            self.take_back()
             return
         v = self.view
         if v is None or not self.seated:
