@@ -14,7 +14,8 @@ from leekha.client.tui.layout import render_text
 def test_a_timeout_line_shows_in_the_chat_and_on_the_status_line() -> None:
     m = play_phase()
     text = "Time ran out: the server played 8♣ for you"
-    m.apply(P.ChatMessage(sender="*", text="x", table_id=7, code="timeout_played", args={"card": 6}))
+    line = P.ChatMessage(sender="*", text="x", table_id=7, code="timeout_played", args={"card": 6})
+    m.apply(line)
     screen = render_text(m)
     assert screen.splitlines()[-1].strip() == text  # the status line
     assert "*: Time ran out" in screen  # and the chat pane
