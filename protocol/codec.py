@@ -9,7 +9,7 @@ decoder allocate more than a small multiple of one frame.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import msgpack
 
@@ -93,7 +93,7 @@ def _in_protocol_terms(exc: Exception) -> str:
     return "the bytes are not valid msgpack"
 
 
-def _pairs_to_map(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+def _pairs_to_map(pairs: list[tuple[str, object]]) -> dict[str, object]:
     out = dict(pairs)
     if len(out) != len(pairs):
         raise ProtocolError("bad_msgpack", "duplicate map key")

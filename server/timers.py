@@ -19,14 +19,14 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from leekha.server.clock import Clock, Timer
 
 T = TypeVar("T")
 
 
-def _nothing(*_args: Any) -> None:
+def _nothing(*_args: object) -> None:
     return None
 
 
@@ -36,8 +36,8 @@ class Pending:
 
     _owner: FixedDelay
     when: float
-    func: Callable[..., Any]
-    args: tuple[Any, ...]
+    func: Callable[..., object]
+    args: tuple[object, ...]
     _active: bool = True
 
     def active(self) -> bool:
@@ -60,7 +60,7 @@ class FixedDelay:
         self._live = 0  # active calls in the queue
         self._timer: Timer | None = None
 
-    def call(self, func: Callable[..., Any], *args: Any) -> Pending:
+    def call(self, func: Callable[..., object], *args: object) -> Pending:
         pending = Pending(self, self.clock.seconds() + self.delay, func, args)
         self._queue.append(pending)
         self._live += 1

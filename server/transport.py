@@ -18,6 +18,12 @@ Promises:
 - A silent peer is pinged `ping_interval_s` after its last message (and each interval
   after) and dropped `dead_peer_timeout_s` after it, within a quarter second
   (`leekha.server.timers.Watch`).
+
+Over 400 lines because it is one Twisted `Protocol` that is also its transport's
+`IPushProducer`: the input, the output queue and the deadlines all turn on the same few
+facts (closing, gone, paused since when, what is held), and each half split off would
+have to reach into the other's. What the messages mean is already elsewhere
+(`leekha.server.handlers`), so is the socket write (`leekha.server.socketsend`).
 """
 
 from __future__ import annotations
