@@ -30,6 +30,8 @@ NOTICES: dict[str, str] = {
     "timeout_passed": N_("Time ran out: the server passed {cards} for you"),
     "timeout_played": N_("Time ran out: the server played {card} for you"),
     "muted": N_("{name} is muted for {seconds} s: too many messages"),
+    "quick_wait": N_("Quick play: you take a bot's seat when this round ends"),
+    "quick_seat": N_("{name} takes over a bot's seat"),
 }
 
 #: An `error`'s rule -> the words (leekha.protocol.notices.RULES; a test keeps them equal).

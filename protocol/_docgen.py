@@ -67,6 +67,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("Chat", ["chat", "chat_message"]),
     ("Statistics (1.1)", ["get_stats", "stats"]),
     ("Quick phrases (1.4)", ["phrase", "phrase_said"]),
+    ("Quick play (1.4)", ["quick_play"]),
     (
         "Tournaments (1.3)",
         [

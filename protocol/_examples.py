@@ -350,6 +350,7 @@ EXAMPLES: dict[str, Message] = {
         ),
         people.Phrase(id=90, code="well_played"),
         people.PhraseSaid(sender="bob", code="well_played", seat=1, table_id=7),
+        people.QuickPlay(id=91, preset="levant", overrides={"target": 51}, bot="hard", wait_s=30),
         tour.GetTournament(id=82, tournament_id=3),
         tour.EnterTournament(id=2, tournament_id=3),
         tour.TournamentState(re=82, tournament=TOURNAMENT),

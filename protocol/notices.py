@@ -26,6 +26,8 @@ NOTICES: dict[str, str] = {
     "timeout_passed": "Time ran out: the server passed {cards} for you",
     "timeout_played": "Time ran out: the server played {card} for you",
     "muted": "{name} is muted for {seconds} s: too many messages",
+    "quick_wait": "Quick play: you take a bot's seat when this round ends",
+    "quick_seat": "{name} takes over a bot's seat",
 }
 
 #: An `error`'s `rule` -> the English sentence. The engine's rules (a refused card or

@@ -1,20 +1,25 @@
-"""The messages that bring people together (protocol 1.4): quick phrases.
+"""The messages that bring people together (protocol 1.4): quick phrases and quick play.
 
 A quick phrase travels as a code from a small fixed set, never as text, so each reader
 sees it in their own language ("well played" to one, "أحسنت" to another). The codes are
 listed here once; a code a reader does not know (a newer peer's) is shown as the code
 itself. The server refuses a code that is not in its set (`bad_phrase`) rather than
 closing the connection, so a newer client can talk to an older server.
+
+Quick play is one request, and the server decides where it leads, so two people asking
+at once can never race for one seat.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from .catalogue import TABLE_ID, _rid
 from .message import Message, Sender, message, spec_field
-from .records import NAME
-from .schema import SEAT, NullableSpec, StrSpec
+from .records import NAME, RULES
+from .schema import SEAT, IntSpec, NullableSpec, StrSpec
 
-__all__ = ["PHRASES", "Phrase", "PhraseSaid"]
+__all__ = ["PHRASES", "Phrase", "PhraseSaid", "QuickPlay"]
 
 #: The quick phrases, in the order a picker shows them (keys 1..8).
 PHRASES = (
@@ -61,3 +66,30 @@ class PhraseSaid(Message):
         NullableSpec(SEAT), "the speaker's seat at the table; null = not seated", default=None
     )
     table_id: int | None = spec_field(NullableSpec(TABLE_ID), "null = lobby", default=None)
+
+
+@message(
+    "quick_play",
+    C,
+    "(1.4) Seat me anywhere with these rules. The server seats you at a waiting open table "
+    "with the same rules (the fullest first), or, when every such table is playing, at a "
+    "quick-play table with a bot seat, watching until the round ends and then in the "
+    "bot's seat; or it opens a table for you. A table it opens fills its empty seats with "
+    "bots of your `bot` level after `wait_s` and starts; four people start it at once. "
+    "Reply: `snapshot` with `re` (seated, or spectating until a bot's seat is yours).",
+)
+class QuickPlay(Message):
+    id: int = _rid()
+    preset: str = spec_field(StrSpec(1, 32), "rules preset", default="classic")
+    overrides: dict[str, Any] = spec_field(
+        RULES, "rules keys changed from the preset", default_factory=dict
+    )
+    bot: str = spec_field(
+        StrSpec(1, 32), "the level (or strategy) of the bots that fill seats", default="medium"
+    )
+    wait_s: int | None = spec_field(
+        NullableSpec(IntSpec(0, 600, "int 0..600 (seconds)")),
+        "seconds to wait for people before bots fill a table opened for you; null = the "
+        "server's default (20 on the reference server)",
+        default=None,
+    )

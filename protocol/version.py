@@ -24,6 +24,7 @@ __all__ = [
     "PAGED_LIST",
     "PROTOCOL_VERSION",
     "QUICK_PHRASES",
+    "QUICK_PLAY",
     "SEAT_CONTROL",
     "STATS",
     "SUPPORTED_VERSIONS",
@@ -134,6 +135,12 @@ def hears(version: Sequence[int] | HasVersion | None, msg: type[Message] | Messa
     if version is not None and not isinstance(version, Sequence):
         version = version.version
     return version is None or tuple(version[:2]) >= msg.SINCE
+
+QUICK_PLAY = feature(
+    "quick_play",
+    (1, 4),
+    "`quick_play`: one request, and the server seats you, opens a table or fills it with bots",
+)
 
 
 class HasVersion(Protocol):

@@ -19,7 +19,15 @@ from leekha.protocol import people as P
 from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import IDENTITY, QUICK_PHRASES, TOURNAMENTS, hears, negotiate, speaks
+from leekha.protocol.version import (
+    IDENTITY,
+    QUICK_PHRASES,
+    QUICK_PLAY,
+    TOURNAMENTS,
+    hears,
+    negotiate,
+    speaks,
+)
 from leekha.server.errors import Refused, StoreFailed
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
@@ -250,6 +258,12 @@ class LeekhaConnection(FramedConnection):
             raise Refused("unknown_type", "phrase needs protocol 1.4")
         self.lobby.voice.phrase(session, msg.code)
         return M.Ok(re=msg.id)
+
+    def handle_quick_play(self, msg: P.QuickPlay) -> Message:
+        session = self._need_session()
+        if not speaks(self.rules, QUICK_PLAY):
+            raise Refused("unknown_type", "quick_play needs protocol 1.4")
+        return self.lobby.quick.request(session, msg, self.ip)
 
     def handle_get_stats(self, msg: M.GetStats) -> Message:
         self._need_session()

@@ -25,6 +25,7 @@ from leekha.server.limits import TokenBucket, clean_chat, clean_name, name_keys
 from leekha.server.listing import Listing
 from leekha.server.outbox import Outbox
 from leekha.server.persistence import SessionRow, Store, TableRow
+from leekha.server.quickplay import QuickPlay
 from leekha.server.session import Peer, Session, new_token, token_id
 from leekha.server.settings import ServerSettings
 from leekha.server.standing import standings
@@ -106,6 +107,8 @@ class Lobby:
         self.tournaments = TournamentRunner(self)
         #: Who may say what: the chat limit, mutes and quick phrases (server.voice).
         self.voice = Voice(self)
+        #: `quick_play`: the server seats a person where a game is (server.quickplay).
+        self.quick = QuickPlay(self)
 
     # ---- startup and shutdown ----------------------------------------------------------
     def restore(self) -> int:

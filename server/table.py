@@ -11,7 +11,7 @@ timer (`turns`), the server bots (`autopilot`) and the states a table goes throu
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,7 +20,7 @@ from twisted.logger import Logger
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
-from leekha.common.events import Event
+from leekha.common.events import Event, RoundScored
 from leekha.common.game import OVER, PASS, Game, replay
 from leekha.common.record import GameRecord
 from leekha.common.view import seat_view
@@ -139,6 +139,9 @@ class Table:
         #: with the game's seed and takes the players back after one game), or None.
         self.tournament: int | None = None
         self.watcher: TableWatcher | None = None
+        #: Called between two rounds of a game (the last round scored, the next not yet
+        #: decided by anyone): quick play seats waiting people in bot seats then.
+        self.between_rounds: Callable[[Table], None] | None = None
 
     @property
     def seats(self) -> list[Seat | None]:
@@ -457,6 +460,18 @@ class Table:
         self._seat_changed(seat)
         self._maybe_rematch()
 
+    def take_bot_seat(self, i: int, token: str, name: str) -> None:
+        """A spectating person takes seat i from its bot (quick play, between rounds): the
+        game goes on with them, and they get the seat's view and, if due, their prompt."""
+        seat = self.seats[i]
+        if seat is None or not seat.is_bot or token not in self.spectators:
+            raise Refused("seat_taken", f"seat {i} is not a bot's")
+        self.spectators.discard(token)
+        self.seats[i] = Seat(name, token, connected=True)
+        self.turns.forget(i)
+        self._seat_changed(i)
+        self._send(token, self.snapshot(token))  # the caller's after_change prompts them
+
     def remove_bot(self, token: str, seat: int) -> None:
         self._require_host(token)
         s = self.seats[seat]
@@ -586,6 +601,8 @@ class Table:
         self._tell(events)
         if game.phase == OVER:
             self._finish()
+        elif self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
+            self.between_rounds(self)
 
     def _tell(self, events: Sequence[Event]) -> None:
         """Each member hears the engine's events through its own seat (wire_events)."""

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from leekha.client.i18n import _
-from leekha.client.options import address_help, default_help, no_terminal
+from leekha.client.options import add_rules_arguments, address_help, default_help, no_terminal
 from leekha.client.tui.play import add_screen_arguments
+from leekha.common.bots import LEVELS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +43,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "play as a guest: do not prove your name with your identity key "
             "(see leekha id; a server keeps a proved name for you alone)"
         ),
+    )
+    quick = parser.add_argument_group(_("quick play (--quick, or Q in the lobby)"))
+    quick.add_argument(
+        "--quick",
+        action="store_true",
+        help=_("seat me at once: a table with my rules, or a new one that bots complete"),
+    )
+    add_rules_arguments(parser)
+    quick.add_argument(
+        "--level",
+        choices=LEVELS,
+        default="medium",
+        help=default_help(_("how well the bots that complete a quick-play table play")),
+    )
+    quick.add_argument(
+        "--wait",
+        type=int,
+        default=20,
+        metavar="SECONDS",
+        help=default_help(_("seconds a new quick-play table waits for people before bots fill it")),
     )
     parser.add_argument(
         "--browse-timeout",
@@ -82,7 +103,7 @@ def choose_server(
 
 def run(args: argparse.Namespace) -> int:
     from leekha.client.invite import read_invite
-    from leekha.client.options import parse_address
+    from leekha.client.options import parse_address, rules_from_args
     from leekha.client.tui.play import default_name
 
     address, tls = args.address, bool(args.tls)
@@ -118,6 +139,15 @@ def run(args: argparse.Namespace) -> int:
     name = (args.name or default_name()).strip()[:24] or "you"
     if no_terminal("join"):
         return 1
+    if not 0 <= args.wait <= 600:
+        print(_("leekha join: --wait is 0 to 600 seconds"), file=sys.stderr)
+        return 2
+    try:
+        _rules, overrides = rules_from_args(args)
+    except ValueError as exc:
+        print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
+        return 2
+    quick = {"preset": args.rules, "overrides": overrides, "bot": args.level, "wait_s": args.wait}
 
     from leekha.client.eventloop import run_on_reactor
     from leekha.client.tokens import TokenStore
@@ -136,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
             label=label,
             tls=tls,
             invite=invite,
+            quick=quick,
+            quick_now=bool(args.quick) and invite is None,
             tokens=TokenStore(),
             identity=identity,
         )
@@ -165,6 +197,8 @@ async def join_main(
     label: str | None = None,
     ready: Callable[[Any], None] | None = None,
     invite: Any = None,
+    quick: dict[str, Any] | None = None,
+    quick_now: bool = False,
     **io: Any,
 ) -> int:
     """Connect, then run the lobby/table screens until the player quits. `io` passes
@@ -176,6 +210,9 @@ async def join_main(
 
     model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
     model.server_label = label or ""  # the lobby header: the LAN name, else the address
+    if quick is not None:
+        model.quick = quick
+    model.quick_now = quick_now
     if invite is not None:  # an invitation line: that table, its certificate and no other
         model.invited = (invite.table_id, invite.password)
         io.setdefault("pin", invite.fingerprint)

@@ -157,6 +157,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("g", filter=lobby)(m.refresh)
     on("S", filter=lobby)(m.open_stats)
     on("T", filter=lobby)(m.open_tournaments)
+    on("Q", filter=lobby)(m.start_quick)
 
     # table
     on("enter", filter=summary)(m.enter)

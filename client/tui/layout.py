@@ -438,6 +438,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
             _("↑/↓ j/k      choose a table"),
             _("Enter        sit at the table"),
             _("w            watch the table"),
+            _("Q            quick play: seat me now (bots fill in)"),
             _("n            new table"),
             _("g            refresh the list"),
             _("S            player statistics"),
@@ -732,6 +733,7 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [
             ("↑↓", _("choose")),
             ("Enter", _("join")),
+            ("Q", _("quick play")),
             ("w", _("watch")),
             ("n", _("new")),
             ("g", _("refresh")),

@@ -131,6 +131,8 @@ def _what(kind: str) -> str:
         "get_stats": _("Statistics"),
         "list_tournaments": _("Listing tournaments"),
         "get_tournament": _("Following the tournament"),
+        "quick_play": _("Quick play"),
+        "phrase": _("Quick phrase"),
     }
     return words.get(kind, kind)
 
@@ -308,6 +310,9 @@ class ClientModel:
         #: Lines to print once the screen is gone (invitations shown), so they can be copied.
         self.keep: list[str] = []
         self.phrase_picker = False
+        #: What quick play asks for (Q in the lobby; `leekha join --quick` at once).
+        self.quick: dict[str, Any] = {"preset": "classic", "overrides": {}, "bot": "medium"}
+        self.quick_now = False
         #: The last quick phrase of each seat and until when it shows beside the seat.
         self.said: dict[int, tuple[str, float]] = {}
         # table
@@ -800,6 +805,9 @@ class ClientModel:
             self.request(P.CreateTable, name=a.name, preset=a.preset, overrides=a.overrides)
         elif not msg.resumed or self.table is None:
             self.request(P.ListTables)
+        if self.quick_now and self.table is None:
+            self.quick_now = False
+            self.start_quick()
         if self.invited is not None and self.table is None:
             table_id, password = self.invited
             self.invited = None
@@ -1611,6 +1619,14 @@ class ClientModel:
             return
         self.leave_confirm = False
         self.request(P.Leave)
+
+    def start_quick(self) -> None:
+        """Lobby: one request, and the server seats us (or opens a table bots complete)."""
+        if not speaks(self.version, V.QUICK_PLAY):
+            self.say(_("this server has no quick play (protocol 1.4 needed)"), error=True)
+            return
+        self.request(P.QuickPlay, **self.quick)
+        self.say(_("quick play: finding you a seat…"), transient=True)
 
     def open_phrases(self) -> None:
         if not speaks(self.version, V.QUICK_PHRASES):

@@ -1,0 +1,183 @@
+"""Quick play: one request, and the server finds the person a game.
+
+The server decides everything in one place, on its one thread, so two people who ask at
+the same moment are seated one after the other and never fight over a seat. In order:
+
+1. a waiting open table (no password, not a tournament's) with exactly the rules asked
+   for and a free seat: the fullest first, so tables fill instead of spreading people;
+2. a quick-play table already playing with a bot in a seat nobody has claimed yet: the
+   person watches until the round ends and then takes that bot's seat (`between_rounds`);
+3. a new table, hosted by the person. After their `wait_s` (on the server's clock) the
+   empty seats get bots of their level and the game starts; four people start it sooner.
+
+A claim on a bot seat lapses when the person leaves or drops from the table.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from twisted.logger import Logger
+
+from leekha.protocol import catalogue as M
+from leekha.protocol import people
+from leekha.protocol.notices import NOTICES
+from leekha.server.clock import Timer
+from leekha.server.errors import Refused
+from leekha.server.lifecycle import PLAYING, WAITING
+from leekha.server.seats import bot_strategy_name
+from leekha.server.table import SYSTEM_SENDER, Table
+
+if TYPE_CHECKING:
+    from leekha.server.lobby import Lobby
+    from leekha.server.session import Session
+
+log = Logger()
+
+#: Seconds a quick-play table waits for people when the request does not say.
+DEFAULT_WAIT_S = 20
+
+
+@dataclass
+class QuickTable:
+    """A table quick play opened: whose bots fill it, when, and who waits for a bot seat."""
+
+    bot: str
+    fill: Timer | None = None
+    #: Tokens of spectators waiting for a bot seat, first come first seated.
+    claims: list[str] = field(default_factory=list)
+
+
+class QuickPlay:
+    """The lobby's matchmaker for `quick_play`."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.tables: dict[int, QuickTable] = {}
+        self._names = itertools.count(1)
+
+    def request(self, session: Session, msg: people.QuickPlay, address: str) -> M.Snapshot:
+        lobby = self.lobby
+        if lobby.tables.get(session.table_id or -1) is not None:
+            raise Refused("already_seated", "you are already at a table; leave first")
+        rules = lobby.rules_of(msg.preset, msg.overrides)
+        bot = bot_strategy_name(msg.bot)
+        self._forget_closed()
+        table = self._waiting_table(rules)
+        if table is not None:
+            reply = lobby.join_seat(session, M.JoinSeat(id=msg.id, table_id=table.id))
+            self._start_if_full(table)
+            return reply
+        table = self._table_with_a_bot(rules)
+        if table is not None:
+            reply = lobby.spectate(session, M.Spectate(id=msg.id, table_id=table.id))
+            self.tables[table.id].claims.append(session.token)
+            told = M.ChatMessage(
+                sender=SYSTEM_SENDER,
+                table_id=table.id,
+                text=NOTICES["quick_wait"],
+                code="quick_wait",
+            )
+            lobby.deliver(session.token, told)
+            return reply
+        create = M.CreateTable(
+            id=msg.id,
+            name=f"quick play {next(self._names)}",
+            preset=msg.preset,
+            overrides=msg.overrides,
+        )
+        reply = lobby.create_table(session, create, address)
+        table = lobby.tables[int(reply.table["id"])]
+        wait = DEFAULT_WAIT_S if msg.wait_s is None else msg.wait_s
+        quick = self.tables[table.id] = QuickTable(bot)
+        quick.fill = lobby.clock.callLater(wait, self._fill, table.id)
+        table.between_rounds = self._between_rounds
+        log.info("quick play: {player} opened table {table}", player=session.name, table=table.id)
+        return reply
+
+    def _forget_closed(self) -> None:
+        for tid in [t for t in self.tables if t not in self.lobby.tables]:
+            quick = self.tables.pop(tid)
+            if quick.fill is not None and quick.fill.active():
+                quick.fill.cancel()
+
+    def _open(self, table: Table, rules: dict[str, object]) -> bool:
+        return (
+            not table.closed
+            and table.password is None
+            and table.tournament is None
+            and table.config.to_dict() == rules
+        )
+
+    def _waiting_table(self, rules: dict[str, object]) -> Table | None:
+        fits = [
+            t
+            for t in self.lobby.tables.values()
+            if t.status == WAITING and self._open(t, rules) and t.room.empty()
+        ]
+        # The fullest first, then quick tables, then the oldest.
+        fits.sort(key=lambda t: (len(t.room.empty()), t.id not in self.tables, t.id))
+        return fits[0] if fits else None
+
+    def _table_with_a_bot(self, rules: dict[str, object]) -> Table | None:
+        for tid, quick in sorted(self.tables.items()):
+            table = self.lobby.tables.get(tid)
+            if table is None or table.status != PLAYING or not self._open(table, rules):
+                continue
+            self._drop_lapsed(table, quick)
+            bots = sum(1 for s in table.seats if s is not None and s.is_bot)
+            if bots > len(quick.claims):
+                return table
+        return None
+
+    def _drop_lapsed(self, table: Table, quick: QuickTable) -> None:
+        """Claims of people who are no longer watching this table (left, or dropped)."""
+        sessions = self.lobby.sessions
+        quick.claims = [
+            t
+            for t in quick.claims
+            if t in table.spectators
+            and (s := sessions.get(t)) is not None
+            and s.peer is not None
+            and s.table_id == table.id
+        ]
+
+    def _start_if_full(self, table: Table) -> None:
+        quick = self.tables.get(table.id)
+        if table.room.empty() or table.status != WAITING or table.host_token is None:
+            return
+        if quick is not None and quick.fill is not None and quick.fill.active():
+            quick.fill.cancel()
+        table.start(table.host_token)
+
+    def _fill(self, table_id: int) -> None:
+        """The wait is over: bots in the empty seats, and play."""
+        table = self.lobby.tables.get(table_id)
+        quick = self.tables.get(table_id)
+        if table is None or quick is None or table.status != WAITING or table.host_token is None:
+            return
+        quick.fill = None
+        try:
+            for seat in table.room.empty():
+                table.add_bot(table.host_token, seat, quick.bot)
+            table.start(table.host_token)
+        except Refused as exc:
+            log.warn("quick play table {table}: cannot fill: {why}", table=table_id, why=exc)
+
+    def _between_rounds(self, table: Table) -> None:
+        """Waiting people take the bots' seats before the next round is played."""
+        quick = self.tables.get(table.id)
+        if quick is None:
+            return
+        self._drop_lapsed(table, quick)
+        while quick.claims:
+            bots = [i for i, s in enumerate(table.seats) if s is not None and s.is_bot]
+            session = self.lobby.sessions.get(quick.claims[0])
+            if not bots or session is None:
+                break
+            quick.claims.pop(0)
+            seat = bots[0]
+            table.take_bot_seat(seat, session.token, session.name)
+            table.notice("quick_seat", name=session.name, seat=seat)

@@ -1,0 +1,49 @@
+"""Quick play as people see it, on 80x24 ptys read through pyte against a real server:
+`leekha join HOST --quick` seats ann at a new table that bots complete after her wait;
+bob, arriving while it plays, presses Q in the lobby, watches, and takes a bot's seat
+when the round ends. The server's short timers make ann's seat time out into the
+autopilot, so the round ends by itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.loopback import serve_process
+from helpers.pty import LEEKHA, Terminal
+
+
+def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    (tmp_path / "empty.toml").write_text("")
+    timers = ["--default-pass-timer-s", "1", "--default-turn-timer-s", "1", "--bot-think-ms", "1"]
+    server, port = serve_process(
+        tmp_path / "srv", *timers, "--config", str(tmp_path / "empty.toml")
+    )
+    terms: list[Terminal] = []
+    try:
+        long_game = ["--rule", "target=1000"]  # the autopilot must not finish it first
+        ann = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "ann", "--guest",
+                        "--quick", "--wait", "1", "--level", "easy", *long_game])  # fmt: skip
+        terms.append(ann)
+        ann.until(lambda: "ann (you)" in ann.text(), "ann seated by quick play")
+        ann.until(lambda: ann.text().count("[bot: easy]") == 3, "three easy bots fill in")
+        bob = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "bob", "--guest",
+                        *long_game])  # fmt: skip
+        terms.append(bob)
+        bob.until(lambda: "Q quick play" in bob.text(), "bob's lobby")
+        bob.send("Q")
+        bob.until(lambda: "spectating" in bob.text(), "bob watching ann's table")
+        flat = "".join(bob.text().split())
+        assert "youtakeabot'sseatwhenthisroundends" in flat, bob.text()
+        bob.until(lambda: "bob (you)" in bob.text(), "bob in a bot's seat after the round")
+        assert bob.text().count("[bot: easy]") == 2
+        ann.until(lambda: "takes over a bot's seat" in "".join(ann.lines()), "ann told")
+    finally:
+        for term in terms:
+            term.close()
+        server.terminate()
+        server.wait(timeout=10)
