@@ -45,6 +45,7 @@ S: Sender = "server"
     "Reply `ok`. It counts against the same rate limit as `chat`; a session that floods "
     "is muted for the others for a while (`muted`). A code the server does not know is "
     "refused with `bad_phrase`.",
+    since=(1, 4),
 )
 class Phrase(Message):
     id: int = _rid()
@@ -58,6 +59,7 @@ class Phrase(Message):
     S,
     "(1.4) Someone said a quick phrase. Show it in your reader's language; a code you "
     "do not know, as the code.",
+    since=(1, 4),
 )
 class PhraseSaid(Message):
     sender: str = spec_field(NAME, "speaker's name", wire="from")
@@ -77,6 +79,7 @@ class PhraseSaid(Message):
     "bot's seat; or it opens a table for you. A table it opens fills its empty seats with "
     "bots of your `bot` level after `wait_s` and starts; four people start it at once. "
     "Reply: `snapshot` with `re` (seated, or spectating until a bot's seat is yours).",
+    since=(1, 4),
 )
 class QuickPlay(Message):
     id: int = _rid()

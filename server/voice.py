@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from leekha.protocol import people
 from leekha.protocol.notices import NOTICES, english
-from leekha.protocol.version import QUICK_PHRASES, speaks
 from leekha.server.errors import Refused
 from leekha.server.table import SYSTEM_SENDER
 
@@ -70,6 +69,5 @@ class Voice:
             seat = table.seat_of(session.token)
             said = people.PhraseSaid(sender=session.name, code=code, seat=seat, table_id=table.id)
             audience = [s for t, _seat in table.members() if (s := lobby.sessions.get(t))]
-        for other in audience:
-            if other.peer is not None and speaks(getattr(other.peer, "rules", None), QUICK_PHRASES):
-                other.send(said)
+        for other in audience:  # a session older than 1.4 is not sent it (Message.SINCE)
+            other.send(said)
