@@ -65,7 +65,7 @@ class Event(enum.Enum):
     KEEPALIVE = "keepalive"  # ping, pong, and errors that change nothing
     CHALLENGE = "challenge"  # challenge and prove: the key check inside the handshake
     TRAFFIC = "traffic"  # every other request, reply or event
-    PIPELINED = "pipelined"  # a request the server got right behind the hello, unanswered
+    PIPELINED = "pipelined"  # a client request sent behind its hello, before the answer
     LOST = "lost"  # the transport is gone
 
 
