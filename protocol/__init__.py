@@ -13,7 +13,7 @@ from .codec import DEFAULT_MAX_FRAME, Decoder, encode, encode_body
 from .connection import Connection, LocalProtocolError, State
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS, ProtocolError
 from .message import CLIENT_TYPES, MESSAGE_TYPES, SERVER_TYPES, Message, from_dict, to_dict
-from .people import PHRASES, Phrase, PhraseSaid, QuickPlay
+from .people import PHRASES, GetProfile, Phrase, PhraseSaid, Profile, QuickPlay
 from .tournaments import (
     CreateTournament,
     EnterTournament,
@@ -49,12 +49,14 @@ __all__ = [
     "Decoder",
     "EnterTournament",
     "Feature",
+    "GetProfile",
     "GetTournament",
     "ListTournaments",
     "LocalProtocolError",
     "Message",
     "Phrase",
     "PhraseSaid",
+    "Profile",
     "ProtocolError",
     "QuickPlay",
     "State",

@@ -20,6 +20,7 @@ from .connection import TRANSITIONS
 from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS
 from .message import MESSAGE_TYPES, Message, to_dict, wire_fields
 from .notices import NOTICES, RULES
+from .people import RECORDS as PEOPLE_RECORDS
 from .records import RECORDS
 from .schema import RecordSpec
 from .tournaments import RECORDS as TOURNAMENT_RECORDS
@@ -68,6 +69,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("Statistics (1.1)", ["get_stats", "stats"]),
     ("Quick phrases (1.4)", ["phrase", "phrase_said"]),
     ("Quick play (1.4)", ["quick_play"]),
+    ("Profiles (1.4)", ["get_profile", "profile"]),
     (
         "Tournaments (1.3)",
         [
@@ -164,7 +166,7 @@ def _record(rec: RecordSpec) -> str:
 
 
 def _records() -> str:
-    return "\n".join(_record(r) for r in (*RECORDS, *TOURNAMENT_RECORDS))
+    return "\n".join(_record(r) for r in (*RECORDS, *TOURNAMENT_RECORDS, *PEOPLE_RECORDS))
 
 
 def _errors() -> str:

@@ -350,6 +350,32 @@ EXAMPLES: dict[str, Message] = {
         ),
         people.Phrase(id=90, code="well_played"),
         people.PhraseSaid(sender="bob", code="well_played", seat=1, table_id=7),
+        people.GetProfile(id=92, name="alice"),
+        people.Profile(
+            re=92,
+            name="alice",
+            stats={
+                "name": "alice",
+                "games": 12,
+                "wins": 5,
+                "avg_points_per_round": 7.25,
+                "rating": 27.314,
+                "rating_sigma": 4.102,
+                "leekhas": 9,
+                "moons": 1,
+            },
+            recent=[
+                {
+                    "game_id": 41,
+                    "table": "friday",
+                    "finished": 1764620400.0,
+                    "seat": 2,
+                    "points": 38,
+                    "won": True,
+                    "players": ["bob", "carla", "alice", "medium bot 3"],
+                }
+            ],
+        ),
         people.QuickPlay(id=91, preset="levant", overrides={"target": 51}, bot="hard", wait_s=30),
         tour.GetTournament(id=82, tournament_id=3),
         tour.EnterTournament(id=2, tournament_id=3),

@@ -16,10 +16,22 @@ from typing import Any
 
 from .catalogue import TABLE_ID, _rid
 from .message import Message, Sender, message, spec_field
-from .records import NAME, RULES
-from .schema import SEAT, IntSpec, NullableSpec, StrSpec
+from .records import NAME, PLAYER_STATS, RULES
+from .schema import (
+    INT32,
+    NON_NEG,
+    REQ_ID,
+    SEAT,
+    BoolSpec,
+    FloatSpec,
+    IntSpec,
+    ListSpec,
+    NullableSpec,
+    RecordSpec,
+    StrSpec,
+)
 
-__all__ = ["PHRASES", "Phrase", "PhraseSaid", "QuickPlay"]
+__all__ = ["PHRASES", "RECORDS", "GetProfile", "Phrase", "PhraseSaid", "Profile", "QuickPlay"]
 
 #: The quick phrases, in the order a picker shows them (keys 1..8).
 PHRASES = (
@@ -33,6 +45,20 @@ PHRASES = (
     "good_game",
 )
 PHRASE = StrSpec(1, 32)
+#: Most recent games one `profile` carries.
+RECENT_MAX = 10
+
+RECENT_GAME = RecordSpec.of(
+    "RecentGame",
+    game_id=NON_NEG,
+    table=StrSpec(0, 64),
+    finished=FloatSpec(0.0, 1e11),
+    seat=SEAT,
+    points=INT32,
+    won=BoolSpec(),
+    players=ListSpec(StrSpec(0, 64), 4, 4),
+)
+RECORDS: tuple[RecordSpec, ...] = (RECENT_GAME,)
 
 C: Sender = "client"
 S: Sender = "server"
@@ -95,4 +121,35 @@ class QuickPlay(Message):
         "seconds to wait for people before bots fill a table opened for you; null = the "
         "server's default (20 on the reference server)",
         default=None,
+    )
+
+
+@message(
+    "get_profile",
+    C,
+    "(1.4) Ask for one player's profile from the server's records. Reply `profile`.",
+    since=(1, 4),
+)
+class GetProfile(Message):
+    id: int = _rid()
+    name: str = spec_field(NAME, "the player's name, exactly as shown")
+
+
+@message(
+    "profile",
+    S,
+    "(1.4) One player's rating, games and wins (`stats`, null when the records hold no "
+    "finished game of that name) and their latest finished games, newest first.",
+    since=(1, 4),
+)
+class Profile(Message):
+    re: int = spec_field(REQ_ID, "`id` of the `get_profile`")
+    name: str = spec_field(NAME, "whose profile")
+    stats: dict[str, Any] | None = spec_field(
+        NullableSpec(PLAYER_STATS), "as in `stats` (people only: a bot has none)"
+    )
+    recent: list[dict[str, Any]] = spec_field(
+        ListSpec(RECENT_GAME, 0, RECENT_MAX),
+        f"their last finished games (at most {RECENT_MAX}), newest first: `finished` in "
+        "seconds since 1970 (UTC), `points` their total in that game",
     )

@@ -22,6 +22,7 @@ __all__ = [
     "FEATURES",
     "GAME_FACTS",
     "PAGED_LIST",
+    "PROFILES",
     "PROTOCOL_VERSION",
     "QUICK_PHRASES",
     "QUICK_PLAY",
@@ -140,6 +141,12 @@ QUICK_PLAY = feature(
     "quick_play",
     (1, 4),
     "`quick_play`: one request, and the server seats you, opens a table or fills it with bots",
+)
+
+PROFILES = feature(
+    "profiles",
+    (1, 4),
+    "`get_profile` and `profile`: one player's rating, games, wins and latest games",
 )
 
 

@@ -31,6 +31,7 @@ from leekha.protocol.version import (
 from leekha.server.errors import Refused, StoreFailed
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
+from leekha.server.profiles import profile
 from leekha.server.session import Session
 from leekha.server.transport import FramedConnection, Host
 
@@ -264,6 +265,10 @@ class LeekhaConnection(FramedConnection):
         if not speaks(self.rules, QUICK_PLAY):
             raise Refused("unknown_type", "quick_play needs protocol 1.4")
         return self.lobby.quick.request(session, msg, self.ip)
+
+    def handle_get_profile(self, msg: P.GetProfile) -> Message:
+        self._need_session()
+        return profile(self.lobby, msg.id, msg.name)
 
     def handle_get_stats(self, msg: M.GetStats) -> Message:
         self._need_session()

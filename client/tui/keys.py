@@ -51,6 +51,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     bot_level = top(M.BOT_LEVEL)
     invite = top(M.INVITE)
     phrases = top(M.PHRASES)
+    profile = top(M.PROFILE)
     # no overlay, or one that leaves the table keys live under it
     free = top(None, M.GAME_OVER, M.DOUBLE, M.SUMMARY)
     lobby = top(None) & Condition(lambda: m.screen == M.LOBBY)
@@ -116,8 +117,16 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     text_entry(password, m.password_type, m.password_backspace, m.password_submit)
 
     # statistics overlay and score sheet
-    for key in ("escape", "enter", "S", "q"):
+    for key in ("escape", "S", "q"):
         on(key, filter=stats | scores)(m.escape)
+    on("enter", filter=scores)(m.escape)
+    on("enter", filter=stats)(m.stats_profile)
+    for key, step in (("up", -1), ("k", -1), ("down", 1), ("j", 1)):
+        on(key, filter=stats)(lambda step=step: m.stats_move(step))  # type: ignore[misc]
+        on(key, filter=profile)(lambda step=step: m.profile_move(step))  # type: ignore[misc]
+    on("enter", filter=profile)(m.profile_show)
+    for key in ("escape", "q", "P"):
+        on(key, filter=profile)(m.escape)
 
     # tournament screen
     on("up", filter=tournaments)(lambda: m.tournament_move(-1))
@@ -186,6 +195,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("s", filter=waiting)(m.start)
     on("L", filter=table)(m.leave)
     on("I", filter=table)(m.open_invite)
+    on("P", filter=table)(m.open_profiles)
     on("p", filter=invite)(m.invite_toggle_password)
     for key in ("escape", "enter", "q", "I"):
         on(key, filter=invite)(m.escape)

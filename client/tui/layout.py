@@ -462,6 +462,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
         _("b x s        host, waiting: add / remove a bot, start"),
         _("L            leave the table;  q quit"),
         _("I            invite a friend: a line to paste"),
+        _("P            the players' profiles"),
         "",
         _("(D) dealer   +N points taken this round"),
         _("x2 doubled card   + a card passed to you"),
@@ -612,7 +613,8 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
             f"{str(p.get('name', ''))[:18]:<18} {rating:>13} {p.get('games', 0):>5}"
             f" {p.get('wins', 0):>5} {avg:>9.1f} {p.get('leekhas', 0):>7} {p.get('moons', 0):>5}"
         )
-        cv.put(x, y + 1 + i, line[: width - 4], "class:box")
+        style = "class:box class:cursorrow" if i == m.stats_cursor else "class:box"
+        cv.put(x, y + 1 + i, line[: width - 4], style)
     more = ""
     if rows and len(rows) > len(shown):
         more = _("  (+{n} more)").format(n=len(rows) - len(shown))
@@ -640,6 +642,7 @@ OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.BOT_LEVEL: _paint_bot_level,
     M.GAME_OVER: _paint_game_over,
     M.PHRASES: lambda _m, cv: social.paint_phrases(cv),
+    M.PROFILE: lambda m, cv: social.paint_profile(m.profile_box, cv) if m.profile_box else None,
     M.INVITE: lambda m, cv: social.paint_invite(m.invite_box, cv) if m.invite_box else None,
 }
 
@@ -708,7 +711,9 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("Enter", _("create")),
             ("Esc", _("cancel")),
         ]
-    if top in (M.STATS, M.SCORES):
+    if top == M.STATS:
+        return [("↑↓", _("choose")), ("Enter", _("profile")), ("Esc", _("close"))]
+    if top == M.SCORES:
         return [("Esc", _("close"))]
     if top == M.TOURNAMENTS and m.tournaments is not None:
         enter = _("watch") if m.tournaments.following_one else _("open")
@@ -720,6 +725,8 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [("Enter", _("continue")), ("S", _("score sheet"))]
     if top == M.DOUBLE:
         return [("y", _("double it")), ("n", _("keep it hidden"))]
+    if top == M.PROFILE:
+        return [("↑↓", _("choose")), ("Enter", _("show")), ("Esc", _("back"))]
     if top == M.PHRASES:
         return [("1-8", _("say it")), ("Esc", _("close"))]
     if top == M.INVITE:

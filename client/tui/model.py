@@ -27,7 +27,7 @@ from leekha.client import systemlines
 from leekha.client.cardnames import suit_name
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
-from leekha.client.tui.social import BUBBLE_S, InviteBox, phrase_words
+from leekha.client.tui.social import BUBBLE_S, InviteBox, ProfileBox, phrase_words
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
@@ -35,6 +35,7 @@ from leekha.common.errors import ConfigError
 from leekha.common.legality import legal_passes, pass_error, passable_mask, play_refusal
 from leekha.protocol import version as V
 from leekha.protocol.invite import Invite
+from leekha.protocol.message import to_dict
 from leekha.protocol.seatview import doublable, fold_event, new_round
 from leekha.protocol.version import speaks
 
@@ -65,6 +66,7 @@ GAME_OVER = "game_over"
 BOT_LEVEL = "bot_level"
 INVITE = "invite"
 PHRASES = "phrases"
+PROFILE = "profile"
 
 #: The levels a host picks for a bot seat: strategy names, as `leekha play --level`.
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -313,6 +315,8 @@ class ClientModel:
         #: What quick play asks for (Q in the lobby; `leekha join --quick` at once).
         self.quick: dict[str, Any] = {"preset": "classic", "overrides": {}, "bot": "medium"}
         self.quick_now = False
+        self.profile_box: ProfileBox | None = None
+        self.stats_cursor = 0  # the row of the statistics overlay Enter opens
         #: The last quick phrase of each seat and until when it shows beside the seat.
         self.said: dict[int, tuple[str, float]] = {}
         # table
@@ -432,6 +436,8 @@ class ClientModel:
             return HELP
         if self.phrase_picker and self.screen != CONNECTING:
             return PHRASES
+        if self.profile_box is not None and self.screen != CONNECTING:
+            return PROFILE
         screen = self.screen
         if screen == LOBBY:
             if self.stats_open:
@@ -754,6 +760,10 @@ class ClientModel:
                         self.say(self._mine(msg) or text)
                 else:
                     lines.append((msg.sender, msg.text))
+            case P.Profile():
+                box = self.profile_box
+                if self.pending.pop(msg.re, None) is not None and box and box.asked == msg.name:
+                    box.profile = to_dict(msg)
             case P.PhraseSaid():
                 self._on_phrase(msg)
             case P.Stats():
@@ -1178,6 +1188,7 @@ class ClientModel:
         self.invite_box = None
         self.table_password = None
         self.said.clear()
+        self.profile_box = None
 
     def _offer_doubles(self) -> None:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
@@ -1244,6 +1255,7 @@ class ClientModel:
             return
         self.stats_open = True
         self.stats = None
+        self.stats_cursor = 0
         self.request(P.GetStats)
 
     def close_stats(self) -> None:
@@ -1502,6 +1514,9 @@ class ClientModel:
             self.invite_box = None
         elif top == PHRASES:
             self.phrase_picker = False
+        elif top == PROFILE:
+            if self.profile_box is None or self.profile_box.back():
+                self.profile_box = None
         elif top == SUMMARY:
             self.summary = None
         elif self.show_last:
@@ -1619,6 +1634,40 @@ class ClientModel:
             return
         self.leave_confirm = False
         self.request(P.Leave)
+
+    def open_profiles(self, names: list[str] | None = None) -> None:
+        """Profiles of the people at this table (P), or of one name (Enter in statistics)."""
+        if not speaks(self.version, V.PROFILES):
+            self.say(_("this server keeps no profiles (protocol 1.4 needed)"), error=True)
+            return
+        if names is None:
+            names = [p["name"] for p in self.players if p.get("name") and not p.get("is_bot")]
+        if not names:
+            self.say(_("nobody here has a profile: bots have none"), error=True)
+            return
+        self.profile_box = ProfileBox(names)
+        if len(names) == 1:
+            self.profile_show()
+
+    def profile_move(self, step: int) -> None:
+        if self.profile_box is not None:
+            self.profile_box.move(step)
+
+    def profile_show(self) -> None:
+        box = self.profile_box
+        if box is not None and box.asked is None and box.chosen is not None:
+            box.asked = box.chosen
+            self.request(P.GetProfile, name=box.chosen)
+
+    def stats_move(self, step: int) -> None:
+        rows = self.stats or []
+        self.stats_cursor = max(0, min(self.stats_cursor + step, len(rows) - 1))
+
+    def stats_profile(self) -> None:
+        """Enter on a name in the statistics: that player's profile."""
+        rows = self.stats or []
+        if 0 <= self.stats_cursor < len(rows):
+            self.open_profiles([str(rows[self.stats_cursor]["name"])])
 
     def start_quick(self) -> None:
         """Lobby: one request, and the server seats us (or opens a table bots complete)."""

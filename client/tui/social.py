@@ -1,6 +1,6 @@
 """The terminal client's ways of reaching other people: the invitation box (one line a
 friend pastes to land at this table), quick phrases (their words in the reader's
-language, the picker) and what they paint.
+language, the picker), players' profiles, and what they paint.
 
 Kept apart from the table's game state: none of it changes a game, and each piece is a
 small state with its own painter, opened by one key and closed by Esc like every overlay
@@ -9,7 +9,9 @@ small state with its own painter, opened by one key and closed by Esc like every
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from leekha.client.i18n import N_, _
 from leekha.client.tui.canvas import Canvas
@@ -92,3 +94,70 @@ def paint_phrases(cv: Canvas) -> None:
         cv.put(x, y + i, f"{i + 1}  {phrase_words(code)}", "class:box")
     cv.put(x, y + len(PHRASES), _("1-{n} to say it, Esc to close").format(n=len(PHRASES)),
            "class:box class:muted")  # fmt: skip
+
+
+@dataclass
+class ProfileBox:
+    """Whose profile to show: the names to choose from, and the server's answer for the
+    one chosen (None while asked, or while the list is shown)."""
+
+    names: list[str]
+    cursor: int = 0
+    asked: str | None = None
+    profile: dict[str, Any] | None = None
+
+    def move(self, step: int) -> None:
+        if self.asked is None and self.names:
+            self.cursor = max(0, min(self.cursor + step, len(self.names) - 1))
+
+    @property
+    def chosen(self) -> str | None:
+        return self.names[self.cursor] if self.names else None
+
+    def back(self) -> bool:
+        """Esc: from a profile back to the list (or close, with one name only); True = close."""
+        if self.asked is not None and len(self.names) > 1:
+            self.asked = self.profile = None
+            return False
+        return True
+
+
+def _when(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def paint_profile(box: ProfileBox, cv: Canvas) -> None:
+    width = min(cv.width, 70)
+    inner = width - 4
+    if box.asked is None:
+        x, y = cv.box(40, len(box.names) + 3, _("whose profile?"))
+        for i, name in enumerate(box.names):
+            style = "class:box class:cursorrow" if i == box.cursor else "class:box"
+            cv.put(x, y + i, name[:36], style)
+        cv.put(x, y + len(box.names), _("Enter to show, Esc to close"), "class:box class:muted")
+        return
+    p = box.profile
+    recent = p["recent"] if p is not None else []
+    x, y = cv.box(width, len(recent) + 7, _("player: {name}").format(name=box.asked))
+    if p is None:
+        cv.put(x, y, _("asking the server…"), "class:box class:muted")
+        return
+    s = p["stats"]
+    if s is None:
+        cv.put(x, y, _("no finished games on this server"), "class:box")
+    else:
+        mu, sigma = s.get("rating"), s.get("rating_sigma")
+        rating = f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest")
+        cv.put(x, y, _("rating {rating}").format(rating=rating), "class:box")
+        line = _("{games} games, {wins} won, {avg:.1f} points a round").format(
+            games=s["games"], wins=s["wins"], avg=s["avg_points_per_round"]
+        )
+        cv.put(x, y + 1, line[:inner], "class:box")
+    cv.put(x, y + 2, _("latest games:") if recent else "", "class:box class:muted")
+    for i, g in enumerate(recent):
+        mark = "✓" if g["won"] else "·"
+        others = ", ".join(n for j, n in enumerate(g["players"]) if j != g["seat"] and n)
+        pts = _("{n} pts").format(n=g["points"])
+        text = f"{mark} {_when(g['finished'])} {str(g['table'])[:14]:<14} {pts:>7}  {others}"
+        cv.put(x, y + 3 + i, text[:inner], "class:box")
+    cv.put(x, y + 3 + len(recent), _("✓ won · Esc back"), "class:box class:muted")
