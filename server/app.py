@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ from leekha.protocol.version import PROTOCOL_VERSION
 from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
+from leekha.server.dbhealth import DatabaseProblem, open_store
+from leekha.server.errors import StoreFailed
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
@@ -240,14 +243,19 @@ async def start_server(
     if store is None:  # one server per data folder (DataDirInUse if another has it)
         lock = DataLock(settings.data_dir).acquire()
         try:
-            store = Store.in_dir(settings.data_dir)
+            store = open_store(settings.data_dir)
         except BaseException:
             lock.release()
             raise
     try:
-        lobby = Lobby(reactor, settings, store)
-        lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
-        restored = lobby.restore()
+        try:
+            lobby = Lobby(reactor, settings, store)
+            lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
+            restored = lobby.restore()
+        except StoreFailed as exc:
+            raise DatabaseProblem(Path(store.path), f'SQLite says "{exc.cause}"') from None
+        except sqlite3.Error as exc:  # the lobby's own rows: nothing can be served
+            raise DatabaseProblem(Path(store.path), f'SQLite says "{exc}"') from None
     except BaseException:
         if lock is not None:  # a store of our own
             store.close()

@@ -81,6 +81,8 @@ class Lobby:
         self.max_chat = min(settings.max_chat_len, WIRE_CHAT_MAX)
         self.identities = Identities(store, self.max_name)
         self.tables: dict[int, Table] = {}
+        #: Stored tables that could not be restored (id -> why): kept, not served.
+        self.damaged: dict[int, str] = {}
         #: Host token -> ids of the tables it may host (checked against table.host_token on
         #: use), so a closing connection does not walk every table.
         self._hosting: dict[str, set[int]] = {}
@@ -114,7 +116,7 @@ class Lobby:
     def restore(self) -> int:
         """Bring back every stored table with its seats and tokens; returns how many."""
         stored = self.store.load_sessions()
-        rows = self.store.load_tables()
+        rows, self.damaged = self.store.load_live()
         keep: list[str] = []
         for row in rows:
             table = Table(self, self.clock, self.options, row)
@@ -128,15 +130,28 @@ class Lobby:
                 self.tables[row.id] = table
                 self._hosted(table)
                 table.restore(row)
-            except Exception:
-                log.failure("cannot restore table {table}; dropping it", table=row.id)
+            except Exception as exc:
+                self.damaged[row.id] = str(exc) or type(exc).__name__
                 self.tables.pop(row.id, None)
                 table.shutdown()
                 continue
             keep.extend(table.tokens())
             self._list(table)
             self._next_id = max(self._next_id, row.id + 1)
-        self.store.forget_sessions(keep)
+        for table_id, why in sorted(self.damaged.items()):
+            log.error(
+                "table {table} cannot be restored ({why}); it stays in {path}, unserved,"
+                " and so do its players' sessions. Run `leekha records check`",
+                table=table_id,
+                why=why,
+                path=self.store.path,
+            )
+        if not self.damaged:
+            self.store.forget_sessions(keep)
+        else:  # whose sessions are whose is not known: keep them all, and their tokens work
+            for token, kept in stored.items():
+                if token not in self.sessions:
+                    self._stored_session(token, kept.name, stored)
         self.tournaments.restore()
         self.outbox.flush()
         self._counts()

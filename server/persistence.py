@@ -24,9 +24,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from twisted.logger import Logger
+
 from leekha.server.errors import StoreFailed
 from leekha.server.limits import skeleton
 from leekha.server.session import token_id
+
+log = Logger()
 
 DB_NAME = "leekha.sqlite3"
 
@@ -203,6 +207,8 @@ class Store:
         self._open = False
         #: Set once a write failed: the store then refuses every write (fail-stop).
         self.failed: StoreFailed | None = None
+        #: The chat could not be read (damaged pages): no chat line is written.
+        self._chat_lost = False
         #: Called once with the failure (the outbox stops the server).
         self.on_failure: Callable[[StoreFailed], None] | None = None
         self._migrate()
@@ -456,7 +462,11 @@ class Store:
             db.execute("DELETE FROM chat WHERE table_id = ?", (table_id,))
 
     def add_chat(self, table_id: int, sender: str, text: str, keep: int) -> None:
-        """One line of a table's chat; only the last `keep` lines are kept."""
+        """One line of a table's chat; only the last `keep` lines are kept. Not once the
+        chat was found damaged (`load_chat`): a write into damaged pages would poison the
+        turn's transaction and stop the server, and chat is not worth that."""
+        if self._chat_lost:
+            return
         with self._tx() as db:
             db.execute(
                 "INSERT INTO chat (table_id, sender, text) VALUES (?, ?, ?)",
@@ -469,10 +479,24 @@ class Store:
             )
 
     def load_chat(self, table_id: int) -> list[tuple[str, str]]:
-        """A table's kept chat lines, oldest first, as (sender, text)."""
-        rows = self._db.execute(
-            "SELECT sender, text FROM chat WHERE table_id = ? ORDER BY id", (table_id,)
-        ).fetchall()
+        """A table's kept chat lines, oldest first, as (sender, text). Chat is the least
+        of what is stored: lines that cannot be read are logged and left out, and the
+        table comes back without them."""
+        try:
+            rows = self._db.execute(
+                "SELECT sender, text FROM chat WHERE table_id = ? ORDER BY id", (table_id,)
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            log.warn(
+                "table {table}: its chat in {path} cannot be read ({error}); the table"
+                " comes back without it, and no chat is kept until the file is repaired."
+                " Run `leekha records check`",
+                table=table_id,
+                path=self.path,
+                error=str(exc),
+            )
+            self._chat_lost = True
+            return []
         return [(str(r[0]), str(r[1])) for r in rows]
 
     def forget_live_tables(self) -> None:
@@ -490,39 +514,53 @@ class Store:
         return int(row[0] or 0) + 1
 
     def load_tables(self) -> list[TableRow]:
+        """Every live table that can be read (see `load_live`)."""
+        return self.load_live()[0]
+
+    def load_live(self) -> tuple[list[TableRow], dict[int, str]]:
+        """Every live table with its seats and moves, and the tables whose seats or moves
+        cannot be read (id -> what went wrong, SQLite's words): those are left out here
+        and never deleted, so a repaired database has them back."""
         out: list[TableRow] = []
+        damaged: dict[int, str] = {}
         for r in self._db.execute(
             "SELECT id, name, host_token, host_name, preset, rules, password, pass_s, turn_s,"
             " status, game_no, seed FROM tables ORDER BY id"
         ).fetchall():
-            row = TableRow(
-                id=r[0],
-                name=r[1],
-                host_token=r[2],
-                host_name=r[3],
-                preset=r[4],
-                rules=json.loads(r[5]),
-                password=r[6],
-                pass_s=r[7],
-                turn_s=r[8],
-                status=r[9],
-                game_no=r[10],
-                seed=r[11],
-            )
-            for seat, name, token, strategy in self._db.execute(
-                "SELECT seat, name, token, strategy FROM seats WHERE table_id = ?", (row.id,)
-            ):
-                if 0 <= seat < 4:
-                    row.seats[seat] = SeatRow(name, token, strategy)
-            row.actions = [
-                json.loads(a)
-                for (a,) in self._db.execute(
-                    "SELECT action FROM actions WHERE table_id = ? AND game_no = ? ORDER BY idx",
-                    (row.id, row.game_no),
-                )
-            ]
-            out.append(row)
-        return out
+            try:
+                out.append(self._live_row(r))
+            except (sqlite3.DatabaseError, ValueError) as exc:  # ValueError: bad JSON
+                damaged[int(r[0])] = str(exc)
+        return out, damaged
+
+    def _live_row(self, r: Sequence[Any]) -> TableRow:
+        row = TableRow(
+            id=r[0],
+            name=r[1],
+            host_token=r[2],
+            host_name=r[3],
+            preset=r[4],
+            rules=json.loads(r[5]),
+            password=r[6],
+            pass_s=r[7],
+            turn_s=r[8],
+            status=r[9],
+            game_no=r[10],
+            seed=r[11],
+        )
+        for seat, name, token, strategy in self._db.execute(
+            "SELECT seat, name, token, strategy FROM seats WHERE table_id = ?", (row.id,)
+        ).fetchall():
+            if 0 <= seat < 4:
+                row.seats[seat] = SeatRow(name, token, strategy)
+        row.actions = [
+            json.loads(a)
+            for (a,) in self._db.execute(
+                "SELECT action FROM actions WHERE table_id = ? AND game_no = ? ORDER BY idx",
+                (row.id, row.game_no),
+            ).fetchall()
+        ]
+        return row
 
     # ---- finished games ---------------------------------------------------------------
     def finish_game(

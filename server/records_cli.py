@@ -1,17 +1,21 @@
 """`leekha records`: export stored games and show player statistics from a data folder.
 
-It opens the database read-mostly next to a running server, which WAL mode allows.
+It opens the database read-mostly next to a running server, which WAL mode allows; `check`
+and `backup` never write to it (the backup is SQLite's online backup, consistent however
+busy the server is).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
 import platformdirs
 
+from leekha.server.dbhealth import DatabaseProblem, backup, check, open_store
 from leekha.server.persistence import Store, db_path
 from leekha.server.standing import standings
 
@@ -28,6 +32,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("json",), default="json", help="output format (default: %(default)s)"
     )
     export.add_argument("--output", "-o", type=Path, default=None, help="file (default: stdout)")
+    check = sub.add_parser(
+        "check", help="check the database: SQLite's integrity check, every live table replayed"
+    )
+    check.add_argument("--data", type=Path, default=None, help=data_help)
+    backup = sub.add_parser(
+        "backup", help="a consistent copy of the database, safe while the server runs"
+    )
+    backup.add_argument("--data", type=Path, default=None, help=data_help)
+    backup.add_argument("output", type=Path, help="the new file to write the copy to")
     stats = sub.add_parser("stats", help="games, wins and average points per round per player")
     stats.add_argument("--data", type=Path, default=None, help=data_help)
     stats.add_argument("--name", default=None, help="only this player")
@@ -51,6 +64,18 @@ def play_data_dir() -> Path:
 
 def _open(data: Path | None) -> Store | None:
     """The database in `data`; by default the server's, else the one `leekha play` keeps."""
+    path = _database(data)
+    if path is None:
+        return None
+    try:
+        return open_store(path.parent)
+    except DatabaseProblem as exc:
+        print(f"leekha records: {exc}", file=sys.stderr)
+        return None
+
+
+def _database(data: Path | None) -> Path | None:
+    """Where the database of `_open` is, or None (said on stderr) if there is none."""
     if data is not None:
         path = db_path(data.expanduser())
     else:
@@ -67,10 +92,17 @@ def _open(data: Path | None) -> Store | None:
             file=sys.stderr,
         )
         return None
-    return Store(path)
+    return path
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.records_command in ("check", "backup"):
+        path = _database(args.data)
+        if path is None:
+            return 1
+        if args.records_command == "check":
+            return _check(path.parent)
+        return _backup(path.parent, args.output)
     store = _open(args.data)
     if store is None:
         return 1
@@ -134,4 +166,30 @@ def _history(store: Store, args: argparse.Namespace) -> int:
     print(f"rating of {args.history} after each game (mu ± 3 sigma)")
     for game, mu, sigma in steps:
         print(f"game {game:>6}  {mu:6.2f} ±{3 * sigma:5.2f}")
+    return 0
+
+
+def _check(folder: Path) -> int:
+    report = check(folder)
+    if not report.problems:
+        print(f"{report.path}: ok (SQLite's integrity check; {report.tables} live tables replay)")
+        return 0
+    print(f"{report.path}: {len(report.problems)} problems", file=sys.stderr)
+    for line in report.problems:
+        print(f"  {line}", file=sys.stderr)
+    print(
+        "stop the server and put back the last backup (docs/hosting.md, 'Backing up the"
+        " database'), or start it as it is: tables that cannot be read are kept, not served",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def _backup(folder: Path, output: Path) -> int:
+    try:
+        pages = backup(folder, output)
+    except (OSError, sqlite3.Error) as exc:
+        print(f"leekha records: cannot back up {db_path(folder)}: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {db_path(folder)} to {output} ({pages} pages)")
     return 0

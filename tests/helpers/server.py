@@ -138,6 +138,12 @@ class Harness:
         self.factory = ServerFactory(self.lobby, self.settings, self.clock)
         self._port = 40000
 
+    def stop(self) -> None:
+        """Stop as a server does: goodbyes, the last commit, the database closed."""
+        self.lobby.shutdown()
+        self.lobby.outbox.flush()
+        self.store.close()
+
     def try_connect(self, ip: str = "10.0.0.1") -> FakeClient | None:
         """A connected client, or None when the factory refuses the connection (it then
         gets one `rate_limited` frame and is closed)."""

@@ -216,9 +216,7 @@ def _seated_guest(folder: Path) -> tuple[str, int]:
     carol = h.player("carol")
     snap = carol.request(M.CreateTable(id=carol.rid(), name="t"))
     assert isinstance(snap, M.Snapshot)
-    h.lobby.shutdown()
-    h.lobby.outbox.flush()
-    h.store.close()
+    h.stop()
     assert carol.token is not None
     return carol.token, int(snap.table["id"])
 
@@ -275,9 +273,7 @@ def test_a_key_takes_its_seat_back_from_another_machine_with_a_fresh_token(
     assert isinstance(first, M.Welcome) and first.verified
     laptop.request(M.CreateTable(id=laptop.rid(), name="t"))
     laptop.drop()
-    h.lobby.outbox.flush()
-    h.lobby.shutdown()
-    h.store.close()
+    h.stop()
     h = Harness(store=Store.in_dir(tmp_path))
     desktop = h.connect()
     welcome = key_hello(desktop, KEYS[1], "rana")
