@@ -162,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if "local" in args and args.local is None:
+        # The composition root: the one door into a server on this machine, handed to the
+        # commands that need one (leekha play, leekha replay), which never import it.
+        args.local = importlib.import_module("leekha.server.local")
     try:
         return int(args._module.run(args))
     except KeyboardInterrupt:

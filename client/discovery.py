@@ -19,7 +19,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from leekha.client.i18n import _
 from leekha.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
-from leekha.server.discovery import SERVICE_TYPE, version_text
+from leekha.protocol.discovery import SERVICE_TYPE, version_text
 
 _MAX_TIMEOUT_S = 60.0
 

@@ -12,9 +12,26 @@ import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-from leekha.server.reactor import install_asyncio_reactor as install_reactor
-
 T = TypeVar("T")
+
+
+def install_reactor() -> Any:
+    """Install (or reuse) Twisted's asyncio reactor on a fresh loop and return it: the one
+    event loop every leekha command runs on, `leekha serve` included (server/reactor.py
+    hands this out to the server's commands; the TUI and the bot client import nothing
+    of the server). Never at import time, so tests and library users keep control of
+    their own reactor."""
+    import sys
+
+    if "twisted.internet.reactor" not in sys.modules:
+        from twisted.internet import asyncioreactor
+
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
+    from twisted.internet import reactor
+
+    return reactor
 
 
 def run_on_reactor(main: Callable[[Any], Awaitable[int]]) -> int:

@@ -22,13 +22,7 @@ from zeroconf import InterfaceChoice, IPVersion, NonUniqueNameException, Service
 from zeroconf.asyncio import AsyncZeroconf
 
 from leekha.protocol import PROTOCOL_VERSION
-
-#: DNS-SD service type of a Leekha table server.
-SERVICE_TYPE = "_leekha._tcp.local."
-
-#: TXT keys every announcement carries; values are UTF-8 strings. A TLS server adds
-#: `tls=1` (clients then connect with TLS); a plain one leaves the key out.
-TXT_KEYS = ("name", "proto", "tables", "players")
+from leekha.protocol.discovery import SERVICE_TYPE, version_text
 
 # DNS labels are at most 63 bytes; a TXT string at most 255 bytes including "key=".
 _MAX_LABEL_BYTES = 63
@@ -43,11 +37,6 @@ class AnnounceError(RuntimeError):
 
 def _truncate_utf8(text: str, limit: int) -> str:
     return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
-
-
-def version_text(version: str | Sequence[int]) -> str:
-    """Protocol version as the TXT record spells it: "major.minor"."""
-    return version if isinstance(version, str) else ".".join(str(int(p)) for p in version)
 
 
 def instance_label(name: str) -> str:

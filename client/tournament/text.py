@@ -1,7 +1,7 @@
 """A tournament as the player reads it: translated headings and lines for the command line
 and the terminal client alike.
 
-The columns are `leekha.server.tournament.export`'s (one layout for the export, `status`
+The columns are `leekha.protocol.tournament_text`'s (one layout for the export, `status`
 and the TUI); only the words are put in the interface language here.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from leekha.client.i18n import _, ngettext
-from leekha.server.tournament import export
-from leekha.server.tournament.plan import counted
+from leekha.protocol import tournament_text as export
+from leekha.protocol.tournament_text import counted
 
 
 def headings() -> dict[str, str]:

@@ -17,7 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from leekha.client.i18n import _
 from leekha.client.options import (
@@ -43,12 +43,21 @@ def best_bot() -> str:
     return next((t for t in STRATEGY_TIERS if t in names), "random")
 
 
-def play_data_dir() -> Path:
-    """Where `leekha play` keeps its games unless told otherwise (where `leekha records`
-    looks for them)."""
-    from leekha.server.records_cli import play_data_dir as folder
+class Local(Protocol):
+    """What `leekha play` needs of a server on this machine: server/local.py, which the
+    command line hands over as `args.local` (the TUI imports nothing of the server)."""
 
-    return folder()
+    def play_data_dir(self) -> Path: ...
+
+    def start(self, reactor: Any, folder: Path, *, name: str, bot_think_ms: int) -> Any: ...
+
+    def unfinished_round(self, folder: Path, token: str) -> int | None: ...
+
+    def forget_unfinished(self, folder: Path) -> None: ...
+
+    def kept_game(
+        self, n: int, folder: Path | None = None
+    ) -> tuple[dict[str, Any] | None, Path]: ...
 
 
 def hold_folder(folder: Path, stack: contextlib.ExitStack) -> str | None:
@@ -101,36 +110,6 @@ def play_tokens(folder: Path) -> Any:
 PLAY_KEY = "leekha play"
 
 
-def unfinished_round(folder: Path, token: str) -> int | None:
-    """The round (from 1) of the unfinished game in the play database where the holder
-    of `token` sits; None when there is none. The engine replays the stored moves."""
-    from leekha.common.config import RulesConfig
-    from leekha.common.errors import LeekhaError
-    from leekha.common.game import replay
-    from leekha.server.lifecycle import PLAYING
-    from leekha.server.persistence import Store, db_path
-    from leekha.server.session import token_id
-
-    if not db_path(folder).is_file():
-        return None
-    store = Store.in_dir(folder)
-    try:
-        secret = token_id(token)
-        ours = {t for t, row in store.load_sessions().items() if row.secret == secret}
-        for row in store.load_tables():
-            seated = any(s is not None and s.token in ours for s in row.seats)
-            if row.status != PLAYING or row.seed is None or not seated:
-                continue
-            try:
-                game = replay(RulesConfig.from_dict(row.rules), row.seed, row.actions)
-            except LeekhaError:
-                return None
-            return int(game.round_no) + 1
-    finally:
-        store.close()
-    return None
-
-
 def ask_resume(round_no: int) -> bool:
     """Ask on the terminal, before the screen opens; Enter means yes."""
     try:
@@ -142,18 +121,6 @@ def ask_resume(round_no: int) -> bool:
     return answer.strip().lower() in ("", "y", "yes", *_("y yes").split())
 
 
-def forget_unfinished(folder: Path) -> None:
-    """Start afresh: drop the unfinished game (its held seat would reserve the player's
-    name) and keep the finished ones."""
-    from leekha.server.persistence import Store
-
-    store = Store.in_dir(folder)
-    try:
-        store.forget_live_tables()
-    finally:
-        store.close()
-
-
 def default_name() -> str:
     try:
         return getpass.getuser()[:24] or "you"
@@ -162,6 +129,7 @@ def default_name() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(local=None)  # the command line hands over server/local.py
     add_rules_arguments(parser)
     add_screen_arguments(parser, _("your name at the table (default: your login name)"))
     parser.add_argument(
@@ -248,7 +216,8 @@ async def play_main(
     from leekha.client.eventloop import twisted_await
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
-    from leekha.server.app import local_settings, start_server
+
+    local: Local = args.local
 
     strategy = getattr(args, "strategy", None)
     bot = getattr(args, "level", None) or (
@@ -260,22 +229,22 @@ async def play_main(
         if args.no_save:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="leekha-play-")))
         else:
-            folder = (args.data or play_data_dir()).expanduser()
+            folder = (args.data or local.play_data_dir()).expanduser()
             other = hold_folder(folder, stack)
             if other is not None:
                 print(other, file=sys.stderr)
                 return 1
             tokens = play_tokens(folder)
             token = tokens.get(PLAY_KEY, name)
-            round_no = unfinished_round(folder, token) if token is not None else None
+            round_no = local.unfinished_round(folder, token) if token is not None else None
             if round_no is None or not ask_resume(round_no):
-                forget_unfinished(folder)
+                local.forget_unfinished(folder)
                 tokens.forget(PLAY_KEY, name)
             io.setdefault("tokens", tokens)
-        settings = local_settings(
-            folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
+        started = local.start(
+            reactor, folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
         )
-        server = await twisted_await(start_server(reactor, settings))
+        server = await twisted_await(started)
         try:
             table = table_name_for(name, _("{name} vs bots"))
             auto = AutoSetup(

@@ -18,6 +18,7 @@ from leekha.client.options import add_ascii_argument, no_terminal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(local=None)  # the command line hands over server/local.py
     parser.add_argument(
         "record",
         metavar="RECORD",
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.record is None:
-            record = pick_record([kept_game(args.game)], 1)
+            record = pick_record([kept_game(args.local, args.game)], 1)
         else:
             record = pick_record(load_records(args.record), args.game)
     except ReplayError as exc:
@@ -82,25 +83,17 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(run_replay(model))
 
 
-def kept_game(n: int) -> dict[str, Any]:
-    """The n-th latest game `leekha play` kept in its data folder."""
-    from leekha.client.tui.play import play_data_dir
+def kept_game(local: Any, n: int) -> dict[str, Any]:
+    """The n-th latest game `leekha play` kept in its data folder (`local`:
+    server/local.py, handed over by the command line)."""
     from leekha.client.tui.replay_model import ReplayError
-    from leekha.server.persistence import Store, db_path
 
-    path = db_path(play_data_dir())
-    store = Store(path) if path.is_file() else None
-    try:
-        ids = store.game_ids() if store is not None else []
-        record = store.game_record(ids[-n]) if store is not None and 1 <= n <= len(ids) else None
-    finally:
-        if store is not None:
-            store.close()
+    record, path = local.kept_game(n)
     if record is None:
         raise ReplayError(
             _("no game number {n} kept by `leekha play` in {path}").format(n=n, path=path)
         )
-    return record
+    return dict(record)
 
 
 async def run_replay(model: Any, **io: Any) -> int:

@@ -17,7 +17,7 @@ from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.tournament import text
 from leekha.client.tui.canvas import Canvas, fit
-from leekha.server.tournament.export import standings_rows
+from leekha.protocol.tournament_text import standings_rows
 
 Request = Callable[..., P.Message]
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from leekha.common.seeds import derive_seed
+from leekha.protocol.tournament_text import counted as counted  # re-exported
 
 ROUND_ROBIN: Final = "round_robin"
 SWISS: Final = "swiss"
@@ -83,13 +84,6 @@ class PlannedGame:
     rotation: int
     seats: Seats
     seed: int
-
-
-def counted(n: int) -> int:
-    """A game, stage, deal or rotation number as people count it: the store, the wire and
-    the JSON export number from 0; the table names (`NAME #1`), the notes and every text
-    a person reads count from 1."""
-    return n + 1
 
 
 def entrants_of(specs: Iterable[tuple[str | None, str | None]]) -> list[Entrant]:

@@ -9,15 +9,18 @@ import pytest
 from helpers.server import Harness, play_until
 
 from leekha.client.tui import replay
-from leekha.client.tui.play import play_data_dir
 from leekha.protocol import catalogue as M
+from leekha.server import local
+from leekha.server.local import play_data_dir
 from leekha.server.persistence import Store
 
 
 def replay_args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     replay.add_arguments(parser)
-    return parser.parse_args(list(argv))
+    args = parser.parse_args(list(argv))
+    args.local = local  # as the command line hands it over
+    return args
 
 
 def test_replay_without_a_file_opens_the_latest_kept_game(

@@ -14,6 +14,13 @@ from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
 
 
+def rid(req: P.Message) -> int:
+    """The id of a request the model sent."""
+    value = getattr(req, "id", None)
+    assert isinstance(value, int)
+    return value
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 100.0
@@ -39,7 +46,7 @@ def watching(clock: Clock) -> M.ClientModel:
     """cat spectates table 7 in its pass phase."""
     m = welcomed(clock, "cat")
     req = m.request(P.Spectate, table_id=7)
-    m.apply(P.Snapshot(re=req.id, table=table("playing"), view=None, your_seat=None,
+    m.apply(P.Snapshot(re=rid(req), table=table("playing"), view=None, your_seat=None,
                        players=people()))  # fmt: skip
     m.apply(P.Dealt(round=0, dealer=3, hand=[], pass_to=None))
     m.take_outbox()
@@ -122,14 +129,14 @@ def test_status_lines_go_when_the_state_they_describe_changes() -> None:
     m = welcomed(clock)
     m.apply(P.TableList(re=None, tables=[table("waiting")]))
     req = m.request(P.JoinSeat, table_id=7, password="nope")
-    m.apply(P.Error(code="bad_password", message="wrong or missing table password", re=req.id))
+    m.apply(P.Error(code="bad_password", message="wrong or missing table password", re=rid(req)))
     assert "wrong password" in m.status
     req = m.request(P.JoinSeat, table_id=7, password="sesame")
-    m.apply(P.Snapshot(re=req.id, table=table("waiting"), view=None, your_seat=0,
+    m.apply(P.Snapshot(re=rid(req), table=table("waiting"), view=None, your_seat=0,
                        players=PLAYERS))  # fmt: skip
     assert "wrong password" not in m.status
     req = m.request(P.Start)
-    m.apply(P.Error(code="not_ready", message="x", re=req.id, rule="seats_empty",
+    m.apply(P.Error(code="not_ready", message="x", re=rid(req), rule="seats_empty",
                     args={"seats": [1, 2, 3]}))  # fmt: skip
     assert "seat 2, 3, 4 is empty" in m.status
     m.apply(P.TableUpdate(table_id=7, table=table("playing")))
@@ -150,11 +157,11 @@ def test_a_new_table_starts_with_its_own_chat() -> None:
     m.apply(P.ChatMessage(sender="bob", text="first table", table_id=7))
     assert [t for _w, t in m.chat] == ["first table"]
     req = m.request(P.Leave)
-    m.apply(P.Ok(re=req.id))
+    m.apply(P.Ok(re=rid(req)))
     m.apply(P.ChatMessage(sender="zed", text="in the lobby", table_id=None))
     other = {**table("waiting"), "id": 8}
     req = m.request(P.JoinSeat, table_id=8)
-    m.apply(P.Snapshot(re=req.id, table=other, view=None, your_seat=1, players=PLAYERS))
+    m.apply(P.Snapshot(re=rid(req), table=other, view=None, your_seat=1, players=PLAYERS))
     assert list(m.chat) == []  # the server replays table 8's own lines next
     m.apply(P.ChatMessage(sender="eve", text="second table", table_id=8))
     assert [t for _w, t in m.chat] == ["second table"]
@@ -170,6 +177,6 @@ def test_after_a_server_restart_the_spectator_watches_the_same_table() -> None:
                       resumed=True, table_id=None, seat=None))  # fmt: skip
     (req,) = m.take_outbox()
     assert isinstance(req, P.Spectate) and req.table_id == 7
-    m.apply(P.Snapshot(re=req.id, table=table("playing"), view=None, your_seat=None,
+    m.apply(P.Snapshot(re=rid(req), table=table("playing"), view=None, your_seat=None,
                        players=people()))  # fmt: skip
     assert m.screen == M.TABLE and m.table is not None and m.table["id"] == 7

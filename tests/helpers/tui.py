@@ -18,6 +18,7 @@ from twisted.internet.defer import Deferred
 
 from leekha.client.tui import play
 from leekha.client.tui.app import ClientApp
+from leekha.server import local
 
 T = TypeVar("T")
 
@@ -51,7 +52,7 @@ async def until(client: ClientApp, pred: Callable[[], bool], what: str) -> None:
 def play_args(*extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     play.add_arguments(parser)
-    return parser.parse_args(
+    args = parser.parse_args(
         [
             "--name",
             "tester",
@@ -65,6 +66,8 @@ def play_args(*extra: str) -> argparse.Namespace:
             *extra,
         ]
     )
+    args.local = local  # as the command line hands it over
+    return args
 
 
 async def press(

@@ -26,8 +26,8 @@ from leekha.client.discovery import (
     is_compatible,
     parse_txt,
 )
+from leekha.protocol.discovery import SERVICE_TYPE
 from leekha.server.discovery import (
-    SERVICE_TYPE,
     Announcer,
     instance_label,
     txt_properties,

@@ -1,0 +1,79 @@
+"""The one door from a program on this machine into the server: no network in between.
+
+`leekha play` runs a server in its own process and keeps its games in a folder of its own;
+`leekha replay` reads a game that folder kept. The terminal client and the bot client
+import nothing from `leekha.server` (an import-linter contract, `client-no-server`): the
+command line (`leekha.client.cli`, the composition root) hands them this module as
+`args.local`, and they call only what is here, through `leekha.client.tui.play.Local`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from leekha.common.config import RulesConfig
+from leekha.common.errors import LeekhaError
+from leekha.common.game import replay
+from leekha.server.lifecycle import PLAYING
+from leekha.server.persistence import Store, db_path
+from leekha.server.records_cli import play_data_dir
+from leekha.server.session import token_id
+
+__all__ = ["forget_unfinished", "kept_game", "play_data_dir", "start", "unfinished_round"]
+
+
+def start(reactor: Any, folder: Path, *, name: str, bot_think_ms: int) -> Any:
+    """A server on 127.0.0.1 for one player, its database in `folder`: a Deferred that
+    fires with the running server (`.port`, `.stop()`)."""
+    from leekha.server.app import local_settings, start_server
+
+    settings = local_settings(folder, name=name, bot_think_ms=max(0, bot_think_ms))
+    return start_server(reactor, settings)
+
+
+def unfinished_round(folder: Path, token: str) -> int | None:
+    """The round (from 1) of the unfinished game in the play database where the holder
+    of `token` sits; None when there is none. The engine replays the stored moves."""
+    if not db_path(folder).is_file():
+        return None
+    store = Store.in_dir(folder)
+    try:
+        secret = token_id(token)
+        ours = {t for t, row in store.load_sessions().items() if row.secret == secret}
+        for row in store.load_tables():
+            seated = any(s is not None and s.token in ours for s in row.seats)
+            if row.status != PLAYING or row.seed is None or not seated:
+                continue
+            try:
+                game = replay(RulesConfig.from_dict(row.rules), row.seed, row.actions)
+            except LeekhaError:
+                return None
+            return int(game.round_no) + 1
+    finally:
+        store.close()
+    return None
+
+
+def forget_unfinished(folder: Path) -> None:
+    """Start afresh: drop the unfinished game (its held seat would reserve the player's
+    name) and keep the finished ones."""
+    store = Store.in_dir(folder)
+    try:
+        store.forget_live_tables()
+    finally:
+        store.close()
+
+
+def kept_game(n: int, folder: Path | None = None) -> tuple[dict[str, Any] | None, Path]:
+    """The n-th latest game kept in `folder` (default: `leekha play`'s), or None, with
+    the database's path (for the sentence when there is none)."""
+    path = db_path(folder if folder is not None else play_data_dir())
+    store = Store(path) if path.is_file() else None
+    try:
+        ids = store.game_ids() if store is not None else []
+        record = store.game_record(ids[-n]) if store is not None and 1 <= n <= len(ids) else None
+    finally:
+        if store is not None:
+            store.close()
+    return record, path
