@@ -49,6 +49,10 @@ def _run_pty(argv: list[str], timeout: float = 30.0) -> tuple[float, float]:
     return start, time.time()
 
 
+#: `leekha play` to a drawn table, as a multiple of bare interpreter startup.
+GOAL_RATIO = 12.0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
@@ -69,6 +73,8 @@ def main() -> int:
                 "--exit-when-drawn",
                 "--report-drawn",
                 str(marker),
+                "--data",  # a fresh folder: no unfinished game to offer to resume
+                str(Path(tmp) / "play"),
             ]
             s, e = _run_pty(argv)
             drawn.append(float(marker.read_text()) - s)
@@ -80,8 +86,12 @@ def main() -> int:
         f"(min {min(drawn) * 1000:.1f}, max {max(drawn) * 1000:.1f})  = {med / ref:.1f}x"
     )
     print(f"leekha play -> drawn -> exited     {statistics.median(total) * 1000:7.1f} ms")
-    print("budget: 1000 ms to a drawn table:", "OK" if med <= 1.0 else "OVER")
-    return 0 if med <= 1.0 else 1
+    # The goal is a ratio to the reference measured in the same run (docs/performance.md).
+    print(
+        f"goal: at most {GOAL_RATIO:g}x python -c pass:",
+        "OK" if med <= GOAL_RATIO * ref else "OVER",
+    )
+    return 0 if med <= GOAL_RATIO * ref else 1
 
 
 if __name__ == "__main__":

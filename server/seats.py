@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from leekha.common.bots import BUILTIN
 from leekha.common.bots.base import strategy_names
 from leekha.server.clock import Timer
 from leekha.server.errors import Refused
@@ -30,7 +31,7 @@ STAND_IN_SUFFIX = " (bot)"
 def bot_strategy_name(requested: str) -> str:
     """Validate a client's bot name: only registered tiers, never `module:Class` imports."""
     name = BOT_ALIASES.get(requested, requested)
-    if name not in (*strategy_names(), DEFAULT_BOT):
+    if name not in BUILTIN and name not in (*strategy_names(), DEFAULT_BOT):
         known = ", ".join(strategy_names())  # the aliases still work, but are not offered
         raise Refused("no_such_bot", f"unknown bot strategy {requested!r}; use one of {known}")
     return name

@@ -102,8 +102,8 @@ def make_strategy(spec: str, seed: int = 0) -> Strategy:
     A user class is called with the seed as its only argument, and what it builds must
     have the three methods: anything else is a StrategyError here, before a game starts.
     """
-    _load_builtins()
     name, at, budget = spec.partition("@")
+    _load_builtins(name)
     if at and name in _REGISTRY:
         return _with_budget(name, budget, seed)
     if spec in _REGISTRY:
@@ -145,9 +145,16 @@ def _with_budget(name: str, budget: str, seed: int) -> Strategy:
         raise StrategyError(NO_BUDGET, spec=name) from None
 
 
-def _load_builtins() -> None:
-    # Tier modules register themselves on import; importing here avoids import cycles.
-    for module in ("random_bot", "heuristic", "search1", "search", "net", "learned", "levels"):
+def _load_builtins(name: str | None = None) -> None:
+    """Import the module that registers `name` (every built-in module when `name` is None,
+    or not a built-in name). Tier modules register themselves on import; importing here
+    avoids import cycles."""
+    from leekha.common.bots import MODULE_OF
+
+    if name in _REGISTRY:
+        return
+    wanted = [MODULE_OF[name]] if name in MODULE_OF else sorted(set(MODULE_OF.values()))
+    for module in wanted:
         try:
             importlib.import_module(f"leekha.common.bots.{module}")
         except ModuleNotFoundError as exc:

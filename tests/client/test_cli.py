@@ -161,6 +161,17 @@ def test_one_list_of_strategies_is_the_registry() -> None:
     from leekha.common.bots import BUILTIN
     from leekha.common.bots.base import _REGISTRY, strategy_names
 
+    strategy_names()  # loads every built-in module
     ours = [n for n, f in _REGISTRY.items() if f.__module__.startswith("leekha.common.bots")]
     assert sorted(ours) == sorted(BUILTIN)
     assert strategy_names()[: len(BUILTIN)] == list(BUILTIN)
+
+
+def test_each_built_in_name_is_registered_by_its_module() -> None:
+    from leekha.common.bots import BUILTIN, MODULE_OF
+    from leekha.common.bots.base import _REGISTRY, strategy_names
+
+    strategy_names()
+    assert set(MODULE_OF) == set(BUILTIN)
+    for name in BUILTIN:
+        assert _REGISTRY[name].__module__ == f"leekha.common.bots.{MODULE_OF[name]}", name
