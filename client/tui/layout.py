@@ -519,7 +519,7 @@ def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
     elif mine is not None and mine in r["losers"]:
         head = _("You lose.")
     else:
-        head = _("{names} wins").format(names=", ".join(m.player_name(s) for s in r["winners"]))
+        head = _("the final scores")  # the winner is the next line
     footer = ""
     if m.seated:
         what = _("rematch vote sent") if m.rematch_voted else _("r rematch")
@@ -627,7 +627,11 @@ def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
     assert m.password_prompt is not None
     x, y = cv.box(40, 4, _("password"))
     cv.put(x, y, "*" * len(m.password_prompt[1]) + "_", "class:box")
-    cv.put(x, y + 1, _("Enter to join, Esc to cancel"), "class:box class:muted")
+    if m.prompt_spectate:
+        hint = _("Enter to watch, Esc to cancel")
+    else:
+        hint = _("Enter to join, Esc to cancel")
+    cv.put(x, y + 1, hint, "class:box class:muted")
 
 
 OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {

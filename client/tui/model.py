@@ -298,7 +298,7 @@ class ClientModel:
         self.lobby_cursor = 0
         self.form: CreateForm | None = None
         self.password_prompt: tuple[int, str] | None = None  # (table_id, typed)
-        self._prompt_spectate = False
+        self.prompt_spectate = False
         self.stats_open = False
         self.bot_level: int | None = None  # the level picked in the open bot picker
         self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
@@ -322,6 +322,9 @@ class ClientModel:
         # table
         self.table: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
+        #: The last name seen in each seat of this table: a game's result names a player
+        #: who left before its end (their seat is empty now).
+        self.seat_names: dict[int, str] = {}
         self.view: dict[str, Any] | None = None
         self.your_seat: int | None = None
         self.cursor = 0
@@ -586,11 +589,18 @@ class ClientModel:
             return list(self.last_trick["cards"])
         return []
 
+    def _remember_names(self) -> None:
+        for seat, p in enumerate(self.players):
+            if p.get("name"):
+                self.seat_names[seat] = str(p["name"])
+
     def player_name(self, seat: int) -> str:
         if 0 <= seat < len(self.players):
             name = self.players[seat].get("name")
             if name:
                 return str(name)
+        if seat in self.seat_names:
+            return self.seat_names[seat]
         return _("seat {n}").format(n=seat + 1)
 
     def fmt(self, card: int) -> str:
@@ -899,9 +909,12 @@ class ClientModel:
             self.watching = (req.table_id, req.password)
         elif msg.your_seat is not None:
             self.watching = None
+        if self.table is None or self.table.get("id") != msg.table.get("id"):
+            self.seat_names = {}
         self.table = msg.table
         self.view = dict(msg.view) if msg.view is not None else None
         self.players = [dict(p) for p in msg.players]
+        self._remember_names()
         self.your_seat = msg.your_seat
         self.lifted = None
         self.pass_confirm = False
@@ -1082,6 +1095,7 @@ class ClientModel:
         while len(self.players) < 4:
             self.players.append({"name": None, "is_bot": False, "connected": False})
         self.players[msg.seat] = dict(msg.player)
+        self._remember_names()
         if self.auto is not None and self.auto.stage == "bots" and msg.player.get("name"):
             self.auto.bots_pending.discard(msg.seat)
 
@@ -1175,6 +1189,7 @@ class ClientModel:
         self.table = None
         self.view = None
         self.players = []
+        self.seat_names = {}
         self.your_seat = None
         self.summary = None
         self.lifted = None
@@ -1218,7 +1233,7 @@ class ClientModel:
             return
         if table.get("has_password"):
             self.password_prompt = (int(table["id"]), "")
-            self._prompt_spectate = spectate
+            self.prompt_spectate = spectate
             return
         self._join(int(table["id"]), None, spectate)
 
@@ -1243,7 +1258,7 @@ class ClientModel:
             return
         tid, typed = self.password_prompt
         self.password_prompt = None
-        self._join(tid, typed or None, self._prompt_spectate)
+        self._join(tid, typed or None, self.prompt_spectate)
 
     def refresh(self) -> None:
         self.request(P.ListTables)

@@ -969,3 +969,16 @@ def test_a_timer_set_to_off_asks_for_an_untimed_table() -> None:
     (req,) = m.take_outbox()
     assert isinstance(req, P.CreateTable)
     assert req.pass_timer_s == 0 and req.turn_timer_s == 0
+
+
+def test_a_player_who_left_keeps_their_name_in_the_result() -> None:
+    """The game-over box names everyone who played, not "seat 2" for a seat left empty."""
+    m = at_table()
+    assert m.table is not None
+    m.apply(P.SeatUpdate(table_id=int(m.table["id"]), seat=1, player=seat_info("bob")))
+    m.apply(P.SeatUpdate(table_id=int(m.table["id"]), seat=1, player=seat_info(None)))
+    assert m.player_name(1) == "bob"
+    assert m.player_name(2) == "b2"
+    alone = [seat_info("ann"), seat_info(None), seat_info(None), seat_info(None)]
+    m.apply(P.Snapshot(re=None, table={**table(), "id": 8}, view=None, your_seat=0, players=alone))
+    assert m.player_name(1) == "seat 2"  # another table: its own names
