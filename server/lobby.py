@@ -1,4 +1,5 @@
-"""The lobby: sessions, the table registry, the live table list and lobby chat.
+"""The lobby: the table registry, the live table list and lobby chat, on top of the
+sessions (leekha.server.sessions).
 
 It owns every Table and is each table's hub: tables hand it messages for a session token
 and it routes them to whatever connection holds that session now.
@@ -20,24 +21,23 @@ from leekha.protocol.catalogue import STATS_MAX
 from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
-from leekha.server.identities import Identities, KeyCheck
-from leekha.server.limits import TokenBucket, clean_chat, clean_name, name_keys
+from leekha.server.identities import Identities
+from leekha.server.limits import clean_chat, clean_name
 from leekha.server.listing import Listing
 from leekha.server.outbox import Outbox
-from leekha.server.persistence import SessionRow, Store, TableRow
+from leekha.server.persistence import Store, TableRow
 from leekha.server.quickplay import QuickPlay
-from leekha.server.session import Peer, Session, new_token, token_id
+from leekha.server.session import Session
+from leekha.server.sessions import SessionDesk
 from leekha.server.settings import ServerSettings
-from leekha.server.standing import standings
+from leekha.server.standing import wire_standings
 from leekha.server.table import (
-    SYSTEM_SENDER,
     WAITING,
     WIRE_NAME_MAX,
     Table,
     TableOptions,
     hash_password,
 )
-from leekha.server.timers import FixedDelay
 from leekha.server.tournament.runner import TournamentRunner
 from leekha.server.voice import Voice
 
@@ -53,41 +53,25 @@ def timer_seconds(asked: int | None, default: float) -> float | None:
     return seconds if seconds > 0 else None
 
 
-class Lobby:
+class Lobby(SessionDesk):
+    tournaments: TournamentRunner
+    closing: bool
+
     def __init__(self, clock: Clock, settings: ServerSettings, store: Store) -> None:
         self.clock = clock
         self.settings = settings
         self.store = store
         #: Every message waits here for the commit of the turn's actions (group commit).
         self.outbox = Outbox(clock, store)
-        #: Sessions by id (leekha.server.session: the digest of their first token).
-        self.sessions: dict[str, Session] = {}
-        #: Sessions by the digest of the token that resumes them now.
-        self._secrets: dict[str, Session] = {}
-        #: The name keys (case-folded form and look-alike skeleton, limits.name_keys) of the
-        #: sessions that have a connection now (a resumed session may share its name with a
-        #: newer one, hence a count), kept so that `hello` never walks every session.
-        self._online: Counter[str] = Counter()
-        #: Name key (limits.name_keys) -> its sessions: a disconnected session's name stays
-        #: reserved while it holds a seat (see `hello`).
-        self._by_name: dict[str, set[Session]] = {}
-        #: Sessions with a connection now.
-        self._connected = 0
-        #: Connected sessions not at a table that asked for the table list: they get updates.
-        self._watchers: set[Session] = set()
         self.closing = False
         # Never accept what the protocol could not carry, whatever the settings say.
         self.max_name = min(settings.max_name_len, WIRE_NAME_MAX)
         self.max_chat = min(settings.max_chat_len, WIRE_CHAT_MAX)
         self.identities = Identities(store, self.max_name)
+        self._open_desk()
         self.tables: dict[int, Table] = {}
         #: Stored tables that could not be restored (id -> why): kept, not served.
         self.damaged: dict[int, str] = {}
-        #: Host token -> ids of the tables it may host (checked against table.host_token on
-        #: use), so a closing connection does not walk every table.
-        self._hosting: dict[str, set[int]] = {}
-        #: Lobby sessions left without a connection are forgotten after the seat grace.
-        self._expiries = FixedDelay(clock, max(settings.seat_grace_s, 1.0))
         self.listing = Listing()
         #: Tables by the address that created them, so one address cannot bury the lobby.
         self._created_from: dict[int, str] = {}
@@ -168,231 +152,12 @@ class Lobby:
                 session.peer.kick(code, message or "the server is shutting down")
             self._cancel_expiry(session)
 
-    # ---- sessions ----------------------------------------------------------------------
-    def _session(self, token: str, name: str, key: str | None = None, secret: str = "") -> Session:
-        rate = self.settings.chat_rate_per_min
-        bucket = TokenBucket(self.clock, rate / 60.0, rate)
-        session = Session(token, name, bucket, secret=secret, key=key)
-        self.sessions[token] = session
-        self._secrets[session.secret] = session
-        for name_key in name_keys(name):
-            self._by_name.setdefault(name_key, set()).add(session)
-        return session
-
-    def _stored_session(self, token: str, name: str, stored: dict[str, SessionRow]) -> Session:
-        """A session of the database back in memory, bound to the key it proved when it
-        began (never to what its name has become since)."""
-        row = stored.get(token)
-        if row is None:  # a seat without its session row: a guest, resumable by token
-            session = self._session(token, name)
-        else:
-            session = self._session(token, row.name, row.key, row.secret)
-        session.stored = True
-        return session
-
-    def _start(self, peer: Peer, name: str, key: str | None = None) -> tuple[Session, str]:
-        """A new session for `peer`, and the token only its client will ever see."""
-        token = new_token()
-        session = self._session(token_id(token), name, key)
-        self._set_peer(session, peer)
-        self._counts()
-        return session, token
-
-    def _named(self, name: str) -> set[Session]:
-        """The sessions whose name is `name` or looks like it (limits.name_keys)."""
-        return {s for key in name_keys(name) for s in self._by_name.get(key, ())}
-
-    def _holds_seat(self, name: str) -> bool:
-        """Someone by this name is away from a seat that is still theirs."""
-        for session in self._named(name):
-            table = self.tables.get(session.table_id) if session.table_id is not None else None
-            if table is not None and table.seat_of(session.token) is not None:
-                return True
-        return False
-
-    def _set_peer(self, session: Session, peer: Peer | None) -> None:
-        """Attach or detach a session's connection, keeping the online index in step."""
-        if (session.peer is None) != (peer is None):
-            for key in name_keys(session.name):
-                if peer is None:
-                    self._online[key] -= 1
-                    if self._online[key] <= 0:
-                        del self._online[key]
-                else:
-                    self._online[key] += 1
-            self._connected += -1 if peer is None else 1
-        session.peer = peer
-        self._watch(session, session.watching_lobby)
-        self.tournaments.peer_changed(session)
-
-    def _watch(self, session: Session, watching: bool) -> None:
-        session.watching_lobby = watching
-        if watching and session.peer is not None:
-            self._watchers.add(session)
-        else:
-            self._watchers.discard(session)
-
-    def _free(self, name: str) -> None:
-        """Refuse a name someone here is using or holds a seat under (changes nothing)."""
-        if name == SYSTEM_SENDER or any(key in self._online for key in name_keys(name)):
-            raise Refused("bad_name", f"the name {name!r} (or one that looks like it) is in use")
-        if self._holds_seat(name):
-            raise Refused(
-                "bad_name",
-                f"{name!r} holds a seat here: that player comes back with their session "
-                "(resume), or pick another name",
-            )
-
-    def hello(self, peer: Peer, wanted: str) -> tuple[Session, str]:
-        """A guest's new session and its token."""
-        name = clean_name(wanted, self.max_name)
-        self._free(name)
-        return self._start(peer, name)
-
-    def claimed_hello(self, peer: Peer, check: KeyCheck) -> tuple[Session, str, bool]:
-        """A hello whose key proved itself (`Identities.prove`): it takes back the seat of
-        a session that proved the same key, from any machine, with a fresh token (True),
-        or claims the name if it is still free and starts a new session (False). Every
-        refusal comes before the claim, so a refused hello claims nothing."""
-        name = clean_name(check.hello.name, self.max_name)
-        for session in self._named(name):
-            table = self._table_of(session)
-            if session.key != check.key or table is None:
-                continue
-            if table.seat_of(session.token) is not None:
-                token = self._rekey(session)
-                return self.resume(peer, token), token, True
-        self._free(name)
-        self.identities.claim(check)
-        session, token = self._start(peer, name, check.key)
-        return session, token, False
-
-    def _rekey(self, session: Session) -> str:
-        """A fresh token for `session`; the one it had stops working."""
-        token = new_token()
-        self._secrets.pop(session.secret, None)
-        session.secret = token_id(token)
-        self._secrets[session.secret] = session
-        if session.stored:
-            self.store.set_secret(session.token, session.secret)
-        return token
-
-    def resume(self, peer: Peer, token: str) -> Session:
-        """The session this token resumes (the token as the client holds it)."""
-        session = self._secrets.get(token_id(token))
-        if session is None:
-            raise Refused("bad_token", "unknown or expired session token; send hello")
-        self._cancel_expiry(session)
-        old = session.peer
-        self._set_peer(session, peer)
-        if old is not None and old is not peer:
-            old.kick("session_replaced", "this session was resumed on another connection")
-        return session
-
-    def where(self, session: Session) -> tuple[int | None, int | None]:
-        """(table id, seat) of a session: (None, None) in the lobby, seat None spectating."""
-        table = self._table_of(session)
-        if table is None:
-            return None, None
-        return table.id, table.seat_of(session.token)
-
+    # ---- statistics ----------------------------------------------------------------------
     def stats(self, name: str | None) -> list[dict[str, Any]]:
         """The leaderboard for `get_stats` (humans only): ratings (1.2) and totals."""
-        out = []
-        for line in standings(self.store, name)[:STATS_MAX]:
-            if not line["name"]:
-                continue
-            rating = line["rating"]
-            out.append(
-                {
-                    "name": line["name"][:WIRE_NAME_MAX],
-                    "games": line["games"],
-                    "wins": line["wins"],
-                    "avg_points_per_round": line["avg_points_per_round"],
-                    "rating": None if rating is None else round(rating["mu"], 3),
-                    "rating_sigma": None if rating is None else round(rating["sigma"], 3),
-                    "leekhas": line["leekhas"],
-                    "moons": line["moons"],
-                }
-            )
-        return out
-
-    def resumed(self, session: Session) -> None:
-        """After `welcome`: give a seated player their snapshot and seat back."""
-        table = self._table_of(session)
-        if table is None:
-            return
-        session.send(table.snapshot(session.token))
-        table.replay_chat(session.token)
-        table.reconnected(session.token)
-
-    def gone(self, session: Session, peer: Peer) -> None:
-        """The session's connection closed (unless a resume already replaced it)."""
-        if session.peer is not peer or self.closing:
-            return
-        self._set_peer(session, None)
-        self._watch(session, False)
-        table = self._table_of(session)
-        if table is not None:
-            table.disconnected(session.token)
-            if table.seat_of(session.token) is None:
-                session.table_id = None
-        if session.table_id is None and not self._hosts(session):
-            # Nothing to come back to: forget the session after the grace period.
-            session.expiry = self._expiries.call(self._expire, session)
-        self._counts()
-
-    def _expire(self, session: Session) -> None:
-        session.expiry = None
-        if session.peer is None and session.table_id is None and not self._hosts(session):
-            self.sessions.pop(session.token, None)
-            self._secrets.pop(session.secret, None)
-            for key in name_keys(session.name):
-                same = self._by_name.get(key)
-                if same is not None:
-                    same.discard(session)
-                    if not same:
-                        del self._by_name[key]
-
-    def _cancel_expiry(self, session: Session) -> None:
-        if session.expiry is not None and session.expiry.active():
-            session.expiry.cancel()
-        session.expiry = None
-
-    def _hosts(self, session: Session) -> list[Table]:
-        ids = self._hosting.get(session.token)
-        if not ids:
-            return []
-        out = []
-        for table_id in list(ids):
-            table = self.tables.get(table_id)
-            if table is not None and table.host_token == session.token:
-                out.append(table)
-            else:
-                ids.discard(table_id)  # closed, or the host controls passed on
-        if not ids:
-            del self._hosting[session.token]
-        return out
-
-    def _hosted(self, table: Table) -> None:
-        """Index the table under its host (again after the host controls pass on)."""
-        if table.host_token:
-            self._hosting.setdefault(table.host_token, set()).add(table.id)
-
-    def _persist(self, session: Session) -> None:
-        if not session.stored:
-            self.store.save_session(session.token, session.name, session.key, session.secret)
-            session.stored = True
+        return wire_standings(self.store, name, STATS_MAX, WIRE_NAME_MAX)
 
     # ---- tables ------------------------------------------------------------------------
-    def _table_of(self, session: Session) -> Table | None:
-        if session.table_id is None:
-            return None
-        table = self.tables.get(session.table_id)
-        if table is None:
-            session.table_id = None
-        return table
-
     def table_of(self, session: Session) -> Table:
         table = self._table_of(session)
         if table is None:

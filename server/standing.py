@@ -108,3 +108,28 @@ def standings(
         return (1, 0.0)
 
     return sorted(out, key=order)
+
+
+def wire_standings(
+    store: Store, name: str | None, most: int, name_max: int
+) -> list[dict[str, Any]]:
+    """The `stats` lines of the wire: `standings` of humans, at most `most` of them, the
+    rating as mu and sigma (protocol 1.2)."""
+    out = []
+    for line in standings(store, name)[:most]:
+        if not line["name"]:
+            continue
+        rating = line["rating"]
+        out.append(
+            {
+                "name": line["name"][:name_max],
+                "games": line["games"],
+                "wins": line["wins"],
+                "avg_points_per_round": line["avg_points_per_round"],
+                "rating": None if rating is None else round(rating["mu"], 3),
+                "rating_sigma": None if rating is None else round(rating["sigma"], 3),
+                "leekhas": line["leekhas"],
+                "moons": line["moons"],
+            }
+        )
+    return out
