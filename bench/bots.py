@@ -124,10 +124,11 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
     reference = loop_ms()
     h_ms = timed(HeuristicStrategy(1).choose_play, plays, clock)
     s1_ms = timed(Search1Strategy(1, think_ms=think, **cap).choose_play, plays, clock)
-    s_ms = timed(SearchStrategy(1, think_ms=think, **cap).choose_play, plays, clock)
+    tier: Any = type(make_strategy(args.tier))
+    s_ms = timed(tier(1, think_ms=think, **cap).choose_play, plays, clock)
 
     def pass_decision(view: SeatView) -> object:
-        return decide(SearchStrategy(1, think_ms=think, **cap), view)
+        return decide(tier(1, think_ms=think, **cap), view)
 
     p_ms = timed(pass_decision, passes, clock)
     every = s_ms + p_ms
@@ -138,6 +139,7 @@ def decisions(args: argparse.Namespace) -> dict[str, Any]:
     r2, w2 = rollouts_per_ms(SearchStrategy(1, think_ms=None, max_samples=30), fixed, clock)
     return {
         "rules": args.rules,
+        "tier": args.tier,
         "think_ms": args.think_ms,
         "clock": "cpu" if args.cpu else "wall",
         "play_decisions": len(plays),
@@ -359,6 +361,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--think-ms", type=float, default=50.0, help="0: no clock")
     parser.add_argument("--samples", type=int, default=None, help="max worlds a decision")
+    parser.add_argument("--tier", default="search", help="the search tier to time")
     parser.add_argument(
         "--cpu",
         action="store_true",

@@ -52,10 +52,14 @@ _UPPER: Final = 2
 class Solver:
     """Exact values of one world's moves for `seat` (and its partner when `partners`)."""
 
-    __slots__ = ("collapse", "hands", "nodes", "rules", "side", "table")
+    __slots__ = ("collapse", "hands", "maxn", "maxn_table", "nodes", "rules", "side", "table")
 
-    def __init__(self, rules: Rules, seat: int, *, partners: bool) -> None:
+    def __init__(self, rules: Rules, seat: int, *, partners: bool, maxn: bool = False) -> None:
+        """`maxn`: individually, every other seat minimises its own points (max-n, no
+        pruning) rather than ours (paranoid); in `points` mode only."""
         self.rules = rules
+        self.maxn = maxn and not partners
+        self.maxn_table: dict[_Key, tuple[int, int, int, int]] = {}
         self.side = (1 << seat) | (1 << (seat ^ 2) if partners else 0)
         self.collapse = not rules.undercut_rank
         self.hands: list[int] = [0, 0, 0, 0]
@@ -85,7 +89,10 @@ class Solver:
         out: list[float] = []
         plain = leaf is None and stop is None and not self._moon_open(taken)
         for c in moves:
-            if plain:
+            if plain and self.maxn:
+                gains = self._play_maxn(turn, tuple(trick), high, lk_on, c)
+                out.append(-float(points[turn] + gains[turn]))
+            elif plain:
                 base = sum(points[s] for s in range(4) if self.side >> s & 1)
                 gained = self._play_points(turn, tuple(trick), high, lk_on, c, -(1 << 30), 1 << 30)
                 out.append(-float(base + gained))
@@ -232,6 +239,52 @@ class Solver:
             self.table[key] = (best, hi)
         else:
             self.table[key] = (best, best)
+        return best
+
+    # ---- max-n, points mode -------------------------------------------------------
+    def _play_maxn(
+        self, seat: int, trick: tuple[tuple[int, int], ...], high: int, lk_on: bool, c: int
+    ) -> tuple[int, int, int, int]:
+        """Each seat's points from here when `seat` plays `c`."""
+        hands = self.hands
+        bit = _BIT[c]
+        hands[seat] ^= bit
+        high, lk = self._onto(trick, high, lk_on, c)
+        trick = (*trick, (seat, c))
+        if len(trick) < 4:
+            value = self._maxn(trick, (seat + 1) & 3, high, lk)
+        else:
+            winner, _, pts = take_trick(trick, high, self.rules.points)
+            rest = self._maxn((), winner, -1, False)
+            gains = list(rest)
+            gains[winner] += pts
+            value = (gains[0], gains[1], gains[2], gains[3])
+        hands[seat] ^= bit
+        return value
+
+    def _maxn(
+        self, trick: tuple[tuple[int, int], ...], turn: int, high: int, lk_on: bool
+    ) -> tuple[int, int, int, int]:
+        """The seat to move takes the fewest points it can; on a tie, the line that gives
+        the searching seat the most (a mild paranoia where the others do not care)."""
+        hands = self.hands
+        if not hands[turn]:
+            return (0, 0, 0, 0)
+        if not trick and not (hands[0] | hands[1] | hands[2] | hands[3]) & self.rules.penalty_mask:
+            return (0, 0, 0, 0)
+        key = (hands[0], hands[1], hands[2], hands[3], turn, trick)
+        known = self.maxn_table.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        me = self.side.bit_length() - 1
+        best: tuple[int, int, int, int] | None = None
+        for c in self.moves(turn, trick, high, lk_on):
+            v = self._play_maxn(turn, trick, high, lk_on, c)
+            if best is None or (v[turn], -v[me]) < (best[turn], -best[me]):
+                best = v
+        assert best is not None
+        self.maxn_table[key] = best
         return best
 
     # ---- leaf mode ------------------------------------------------------------------

@@ -29,6 +29,11 @@ class EndgameSearch(SearchStrategy):
     endgame_tricks = ENDGAME_TRICKS
 
 
+class MaxnEndgameSearch(EndgameSearch):
+    name = "search-egn"
+    endgame_maxn = True
+
+
 class NetPassSearch(EndgameSearch):
     name = "search-net"
 
@@ -42,3 +47,4 @@ class NetPassSearch(EndgameSearch):
 
 register("search-eg")(EndgameSearch)
 register("search-net")(NetPassSearch)
+register("search-egn")(MaxnEndgameSearch)

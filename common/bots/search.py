@@ -117,6 +117,7 @@ class SearchStrategy(Searcher):
     search_passes = True
     # Solve each world exactly once the seat holds this many cards or fewer (0: never).
     endgame_tricks = 0
+    endgame_maxn = False
 
     def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
         budget.setdefault("max_samples", DEFAULT_MAX_SAMPLES)
@@ -245,7 +246,7 @@ class SearchStrategy(Searcher):
         """An exact solver for this decision's worlds when few enough tricks are left."""
         if cards > self.endgame_tricks:
             return None
-        return Solver(rules, me, partners=config.partnership != "off")
+        return Solver(rules, me, partners=config.partnership != "off", maxn=self.endgame_maxn)
 
     def _value(
         self, config: RulesConfig, totals: list[int], scores: list[int], seat: int, near: bool

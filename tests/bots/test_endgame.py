@@ -93,3 +93,46 @@ def test_solver_equals_minimax(preset: str, tricks_left: int) -> None:
             want = brute(rnd, side, minus_side(side))
             assert v == want, (preset, c)
             assert w == want, (preset, c)
+
+
+def brute_maxn(rnd: Round, me: int) -> list[int]:
+    """Max-n by plain recursion: each seat takes its fewest points, ties against `me`."""
+    seat = rnd.turn
+    if rnd.tricks_left == 0 or not rnd.hands[seat]:
+        return rnd.scores()
+    best: list[int] | None = None
+    for c in C.cards_of(rnd.legal(seat)):
+        child = rnd.copy()
+        child.play(seat, c)
+        v = brute_maxn(child, me)
+        if best is None or (v[seat], -v[me]) < (best[seat], -best[me]):
+            best = v
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("preset", ["classic", "levant", "idlib", "idlib_talyeekh"])
+def test_max_n_equals_plain_max_n(preset: str) -> None:
+    config = PRESETS[preset]
+    for game in positions(config, 3, 5, 11):
+        seat, leader = game.turn, game.leader
+        assert seat is not None and leader is not None
+        rules = Rules(config, C.mask_of(game.doubled))
+        moves = C.cards_of(game.legal_mask(seat))
+        solver = Solver(rules, seat, partners=False, maxn=True)
+        got = solver.values(
+            game.hands, seat, list(game.trick), game.round_points, game.taken, moves
+        )
+        held = game.hands[0] | game.hands[1] | game.hands[2] | game.hands[3]
+        for c, v in zip(moves, got):
+            rnd = Round(
+                rules,
+                game.hands,
+                leader=leader,
+                trick=list(game.trick),
+                played=C.FULL_DECK & ~held,
+                points=game.round_points,
+                taken=game.taken,
+            )
+            rnd.play(seat, c)
+            assert v == -brute_maxn(rnd, seat)[seat]
