@@ -135,6 +135,7 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("j", filter=tournaments)(lambda: m.tournament_move(1))
     on("enter", filter=tournaments)(m.tournament_enter)
     on("g", filter=tournaments)(m.tournament_refresh)
+    on("e", filter=tournaments)(m.tournament_join)
     for key in ("escape", "q", "T"):
         on(key, filter=tournaments)(m.escape)
 

@@ -722,7 +722,8 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
     if top == M.TOURNAMENTS and m.tournaments is not None:
         enter = _("watch") if m.tournaments.following_one else _("open")
         esc = _("back") if m.tournaments.following_one else _("close")
-        return [("↑↓", _("choose")), ("Enter", enter), ("g", _("refresh")), ("Esc", esc)]
+        join = [("e", _("take part"))] if m.tournaments.following_one else []
+        return [("↑↓", _("choose")), ("Enter", enter), *join, ("g", _("refresh")), ("Esc", esc)]
     if top == M.PASSWORD:
         return [("Enter", _("join")), ("Esc", _("cancel"))]
     if top == M.SUMMARY:
@@ -745,13 +746,13 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("↑↓", _("choose")),
             ("Enter", _("join")),
             ("Q", _("quick play")),
-            ("w", _("watch")),
             ("n", _("new")),
-            ("g", _("refresh")),
-            ("S", _("stats")),
             ("T", _("tournaments")),
+            ("S", _("stats")),
+            ("w", _("watch")),
             ("t", _("chat")),
             ("p", _("phrases")),
+            ("g", _("refresh")),
             ("q", _("quit")),
             ("?", _("help")),
         ]

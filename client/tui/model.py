@@ -134,6 +134,7 @@ def _what(kind: str) -> str:
         "list_tournaments": _("Listing tournaments"),
         "get_tournament": _("Following the tournament"),
         "quick_play": _("Quick play"),
+        "enter_tournament": _("Entering the tournament"),
         "phrase": _("Quick phrase"),
     }
     return words.get(kind, kind)
@@ -316,6 +317,8 @@ class ClientModel:
         self.quick: dict[str, Any] = {"preset": "classic", "overrides": {}, "bot": "medium"}
         self.quick_now = False
         self.profile_box: ProfileBox | None = None
+        #: The tournament we entered: its games seat us unasked, with the bell and a notice.
+        self.entered: int | None = None
         self.stats_cursor = 0  # the row of the statistics overlay Enter opens
         #: The last quick phrase of each seat and until when it shows beside the seat.
         self.said: dict[int, tuple[str, float]] = {}
@@ -779,8 +782,11 @@ class ClientModel:
             case P.Stats():
                 self._on_stats(msg)
             case P.TournamentList() | P.TournamentState():
-                if msg.re is not None:
-                    self.pending.pop(msg.re, None)
+                req = self.pending.pop(msg.re, None) if msg.re is not None else None
+                if isinstance(req, P.EnterTournament) and isinstance(msg, P.TournamentState):
+                    self.entered = req.tournament_id
+                    self.say(_("you are in {name}: your games begin by themselves").format(
+                        name=msg.tournament.get("name", "")))  # fmt: skip
                 if self.tournaments is not None:
                     self.tournaments.apply(msg)
             case _:
@@ -902,6 +908,8 @@ class ClientModel:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
         if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
             self.table_password = req.password
+        # Unasked, from the lobby, having entered a tournament: its next game seats us.
+        ready = msg.re is None and self.table is None and self.entered is not None
         if self.table is None or self.table.get("id") != msg.table["id"]:
             self.chats.pop(msg.table["id"], None)  # its own history follows from the server
             self.clock_at = {}
@@ -942,6 +950,10 @@ class ClientModel:
         self._clamp_cursor()
         if isinstance(req, P.CreateTable) and self.auto is not None:
             self._auto_fill()
+        if ready:
+            self.tournaments = None
+            self.ring = True
+            self.say(_("your tournament game is ready: {table}").format(table=msg.table["name"]))
 
     def _auto_fill(self) -> None:
         a = self.auto
@@ -1295,6 +1307,12 @@ class ClientModel:
     def tournament_refresh(self) -> None:
         if self.tournaments is not None:
             self.tournaments.refresh()
+
+    def tournament_join(self) -> None:
+        """e on a followed tournament: take part as the entrant of our name."""
+        screen = self.tournaments
+        if screen is not None and screen.following is not None:
+            self.request(P.EnterTournament, tournament_id=screen.following)
 
     def tournament_enter(self) -> None:
         table_id = self.tournaments.enter() if self.tournaments is not None else None

@@ -80,7 +80,7 @@ def test_tournament_screen_list_follow_watch() -> None:
     screen = render_text(m)
     assert "#7 Friday" in screen and "95% CI" in screen
     assert "live tables (Enter to watch):" in screen
-    assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "g", "Esc"]
+    assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "e", "g", "Esc"]
     m.tournament_refresh()
     (again,) = m.take_outbox()
     assert isinstance(again, P.GetTournament) and again.tournament_id == 7
