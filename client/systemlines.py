@@ -34,6 +34,9 @@ NOTICES: dict[str, str] = {
     "quick_seat": N_("{name} takes over a bot's seat"),
 }
 
+#: "seats_empty" when more than one seat is (a plural of its own, not "seat 1, 2 is empty").
+SEATS_EMPTY_MANY = N_("seats {seats} are empty: someone must sit there or the host adds bots")
+
 #: An `error`'s rule -> the words (leekha.protocol.notices.RULES; a test keeps them equal).
 RULES: dict[str, str] = {
     "follow_suit": N_("{card}: you must follow {suit}"),
@@ -75,7 +78,10 @@ def _shown(args: Mapping[str, Any], card: Callable[[int], str]) -> dict[str, Any
             out[key] = ", ".join(repr(v) for v in value)
             out["known"] = ", ".join(map(str, value))
         elif key == "seats" and isinstance(value, list):
-            out[key] = ", ".join(str(s + 1) for s in value if isinstance(s, int))
+            numbers = [str(s + 1) for s in value if isinstance(s, int)]
+            out[key] = numbers[0] if len(numbers) == 1 else _("{some} and {last}").format(
+                some=", ".join(numbers[:-1]), last=numbers[-1]
+            )
         elif isinstance(value, list):
             out[key] = ", ".join(map(str, value))
         else:
@@ -90,6 +96,8 @@ def _word(
     template = table.get(code or "")
     if template is None:
         return None
+    if code == "seats_empty" and len(args.get("seats") or ()) > 1:
+        template = SEATS_EMPTY_MANY
     try:
         return _(template).format(**_shown(args, card or C.format_card))
     except (KeyError, IndexError, ValueError):

@@ -97,10 +97,16 @@ def test_an_unknown_code_shows_the_servers_text() -> None:
 
 def test_not_ready_names_the_empty_seats_as_people_count_them() -> None:
     said = refusals.explain("not_ready", "x", "seats_empty", {"seats": [1, 3]})
-    assert said.startswith("seat 2, 4 is empty")
+    assert said.startswith("seats 2 and 4 are empty")
+    assert refusals.explain("not_ready", "x", "seats_empty", {"seats": [0, 1, 3]}).startswith(
+        "seats 1, 2 and 4 are empty"
+    )
+    assert refusals.explain("not_ready", "x", "seats_empty", {"seats": [2]}).startswith(
+        "seat 3 is empty"
+    )
     try:
         i18n.set_language("it")
-        assert "2, 4" in refusals.explain("not_ready", "x", "seats_empty", {"seats": [1, 3]})
+        assert "2 e 4" in refusals.explain("not_ready", "x", "seats_empty", {"seats": [1, 3]})
     finally:
         i18n.set_language("en")
 

@@ -138,7 +138,7 @@ def test_status_lines_go_when_the_state_they_describe_changes() -> None:
     req = m.request(P.Start)
     m.apply(P.Error(code="not_ready", message="x", re=rid(req), rule="seats_empty",
                     args={"seats": [1, 2, 3]}))  # fmt: skip
-    assert "seat 2, 3, 4 is empty" in m.status
+    assert "seats 2, 3 and 4 are empty" in m.status
     m.apply(P.TableUpdate(table_id=7, table=table("playing")))
     assert m.status == ""
     m.leave()
