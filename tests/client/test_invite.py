@@ -130,6 +130,7 @@ def test_an_invitation_round_trips_over_tls(
         assert printed.returncode == 0, printed.stderr
         assert printed.stdout.strip() == line
 
+        ann.send("\x1b")  # the box closes: the table is in view again
         url = line.split("'")[1]
         bob = Terminal([LEEKHA, "join", url, "--name", "bob", "--guest"])  # no --tls: the line
         terms.append(bob)
