@@ -85,8 +85,12 @@ class Lobby(SessionDesk):
             seat_grace_s=settings.seat_grace_s,
             afk_limit=settings.afk_timeouts_before_bot,
         )
-        #: Where game seeds come from; tests replace it to make games reproducible.
-        self.new_seed: Callable[[], int] = lambda: secrets.randbits(31)
+        #: Where game seeds come from: the `game_seed` setting makes every game the same
+        #: (tests and demonstrations through a real server); unit tests replace it.
+        fixed = settings.game_seed
+        self.new_seed: Callable[[], int] = (
+            (lambda: secrets.randbits(31)) if fixed is None else (lambda: fixed)
+        )
         #: Called with (tables, players) whenever the counts may have changed (LAN announce).
         self.on_counts: Callable[[int, int], None] | None = None
         #: The tournaments this server runs (leekha.server.tournament.runner).

@@ -179,6 +179,13 @@ class ServerSettings:
     log_level: str = _opt("info", "lowest level logged", choices=LOG_LEVELS)
     log_file: Path | None = _opt(None, "log to this file instead of stderr")
     bot_think_ms: int = _opt(50, "milliseconds a bot waits before it acts", lo=0, hi=60_000)
+    game_seed: int | None = _opt(
+        None,
+        "seed of every game's deal and of the server's bots, so that a game plays again"
+        " the same (tests, demonstrations); unset = a random seed for each game",
+        lo=0,
+        hi=2**62,
+    )
     max_tournaments: int = _opt(
         4, "tournaments not yet finished the server runs at once", lo=1, hi=1000
     )
@@ -204,6 +211,7 @@ class ServerSettings:
 _KINDS = {
     "str": "str",
     "int": "int",
+    "int | None": "optional_int",
     "float": "float",
     "bool": "bool",
     "Path": "path",
@@ -229,7 +237,12 @@ def _allowed(meta: Mapping[str, Any]) -> str:
         return f"a list of at most {int(hi)} strings"
     if kind in ("path", "optional_path"):
         return "a path string"
-    noun = {"int": "an integer", "float": "a number", "str": "a string"}[kind]
+    noun = {
+        "int": "an integer",
+        "optional_int": "an integer",
+        "float": "a number",
+        "str": "a string",
+    }[kind]
     if kind == "str" and lo is not None:
         return f"{noun} of {int(lo)} to {int(hi)} characters"
     if lo is not None and hi is not None:
@@ -279,7 +292,7 @@ def _check(key: str, value: object, source: str) -> object:
     # numbers; bool is an int subclass in Python but never a sensible number here
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise bad()
-    if kind == "int":
+    if kind in ("int", "optional_int"):
         if isinstance(value, float):
             if not value.is_integer():
                 raise bad()
@@ -380,7 +393,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
         if kind == "list":
             help_text = meta["help"]
             kwargs.update(action="append", metavar="ENDPOINT", help=help_text)
-        elif kind == "int":
+        elif kind in ("int", "optional_int"):
             kwargs.update(type=int, metavar="N")
         elif kind == "float":
             seconds = f.name.endswith("_s") and not f.name.endswith("per_s")
@@ -420,6 +433,8 @@ def example_config() -> str:
             lines.append('# tls_cert = "/etc/leekha/fullchain.pem"   # unset = self-signed')
         elif f.name == "tls_key":
             lines.append('# tls_key = "/etc/leekha/privkey.pem"   # unset = in tls_cert')
+        elif f.name == "game_seed":
+            lines.append("# game_seed = 1234   # unset = a random seed for each game")
         else:
             value = f.default
             if isinstance(value, tuple):

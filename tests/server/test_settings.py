@@ -169,7 +169,8 @@ def test_example_config_lists_every_key_and_uncommented_is_valid(tmp_path: Path)
     lines = [m.group(1) for line in text.splitlines() if (m := setting.match(line))]
     path = write(tmp_path, "\n".join(lines) + "\n")
     parsed = tomllib.loads(path.read_text(encoding="utf-8"))
-    assert set(parsed) == keys - {"data_dir", "name", "log_file", "tls_cert", "tls_key"}
+    unset = {"data_dir", "name", "log_file", "tls_cert", "tls_key", "game_seed"}
+    assert set(parsed) == keys - unset
     assert load_settings(path, {}) == load_settings(None, {})
 
 
@@ -183,3 +184,24 @@ def test_hosting_guide_documents_every_key_and_option() -> None:
     for f in fields(ServerSettings):
         assert f"| `{f.name}` |" in guide, f.name
         assert f"`{settings_mod.option_flag(f.name)}" in guide, f.name
+
+
+def test_game_seed_makes_every_game_deal_the_same_and_is_unset_by_default() -> None:
+    from twisted.internet.testing import MemoryReactorClock
+
+    from leekha.server.lobby import Lobby
+    from leekha.server.persistence import Store
+
+    assert load_settings(None, {}).game_seed is None
+    fixed = settings_from_args(parse("--game-seed", "1234"))
+    assert fixed.game_seed == 1234
+    with pytest.raises(SettingsError, match="game_seed: must be an integer from 0 to"):
+        load_settings(None, {"game_seed": -1})
+    store = Store(":memory:")
+    try:
+        lobby = Lobby(MemoryReactorClock(), fixed, store)
+        assert [lobby.new_seed() for _ in range(3)] == [1234, 1234, 1234]
+        free = Lobby(MemoryReactorClock(), load_settings(None, {}), store)
+        assert len({free.new_seed() for _ in range(8)}) > 1
+    finally:
+        store.close()
