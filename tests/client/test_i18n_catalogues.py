@@ -185,7 +185,8 @@ def test_help_rows_keep_their_columns_and_fit_the_box(lang: str) -> None:
     text column where the English one has it and stays within the box."""
     wrong = []
     for m in catalogue(lang):
-        if not isinstance(m.id, str) or not any("tui/layout.py" in f for f, _n in m.locations):
+        where = [f for f, _n in m.locations]
+        if not isinstance(m.id, str) or not any("tui/overlay_boxes.py" in f for f in where):
             continue
         if not (len(m.id) > 13 and m.id[8:13] == "     " and m.id[13] != " "):
             continue

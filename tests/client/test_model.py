@@ -563,7 +563,8 @@ def trick_on_table(led: str = "9C", legal: str = "2C 3C 4C 6C", **rules: Any) ->
 
 
 def test_suit_colour_survives_the_legal_and_cursor_classes() -> None:
-    from leekha.client.tui.layout import STYLE, card_frag
+    from leekha.client.tui.cardfrags import card_frag
+    from leekha.client.tui.layout import STYLE
 
     red = STYLE.get_attrs_for_style_str(card_frag(C.parse_card("AH"), False)[0]).color
     for extra in ("class:card.legal", "class:card.legal class:card.cursor", "class:card.dim"):
@@ -739,7 +740,7 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
 
 
 def test_hints_and_status_are_never_cut_at_80x24() -> None:
-    from leekha.client.tui.layout import fit_hints, hint_items
+    from leekha.client.tui.hints import fit_hints, hint_items
 
     screens = [welcomed(), at_table(), at_table("levant"), trick_on_table(), waiting_room()]
     lobby = welcomed()

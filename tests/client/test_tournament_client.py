@@ -13,7 +13,8 @@ from leekha import protocol as P
 from leekha.client import cli
 from leekha.client.tournament import command, text
 from leekha.client.tui import model as M
-from leekha.client.tui.layout import hint_items, render_text
+from leekha.client.tui.hints import hint_items
+from leekha.client.tui.layout import render_text
 from leekha.server.tournament import plan
 from leekha.server.tournament.standings import GameResult
 

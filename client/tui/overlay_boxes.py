@@ -1,0 +1,241 @@
+"""The boxes drawn over a screen (help, forms, prompts, the score sheet, statistics...),
+one painter per overlay name of the model; `OVERLAYS` is the one table the frame reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from leekha.client import rtl
+from leekha.client.i18n import _
+from leekha.client.rulestext import summary
+from leekha.client.tui import model as M
+from leekha.client.tui import social, tournament
+from leekha.client.tui.canvas import Canvas, Frags, frags_width
+from leekha.client.tui.cardfrags import card_frag
+from leekha.client.tui.sheets import (
+    paint_game_over,
+    paint_round_summary,
+    put_columns,
+    put_sheet,
+    score_sheet_rows,
+)
+from leekha.common.config import PRESETS
+
+
+def _help_rows(m: M.ClientModel) -> list[str]:
+    if m.screen == M.LOBBY:
+        return [
+            _("↑/↓ j/k      choose a table"),
+            _("Enter        sit at the table"),
+            _("w            watch the table"),
+            _("Q            quick play: seat me now (bots fill in)"),
+            _("n            new table"),
+            _("g            refresh the list"),
+            _("S            player statistics"),
+            _("T            tournaments: standings, Enter watches"),
+            _("t            chat;  Enter sends, Esc closes"),
+            _("p            quick phrases"),
+            _("q            quit (asks first)"),
+            _("?            this help"),
+        ]
+    return [
+        _("←/→          move along your hand"),
+        _("a … m        jump to a card (pass: choose it)"),
+        _("Enter        lift a card; Enter again plays it"),
+        _("space        pass phase: choose/unchoose a card"),
+        _("Esc          cancel / close"),
+        _("y / n        answer the doubling prompt"),
+        _("v            show the last trick"),
+        _("S            score sheet"),
+        _("C            card-counting aid (if the table allows)"),
+        _("t            chat;  p quick phrases;  r rematch"),
+        _("b x s        host, waiting: add / remove a bot, start"),
+        _("L            leave the table;  q quit"),
+        _("I            invite a friend: a line to paste"),
+        _("P            the players' profiles"),
+        "",
+        _("(D) dealer   +N points taken this round"),
+        _("x2 doubled card   + a card passed to you"),
+        _("! the cursor is on a card you may not play"),
+    ]
+
+
+def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
+    rows = _help_rows(m)
+    x, y = cv.box(56, len(rows) + 3, _("keys"))
+    for i, row in enumerate(rows):
+        put_key_row(cv, x, y + i, 52, row, "class:box")
+    cv.line(x, y + len(rows), 52, _("Esc to close"), "class:box class:muted")
+
+
+def put_key_row(cv: Canvas, x: int, y: int, width: int, row: str, style: str) -> None:
+    """A row of a keys table ("Enter        lift a card"): the key and what it does are
+    two cells (mirrored in a right-to-left layout); any other row is a line of text."""
+    key, _sp, what = row.partition("   ")
+    if key and what.strip() and len(key) < 12:
+        start = len(row) - len(row[len(key) :].lstrip())
+        put_columns(cv, x, y, width, [(0, key), (start, what.strip())], style)
+    else:
+        cv.line(x, y, width, row, style)
+
+
+def _names(m: M.ClientModel) -> list[str]:
+    return [m.player_name(s) for s in range(4)]
+
+
+def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
+    assert m.summary is not None
+    paint_round_summary(cv, m.summary, _names(m), m.ascii, _("Enter or Esc to continue"))
+
+
+def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
+    history = m.score_rows()
+    v = m.view
+    if v is not None and v["phase"] != "game_over" and any(v["round_points"]):
+        history = [*history, list(v["round_points"])]
+    sheet = score_sheet_rows(_names(m), history, max(1, cv.height - 9))
+    x, y = cv.box(min(cv.width, 46), len(sheet) + 4, _("score sheet"))
+    put_sheet(cv, x, y, sheet, "class:box")
+    cv.put(x, y + len(sheet) + 1, _("S or Esc to close"), "class:box class:muted")
+
+
+def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
+    v = m.view
+    assert v is not None and v["result"] is not None
+    r = v["result"]
+    mine = v.get("seat")  # None when someone else played this seat to the end
+    if mine is not None and mine in r["winners"]:
+        head = _("You win!")
+    elif mine is not None and mine in r["losers"]:
+        head = _("You lose.")
+    else:
+        head = _("the final scores")  # the winner is the next line
+    footer = ""
+    if m.seated:
+        what = _("rematch vote sent") if m.rematch_voted else _("r rematch")
+        footer = _("{what}   L leave   q quit").format(what=what)
+    paint_game_over(cv, _names(m), r, m.score_rows(), head, m.game_stats, footer)
+
+
+def _paint_double(m: M.ClientModel, cv: Canvas) -> None:
+    card = m.double_offer[0]
+    pts = m.rules.card_points()[card] * 2
+    x, y = cv.box(50, 5, _("doubling"))
+    inner = min(cv.width, 50) - 4
+    ask = [("class:box", _("Reveal ")), card_frag(card, m.ascii)]
+    ask.append(("class:box", _(" to double it?")))
+    cv.frags(x + (inner - frags_width(ask) if rtl.mirrored() else 0), y, ask)
+    cv.line(x, y + 1, inner, _("Whoever takes it scores {n}.").format(n=pts), "class:box")
+    cv.line(x, y + 2, inner, _("y = double it   n = keep it hidden"), "class:box class:muted")
+
+
+def _paint_bot_level(m: M.ClientModel, cv: Canvas) -> None:
+    x, y = cv.box(44, 4, _("bot level"))
+    choices: Frags = [("class:box", _("level:") + " ")]
+    for i, level in enumerate(M.BOT_LEVELS):
+        style = "class:box class:cursorrow" if i == m.bot_level else "class:box"
+        choices += [(style, f" {M.level_word(level)} "), ("class:box", " ")]
+    cv.frags(x + (40 - frags_width(choices) if rtl.mirrored() else 0), y, choices)
+    cv.line(x, y + 1, 40, _("e easy  m medium  h hard"), "class:box class:muted")
+
+
+def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
+    f = m.form
+    assert f is not None
+    x, y = cv.box(56, 13, _("new table"))
+    preset_target = PRESETS[f.preset].target
+    if f.field == "target":
+        typed = f.target_text or ""
+        how = _("preset {n}").format(n=preset_target) if not typed else _("typed")
+        target = f"{typed}_  ({how})"
+        if f.target_problem() is not None:
+            target = f"{typed}_  ({M.TARGET_MIN}..{M.TARGET_MAX}!)"
+    else:
+        shown = f.target_text or str(preset_target)
+        target = f"‹ {shown} ›" + ("" if f.target_text else _(" (preset)"))
+    off = _("off")
+    values = {
+        "name": f.name + ("_" if f.field == "name" else ""),
+        "preset": f"‹ {f.preset} ›  {summary(PRESETS[f.preset])}",
+        "target": target,
+        "password": ("*" * len(f.password) or _("(none)")) + ("_" if f.field == "password" else ""),
+        "pass_timer": f"‹ {f.pass_timer or off} ›" + (" s" if f.pass_timer else ""),
+        "turn_timer": f"‹ {f.turn_timer or off} ›" + (" s" if f.turn_timer else ""),
+        "counting_aid": "‹ {v} ›".format(v=_("allowed") if f.counting_aid else _("forbidden")),
+        "create": _("[ create ]"),
+    }
+    labels = {
+        "name": _("name"),
+        "preset": _("rules"),
+        "target": _("target"),
+        "password": _("password"),
+        "pass_timer": _("pass timer"),
+        "turn_timer": _("turn timer"),
+        "counting_aid": _("count aid"),
+        "create": "",
+    }
+    for i, row in enumerate(f.ROWS):
+        style = "class:box class:cursorrow" if i == f.row else "class:box"
+        cv.put(x, y + i, f"{labels[row]:>10}  {values[row]}"[:52], style)
+    cv.put(x, y + 9, _("↑↓ field  ←→ change  type text/digits"), "class:box class:muted")
+    cv.put(x, y + 10, _("Enter create  Esc cancel"), "class:box class:muted")
+
+
+def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
+    rows = m.stats
+    shown = rows[: max(1, cv.height - 9)] if rows else []
+    width = min(cv.width, 72)
+    x, y = cv.box(width, len(shown) + 6, _("player statistics"))
+    heads = [_("player"), _("rating"), _("games"), _("wins")]
+    heads += [_("avg/round"), _("Leekhas"), _("moons")]
+    widths = (-18, 13, 5, 5, 9, 7, 5)
+    head = " ".join(h.ljust(-w) if w < 0 else h.rjust(w) for h, w in zip(heads, widths))
+    cv.put(x, y, head[: width - 4], "class:box.title")
+    if rows is None:
+        cv.put(x, y + 1, _("asking the server…"), "class:box class:muted")
+    elif not rows:
+        cv.put(x, y + 1, _("no finished games yet"), "class:box class:muted")
+    for i, p in enumerate(shown):
+        avg = float(p.get("avg_points_per_round", 0.0))
+        mu, sigma = p.get("rating"), p.get("rating_sigma")
+        rating = f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest")
+        line = (
+            f"{str(p.get('name', ''))[:18]:<18} {rating:>13} {p.get('games', 0):>5}"
+            f" {p.get('wins', 0):>5} {avg:>9.1f} {p.get('leekhas', 0):>7} {p.get('moons', 0):>5}"
+        )
+        style = "class:box class:cursorrow" if i == m.stats_cursor else "class:box"
+        cv.put(x, y + 1 + i, line[: width - 4], style)
+    more = ""
+    if rows and len(rows) > len(shown):
+        more = _("  (+{n} more)").format(n=len(rows) - len(shown))
+    row = y + 1 + max(1, len(shown))
+    cv.put(x, row, _("rating: skill ± 3× its uncertainty"), "class:box class:muted")
+    cv.put(x, row + 1, _("Esc to close") + more, "class:box class:muted")
+
+
+def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
+    assert m.password_prompt is not None
+    x, y = cv.box(40, 4, _("password"))
+    cv.put(x, y, "*" * len(m.password_prompt[1]) + "_", "class:box")
+    if m.prompt_spectate:
+        hint = _("Enter to watch, Esc to cancel")
+    else:
+        hint = _("Enter to join, Esc to cancel")
+    cv.put(x, y + 1, hint, "class:box class:muted")
+
+
+OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
+    M.HELP: _paint_help,
+    M.STATS: _paint_stats,
+    M.TOURNAMENTS: lambda m, cv: tournament.paint(m.tournaments, cv) if m.tournaments else None,
+    M.PASSWORD: _paint_password,
+    M.FORM: _paint_form,
+    M.SCORES: _paint_scores,
+    M.SUMMARY: _paint_summary,
+    M.DOUBLE: _paint_double,
+    M.BOT_LEVEL: _paint_bot_level,
+    M.GAME_OVER: _paint_game_over,
+    M.PHRASES: lambda _m, cv: social.paint_phrases(cv),
+    M.PROFILE: lambda m, cv: social.paint_profile(m.profile_box, cv) if m.profile_box else None,
+    M.INVITE: lambda m, cv: social.paint_invite(m.invite_box, cv) if m.invite_box else None,
+}
