@@ -15,13 +15,36 @@ from leekha.client import identity as I
 from leekha.client.i18n import _
 
 
+class _ConfigIsAFile(argparse.Action):
+    """`--config` names a config file in every command (`leekha serve --config FILE`);
+    this command once took it for the identity's folder, so that use gets the new name
+    in words rather than a silent change of meaning."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        parser.error(
+            _(
+                "--config names a config file (as in `leekha serve`); the folder that "
+                "holds the identity is --config-dir {folder}"
+            ).format(folder=values)
+        )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--config",
+        "--config-dir",
+        dest="config",
         type=Path,
         default=None,
+        metavar="DIR",
         help=_("folder that holds the identity (default: the user's config folder)"),
     )
+    parser.add_argument("--config", action=_ConfigIsAFile, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="id_command", metavar="ACTION", required=True)
     sub.add_parser("show", help=_("show your public key and fingerprint (made if missing)"))
     sub.add_parser(

@@ -179,6 +179,8 @@ CASES = [
     case(HERE, "records", r"the following arguments are required: ACTION", 2),
     case(HERE, "tournament", r"the following arguments are required", 2),
     case(HERE, "id nosuch", r"invalid choice: 'nosuch'", 2),
+    case(HERE, "id --config {tmp} show", r"--config names a config file .* --config-dir", 2),
+    case(HERE, "serve --config {tmp}", r"is a directory, expected a TOML file", 2),
 ]  # fmt: skip
 
 

@@ -92,18 +92,18 @@ def test_fingerprint_is_stable_and_short() -> None:
 def test_id_command_exports_and_imports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from leekha.client import cli
 
-    assert cli.main(["id", "--config", str(tmp_path / "a"), "export"]) == 0
+    assert cli.main(["id", "--config-dir", str(tmp_path / "a"), "export"]) == 0
     line = capsys.readouterr().out.strip()
-    assert cli.main(["id", "--config", str(tmp_path / "b"), "import", line]) == 0
+    assert cli.main(["id", "--config-dir", str(tmp_path / "b"), "import", line]) == 0
     capsys.readouterr()
-    assert cli.main(["id", "--config", str(tmp_path / "b"), "show"]) == 0
+    assert cli.main(["id", "--config-dir", str(tmp_path / "b"), "show"]) == 0
     shown = capsys.readouterr().out
     assert I.Identity.from_export(line).fingerprint in shown
     # a different identity is not silently overwritten
     other = I.Identity.generate().export_line()
-    assert cli.main(["id", "--config", str(tmp_path / "b"), "import", other]) == 1
+    assert cli.main(["id", "--config-dir", str(tmp_path / "b"), "import", other]) == 1
     assert "--force" in capsys.readouterr().err
-    assert cli.main(["id", "--config", str(tmp_path / "b"), "import", "junk"]) == 1
+    assert cli.main(["id", "--config-dir", str(tmp_path / "b"), "import", "junk"]) == 1
 
 
 def test_join_proves_the_user_identity_unless_guest(
