@@ -74,7 +74,7 @@ class ClientApp:
         )
         model.new_id = self.session.new_id
         model.on_send = self._send
-        model.server_label = model.server_label or f"{host}:{port}"
+        model.link.label = model.link.label or f"{host}:{port}"
         model.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
         )

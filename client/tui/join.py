@@ -209,7 +209,7 @@ async def join_main(
     from leekha.client.tui.play import best_bot
 
     model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
-    model.server_label = label or ""  # the lobby header: the LAN name, else the address
+    model.link.label = label or ""  # the lobby header: the LAN name, else the address
     if quick is not None:
         model.quick = quick
     model.quick_now = quick_now

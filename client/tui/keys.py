@@ -157,10 +157,10 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("escape", filter=outside)(m.escape)
 
     # lobby
-    on("up", filter=lobby)(lambda: m.lobby_move(-1))
-    on("down", filter=lobby)(lambda: m.lobby_move(1))
-    on("k", filter=lobby)(lambda: m.lobby_move(-1))
-    on("j", filter=lobby)(lambda: m.lobby_move(1))
+    on("up", filter=lobby)(lambda: m.lobby.move(-1))
+    on("down", filter=lobby)(lambda: m.lobby.move(1))
+    on("k", filter=lobby)(lambda: m.lobby.move(-1))
+    on("j", filter=lobby)(lambda: m.lobby.move(1))
     on("enter", filter=lobby)(m.lobby_join)
     on("w", filter=lobby)(lambda: m.lobby_join(spectate=True))
     on("n", filter=lobby)(m.open_form)

@@ -100,14 +100,14 @@ def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
         parts += [str(m.table.get("name", "")), summary(m.rules)]
         if m.view is not None:
             parts.append(_("round {n}").format(n=m.view["round"] + 1))
-    elif m.server_label or m.server:
-        parts.append(m.server_label or m.server)
+    elif m.link.label or m.link.server:
+        parts.append(m.link.label or m.link.server)
     right = f"{m.name} "
     style = "class:header"
-    if m.conn == M.RECONNECTING:
-        right = _("reconnecting… {detail}").format(detail=m.conn_detail) + " "
+    if m.link.state == M.RECONNECTING:
+        right = _("reconnecting… {detail}").format(detail=m.link.detail) + " "
         style = "class:header.alert"
-    elif m.conn == M.FAILED:
+    elif m.link.state == M.FAILED:
         right = _("offline") + " "
         style = "class:header.alert"
     right = fit(right, width)
@@ -141,9 +141,11 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     status = wrap(m.status, width)[:2] if m.status else []
     body_h = height - 2 - max(1, len(status))
     if m.screen == M.CONNECTING:
-        text = _("Connecting…") if m.conn != M.FAILED else m.conn_detail
+        text = _("Connecting…") if m.link.state != M.FAILED else m.link.detail
         for i, line in enumerate(wrap(text, width - 4)):
-            cv.put(2, height // 2 + i, line, "class:status.error" if m.conn == M.FAILED else "")
+            cv.put(
+                2, height // 2 + i, line, "class:status.error" if m.link.state == M.FAILED else ""
+            )
     elif m.screen == M.LOBBY:
         paint_lobby(m, cv, 1, 1, main_w - 1, body_h)
     else:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from leekha.client.i18n import _
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas
 from leekha.client.tui.sheets import put_columns
 
 
-def _seat_summary(t: dict[str, object]) -> str:
+def _seat_summary(t: Mapping[str, object]) -> str:
     seats = t.get("seats")
     names = []
     for s in seats if isinstance(seats, list) else []:
@@ -22,7 +24,7 @@ def _seat_summary(t: dict[str, object]) -> str:
 
 
 def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
-    tables = m.lobby_tables()
+    tables = m.lobby.rows()
     cv.put(x0, y0, _("Tables"), "class:lobby.head")
     if not tables:
         cv.put(x0, y0 + 2, _("No tables yet. Press n to create one."), "class:muted")
@@ -44,7 +46,7 @@ def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
             (39, f"{filled}/4"),
             (45, status.get(t["status"], t["status"]) + lock),
         ]
-        style = "class:cursorrow" if i == m.lobby_cursor else ""
+        style = "class:cursorrow" if i == m.lobby.cursor else ""
         put_columns(cv, x0, row, min(w, 60), cells, style)
         cv.put(x0 + 2, row + 1, _seat_summary(t)[: w - 2], "class:muted")
         row += 2

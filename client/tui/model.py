@@ -24,11 +24,21 @@ from typing import Any, cast
 
 from leekha import protocol as P
 from leekha.client import systemlines
-from leekha.client.cardnames import suit_name
+from leekha.client.core import link as L
+from leekha.client.core.chat import Chats
+from leekha.client.core.lobby import Lobby
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
+from leekha.client.tui.forms import TARGET_MAX as TARGET_MAX
+from leekha.client.tui.forms import TARGET_MIN as TARGET_MIN
+from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.social import BUBBLE_S, InviteBox, ProfileBox, phrase_words
+from leekha.client.tui.status import StatusLine
 from leekha.client.tui.tournament import TournamentScreen
+from leekha.client.tui.words import NAME_MAX as NAME_MAX
+from leekha.client.tui.words import level_word as level_word
+from leekha.client.tui.words import round_note, suit_word, what
+from leekha.client.tui.words import table_name_for as table_name_for
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
@@ -37,21 +47,16 @@ from leekha.protocol import version as V
 from leekha.protocol.invite import Invite
 from leekha.protocol.message import to_dict
 from leekha.protocol.seatview import doublable, fold_event, new_round
-from leekha.protocol.version import speaks
 
 CLIENT_NAME = "leekha-tui"
-CHAT_KEEP = 200
 
 # Screens
 CONNECTING = "connecting"
 LOBBY = "lobby"
 TABLE = "table"
 
-# Connection states
-OFFLINE = "offline"
-ONLINE = "online"
-RECONNECTING = "reconnecting"
-FAILED = "failed"
+# Connection states (re-exported for the screens and the tests)
+OFFLINE, ONLINE, RECONNECTING, FAILED = L.OFFLINE, L.ONLINE, L.RECONNECTING, L.FAILED
 
 # Overlays, the one on top first (see ClientModel.overlay)
 HELP = "help"
@@ -74,13 +79,6 @@ BOT_LEVELS = ("easy", "medium", "hard")
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"
 
-#: A timer's choices in the new-table form; 0 is off (the wire's untimed: null would be
-#: the server's default, which may be a timer).
-PASS_TIMERS = (0, 30, 60, 120)
-TURN_TIMERS = (0, 15, 30, 60)
-TARGETS = (None, 11, 31, 51, 101, 151, 201)
-TARGET_MIN, TARGET_MAX = 1, 10000
-NAME_MAX = 24  # the server's default longest table name (ServerSettings.max_name_len)
 
 #: Seconds before a timer runs out when the player is warned (status line, and the bell
 #: when it is on).
@@ -102,97 +100,6 @@ _HELD = (
     P.YourTurn,
     P.Turn,
 )
-
-
-def level_word(level: str) -> str:
-    """A bot level as the player reads it."""
-    words = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
-    return words.get(level, level)
-
-
-def suit_word(suit: int) -> str:
-    return suit_name(suit)
-
-
-def _what(kind: str) -> str:
-    """What a failed request was trying to do, for "… refused: …" status lines."""
-    words = {
-        "create_table": _("Creating the table"),
-        "join_seat": _("Joining"),
-        "spectate": _("Spectating"),
-        "leave": _("Leaving"),
-        "add_bot": _("Adding a bot"),
-        "remove_bot": _("Removing the bot"),
-        "start": _("Starting"),
-        "rematch": _("Rematch"),
-        "pass_cards": _("Pass"),
-        "declare_double": _("Doubling"),
-        "play_card": _("Play"),
-        "chat": _("Chat"),
-        "list_tables": _("Listing tables"),
-        "get_stats": _("Statistics"),
-        "list_tournaments": _("Listing tournaments"),
-        "get_tournament": _("Following the tournament"),
-        "quick_play": _("Quick play"),
-        "enter_tournament": _("Entering the tournament"),
-        "phrase": _("Quick phrase"),
-    }
-    return words.get(kind, kind)
-
-
-def table_name_for(player: str, pattern: str) -> str:
-    """`pattern` ("{name}'s table") filled in, the name cut so the whole fits NAME_MAX."""
-    room = NAME_MAX - len(pattern.format(name=""))
-    return pattern.format(name=player[: max(1, room)].rstrip())[:NAME_MAX]
-
-
-@dataclass
-class CreateForm:
-    """The create-table dialog; fields are edited in place by intents."""
-
-    name: str = "Table"
-    preset: str = "classic"
-    target_text: str = ""  # digits as typed; "" = the preset's target
-    password: str = ""
-    pass_timer: int = 60
-    turn_timer: int = 30
-    counting_aid: bool = True
-    row: int = 0
-
-    ROWS = (
-        "name",
-        "preset",
-        "target",
-        "password",
-        "pass_timer",
-        "turn_timer",
-        "counting_aid",
-        "create",
-    )
-
-    @property
-    def field(self) -> str:
-        return self.ROWS[self.row]
-
-    @property
-    def text_field(self) -> bool:
-        return self.field in ("name", "password", "target")
-
-    @property
-    def target(self) -> int | None:
-        """The typed target when it is a number in range; None for the preset's (or bad)."""
-        text = self.target_text
-        if text.isdigit() and TARGET_MIN <= int(text) <= TARGET_MAX:
-            return int(text)
-        return None
-
-    def target_problem(self) -> str | None:
-        """Why the typed target cannot be sent (None when it is empty or fine)."""
-        if self.target_text and self.target is None:
-            return _("the target must be a number from {lo} to {hi}").format(
-                lo=TARGET_MIN, hi=TARGET_MAX
-            )
-        return None
 
 
 @dataclass
@@ -237,31 +144,6 @@ class SeatStats:
         return [cls(s["tricks"], s["leekhas"], s["moons"]) for s in stats]
 
 
-def round_note(msg: P.RoundScored, rules: RulesConfig, name: Callable[[int], str]) -> str:
-    """What the engine decided about a round's end, said in words: golden goal stopped the
-    game, a tie plays on, or someone shot the moon (protocol 1.4; nothing from an older
-    server, which does not say)."""
-    target = rules.target
-    if msg.stopped:
-        return _("golden goal: {target} reached mid-round, the game stops").format(target=target)
-    if msg.tie:
-        if rules.partnership == "combined":
-            text = _("{target} reached, but the teams are tied: play goes on")
-        elif rules.partnership == "individual_bust":
-            text = _("{target} passed, but the highest totals are tied: play goes on")
-        else:
-            text = _("{target} reached, but the lowest totals are tied: play goes on")
-        return text.format(target=target)
-    if msg.moon is not None:
-        return _("{name} shot the moon!").format(name=name(msg.moon))
-    return ""
-
-
-def _cycle(options: tuple[Any, ...], value: Any, step: int) -> Any:
-    i = options.index(value) if value in options else 0
-    return options[(i + step) % len(options)]
-
-
 class ClientModel:
     """Everything the screens show, and every rule about what a key does."""
 
@@ -288,18 +170,11 @@ class ClientModel:
         self.new_id: Callable[[], int] = itertools.count(1).__next__
         self.pending: dict[int, P.Message] = {}
         # connection
-        self.conn = OFFLINE
-        self.conn_detail = ""
-        self.server = ""
-        self.server_label = ""  # how the player reached the server (address or LAN name)
-        self.welcomed = False
-        self.version: tuple[int, ...] | None = None  # negotiated, from welcome
+        self.link = L.Link()
         # lobby
-        self.tables: dict[int, dict[str, Any]] = {}
-        self.lobby_cursor = 0
+        self.lobby = Lobby()
         self.form: CreateForm | None = None
-        self.password_prompt: tuple[int, str] | None = None  # (table_id, typed)
-        self.prompt_spectate = False
+        self.password_prompt: PasswordPrompt | None = None
         self.stats_open = False
         self.bot_level: int | None = None  # the level picked in the open bot picker
         self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
@@ -367,15 +242,9 @@ class ClientModel:
         self.watching: tuple[int, str | None] | None = None
         # common
         #: Chat lines by where they were said: a table's id, or None for the lobby.
-        self.chats: dict[int | None, deque[tuple[str, str]]] = {}
+        self.chats = Chats()
         self.chat_open = False
-        self.status = ""
-        self.status_error = False
-        self._status_transient = False
-        #: Where the status line was said (screen, table, table status): it goes once the
-        #: state it describes is gone (a refused join after joining, "seats empty" once the
-        #: game runs, "press L again" back in the lobby).
-        self._status_scope: tuple[Any, ...] | None = None
+        self.line = StatusLine(self._scope)
 
     # ---- outgoing ----------------------------------------------------------------------
     def request(self, cls: type[P.Message], **fields: Any) -> P.Message:
@@ -393,13 +262,16 @@ class ClientModel:
         return out
 
     def say(self, text: str, *, error: bool = False, transient: bool = False) -> None:
-        """Put `text` on the status line. A transient line is about the position on the
-        table (a card's playability, a pass choice) and goes as soon as the position moves;
-        any line goes once the screen, the table or the table's status changes."""
-        self.status = text
-        self.status_error = error
-        self._status_transient = transient
-        self._status_scope = self._scope()
+        """Put `text` on the status line (client/tui/status.py says when it goes)."""
+        self.line.say(text, error=error, transient=transient)
+
+    @property
+    def status(self) -> str:
+        return self.line.text
+
+    @property
+    def status_error(self) -> bool:
+        return self.line.error
 
     def _scope(self) -> tuple[Any, ...]:
         table = self.table or {}
@@ -407,31 +279,24 @@ class ClientModel:
 
     def _forget_stale_status(self) -> None:
         """The state a status line described has changed: the line goes with it."""
-        if self.status and self._status_scope != self._scope():
-            self.status, self.status_error, self._status_transient = "", False, False
-            self._status_scope = None
+        self.line.forget_stale()
         if self.leave_confirm and self.screen != TABLE:
             self.leave_confirm = False
 
     @property
     def chat(self) -> deque[tuple[str, str]]:
         """The chat lines of where we are (this table, or the lobby)."""
-        here = self.table["id"] if self.table is not None else None
-        lines = self.chats.get(here)
-        if lines is None:
-            lines = self.chats[here] = deque(maxlen=CHAT_KEEP)
-        return lines
+        return self.chats.at(self.table["id"] if self.table is not None else None)
 
     def _position_moved(self) -> None:
-        if self._status_transient:
-            self.say("")
+        self.line.position_moved()
 
     # ---- derived state -----------------------------------------------------------------
     @property
     def screen(self) -> str:
         if self.table is not None:
             return TABLE
-        if self.welcomed:
+        if self.link.welcomed:
             return LOBBY
         return CONNECTING
 
@@ -573,7 +438,7 @@ class ClientModel:
         1.0 server, the engine's rule applied to our view."""
         if self.pass_sent:
             return []
-        lists = speaks(self.version, V.CAN_DOUBLE)
+        lists = self.link.speaks(V.CAN_DOUBLE)
         return doublable(self.view, self.rules, self.your_seat, server_lists=lists)
 
     def seconds_left(self) -> int | None:
@@ -657,18 +522,15 @@ class ClientModel:
 
     # ---- connection events (from client/session.py) ----------------------------------
     def connection_lost(self, detail: str = "") -> None:
-        self.conn = RECONNECTING
-        self.conn_detail = detail
+        self.link.lost(detail)
         self.pending.clear()
         self.pass_sent = False
 
     def reconnect_scheduled(self, attempt: int, delay: float) -> None:
-        self.conn = RECONNECTING
-        self.conn_detail = _("attempt {n}, next in {s:.0f}s").format(n=attempt, s=delay)
+        self.link.lost(_("attempt {n}, next in {s:.0f}s").format(n=attempt, s=delay))
 
     def connection_failed(self, detail: str) -> None:
-        self.conn = FAILED
-        self.conn_detail = detail
+        self.link.failed(detail)
         self.say(detail, error=True)
 
     # ---- the held trick ----------------------------------------------------------------
@@ -735,8 +597,7 @@ class ClientModel:
             case P.TableList():
                 if msg.re is not None:
                     self.pending.pop(msg.re, None)
-                self.tables = {t["id"]: t for t in msg.tables}
-                self._clamp_lobby()
+                self.lobby.listed(msg)
             case P.TableUpdate():
                 self._on_table_update(msg)
             case P.Snapshot():
@@ -764,7 +625,7 @@ class ClientModel:
             case P.Turn():
                 self._on_turn(msg)
             case P.ChatMessage():
-                lines = self.chats.setdefault(msg.table_id, deque(maxlen=CHAT_KEEP))
+                lines = self.chats.at(msg.table_id)
                 if msg.sender == SYSTEM_SENDER:  # the server's own line: drops, returns, timers
                     text = systemlines.chat_line(msg, self.fmt)
                     lines.append((msg.sender, text))
@@ -793,15 +654,9 @@ class ClientModel:
                 pass
 
     def _on_welcome(self, msg: P.Welcome) -> None:
-        was = self.welcomed
-        self.welcomed = True
-        self.conn = ONLINE
-        self.conn_detail = ""
-        self.server = msg.server
+        was = self.link.welcome(msg)
         self.name = msg.name
-        self.version = tuple(msg.version)
-        # Whatever table we are at replays its chat after its snapshot: start it afresh.
-        self.chats = {None: self.chats.get(None, deque(maxlen=CHAT_KEEP))}
+        self.chats.only_lobby()
         watched = self.watching if self.table is not None and self.your_seat is None else None
         if watched is not None and msg.table_id is None:
             # A restarted server forgets who watched: watch the same table again.
@@ -813,7 +668,7 @@ class ClientModel:
             msg.resumed
             and msg.table_id is None
             and self.table is not None
-            and speaks(self.version, V.WELCOME_SAYS_SEAT)
+            and self.link.speaks(V.WELCOME_SAYS_SEAT)
         ):
             # The server says we are in the lobby: no snapshot will come to replace the
             # table on screen. (A 1.0 server does not say; the stale table stays.)
@@ -848,8 +703,8 @@ class ClientModel:
         if isinstance(req, P.PlayCard | P.PassCards) and msg.rule is not None:
             self.say(words, error=True, transient=True)  # the rule says it all
         else:
-            what = _what(req.TYPE)
-            self.say(_("{what} refused: {words}").format(what=what, words=words), error=True)
+            doing = what(req.TYPE)
+            self.say(_("{what} refused: {words}").format(what=doing, words=words), error=True)
         if isinstance(req, P.PassCards):
             self.pass_sent = False
             self.pass_confirm = False
@@ -894,15 +749,11 @@ class ClientModel:
             self.say(_("rematch vote sent; waiting for the others"), transient=True)
 
     def _on_table_update(self, msg: P.TableUpdate) -> None:
-        if msg.table is None:
-            self.tables.pop(msg.table_id, None)
-        else:
-            self.tables[msg.table_id] = msg.table
+        self.lobby.updated(msg)
         if self.table is not None and msg.table is not None and self.table["id"] == msg.table_id:
             self.table = msg.table
             if not self.counting_allowed:
                 self.counting = False
-        self._clamp_lobby()
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
@@ -911,7 +762,7 @@ class ClientModel:
         # Unasked, from the lobby, having entered a tournament: its next game seats us.
         ready = msg.re is None and self.table is None and self.entered is not None
         if self.table is None or self.table.get("id") != msg.table["id"]:
-            self.chats.pop(msg.table["id"], None)  # its own history follows from the server
+            self.chats.forget(msg.table["id"])  # its own history follows from the server
             self.clock_at = {}
         if isinstance(req, P.Spectate):
             self.watching = (req.table_id, req.password)
@@ -1195,7 +1046,7 @@ class ClientModel:
 
     def _leave_table(self) -> None:
         if self.table is not None:
-            self.chats.pop(self.table.get("id"), None)
+            self.chats.forget(self.table.get("id"))
         self.watching = None
         self.clock_at = {}
         self.table = None
@@ -1224,28 +1075,14 @@ class ClientModel:
         n = len(self.view["hand"]) if self.view else 0
         self.cursor = max(0, min(self.cursor, n - 1))
 
-    def _clamp_lobby(self) -> None:
-        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
-
     # ---- intents: lobby ----------------------------------------------------------------
-    def lobby_tables(self) -> list[dict[str, Any]]:
-        return [self.tables[k] for k in sorted(self.tables)]
-
-    def lobby_selected(self) -> dict[str, Any] | None:
-        tables = self.lobby_tables()
-        return tables[self.lobby_cursor] if tables else None
-
-    def lobby_move(self, step: int) -> None:
-        self.lobby_cursor = max(0, min(self.lobby_cursor + step, len(self.tables) - 1))
-
     def lobby_join(self, *, spectate: bool = False) -> None:
-        table = self.lobby_selected()
+        table = self.lobby.selected()
         if table is None:
             self.say(_("no table to join: press n to create one"))
             return
         if table.get("has_password"):
-            self.password_prompt = (int(table["id"]), "")
-            self.prompt_spectate = spectate
+            self.password_prompt = PasswordPrompt(int(table["id"]), spectate=spectate)
             return
         self._join(int(table["id"]), None, spectate)
 
@@ -1257,27 +1094,23 @@ class ClientModel:
 
     def password_type(self, text: str) -> None:
         if self.password_prompt is not None:
-            tid, typed = self.password_prompt
-            self.password_prompt = (tid, typed + text)
+            self.password_prompt.type(text)
 
     def password_backspace(self) -> None:
         if self.password_prompt is not None:
-            tid, typed = self.password_prompt
-            self.password_prompt = (tid, typed[:-1])
+            self.password_prompt.backspace()
 
     def password_submit(self) -> None:
-        if self.password_prompt is None:
-            return
-        tid, typed = self.password_prompt
-        self.password_prompt = None
-        self._join(tid, typed or None, self.prompt_spectate)
+        prompt, self.password_prompt = self.password_prompt, None
+        if prompt is not None:
+            self._join(prompt.table_id, prompt.typed or None, prompt.spectate)
 
     def refresh(self) -> None:
         self.request(P.ListTables)
 
     def open_stats(self) -> None:
         """Lobby: ask for everyone's statistics and show them as they arrive."""
-        if not speaks(self.version, V.STATS):
+        if not self.link.speaks(V.STATS):
             self.say(_("this server keeps no statistics (protocol 1.0)"), error=True)
             return
         self.stats_open = True
@@ -1294,7 +1127,7 @@ class ClientModel:
 
     def open_tournaments(self) -> None:
         """Lobby: the server's tournaments; Enter follows one, Enter on a table watches."""
-        if not speaks(self.version, V.TOURNAMENTS):
+        if not self.link.speaks(V.TOURNAMENTS):
             self.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
             return
         self.tournaments = TournamentScreen(self.request)
@@ -1324,69 +1157,33 @@ class ClientModel:
         self.form = CreateForm(name=table_name_for(self.name, _("{name}'s table")))
 
     def form_move(self, step: int) -> None:
-        f = self.form
-        if f is not None:
-            f.row = (f.row + step) % len(f.ROWS)
+        if self.form is not None:
+            self.form.move(step)
 
     def form_change(self, step: int) -> None:
-        f = self.form
-        if f is None:
-            return
-        if f.field == "preset":
-            f.preset = _cycle(tuple(PRESETS), f.preset, step)
-        elif f.field == "target":
-            chosen = _cycle(TARGETS, f.target, step)
-            f.target_text = "" if chosen is None else str(chosen)
-        elif f.field == "pass_timer":
-            f.pass_timer = _cycle(PASS_TIMERS, f.pass_timer, step)
-        elif f.field == "turn_timer":
-            f.turn_timer = _cycle(TURN_TIMERS, f.turn_timer, step)
-        elif f.field == "counting_aid":
-            f.counting_aid = not f.counting_aid
-
-    def form_type(self, text: str) -> None:
-        f = self.form
-        if f is None or not f.text_field:
-            return
-        if f.field == "name":
-            f.name = (f.name + text)[:NAME_MAX]
-        elif f.field == "target":
-            if not text.isdigit():
-                self.say(
-                    _("the target is a number ({lo} to {hi})").format(lo=TARGET_MIN, hi=TARGET_MAX),
-                    error=True,
-                )
-                return
-            f.target_text = (f.target_text + text).lstrip("0")[: len(str(TARGET_MAX))]
-        else:
-            f.password = (f.password + text)[:64]
+        if self.form is not None:
+            self.form.change(step)
 
     def form_backspace(self) -> None:
-        f = self.form
-        if f is None or not f.text_field:
-            return
-        if f.field == "name":
-            f.name = f.name[:-1]
-        elif f.field == "target":
-            f.target_text = f.target_text[:-1]
-        else:
-            f.password = f.password[:-1]
+        if self.form is not None:
+            self.form.backspace()
+
+    def form_type(self, text: str) -> None:
+        problem = self.form.type(text) if self.form is not None else None
+        if problem is not None:
+            self.say(problem, error=True)
 
     def form_submit(self) -> None:
         f = self.form
         if f is None:
             return
-        if not f.name.strip():
-            self.say(_("the table needs a name"), error=True)
-            return
-        problem = f.target_problem()
+        problem = f.problem()
         if problem is not None:
-            f.row = f.ROWS.index("target")
             self.say(problem, error=True)
             return
         self.form = None
         fields: dict[str, Any] = {}
-        if not f.counting_aid and speaks(self.version, V.COUNTING_AID):
+        if not f.counting_aid and self.link.speaks(V.COUNTING_AID):
             fields["counting_aid"] = False
         self.request(
             P.CreateTable,
@@ -1560,7 +1357,7 @@ class ClientModel:
         elif self.lifted is not None:
             self.lifted = None
             self.say("")
-        elif self.pass_sel or self._status_transient:
+        elif self.pass_sel or self.line.transient:
             self.pass_sel.clear()
             self.say("")
 
@@ -1670,7 +1467,7 @@ class ClientModel:
 
     def open_profiles(self, names: list[str] | None = None) -> None:
         """Profiles of the people at this table (P), or of one name (Enter in statistics)."""
-        if not speaks(self.version, V.PROFILES):
+        if not self.link.speaks(V.PROFILES):
             self.say(_("this server keeps no profiles (protocol 1.4 needed)"), error=True)
             return
         if names is None:
@@ -1704,14 +1501,14 @@ class ClientModel:
 
     def start_quick(self) -> None:
         """Lobby: one request, and the server seats us (or opens a table bots complete)."""
-        if not speaks(self.version, V.QUICK_PLAY):
+        if not self.link.speaks(V.QUICK_PLAY):
             self.say(_("this server has no quick play (protocol 1.4 needed)"), error=True)
             return
         self.request(P.QuickPlay, **self.quick)
         self.say(_("quick play: finding you a seat…"), transient=True)
 
     def open_phrases(self) -> None:
-        if not speaks(self.version, V.QUICK_PHRASES):
+        if not self.link.speaks(V.QUICK_PHRASES):
             self.say(_("this server has no quick phrases (protocol 1.4 needed)"), error=True)
             return
         self.phrase_picker = True

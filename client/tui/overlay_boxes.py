@@ -216,8 +216,8 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
     assert m.password_prompt is not None
     x, y = cv.box(40, 4, _("password"))
-    cv.put(x, y, "*" * len(m.password_prompt[1]) + "_", "class:box")
-    if m.prompt_spectate:
+    cv.put(x, y, "*" * len(m.password_prompt.typed) + "_", "class:box")
+    if m.password_prompt.spectate:
         hint = _("Enter to watch, Esc to cancel")
     else:
         hint = _("Enter to join, Esc to cancel")

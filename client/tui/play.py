@@ -254,7 +254,7 @@ async def play_main(
                 trick_hold=max(0.0, args.trick_hold),
                 bell=args.bell,
             )
-            model.server_label = "leekha play"
+            model.link.label = "leekha play"
             client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)
             await client.connect()
             if ready is not None:

@@ -9,6 +9,7 @@ from helpers.model import HAND, PLAYERS, at_table, play_phase, seat_info, table,
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
+from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
 
@@ -37,18 +38,18 @@ def test_lobby_lists_updates_and_joins_the_selected_table() -> None:
     t1, t2 = table(), table() | {"id": 9, "name": "Other", "has_password": True}
     m.apply(P.TableList(re=None, tables=[t1]))
     m.apply(P.TableUpdate(table_id=9, table=t2))
-    assert [t["id"] for t in m.lobby_tables()] == [7, 9]
+    assert [t["id"] for t in m.lobby.rows()] == [7, 9]
     assert "Friday" in render_text(m) and "Other" in render_text(m)
     m.lobby_join()
     assert m.take_outbox() == [P.JoinSeat(id=2, table_id=7)]
-    m.lobby_move(1)
+    m.lobby.move(1)
     m.lobby_join(spectate=True)
-    assert m.password_prompt == (9, "")  # a password table asks first
+    assert m.password_prompt == PasswordPrompt(9, spectate=True)  # a password table asks first
     m.password_type("s3")
     m.password_submit()
     assert m.take_outbox() == [P.Spectate(id=3, table_id=9, password="s3")]
     m.apply(P.TableUpdate(table_id=9, table=None))
-    assert [t["id"] for t in m.lobby_tables()] == [7]
+    assert [t["id"] for t in m.lobby.rows()] == [7]
 
 
 def test_create_form_sends_rules_password_and_timers() -> None:
@@ -271,7 +272,7 @@ def test_connection_states_show_in_the_header() -> None:
     m.reconnect_scheduled(2, 0.5)
     assert "reconnecting… attempt 2" in render_text(m)
     m.apply(P.Welcome(re=1, version=[1, 0], server="s", token="t" * 16, name="ann", resumed=True))
-    assert m.conn == M.ONLINE and m.screen == M.TABLE
+    assert m.link.state == M.ONLINE and m.screen == M.TABLE
     # an expired session comes back as a fresh one: the table is gone and the model says so
     m.apply(P.Welcome(re=2, version=[1, 0], server="s", token="u" * 16, name="ann"))
     assert m.screen == M.LOBBY and "expired" in m.status
@@ -489,7 +490,7 @@ def test_stats_are_not_asked_of_a_1_0_server() -> None:
 
 
 # ---- create form: a typed target -------------------------------------------------------
-def form_at_target(m: M.ClientModel) -> M.CreateForm:
+def form_at_target(m: M.ClientModel) -> CreateForm:
     m.take_outbox()
     m.open_form()
     assert m.form is not None
@@ -903,7 +904,7 @@ def test_long_names_never_run_into_each_other_or_the_chat() -> None:
 
 def test_the_lobby_header_names_the_server_not_its_software() -> None:
     m = M.ClientModel("ann", clock=lambda: 100.0)
-    m.server_label = "Leekha on kitchen"
+    m.link.label = "Leekha on kitchen"
     m.apply(P.Welcome(re=1, version=[1, 1], server="leekha-server 0.1.0", token="t" * 16,
                       name="ann"))  # fmt: skip
     header = render_text(m).split("\n")[0]
