@@ -134,7 +134,9 @@ async def test_reconnects_and_resumes_the_same_seat() -> None:
                 await until(client, lambda: model.phase == "pass" and model.my_turn, "dealt")
                 hand = list(model.hand)
                 client.session.drop()
-                await until(client, lambda: model.link.state == M.RECONNECTING, "reconnecting shown")
+                await until(
+                    client, lambda: model.link.state == M.RECONNECTING, "reconnecting shown"
+                )
                 await until(
                     client,
                     lambda: client.session.resumes == 1 and model.link.state == M.ONLINE,
