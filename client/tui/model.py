@@ -577,10 +577,12 @@ class ClientModel:
     # ---- server messages ---------------------------------------------------------------
     def apply(self, msg: P.Message) -> None:
         """Fold one server message into the state (game events wait behind a held trick)."""
-        if isinstance(msg, P.Snapshot):
+        if isinstance(msg, P.Snapshot) and (msg.re is not None or self.hold_until is None):
             self.hold_until = None
             self._held.clear()  # the snapshot states the position these events led to
-        elif self.hold_until is not None and isinstance(msg, _HELD):
+        elif self.hold_until is not None and isinstance(msg, (*_HELD, P.Snapshot)):
+            # A snapshot the server pushed (after it passed for a bot-played seat, a new
+            # game) waits its turn, or the held round's end and summary would be lost.
             self._held.append((self.clock(), msg))
             return
         self._apply(msg)

@@ -1,0 +1,60 @@
+"""A snapshot the server pushes while a finished trick is held waits behind the held events.
+
+The server sends a person a snapshot after it passed for their seat; when a bot plays that
+seat, the snapshot of the next round can arrive while the screen still holds a trick of
+this one. Found end to end (tests/client/test_facts_e2e.py): the held round's end, its
+summary and its moon note were thrown away with the queue.
+"""
+
+from __future__ import annotations
+
+from helpers.model import HAND, PLAYERS, table
+
+from leekha import protocol as P
+from leekha.client.tui import model as M
+from leekha.client.tui.layout import render_text
+from leekha.common import cards as C
+
+
+def test_a_pushed_snapshot_waits_so_the_round_summary_and_its_note_still_show() -> None:
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.0)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    moon_table = table("playing", moon_penalty=50)
+    m.apply(P.Snapshot(re=None, table=moon_table, view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    plays = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, C.parse_card("KC")],
+             [3, C.parse_card("3C")]]  # fmt: skip
+    for seat, card in plays:
+        m.apply(P.CardPlayed(seat=seat, card=card))
+    m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
+    assert m.holding
+    taken = [[], C.cards_of(C.mask_of(range(52)) & m.rules.penalty_mask), [], []]
+    m.apply(P.RoundScored(round=0, round_points=[0, 50, 0, 0], totals=[0, 50, 0, 0],
+                          taken=taken, moon=1))  # fmt: skip
+    m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=1))
+    m.apply(P.Snapshot(re=None, table=moon_table, view=None, your_seat=0, players=PLAYERS))
+    assert m.holding  # the snapshot waits its turn
+    now[0] += 1.1
+    assert m.tick()
+    assert m.overlay == M.SUMMARY and "b1 shot the moon!" in render_text(m)
+    now[0] += M.SUMMARY_HOLD_S + 0.1
+    assert m.tick() and m.summary is None and not m.holding
+
+
+def test_a_snapshot_that_answers_a_request_still_jumps_at_once() -> None:
+    m = M.ClientModel("ann", clock=lambda: 100.0, trick_hold=5.0)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    plays = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, C.parse_card("KC")],
+             [3, C.parse_card("3C")]]  # fmt: skip
+    for seat, card in plays:
+        m.apply(P.CardPlayed(seat=seat, card=card))
+    m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
+    assert m.holding
+    req = m.request(P.JoinSeat, table_id=7)
+    assert isinstance(req, P.JoinSeat)
+    m.apply(P.Snapshot(re=req.id, table=table("playing"), view=None, your_seat=0,
+                       players=PLAYERS))  # fmt: skip
+    assert not m.holding
