@@ -180,12 +180,12 @@ TOURNAMENT = {
         {"index": 0, "name": "maya-bot", "strategy": None, "kind": "client", "present": True},
         {
             "index": 1,
-            "name": "heuristic#1",
+            "name": "heuristic#2",
             "strategy": "heuristic",
             "kind": "server",
             "present": True,
         },
-        {"index": 2, "name": "search#2", "strategy": "search", "kind": "server", "present": True},
+        {"index": 2, "name": "search#3", "strategy": "search", "kind": "server", "present": True},
         {"index": 3, "name": "omar-bot", "strategy": None, "kind": "client", "present": False},
     ],
     "standings": [

@@ -64,7 +64,9 @@ def _interval(low: float | None, high: float | None) -> str:
 def _label(entrant: Mapping[str, Any]) -> str:
     if entrant.get("label"):
         return str(entrant["label"])
-    return str(entrant.get("name") or f"{entrant.get('strategy')}#{entrant.get('index')}")
+    if entrant.get("name"):
+        return str(entrant["name"])
+    return f"{entrant.get('strategy')}#{counted(int(entrant.get('index') or 0))}"
 
 
 def padded(rows: Sequence[Sequence[str]], left: int = 1) -> list[list[str]]:

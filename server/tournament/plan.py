@@ -62,10 +62,11 @@ class Entrant:
 
     @property
     def label(self) -> str:
-        """How standings and tables show it: the name, or the strategy with its number."""
+        """How standings and tables show it: the name, or the strategy with its number,
+        counted from 1 as people count (the wire's `index` counts from 0)."""
         if self.name is not None:
             return self.name
-        return f"{self.strategy}#{self.index}"
+        return f"{self.strategy}#{self.index + 1}"
 
 
 @dataclass(frozen=True)

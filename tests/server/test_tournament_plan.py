@@ -86,7 +86,7 @@ def test_swiss_field_is_filled_with_house_bots() -> None:
     assert len(field) == 8
     assert [e.kind for e in field] == ["client", "server", "server", "server", "server",
                                        "house", "house", "house"]
-    assert field[5].label == "heuristic#5"
+    assert field[5].label == "heuristic#6"  # the sixth entrant, counted from 1
     with pytest.raises(PlanError, match="twice"):
         plan.entrants_of([("ann", None), ("ann", None)])
     with pytest.raises(PlanError, match="not both"):
@@ -179,7 +179,7 @@ def test_export_document_and_table() -> None:
     assert [g["record_id"] for g in doc["games"]] == [1000 + n for n in range(8)]
     assert [GameResult.from_dict(g) for g in doc["games"]] == results
     first = doc["games"][0]
-    assert first["players"] == ["ann", "heuristic#1", "heuristic#2", "heuristic#3"]
+    assert first["players"] == ["ann", "heuristic#2", "heuristic#3", "heuristic#4"]
     assert first["points"] == [sum(r[s] for r in results[0].rounds) for s in range(4)]
     by_label = {s["label"]: s["points"] for s in doc["standings"]}
     for s in range(4):
