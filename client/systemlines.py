@@ -32,6 +32,7 @@ NOTICES: dict[str, str] = {
     "muted": N_("{name} is muted for {seconds} s: too many messages"),
     "quick_wait": N_("Quick play: you take a bot's seat when this round ends"),
     "quick_seat": N_("{name} takes over a bot's seat"),
+    "tournament_away": N_("{name} is not here: the fallback bot plays this game for them"),
 }
 
 #: "seats_empty" when more than one seat is (a plural of its own, not "seat 1, 2 is empty").

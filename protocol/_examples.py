@@ -246,6 +246,8 @@ TOURNAMENT = {
     "games_done": 8,
     "games_total": 32,
     "notes": ["omar-bot dropped in game 6; the fallback (heuristic) played on for it"],
+    "starts_at": 1764709200.0,
+    "starts_in_s": 0,
 }
 
 #: One example per message type, keyed by type tag.
@@ -332,6 +334,7 @@ EXAMPLES: dict[str, Message] = {
             deals=8,
             preset="classic",
             move_timer_s=10,
+            starts_at=1764709200.0,
         ),
         tour.ListTournaments(id=81),
         tour.TournamentList(
@@ -345,6 +348,8 @@ EXAMPLES: dict[str, Message] = {
                     "entrants": 4,
                     "games_done": 8,
                     "games_total": 32,
+                    "starts_at": 1764709200.0,
+                    "starts_in_s": 0,
                 }
             ],
         ),

@@ -28,6 +28,7 @@ NOTICES: dict[str, str] = {
     "muted": "{name} is muted for {seconds} s: too many messages",
     "quick_wait": "Quick play: you take a bot's seat when this round ends",
     "quick_seat": "{name} takes over a bot's seat",
+    "tournament_away": "{name} is not here: the fallback bot plays this game for them",
 }
 
 #: An `error`'s `rule` -> the English sentence. The engine's rules (a refused card or

@@ -2,9 +2,12 @@
 
 A host asks the server to run a duplicate tournament (`create_tournament`); anyone may
 list tournaments, follow one (`get_tournament`, then `tournament_state` pushes) or, as a
-bot client named in it, enter it (`enter_tournament`) and be seated wherever the schedule
-puts it. Counts and ids are wide on the wire (any int), so a wrong one is refused by the
-server with words (`bad_tournament`, `no_such_tournament`) and the connection stays open.
+client named in it (a person or a bot), enter it (`enter_tournament`) and be seated
+wherever the schedule puts it. (1.4) A tournament may have a start time: `starts_at` on
+the server's clock (Unix seconds), and `starts_in_s` beside it in what the server sends,
+so a client counts down without trusting its own clock to agree with the server's.
+Counts and ids are wide on the wire (any int), so a wrong one is refused by the server
+with words (`bad_tournament`, `no_such_tournament`) and the connection stays open.
 """
 
 from __future__ import annotations
@@ -59,6 +62,15 @@ WIRE_LIST = 200
 TOURNAMENT_ID = IntSpec(0, 2**64 - 1, "int ≥ 0")
 STRATEGY = StrSpec(1, 32)
 POINTS = FloatSpec(-10000.0, 10000.0)
+#: A start time: Unix seconds on the server's clock (up to the year 2500).
+STARTS_AT = NullableSpec(FloatSpec(0.0, 16725225600.0))
+#: Seconds until the start, as the server counted when it sent them.
+STARTS_IN = NullableSpec(NON_NEG)
+#: (1.4) When a tournament starts: null = when its client entrants are all in.
+_START: dict[str, Spec | tuple[Spec, object]] = {
+    "starts_at": (STARTS_AT, None),
+    "starts_in_s": (STARTS_IN, None),
+}
 
 ENTRANT_REQUEST = RecordSpec.of(
     "EntrantRequest",
@@ -108,7 +120,9 @@ _WHICH: dict[str, Spec] = {
 }
 _PROGRESS: dict[str, Spec] = {"games_done": NON_NEG, "games_total": NON_NEG}
 
-TOURNAMENT_SUMMARY = RecordSpec.of("TournamentSummary", **_WHICH, entrants=NON_NEG, **_PROGRESS)
+TOURNAMENT_SUMMARY = RecordSpec.of(
+    "TournamentSummary", **_WHICH, entrants=NON_NEG, **_PROGRESS, **_START
+)
 
 TOURNAMENT = RecordSpec.of(
     "Tournament",
@@ -123,6 +137,7 @@ TOURNAMENT = RecordSpec.of(
     tables=ListSpec(TOURNAMENT_TABLE, 0, WIRE_TABLES),
     **_PROGRESS,
     notes=ListSpec(StrSpec(0, 200), 0, WIRE_NOTES),
+    **_START,
 )
 
 #: Every tournament record, for the documentation generator.
@@ -146,7 +161,8 @@ S: Sender = "server"
     "foursome in all four seat rotations, each rotation a game at its own table. Reply "
     "`tournament_state`; refusals `bad_tournament` (the message says what is wrong), "
     "`bad_rules`, `too_many_tournaments`. Client entrants need not be connected yet: "
-    "the tournament waits (status `waiting`) until every one of them has entered.",
+    "the tournament waits (status `waiting`) until every one of them has entered, "
+    "or (1.4) until its `starts_at`.",
 )
 class CreateTournament(Message):
     id: int = _rid()
@@ -174,6 +190,19 @@ class CreateTournament(Message):
         TIMER_REQUEST,
         "seconds per decision before the server plays for a silent entrant; null = the "
         "server's default (0 is refused: a tournament never waits forever)",
+        default=None,
+    )
+    starts_at: float | None = spec_field(
+        STARTS_AT,
+        "(1.4) when the games begin, Unix seconds on the server's clock: entrants may "
+        "enter before it, and whoever has not come by then is played for by the fallback "
+        "once `seat_grace_s` is over; null = as soon as every client entrant has entered",
+        default=None,
+    )
+    starts_in_s: int | None = spec_field(
+        NullableSpec(MSGPACK_INT),
+        "(1.4) or the start as seconds from now on the server's clock (a client's clock "
+        "may not agree with the server's), 1..604800; at most one of the two",
         default=None,
     )
 

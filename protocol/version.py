@@ -30,6 +30,7 @@ __all__ = [
     "STATS",
     "SUPPORTED_VERSIONS",
     "TOURNAMENTS",
+    "TOURNAMENT_START",
     "TURN_CLOCK",
     "WELCOME_SAYS_SEAT",
     "Feature",
@@ -147,6 +148,13 @@ PROFILES = feature(
     "profiles",
     (1, 4),
     "`get_profile` and `profile`: one player's rating, games, wins and latest games",
+)
+
+TOURNAMENT_START = feature(
+    "tournament_start",
+    (1, 4),
+    "`create_tournament.starts_at`, and `starts_at` with `starts_in_s` in a tournament's "
+    "state and list line: a tournament that begins at a set time",
 )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("seconds per decision before the server plays for a silent entrant "
                "(default: the server's)"),
     )  # fmt: skip
+    create.add_argument(
+        "--start", type=start_of, default=None, metavar="WHEN",
+        help=_("when the games begin: HH:MM (today, or tomorrow once that has passed), "
+               "YYYY-MM-DD HH:MM, or +MINUTES (+90s, +10m, +2h also work); entrants may "
+               "enter before it, and the fallback plays for whoever has not come (default: "
+               "as soon as every client entrant has entered)"),
+    )  # fmt: skip
     _follow(create)
 
     listing = sub.add_parser("list", help=_("list a server's tournaments"))
@@ -154,6 +162,35 @@ def entrant_of(spec: str) -> dict[str, str | None]:
     if not spec:
         raise ValueError(_("--entrant needs server:STRATEGY or a name"))
     return {"name": spec, "strategy": None}
+
+
+#: A relative start's unit -> seconds.
+_UNITS = {"s": 1, "m": 60, "h": 3600}
+
+
+def start_of(when: str, now: datetime | None = None) -> dict[str, float | int]:
+    """`--start`: the wire's `starts_in_s` for a relative start (the server counts it on
+    its own clock), else `starts_at` for a local time or date and time."""
+    when = when.strip()
+    now = now or datetime.now().astimezone()
+    try:
+        if when.startswith("+"):
+            number, unit = (when[1:-1], when[-1]) if when[-1] in _UNITS else (when[1:], "m")
+            return {"starts_in_s": round(float(number) * _UNITS[unit])}
+        if len(when) <= 5 and ":" in when:
+            hour, minute = (int(part) for part in when.split(":"))
+            at = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+            if at <= now:
+                at += timedelta(days=1)
+        else:
+            at = datetime.fromisoformat(when)
+            at = at.astimezone() if at.tzinfo is None else at
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{when!r} is not a start time: give HH:MM, YYYY-MM-DD HH:MM or +MINUTES")
+            .format(when=when)
+        ) from None
+    return {"starts_at": at.timestamp()}
 
 
 def _fail(problem: object, code: int = 2) -> int:
@@ -206,6 +243,7 @@ def _create_request(args: argparse.Namespace) -> dict[str, Any]:
         "preset": args.rules,
         "overrides": overrides,
         "move_timer_s": args.move_timer,
+        **(args.start or {}),
     }
     try:  # the wire's own limits, so a number out of range is an error and not a traceback
         P.encode(P.CreateTournament(id=0, **request))

@@ -53,6 +53,11 @@ async def main(
     try:
         if not speaks(tuple(welcome.version), V.TOURNAMENTS):
             raise ConnectFailed(_("this server does not run tournaments (protocol 1.3 needed)"))
+        timed = request.get("starts_at") is not None or request.get("starts_in_s") is not None
+        if timed and not speaks(tuple(welcome.version), V.TOURNAMENT_START):
+            # An older server would drop the start time unread and begin at once.
+            raise ConnectFailed(_("this server cannot start a tournament at a set time "
+                                  "(protocol 1.4 needed): leave out --start"))  # fmt: skip
         return await _act(link, host, port, args, request, finished if follow else None)
     except (Refused, ConnectFailed) as exc:
         print(_("leekha tournament: {problem}").format(problem=exc), file=sys.stderr)
@@ -73,7 +78,7 @@ async def _act(
     if action == "list":
         reply = await link.ask(P.ListTournaments)
         assert isinstance(reply, P.TournamentList)
-        lines = [text.summary_line(t) for t in reply.tournaments]
+        lines = [line for t in reply.tournaments for line in text.summary_lines(t)]
         _print(lines or [_("no tournaments on this server")])
         return 0
     if action == "create":
@@ -97,7 +102,14 @@ def _enter_hint(t: dict[str, Any], host: str, port: int) -> list[str]:
     names = [e["name"] for e in t["entrants"] if e.get("kind") == "client"]
     if not names:
         return []
-    lines = ["", _("The tournament starts once every client entrant has entered. Run:")]
+    start = text.start_text(t)
+    if start is None:
+        lines = ["", _("The tournament starts once every client entrant has entered. Run:")]
+    else:
+        lines = ["", _("The tournament {start}; each client entrant enters before then.")
+                 .format(start=start)]  # fmt: skip
+        lines.append(_("A person: leekha join {host}:{port} --name NAME, then T, Enter on the "
+                       "tournament, and e. A bot:").format(host=host, port=port))  # fmt: skip
     for name in names:
         lines.append(
             f"  leekha bot {host}:{port} --tournament {t['id']} --name {name} "

@@ -8,9 +8,12 @@ and the TUI); only the words are put in the interface language here.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
-from leekha.client.i18n import _, ngettext
+from babel.dates import format_datetime, format_time
+
+from leekha.client.i18n import _, language, ngettext
 from leekha.protocol import tournament_text as export
 from leekha.protocol.tournament_text import counted
 
@@ -75,6 +78,13 @@ def progress(t: Mapping[str, Any]) -> str:
     )
 
 
+def summary_lines(t: Mapping[str, Any], left: int | None = None) -> list[str]:
+    """One tournament of a list: its summary line, and a second one under it for its
+    start time if it has one (`left`: as `start_text`)."""
+    start = start_text(t, left)
+    return [summary_line(t)] + ([] if start is None else ["    " + start])
+
+
 def summary_line(t: Mapping[str, Any]) -> str:
     """One tournament of a list: id, name, format, status and progress."""
     entrants = ngettext("{n} entrant", "{n} entrants", t["entrants"]).format(n=t["entrants"])
@@ -83,6 +93,39 @@ def summary_line(t: Mapping[str, Any]) -> str:
         status=status_name(str(t["status"])), games=games_text(t["games_done"], t["games_total"]),
         entrants=entrants,
     )  # fmt: skip
+
+
+def local_time(at: float, now: float | None = None) -> str:
+    """A time on the server's clock as this machine's local time, in the interface
+    language: the time alone when it is today, else with the day."""
+    when = datetime.fromtimestamp(at).astimezone()
+    today = (datetime.now() if now is None else datetime.fromtimestamp(now)).astimezone()
+    if when.date() == today.date():
+        return format_time(when, "short", tzinfo=when.tzinfo, locale=language())
+    return format_datetime(when, "EEE d MMM, HH:mm", tzinfo=when.tzinfo, locale=language())
+
+
+def countdown(seconds: int) -> str:
+    """Seconds left as a person reads them: "4:05", or "2 h 05 min" past an hour."""
+    seconds = max(0, seconds)
+    if seconds < 3600:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    return _("{h} h {m:02d} min").format(h=seconds // 3600, m=seconds % 3600 // 60)
+
+
+def start_text(t: Mapping[str, Any], left: int | None = None) -> str | None:
+    """(1.4) When a tournament starts, as a local time and a countdown (`left`: the
+    seconds left now, else the server's `starts_in_s` as sent); None: no start time."""
+    at = t.get("starts_at")
+    if at is None:
+        return None
+    left = t.get("starts_in_s") if left is None else left
+    when = local_time(float(at))
+    if t.get("status") != "waiting":
+        return _("started at {time}").format(time=when)
+    if left:
+        return _("starts at {time}, in {left}").format(time=when, left=countdown(int(left)))
+    return _("starts at {time}, any moment now").format(time=when)
 
 
 def labels(t: Mapping[str, Any]) -> dict[int, str]:
@@ -109,7 +152,9 @@ def state_lines(t: Mapping[str, Any]) -> list[str]:
     head = _("#{id} {name}: {about}").format(id=t["id"], name=t["name"], about=about(t))
     names = labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
-    lines = [head, progress(t), "", *export.standings_table(shown, t["standings"], headings())]
+    start = start_text(t)
+    lines = [head, progress(t) if start is None else f"{progress(t)} · {start}"]
+    lines += ["", *export.standings_table(shown, t["standings"], headings())]
     who = missing(t)
     if t["status"] == "waiting" and who:
         lines += ["", _("waiting for: {names}").format(names=who)]

@@ -1132,7 +1132,7 @@ class ClientModel:
         if not self.link.speaks(V.TOURNAMENTS):
             self.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
             return
-        self.tournaments = TournamentScreen(self.request)
+        self.tournaments = TournamentScreen(self.request, clock=self.clock)
         self.tournaments.open()
 
     def tournament_move(self, step: int) -> None:

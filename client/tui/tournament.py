@@ -4,13 +4,17 @@ watches it.
 
 It is a lobby overlay with its own small state (`TournamentScreen`), fed the
 `tournament_list` and `tournament_state` replies and pushes by the model; its painter
-draws the same standings columns as `leekha tournament status` and the export.
+draws the same standings columns as `leekha tournament status` and the export. A start
+time counts down from the server's `starts_in_s`, on this machine's monotonic clock from
+when the answer came, so a clock that disagrees with the server's does not matter.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from leekha import protocol as P
@@ -35,6 +39,16 @@ class TournamentScreen:
     state: dict[str, Any] | None = None
     following: int | None = None  # the id asked for, until its state arrives
     cursor: int = 0
+    clock: Callable[[], float] = time.monotonic
+    #: When the list or the state on screen came (`clock`), for the start's countdown.
+    received: float = field(default=0.0)
+
+    def left(self, t: dict[str, Any]) -> int | None:
+        """Seconds until `t` starts now (None: no start time)."""
+        told = t.get("starts_in_s")
+        if told is None:
+            return None
+        return max(0, math.ceil(int(told) - (self.clock() - self.received)))
 
     @property
     def following_one(self) -> bool:
@@ -89,10 +103,12 @@ class TournamentScreen:
     def apply(self, msg: P.Message) -> None:
         if isinstance(msg, P.TournamentList) and not self.following_one:
             self.listing = list(msg.tournaments)
+            self.received = self.clock()
         elif isinstance(msg, P.TournamentState):
             t = msg.tournament
             if self.following is not None and t.get("id") == self.following:
                 self.state = t
+                self.received = self.clock()
         self.move(0)
 
     def refused(self) -> None:
@@ -119,6 +135,10 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
         return
     head = f"{text.about(t)} · {text.progress(t)}"
     cv.put(x, y, fit(head, inner), "class:box class:muted")
+    start = text.start_text(t, s.left(t))
+    if start is not None:  # the start time has a line of its own: it must not be cut
+        y += 1
+        cv.put(x, y, fit(start, inner), "class:box")
     notes = [str(note) for note in t.get("notes", ())][-NOTES_SHOWN:]
     upper = bottom - (len(notes) + 2 if notes else 0)  # the notes keep the box's foot
     row = _paint_standings(cv, x, y + 1, inner, t, _standings_room(t, upper - y))
@@ -203,15 +223,19 @@ def _table_row(names: dict[int, str], table: dict[str, Any]) -> str:
 
 
 def _paint_list(s: TournamentScreen, cv: Canvas, width: int) -> None:
+    """One line per tournament, and a second one under it for a start time."""
     rows = s.listing
-    shown = (rows or [])[: max(1, cv.height - 8)]
+    shown: list[tuple[int, str]] = []  # (tournament's index, a line of it)
+    for i, t in enumerate(rows or []):
+        shown += [(i, line) for line in text.summary_lines(t, s.left(t))]
+    shown = shown[: max(1, cv.height - 8)]
     x, y = cv.box(width, max(len(shown), 1) + 4, _("tournaments"))
     if rows is None:
         cv.put(x, y, _("asking the server…"), "class:box class:muted")
     elif not rows:
         cv.put(x, y, _("no tournaments on this server"), "class:box class:muted")
-    for i, t in enumerate(shown):
+    for row, (i, line) in enumerate(shown):
         style = "class:box class:cursorrow" if i == s.cursor else "class:box"
-        cv.put(x, y + i, text.summary_line(t)[: width - 4], style)
+        cv.put(x, y + row, fit(line, width - 4), style)
     cv.put(x, y + max(len(shown), 1) + 1, _("Enter to open, Esc to close"),
            "class:box class:muted")  # fmt: skip

@@ -7,6 +7,7 @@ can own the runner without the two modules importing each other.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -109,7 +110,14 @@ class Tournament:
     def note(self, text: str) -> None:
         self.notes.append(text[:200])
 
-    def summary(self) -> dict[str, Any]:
+    def start(self, now: float) -> dict[str, Any]:
+        """(1.4) The start time on the wire: when, and how long until then from `now`."""
+        at = self.t.starts_at
+        if at is None:
+            return {"starts_at": None, "starts_in_s": None}
+        return {"starts_at": at, "starts_in_s": max(0, math.ceil(at - now))}
+
+    def summary(self, now: float) -> dict[str, Any]:
         return {
             "id": self.id,
             "name": self.t.name,
@@ -118,14 +126,18 @@ class Tournament:
             "entrants": sum(1 for e in self.t.entrants if not e.house),
             "games_done": len(self.t.results),
             "games_total": self.t.games_total,
+            **self.start(now),
         }
 
 
 def wire_state(
-    t: Tournament, present: Callable[[Tournament, P.Entrant], bool], re: int | None = None
+    t: Tournament,
+    present: Callable[[Tournament, P.Entrant], bool],
+    now: float,
+    re: int | None = None,
 ) -> T.TournamentState:
-    """The tournament as `tournament_state` carries it; `present` says whether a client
-    entrant is connected now."""
+    """The tournament as `tournament_state` carries it at `now` (the server's clock);
+    `present` says whether a client entrant is connected now."""
     results = list(t.t.results.values())
     timer = t.t.move_timer_s
     tables = sorted(t.live.values(), key=lambda live: live.game.number)[: T.WIRE_TABLES]
@@ -165,5 +177,6 @@ def wire_state(
             "games_done": len(results),
             "games_total": t.t.games_total,
             "notes": list(t.notes),
+            **t.start(now),
         },
     )

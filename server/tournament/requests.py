@@ -32,6 +32,10 @@ __all__ = ["TournamentRequests"]
 
 log = Logger()
 
+#: The furthest ahead a start time may be set: a week, so that a tournament that will
+#: not start soon does not hold a place among `max_tournaments` for long.
+MAX_AHEAD_S = 7 * 24 * 3600
+
 
 def _bad(message: str) -> Refused:
     return Refused("bad_tournament", message)
@@ -79,6 +83,7 @@ class TournamentRequests:
             if msg.move_timer_s is None
             else float(msg.move_timer_s)
         )
+        starts_at = self._start(msg)
         rules = self.lobby.rules_of(msg.preset, msg.overrides)
         entrants = self._entrants(msg.entrants)
         try:
@@ -102,13 +107,20 @@ class TournamentRequests:
             stages=msg.stages,
             move_timer_s=timer,
             seed=seed,
-            status=WAITING if any(e.name is not None for e in field) else RUNNING,
+            status=(
+                WAITING
+                if starts_at is not None or any(e.name is not None for e in field)
+                else RUNNING
+            ),
             entrants=field,
             games=games,
+            starts_at=starts_at,
         )
         self.runner.store.create(stored)
         t = self.runner.tournaments[stored.id] = Tournament(stored, self.runner.clock.seconds())
-        if stored.status == WAITING:
+        if starts_at is not None:
+            t.note(f"the games begin in {round(starts_at - self.runner.clock.seconds())} s")
+        elif stored.status == WAITING:
             t.note("waiting for the client entrants to enter")
         log.info(
             "{player} created tournament {id} {name!r}: {n} games",
@@ -120,6 +132,24 @@ class TournamentRequests:
         self.runner.following[session.token] = t.id
         self.runner.poke()
         return self.runner.state(t, msg.id)
+
+    def _start(self, msg: T.CreateTournament) -> float | None:
+        """The start time asked for (at most one of `starts_at` and `starts_in_s`), on
+        the server's clock; None when the games begin as the entrants come."""
+        now = self.runner.clock.seconds()
+        if msg.starts_at is not None and msg.starts_in_s is not None:
+            raise _bad("give the start as starts_at or as starts_in_s, not both")
+        if msg.starts_in_s is not None:
+            ahead = float(msg.starts_in_s)
+        elif msg.starts_at is not None:
+            ahead = msg.starts_at - now
+        else:
+            return None
+        if ahead < 1:
+            raise _bad("the start time has passed (the server's clock says so)")
+        if ahead > MAX_AHEAD_S:
+            raise _bad(f"the start time is more than {MAX_AHEAD_S // 86400} days ahead")
+        return now + ahead
 
     def _entrants(self, asked: list[dict[str, Any]]) -> list[P.Entrant]:
         specs: list[tuple[str | None, str | None]] = []
@@ -145,8 +175,9 @@ class TournamentRequests:
             raise _bad(str(exc)) from None
 
     def list(self, msg: T.ListTournaments) -> T.TournamentList:
+        now = self.runner.clock.seconds()
         newest = sorted(self.runner.tournaments.values(), key=lambda t: -t.id)[: T.WIRE_LIST]
-        return T.TournamentList(re=msg.id, tournaments=[t.summary() for t in newest])
+        return T.TournamentList(re=msg.id, tournaments=[t.summary(now) for t in newest])
 
     def _get(self, tournament_id: int) -> Tournament:
         t = self.runner.tournaments.get(tournament_id)
@@ -185,8 +216,10 @@ class TournamentRequests:
             t.t.tokens[index] = session.token
             self.runner.store.bind(t.id, index, session.token)
             t.note(f"{t.t.entrants[index].label} entered")
-        if t.t.status == WAITING and all(
-            e.index in t.t.tokens for e in t.t.entrants if e.name is not None
+        if (
+            t.t.status == WAITING
+            and t.t.starts_at is None
+            and all(e.index in t.t.tokens for e in t.t.entrants if e.name is not None)
         ):
             self.runner.set_status(t, RUNNING)
             t.note("every client entrant is here: the games begin")

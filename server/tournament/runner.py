@@ -98,7 +98,7 @@ class TournamentRunner:
         return session is not None and session.peer is not None
 
     def state(self, t: Tournament, re: int | None = None) -> T.TournamentState:
-        return wire_state(t, self._present, re)
+        return wire_state(t, self._present, self.clock.seconds(), re)
 
     def _push(self, t: Tournament) -> None:
         """The new state to the tournament's followers that are in the lobby."""
@@ -175,16 +175,24 @@ class TournamentRunner:
                 log.failure("tournament {id}: scheduling failed", id=t.id)
 
     def _waited(self, t: Tournament) -> None:
-        """Begin a tournament whose entrants have not all entered in
-        `tournament_entry_wait_s`: a name that never comes must not hold it, nor its
-        place among `max_tournaments`, for good (the fallback plays the absent ones)."""
-        wait = t.since + self.settings.tournament_entry_wait_s - self.clock.seconds()
+        """Begin a tournament at its start time, or, without one, when its entrants have
+        not all entered in `tournament_entry_wait_s`: a name that never comes must not
+        hold it, nor its place among `max_tournaments`, for good. Whoever is not here by
+        then is waited for `seat_grace_s` more at each game, then the fallback plays."""
+        due = t.t.starts_at
+        if due is None:
+            due = t.since + self.settings.tournament_entry_wait_s
+        wait = due - self.clock.seconds()
         if wait > 0:
             self._poke_in(wait)
             return
         absent = [e.label for e in t.t.entrants if e.name is not None and e.index not in t.t.tokens]
         self.set_status(t, RUNNING)
-        t.note(f"{', '.join(absent)} did not enter in time: the games begin, the fallback plays")
+        if t.t.starts_at is not None:
+            t.note("the start time has come: the games begin")
+        if absent:
+            t.note(f"{', '.join(absent)} did not enter in time: the fallback plays for them")
+        self._push(t)
 
     def _advance(self, t: Tournament) -> None:
         pending = t.pending()
@@ -218,6 +226,7 @@ class TournamentRunner:
                 continue
             token = t.t.tokens.get(index)
             since = self._gone.get(token, self._started) if token is not None else self._started
+            since = max(since, t.t.starts_at or since)  # away before the start: from then
             wait = since + self.settings.seat_grace_s - now
             if wait > 0:
                 self._poke_in(wait)
@@ -239,6 +248,7 @@ class TournamentRunner:
         table.tournament = t.id
         table.watcher = self
         seats: list[Seat] = []
+        away: list[tuple[int, str]] = []
         for seat, index in enumerate(game.seats):
             e = t.t.entrants[index]
             session = sessions.get(seat)
@@ -249,6 +259,7 @@ class TournamentRunner:
                 self.lobby.seated(session, table)
             else:
                 seats.append(Seat(stand_in_name(e.label), None, FALLBACK, connected=True))
+                away.append((seat, e.label))
                 number = P.counted(game.number)
                 t.note(f"game {number}: {e.label} is away; the fallback plays for it")
         clients = [t.t.entrants[i].name is not None for i in game.seats]
@@ -256,6 +267,8 @@ class TournamentRunner:
         self._tables[table.id] = (t.id, game.number)
         self.store.started(t.id, game.number, table.id)
         table.run(seats, game.seed)
+        for seat, label in away:  # everyone at the table hears why a bot plays that seat
+            table.notice("tournament_away", name=label[:WIRE_NAME_MAX], seat=seat)
         log.info(
             "tournament {id}: game {n} at table {table}", id=t.id, n=game.number, table=table.id
         )

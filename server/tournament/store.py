@@ -6,7 +6,9 @@ table it is being played at and, once finished, its result and the id of its gam
 A result is written in the same group commit as the game record it points to, so after a
 crash a game is either finished in both or in neither; on restore the runner keeps the
 finished games, re-attaches the live ones to their restored tables and plays the rest.
-`leekha tournament status|export` read the same rows through `load`.
+`leekha tournament status|export` read the same rows through `load`. A start time
+(`starts_at`, on the server's clock) is a column added to databases of older servers
+when this store opens them, so a restart before the start keeps it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ CREATE TABLE IF NOT EXISTS tournaments (
     move_timer_s REAL,
     seed INTEGER NOT NULL,
     status TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    starts_at REAL
 );
 CREATE TABLE IF NOT EXISTS tournament_entrants (
     tournament_id INTEGER NOT NULL,
@@ -64,7 +67,10 @@ CREATE TABLE IF NOT EXISTS tournament_games (
 
 
 #: The facts of `Stored.meta` read straight off the tournament.
-META = ("id", "name", "format", "status", "preset", "deals", "stages", "move_timer_s", "seed")
+META = (
+    "id", "name", "format", "status", "preset", "deals", "stages", "move_timer_s", "seed",
+    "starts_at",
+)  # fmt: skip
 
 
 @dataclass
@@ -91,6 +97,8 @@ class Stored:
     done_tables: list[int] = field(default_factory=list)
     #: Fallback moves per seat so far of each game being played.
     moves: dict[int, list[int]] = field(default_factory=dict)
+    #: When the games begin, on the server's clock (None: once every client entrant is in).
+    starts_at: float | None = None
 
     @property
     def games_total(self) -> int:
@@ -111,13 +119,17 @@ class TournamentStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         store.add_schema(SCHEMA)
+        columns = {str(r[1]) for r in store.read("PRAGMA table_info(tournaments)")}
+        if "starts_at" not in columns:  # a database of a server before start times
+            store.add_schema("ALTER TABLE tournaments ADD COLUMN starts_at REAL")
 
     def create(self, t: Stored) -> int:
         """Store a new tournament with its entrants and the games planned so far."""
         with self.store.write() as db:
             cur = db.execute(
                 "INSERT INTO tournaments (name, format, preset, rules, deals, stages,"
-                " move_timer_s, seed, status, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " move_timer_s, seed, status, created, starts_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     t.name,
                     t.format,
@@ -129,6 +141,7 @@ class TournamentStore:
                     t.seed,
                     t.status,
                     time.time(),
+                    t.starts_at,
                 ),
             )
             t.id = int(cur.lastrowid or 0)
@@ -199,8 +212,8 @@ class TournamentStore:
     def load(self, tournament_id: int) -> Stored | None:
         """A tournament with its entrants, games and results, or None if there is none."""
         rows = self.store.read(
-            "SELECT id, name, format, preset, rules, deals, stages, move_timer_s, seed, status"
-            " FROM tournaments WHERE id = ?",
+            "SELECT id, name, format, preset, rules, deals, stages, move_timer_s, seed, status,"
+            " starts_at FROM tournaments WHERE id = ?",
             (tournament_id,),
         )
         if not rows:
@@ -218,6 +231,7 @@ class TournamentStore:
             seed=int(r[8]),
             status=str(r[9]),
             entrants=[],
+            starts_at=None if r[10] is None else float(r[10]),
         )
         for idx, name, strategy, house, token in self.store.read(
             "SELECT idx, name, strategy, house, token FROM tournament_entrants"
