@@ -25,6 +25,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -231,6 +232,9 @@ def run_step(
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
+        cprofile = patch is not None and "cprofile" in patch.split(",")
+        if cprofile:  # bench/serverpatch.py cprofile: the window alone
+            os.kill(server.pid, signal.SIGUSR1)
         for p in procs:
             assert p.stdin is not None
             p.stdin.write("GO\n")
@@ -240,6 +244,9 @@ def run_step(
             line = _read_line(p, seconds + 120)
             results.append(json.loads(line) if line.strip() else {"error": "no result"})
         cpu1, w1 = server.cpu_seconds(), time.perf_counter()
+        if cprofile:
+            os.kill(server.pid, signal.SIGUSR2)
+            time.sleep(2)  # the server writes $LEEKHA_PROFILE before it is stopped
         alive = server.alive()
         if spy is not None:
             spy.wait(timeout=60)
@@ -269,6 +276,11 @@ def run_step(
         "msgs_per_s": round(msgs / window, 1),
         "actions_per_s": round(sum(r["sent"] for r in results) / window, 1),
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / (w1 - w0), 1),
+        # The server's CPU for each action a player sent (the messages it causes included).
+        "server_cpu_us_per_action": round(
+            1e6 * (cpu1 - cpu0) / (w1 - w0) / max(1e-9, sum(r["sent"] for r in results) / window),
+            1,
+        ),
         "loadgen_cpu_pct": round(100 * sum(r["cpu_s"] for r in results) / window, 1),
         "server_rss_idle_mb": round(rss_idle / 2**20, 1),
         "server_rss_loaded_mb": round(rss_loaded / 2**20, 1),
@@ -444,7 +456,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{s['tables']:>5} tables ({s['connections']} conns): "
                 f"p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms ({s['samples']} samples), "
-                f"server CPU {s['server_cpu_pct']}%, RSS {s['server_rss_loaded_mb']} MB "
+                f"server CPU {s['server_cpu_pct']}% "
+                f"({s['server_cpu_us_per_action']} us per action), RSS {s['server_rss_loaded_mb']} MB "
                 f"({s['kb_per_table']} KiB/table), setup {s['setup_s']} s, "
                 f"{'meets' if s['meets_goal'] else 'MISSES'} goal"
             )

@@ -13,6 +13,9 @@ the server is two checkouts, as docs/performance.md says):
   frames seen): what blocks the loop, not what uses the CPU.
 - lagprobe: bench/lagprobe.py (loop lateness, GC pauses, slow callbacks and timers) as
   JSON lines in $LEEKHA_STALL_LOG.
+- cprofile: cProfile inside the server, from SIGUSR1 to SIGUSR2 (bench/load.py sends them at
+  the window's ends), the stats written to $LEEKHA_PROFILE for `python -m pstats` or
+  `bench/profsummary.py --pstats`: call counts and own time, which a sampler cannot give.
 - none: no probe (the same start-up path, for a like-for-like comparison).
 
 A probe that needs the reactor installs it first (the one `leekha serve` then reuses) and
@@ -131,7 +134,27 @@ def lagprobe() -> None:
     _when_running(lambda reactor: probe.start(reactor.callLater))
 
 
+def cprofile() -> None:
+    """cProfile from SIGUSR1 to SIGUSR2; the stats go to $LEEKHA_PROFILE."""
+    import cProfile
+    import os
+    import signal
+
+    profile = cProfile.Profile()
+
+    def begin(_sig: int, _frame: object) -> None:
+        profile.enable()
+
+    def end(_sig: int, _frame: object) -> None:
+        profile.disable()
+        profile.dump_stats(os.environ.get("LEEKHA_PROFILE", "server.pstats"))
+
+    signal.signal(signal.SIGUSR1, begin)
+    signal.signal(signal.SIGUSR2, end)
+
+
 PATCHES: dict[str, Callable[[], None]] = {
+    "cprofile": cprofile,
     "gclog": gclog,
     "stalls": stalls,
     "lagprobe": lagprobe,

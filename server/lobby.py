@@ -22,22 +22,18 @@ from leekha.protocol.message import Message
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.identities import Identities
+from leekha.server.lifecycle import WAITING
 from leekha.server.limits import clean_chat, clean_name
 from leekha.server.listing import Listing
 from leekha.server.outbox import Outbox
 from leekha.server.persistence import Store, TableRow
 from leekha.server.quickplay import QuickPlay
+from leekha.server.seats import WIRE_NAME_MAX, hash_password
 from leekha.server.session import Session
 from leekha.server.sessions import SessionDesk
 from leekha.server.settings import ServerSettings
 from leekha.server.standing import wire_standings
-from leekha.server.table import (
-    WAITING,
-    WIRE_NAME_MAX,
-    Table,
-    TableOptions,
-    hash_password,
-)
+from leekha.server.table import Table, TableOptions
 from leekha.server.tournament.runner import TournamentRunner
 from leekha.server.voice import Voice
 

@@ -19,7 +19,8 @@ from leekha.server.limits import TokenBucket, clean_name, name_keys
 from leekha.server.persistence import SessionRow, Store
 from leekha.server.session import Peer, Session, new_token, token_id
 from leekha.server.settings import ServerSettings
-from leekha.server.table import SYSTEM_SENDER, Table
+from leekha.server.table import Table
+from leekha.server.tablechat import SYSTEM_SENDER
 from leekha.server.timers import FixedDelay
 
 

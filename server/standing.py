@@ -1,8 +1,9 @@
 """What a finished game adds to the standing of its players: facts and ratings.
 
-Run once when a game ends (`Table._finish`). The facts (tricks, Leekha cards eaten, moons)
-come from the engine's own events, replayed from the record the server just stored, so
-nothing here re-decides a trick or a score. Ratings are `leekha.server.ratings`'.
+Run once when a game ends (`store_finished`, from the table). The facts (tricks, Leekha
+cards eaten, moons) come from the engine's own events, replayed from the record the
+server just stored, so nothing here re-decides a trick or a score. Ratings are
+`leekha.server.ratings`'.
 """
 
 from __future__ import annotations
@@ -11,13 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from twisted.logger import Logger
+
 from leekha.common.actions import Action
 from leekha.common.config import RulesConfig
 from leekha.common.events import Event, RoundScored, TrickTaken
 from leekha.common.game import Game, replay
+from leekha.common.record import GameRecord
 from leekha.server.identities import name_key
 from leekha.server.persistence import Store
 from leekha.server.ratings import Entrant, Rating, rate_game
+from leekha.server.seats import Seat
+
+log = Logger()
 
 
 @dataclass
@@ -46,6 +53,41 @@ def game_facts(
 
     replay(config, seed, actions, watch=watch)
     return facts
+
+
+def store_finished(
+    store: Store,
+    game: Game,
+    seats: Sequence[Seat | None],
+    *,
+    table: str,
+    table_id: int,
+    game_no: int,
+) -> int:
+    """Store a game that just ended: its record, each seat's result, then its facts and
+    ratings (those only logged if they fail: the game itself is stored). Returns its id."""
+    outcome = game.outcome
+    assert outcome is not None
+    names = [s.name if s is not None else "" for s in seats]
+    record = GameRecord.of(game, names, table=table, table_id=table_id, game_no=game_no)
+    winners = set(outcome.winners)
+    players = [
+        (
+            names[i],
+            s is None or s.is_bot,
+            i in winners,
+            sum(h[i] for h in game.history),
+            len(game.history),
+        )
+        for i, s in enumerate(seats)
+    ]
+    game_id = store.finish_game(table_id, table, record.to_dict(), players)
+    try:
+        humans = [s is not None and not s.is_bot for s in seats]
+        record_finished(store, game_id, game, names, humans)
+    except Exception:
+        log.failure("table {table}: rating game {id} failed", table=table_id, id=game_id)
+    return game_id
 
 
 def record_finished(

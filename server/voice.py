@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from leekha.protocol import people
 from leekha.protocol.notices import NOTICES, english
 from leekha.server.errors import Refused
-from leekha.server.table import SYSTEM_SENDER
+from leekha.server.tablechat import SYSTEM_SENDER
 
 if TYPE_CHECKING:
     from leekha.server.lobby import Lobby

@@ -1,0 +1,87 @@
+"""A table's chat: people's lines and the server's own notices, kept for later comers.
+
+Every line is stored (the last CHAT_REPLAY of them survive a restart) and heard by every
+member; whoever joins, watches or comes back is given the kept lines again. The server's
+notices carry a code and facts (leekha.protocol.notices) with English text for older
+clients, and the line a timer played for someone goes to that seat alone.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from leekha.common import cards as C
+from leekha.common.actions import Action, Pass
+from leekha.protocol import catalogue as M
+from leekha.protocol.message import Message
+from leekha.protocol.notices import NOTICES, english
+from leekha.server.persistence import Store
+
+#: The `from` of the server's own lines in a table's chat; no player may take this name.
+SYSTEM_SENDER = "*"
+#: Table chat lines replayed to whoever joins or resumes.
+CHAT_REPLAY = 50
+
+#: A notice's facts (names, seats, cards, counts), as the wire's `args` carries them.
+Facts = dict[str, object]
+
+
+class TableChat:
+    """The chat of table `table_id`: `members` says who hears it, `send` delivers."""
+
+    def __init__(
+        self,
+        table_id: int,
+        store: Store,
+        members: Callable[[], Iterable[tuple[str, int | None]]],
+        send: Callable[[str, Message], None],
+    ) -> None:
+        self.table_id = table_id
+        self.store = store
+        self.members = members
+        self.send = send
+        self.log: deque[M.ChatMessage] = deque(maxlen=CHAT_REPLAY)
+
+    def restore(self) -> None:
+        """The kept lines of a table restored after a restart."""
+        for sender, text in self.store.load_chat(self.table_id):
+            self.log.append(M.ChatMessage(sender=sender, text=text, table_id=self.table_id))
+
+    def say(self, sender: str, text: str) -> None:
+        """A line in the table's chat: everyone here hears it, and later comers too."""
+        self._keep(M.ChatMessage(sender=sender, text=text, table_id=self.table_id))
+
+    def notice(self, code: str, args: Facts) -> None:
+        """One of the server's own lines: its code and facts, `text` the English."""
+        text = english(NOTICES[code], args)
+        self._keep(
+            M.ChatMessage(
+                sender=SYSTEM_SENDER, text=text, table_id=self.table_id, code=code, args=args
+            )
+        )
+
+    def _keep(self, msg: M.ChatMessage) -> None:
+        self.log.append(msg)
+        self.store.add_chat(self.table_id, msg.sender, msg.text, CHAT_REPLAY)
+        for token, _ in self.members():
+            self.send(token, msg)
+
+    def replay(self, token: str) -> None:
+        """The kept lines, for someone who just joined, watched or came back."""
+        for msg in self.log:
+            self.send(token, msg)
+
+    def timeout_line(self, action: Action) -> M.ChatMessage:
+        """What a timer played for a seat: for that seat alone, and not kept."""
+        args: Facts
+        if isinstance(action, Pass):
+            cards = sorted(action.cards)
+            code, args = "timeout_passed", {"cards": cards}
+            text = english(NOTICES[code], {"cards": C.format_cards(cards)})
+        else:
+            code, args = "timeout_played", {"card": action.card}
+            text = english(NOTICES[code], {"card": C.format_card(action.card)})
+        return M.ChatMessage(
+            sender=SYSTEM_SENDER, text=text, table_id=self.table_id, code=code, args=args
+        )
