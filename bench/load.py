@@ -457,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{s['tables']:>5} tables ({s['connections']} conns): "
                 f"p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms ({s['samples']} samples), "
                 f"server CPU {s['server_cpu_pct']}% "
-                f"({s['server_cpu_us_per_action']} us per action), RSS {s['server_rss_loaded_mb']} MB "
+                f"({s['server_cpu_us_per_action']} us per action), "
+                f"RSS {s['server_rss_loaded_mb']} MB "
                 f"({s['kb_per_table']} KiB/table), setup {s['setup_s']} s, "
                 f"{'meets' if s['meets_goal'] else 'MISSES'} goal"
             )
