@@ -13,10 +13,19 @@ card-list accessors for the wire.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from leekha.common.cards import cards_of
 from leekha.common.outcome import Outcome
+
+
+class SeatStats(TypedDict):
+    """One seat's figures of a game (`Tally.to_list`, protocol 1.4 `SeatStats`)."""
+
+    tricks: int
+    leekhas: int
+    moons: int
+    rounds: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +126,7 @@ class GameOver:
     the last round included (`Game.apply` fills it in; empty when built by hand)."""
 
     outcome: Outcome
-    stats: tuple[dict[str, Any], ...] = ()
+    stats: tuple[SeatStats, ...] = ()
 
 
 Event = (

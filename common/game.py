@@ -43,7 +43,7 @@ from leekha.common.legality import (
     pass_error,
     passable_mask,
 )
-from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome, decide
+from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome, Reason, decide
 from leekha.common.scoring import moon_seat, points_table, round_scores, take_trick
 from leekha.common.tally import Tally
 
@@ -449,7 +449,7 @@ class Game:
                     return seat
         return (self.dealer + 1) % SEATS
 
-    def _decide(self, totals: list[int], reason: str) -> tuple[Outcome | None, bool]:
+    def _decide(self, totals: list[int], reason: Reason) -> tuple[Outcome | None, bool]:
         """(the outcome if `totals` end the game, whether a tie is all that prevents it),
         by `outcome.decide`; the game remembers a tie so the outcome can say that play
         went past the target."""

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from leekha.common.config import RulesConfig
 
+#: Why a game ended: with a round (the target), or in the middle of one (golden goal).
+Reason = Literal["target", "golden_goal"]
 TARGET: Final = "target"
 GOLDEN_GOAL: Final = "golden_goal"
 
@@ -29,10 +31,10 @@ class Outcome:
     winners: tuple[int, ...]
     losers: tuple[int, ...]
     totals: tuple[int, ...]
-    reason: str = TARGET
+    reason: Reason = TARGET
     tie_extended: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, list[int]]:
         """The result map of views and records (unchanged since protocol 1.0)."""
         return {
             "winners": list(self.winners),

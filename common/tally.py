@@ -8,11 +8,10 @@ they are counted once, here, from what the engine said happened (`TrickTaken`,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from leekha.common.events import Event, RoundScored, TrickTaken
+from leekha.common.events import Event, RoundScored, SeatStats, TrickTaken
 
-__all__ = ["Tally"]
+__all__ = ["SeatStats", "Tally"]
 
 
 class Tally:
@@ -37,7 +36,7 @@ class Tally:
                 for seat in range(4):
                     self.rounds[seat].append(event.points[seat])
 
-    def to_list(self) -> list[dict[str, Any]]:
+    def to_list(self) -> list[SeatStats]:
         """The wire's per-seat statistics (protocol 1.4 `SeatStats`)."""
         return [
             {

@@ -6,13 +6,40 @@ cards cannot leak through either path by construction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from leekha.common import cards as C
 from leekha.common.config import RulesConfig
+from leekha.common.events import SeatStats
 from leekha.common.game import PASS, SEATS, Game
+from leekha.common.outcome import Reason
+
+__all__ = ["Result", "Rules", "SeatStats", "SeatView", "SeatViews", "TrickRecord", "seat_view"]
+
+#: A table's rules as a dict (`RulesConfig.to_dict`): every value a scalar.
+Rules = dict[str, object]
+
+
+class TrickRecord(TypedDict):
+    """A finished trick of the round: who led, the cards in play order, who took it."""
+
+    leader: int
+    cards: list[list[int]]
+    winner: int
+    points: int
+
+
+class Result(TypedDict):
+    """A finished game (protocol 1.4 `Result`): the outcome, why it ended, the figures."""
+
+    winners: list[int]
+    losers: list[int]
+    totals: list[int]
+    reason: Reason
+    tie_extended: bool
+    stats: list[SeatStats] | None  # null from a server older than 1.4
 
 
 @dataclass(frozen=True)
@@ -34,25 +61,26 @@ class SeatView:
     doubled: list[list[int]]
     trick: list[list[int]]
     leader: int | None
-    tricks: list[dict[str, Any]]
+    tricks: list[TrickRecord]
     taken: list[list[int]]
     round_points: list[int]
     totals: list[int]
     legal: list[int]
     history: list[list[int]]
-    result: dict[str, Any] | None
+    result: Result | None
     can_double: list[int] = field(default_factory=list)
-    rules: dict[str, Any] = field(default_factory=dict)
+    rules: Rules = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatView:
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
+        """The view of a checked wire map (records.SEAT_VIEW), keys by field name."""
         return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
     @classmethod
-    def _of(cls, fields: dict[str, Any]) -> SeatView:
+    def _of(cls, fields: dict[str, object]) -> SeatView:
         """The view holding `fields`, every field by name: for `_build` alone, whose
         views a test checks against the constructor's."""
         view = object.__new__(cls)
@@ -80,13 +108,16 @@ class SeatView:
         return self.turn == self.seat
 
 
-def result(game: Game) -> dict[str, Any] | None:
+def result(game: Game) -> Result | None:
     """A finished game's result as views show it (protocol 1.4 `Result`): the outcome,
     why it ended, and every seat's statistics from the game's tally."""
     o = game.outcome
     if o is None:
         return None
-    return o.to_dict() | {
+    return {
+        "winners": list(o.winners),
+        "losers": list(o.losers),
+        "totals": list(o.totals),
         "reason": o.reason,
         "tie_extended": o.tie_extended,
         "stats": game.tally.to_list(),
@@ -99,7 +130,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     return _build(game, seat, tricks, _rows(game.history), _taken(game), game.config.to_dict())
 
 
-def _trick_records(tricks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _trick_records(tricks: list[dict[str, Any]]) -> list[TrickRecord]:
     return [
         {
             "leader": t["leader"],
@@ -135,7 +166,7 @@ class SeatViews:
     def __init__(self, game: Game) -> None:
         self._game = game
         self._round: list[dict[str, Any]] | None = None  # the game's trick list they mirror
-        self._tricks: list[dict[str, Any]] = []
+        self._tricks: list[TrickRecord] = []
         self._taken: list[list[int]] = []
         self._history: list[list[int]] = []
         self._passes: dict[int, list[int]] = {}  # this round's passes, as card lists
@@ -169,10 +200,10 @@ class SeatViews:
 def _build(
     game: Game,
     seat: int | None,
-    tricks: list[dict[str, Any]],
+    tricks: list[TrickRecord],
     history: list[list[int]],
     taken: list[list[int]],
-    rules: dict[str, Any],
+    rules: Rules,
     pass_cards: Callable[[int], list[int]] = C.cards_of,
 ) -> SeatView:
     own = seat is not None

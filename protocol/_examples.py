@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from leekha.common.events import SeatStats
+
 from . import catalogue as msg
 from . import people
 from . import tournaments as tour
@@ -60,7 +62,7 @@ BOB_AUTOPILOT = {
     "control_reason": "timeouts",
 }
 #: Every seat's statistics of the game that ends in the examples (six rounds).
-STATS = [
+STATS: list[SeatStats] = [
     {"tricks": 19, "leekhas": 2, "moons": 0, "rounds": [14, 9, 11, 6, 12, 6]},
     {"tricks": 22, "leekhas": 5, "moons": 0, "rounds": [3, 21, 13, 18, 23, 26]},
     {"tricks": 20, "leekhas": 3, "moons": 0, "rounds": [6, 16, 23, 12, 10, 4]},

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from leekha.common.events import SeatStats
+from leekha.common.outcome import Reason
+
 from .message import Message, Sender, message, spec_field
 from .records import (
     CLOCK,
@@ -524,7 +527,7 @@ class GameOver(Message):
     winners: list[int] = spec_field(ListSpec(SEAT, 1, 4), "winning seats")
     losers: list[int] = spec_field(ListSpec(SEAT, 0, 4), "losing seats")
     totals: list[int] = spec_field(PER_SEAT_INT, "final totals")
-    reason: str = spec_field(
+    reason: Reason = spec_field(
         EnumSpec(REASONS),
         "(1.4) `target`: the game ended with a round; `golden_goal`: mid-round",
         default="target",
@@ -534,7 +537,7 @@ class GameOver(Message):
         "(1.4) true when a tie had made play go on past the target before this end",
         default=False,
     )
-    stats: list[dict[str, Any]] | None = spec_field(
+    stats: list[SeatStats] | None = spec_field(
         GAME_STATS,
         "(1.4) every seat's tricks, Leekha cards taken, moons and points per round over "
         "the whole game, counted by the server from the engine's events; null = not sent",

@@ -4,12 +4,16 @@ Messages carry these records as plain dicts, so code that reads `snapshot.table[
 or a folded seat view gets key names checked by mypy rather than by a crash at a LAN
 party. tests/protocol/test_views.py keeps each TypedDict's keys equal to its record's.
 The seat view has no TypedDict: its static type is the engine's `leekha.common.view.SeatView`
-(`SeatView.from_dict(snapshot.view)`), whose fields the test holds equal to SEAT_VIEW's keys.
+(`seatview.of_snapshot`), whose fields the test holds equal to SEAT_VIEW's keys; the records
+a seat view holds (a trick, a result, a seat's figures) are the engine's TypedDicts too.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
+
+from leekha.common.events import SeatStats
+from leekha.common.view import Result, Rules, TrickRecord
 
 __all__ = [
     "PlayerInfo",
@@ -41,7 +45,7 @@ class TableSummary(TypedDict):
     name: str
     host: str | None
     preset: str
-    rules: dict[str, Any]
+    rules: Rules
     seats: list[SeatInfo]
     spectators: int
     status: TableStatus
@@ -58,26 +62,3 @@ class PlayerInfo(TypedDict):
     is_host: bool
     control: Control | None  # (1.4) who plays the seat now; null from an older server
     control_reason: str | None  # (1.4) why (docs/protocol.md, "Seat control")
-
-
-class TrickRecord(TypedDict):
-    leader: int
-    cards: list[list[int]]
-    winner: int
-    points: int
-
-
-class SeatStats(TypedDict):
-    tricks: int
-    leekhas: int
-    moons: int
-    rounds: list[int]
-
-
-class Result(TypedDict):
-    winners: list[int]
-    losers: list[int]
-    totals: list[int]
-    reason: Literal["target", "golden_goal"]  # (1.4)
-    tie_extended: bool  # (1.4)
-    stats: list[SeatStats] | None  # (1.4) null from an older server

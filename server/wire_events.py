@@ -57,7 +57,7 @@ def message(event: E.Event, seat: int | None) -> Message | None:
                 totals=list(o.totals),
                 reason=o.reason,
                 tie_extended=o.tie_extended,
-                stats=[dict(s) for s in event.stats] if event.stats else None,
+                stats=[s.copy() for s in event.stats] if event.stats else None,
             )
     return None
 

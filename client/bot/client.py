@@ -419,7 +419,7 @@ class BotClient:
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         if self._resume_probe is not None:
             self._resume_probe = None
-        was_over = self.tracker.view["phase"] == OVER
+        was_over = self.tracker.view.phase == OVER
         was_playing = self.status == "playing" and not was_over
         self.tracker.apply(msg)
         if self.options.tournament is not None and self.table_id != msg.table["id"]:
@@ -439,7 +439,7 @@ class BotClient:
             if self.is_host:
                 self.created = True
             self.seated.callback(None)
-        if was_playing and self.tracker.view["phase"] == OVER:
+        if was_playing and self.tracker.view.phase == OVER:
             self._game_over()  # the game ended while we were away
             return
         self._maybe_start()
@@ -512,13 +512,13 @@ class BotClient:
             self._answered = None
             self._enter_lobby()
             return
-        result = self.tracker.view.get("result") or {}
+        result = self.tracker.view.result
         log.info(
             "{bot}: game {n} over, totals {totals}, winners {winners}",
             bot=self.name,
             n=self.games_done,
-            totals=result.get("totals"),
-            winners=result.get("winners"),
+            totals=result["totals"] if result else None,
+            winners=result["winners"] if result else None,
         )
         if self.options.games and self.games_done >= self.options.games:
             self._send(P.Leave(id=self._new_id()), "leave")
@@ -568,7 +568,7 @@ class BotClient:
 
     def _act_randomly(self, kind: str, key: tuple[Any, ...], tries: int = 1) -> None:
         """The never-stall path: a random move the prompt's `legal` list allows."""
-        legal = list(self.tracker.view["legal"])
+        legal = list(self.tracker.view.legal)
         if not legal:
             return
         if kind == PLAY:
@@ -580,7 +580,7 @@ class BotClient:
 
     def _pass_options(self, legal: list[int]) -> list[list[int]]:
         """Legal passes by our tracked hand; any three passable cards if that is off."""
-        hand = C.mask_of(self.tracker.view["hand"])
+        hand = C.mask_of(self.tracker.view.hand)
         allowed = set(legal)
         combos = [list(c) for c in legal_passes(self.tracker.config, hand) if set(c) <= allowed]
         return combos or [list(c) for c in combinations(legal, 3)]

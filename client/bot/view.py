@@ -2,20 +2,20 @@
 
 The server sends a full seat view only in snapshots (joining, game start, resume); between
 them it sends events. Strategies decide from a SeatView, so the bot client folds the events
-into a view dict exactly as the engine would show it. Pure: no I/O, no Twisted, so the
-bookkeeping is tested message by message. Whatever this gets wrong is caught downstream:
-the `legal` list of each `your_turn` prompt is authoritative and moves outside it are never
-sent.
+into one (protocol/seatview.py) exactly as the engine would show it. Pure: no I/O, no
+Twisted, so the bookkeeping is tested message by message. Whatever this gets wrong is
+caught downstream: the `legal` list of each `your_turn` prompt is authoritative and moves
+outside it are never sent.
 """
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from dataclasses import replace
 
 from leekha import protocol as P
 from leekha.common.config import RulesConfig
-from leekha.common.view import SeatView
+from leekha.common.view import Rules, SeatView
+from leekha.protocol import seatview
 from leekha.protocol.seatview import doublable, empty_view, fold_event, new_round
 from leekha.protocol.version import CAN_DOUBLE, speaks
 
@@ -25,42 +25,40 @@ OVER = "game_over"
 
 
 class ViewTracker:
-    """One seat's view dict, kept current by `apply(message)`."""
+    """One seat's view, kept current by `apply(message)`."""
 
     def __init__(self) -> None:
-        self.rules: dict[str, Any] = {}
+        self.rules: Rules = {}
         self.config = RulesConfig()
-        self.view: dict[str, Any] = empty_view(None)
+        self.view: SeatView = empty_view(None)
         self._points = self.config.card_points()
         #: A 1.1 server lists the doublable cards itself; set from welcome's version.
         self.server_lists_doubles = False
 
     @property
     def seat(self) -> int | None:
-        seat = self.view["seat"]
-        return seat if isinstance(seat, int) else None
+        return self.view.seat
 
-    def decision_key(self) -> tuple[Any, ...]:
+    def decision_key(self) -> tuple[int, str, int, int]:
         """Names the decision in front of the seat, so one prompt is answered only once."""
         v = self.view
-        return (v["round"], v["phase"], len(v["tricks"]), len(v["trick"]))
+        return (v.round, v.phase, len(v.tricks), len(v.trick))
 
     def my_move(self) -> bool:
         v, seat = self.view, self.seat
-        if seat is None or not v["legal"]:
+        if seat is None or not v.legal:
             return False
-        if v["phase"] == PASS:
-            return not v["passes_done"][seat] and bool(v["hand"])
-        return bool(v["phase"] == PLAY and v["turn"] == seat)
+        if v.phase == PASS:
+            return not v.passes_done[seat] and bool(v.hand)
+        return v.phase == PLAY and v.turn == seat
 
     def seat_view(self) -> SeatView:
-        """The strategy's input: the tracked view plus the rules it needs."""
-        data = copy.deepcopy(self.view)
-        data["rules"] = dict(self.rules)
-        data["can_double"] = doublable(
+        """The strategy's input: the tracked view plus the rules it needs. The view is
+        frozen and every fold builds new lists, so the strategy cannot change ours."""
+        can_double = doublable(
             self.view, self.config, self.seat, server_lists=self.server_lists_doubles
         )
-        return SeatView.from_dict(data)
+        return replace(self.view, rules=dict(self.rules), can_double=can_double)
 
     # ---- updates -----------------------------------------------------------------------
     def apply(self, msg: P.Message) -> None:
@@ -72,11 +70,7 @@ class ViewTracker:
 
     def own_pass(self, cards: list[int]) -> None:
         """Our pass was accepted; the cards leave the hand when everyone has passed."""
-        v = self.view
-        v["passed"] = sorted(cards)
-        v["legal"] = []
-        if self.seat is not None:
-            v["passes_done"][self.seat] = True
+        self.view = seatview.own_pass(self.view, cards, self.seat)
 
     def _on_welcome(self, msg: P.Welcome) -> None:
         self.server_lists_doubles = speaks(msg.version, CAN_DOUBLE)
@@ -90,17 +84,10 @@ class ViewTracker:
             # Unknown future rules keys: keep deciding with the classic defaults.
             self.config = RulesConfig()
         self._points = self.config.card_points()
-        self.view = copy.deepcopy(msg.view) if msg.view is not None else empty_view(None)
-        self.view["seat"] = msg.your_seat
+        self.view = replace(seatview.of_snapshot(msg) or empty_view(None), seat=msg.your_seat)
 
     def _on_dealt(self, msg: P.Dealt) -> None:
         self.view = new_round(self.view, self.seat, msg)
 
     def _on_your_turn(self, msg: P.YourTurn) -> None:
-        v = self.view
-        v["phase"] = msg.phase
-        v["legal"] = sorted(msg.legal)
-        if msg.phase == PASS:
-            v["can_double"] = sorted(msg.can_double)
-        if msg.phase == PLAY:
-            v["turn"] = self.seat
+        self.view = seatview.prompted(self.view, msg, self.seat)

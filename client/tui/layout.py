@@ -99,7 +99,7 @@ def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
     if m.table is not None:
         parts += [str(m.table.get("name", "")), summary(m.rules)]
         if m.view is not None:
-            parts.append(_("round {n}").format(n=m.view["round"] + 1))
+            parts.append(_("round {n}").format(n=m.view.round + 1))
     elif m.link.label or m.link.server:
         parts.append(m.link.label or m.link.server)
     right = f"{m.name} "

@@ -18,8 +18,8 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from leekha import protocol as P
@@ -43,10 +43,13 @@ from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
 from leekha.common.legality import legal_passes, pass_error, passable_mask, play_refusal
+from leekha.protocol import seatview
 from leekha.protocol import version as V
 from leekha.protocol.invite import Invite
 from leekha.protocol.message import to_dict
-from leekha.protocol.seatview import doublable, fold_event, new_round
+from leekha.protocol.seatview import SeatView, doublable, fold_event, new_round
+from leekha.protocol.views import SeatStats as WireSeatStats
+from leekha.protocol.views import TrickRecord
 
 CLIENT_NAME = "leekha-tui"
 
@@ -138,7 +141,7 @@ class SeatStats:
     moons: int = 0
 
     @classmethod
-    def of(cls, stats: list[dict[str, Any]] | None) -> list[SeatStats] | None:
+    def of(cls, stats: Sequence[WireSeatStats] | None) -> list[SeatStats] | None:
         if not stats:
             return None
         return [cls(s["tricks"], s["leekhas"], s["moons"]) for s in stats]
@@ -203,7 +206,7 @@ class ClientModel:
         #: The last name seen in each seat of this table: a game's result names a player
         #: who left before its end (their seat is empty now).
         self.seat_names: dict[int, str] = {}
-        self.view: dict[str, Any] | None = None
+        self.view: SeatView | None = None
         self.your_seat: int | None = None
         self.cursor = 0
         self.lifted: int | None = None
@@ -212,7 +215,7 @@ class ClientModel:
         self.pass_sent = False
         self.double_offer: list[int] = []
         self.double_declined: set[int] = set()
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: TrickRecord | None = None
         self.trick_done = False  # showing a finished trick until the next card
         self.trick_note = ""  # "b3 takes it (+13): Q♠" under a finished trick
         self.hold_until: float | None = None  # a finished trick held on screen until then
@@ -353,21 +356,21 @@ class ClientModel:
 
     @property
     def phase(self) -> str:
-        return str(self.view["phase"]) if self.view else ""
+        return self.view.phase if self.view else ""
 
     @property
     def hand(self) -> list[int]:
         """The own hand in display order (what the cursor indexes)."""
         if self.view is None:
             return []
-        return C.display_order(self.view["hand"])
+        return C.display_order(self.view.hand)
 
     @property
     def received(self) -> set[int]:
         """Cards passed to us this round, marked until our first play."""
         if self.view is None or self.played_since_pass:
             return set()
-        return set(self.view.get("received") or [])
+        return set(self.view.received or [])
 
     @property
     def seated(self) -> bool:
@@ -378,9 +381,9 @@ class ClientModel:
         v = self.view
         if v is None or self.your_seat is None:
             return False
-        if v["phase"] == "pass":
-            return not v["passes_done"][self.your_seat] and not self.pass_sent
-        return bool(v["phase"] == "play" and v["turn"] == self.your_seat)
+        if v.phase == "pass":
+            return not v.passes_done[self.your_seat] and not self.pass_sent
+        return v.phase == "play" and v.turn == self.your_seat
 
     @property
     def is_host(self) -> bool:
@@ -395,10 +398,10 @@ class ClientModel:
     def legal_plays(self) -> set[int]:
         if self.view is None or self.phase != "play" or not self.my_turn:
             return set()
-        return set(self.view["legal"])
+        return set(self.view.legal)
 
     def _legal_passes(self) -> list[tuple[int, ...]]:
-        hand = C.mask_of(self.view["hand"]) if self.view else 0
+        hand = C.mask_of(self.view.hand) if self.view else 0
         if hand != self._passes_hand:
             self._passes = list(legal_passes(self.rules, hand)) if hand.bit_count() >= 3 else []
             self._passes_hand = hand
@@ -423,7 +426,7 @@ class ClientModel:
         """Why the current selection is not a legal pass (None when it is)."""
         if len(self.pass_sel) != 3:
             return _("choose 3 cards to pass ({n} chosen)").format(n=len(self.pass_sel))
-        hand = C.mask_of(self.view["hand"]) if self.view else 0
+        hand = C.mask_of(self.view.hand) if self.view else 0
         err = pass_error(self.rules, hand, sorted(self.pass_sel))
         if err is None:
             return None
@@ -451,8 +454,8 @@ class ClientModel:
             return []
         if self.show_last and self.last_trick is not None:
             return list(self.last_trick["cards"])
-        if self.view["trick"]:
-            return list(self.view["trick"])
+        if self.view.trick:
+            return list(self.view.trick)
         if self.trick_done and self.last_trick is not None:
             return list(self.last_trick["cards"])
         return []
@@ -478,27 +481,27 @@ class ClientModel:
         return C.format_cards(C.display_order(cards), ascii=self.ascii)
 
     def doubled_cards(self) -> list[int]:
-        return [int(c) for c, _seat in (self.view or {}).get("doubled") or []]
+        return [int(c) for c, _seat in self.view.doubled] if self.view else []
 
     def unplayed_doubles(self) -> list[int]:
         """Doubled cards not yet on a trick: after the pass, whoever holds them is hidden."""
         v = self.view
         if v is None:
             return []
-        played = {c for t in v["tricks"] for _s, c in t["cards"]} | {c for _s, c in v["trick"]}
+        played = {c for t in v.tricks for _s, c in t["cards"]} | {c for _s, c in v.trick}
         return [c for c in self.doubled_cards() if c not in played]
 
     def score_rows(self) -> list[list[int]]:
         """Every finished round's points per seat (the score sheet)."""
-        return [list(r) for r in (self.view or {}).get("history") or []]
+        return [list(r) for r in self.view.history] if self.view else []
 
     def cards_out(self) -> list[list[int]]:
         """Per suit, the cards neither in our hand nor played yet this round (counting aid)."""
         v = self.view
         if v is None:
             return [[] for _suit in range(4)]
-        seen = set(v["hand"]) | {c for t in v["tricks"] for _s, c in t["cards"]}
-        seen |= {c for _s, c in v["trick"]}
+        seen = set(v.hand) | {c for t in v.tricks for _s, c in t["cards"]}
+        seen |= {c for _s, c in v.trick}
         out: list[list[int]] = [[] for _suit in range(4)]
         for c in range(51, -1, -1):
             if c not in seen:
@@ -506,7 +509,7 @@ class ClientModel:
         return out
 
     def _trick_led(self) -> bool:
-        return bool(self.view and self.view["trick"])
+        return bool(self.view and self.view.trick)
 
     def play_refusal(self, card: int) -> str:
         """Why `card` may not be played now: the engine's reason (common/legality), in
@@ -515,8 +518,8 @@ class ClientModel:
         v = self.view
         if v is None or not self.my_turn:
             return _("{card}: it is not your turn").format(card=name)
-        trick = [(s, c) for s, c in v["trick"]]
-        err = play_refusal(self.rules, C.mask_of(v["hand"]), trick, card)
+        trick = [(s, c) for s, c in v.trick]
+        err = play_refusal(self.rules, C.mask_of(v.hand), trick, card)
         said = None if err is None else systemlines.rule(err.rule, err.facts, self.fmt)
         return said or _("{card} is not playable now").format(card=name)
 
@@ -726,12 +729,10 @@ class ClientModel:
         if req is None:
             return
         if isinstance(req, P.PassCards) and self.view is not None:
-            hand = [c for c in self.view["hand"] if c not in req.cards]
-            self.view = self.view | {"hand": hand, "passed": list(req.cards)}
-            if self.your_seat is not None:
-                done = list(self.view["passes_done"])
-                done[self.your_seat] = True
-                self.view["passes_done"] = done
+            # On screen the passed cards leave the hand at once (the engine keeps them
+            # until the exchange).
+            hand = [c for c in self.view.hand if c not in req.cards]
+            self.view = replace(seatview.own_pass(self.view, req.cards, self.your_seat), hand=hand)
             self.pass_sel.clear()
             self.pass_confirm = False
             self.deadline_at = None
@@ -773,7 +774,7 @@ class ClientModel:
         if self.table is None or self.table.get("id") != msg.table.get("id"):
             self.seat_names = {}
         self.table = msg.table
-        self.view = dict(msg.view) if msg.view is not None else None
+        self.view = seatview.of_snapshot(msg)
         self.players = [dict(p) for p in msg.players]
         self._remember_names()
         self.your_seat = msg.your_seat
@@ -785,13 +786,14 @@ class ClientModel:
         if not self.counting_allowed:
             self.counting = False
         if self.view is not None:
-            self.game_stats = SeatStats.of((self.view.get("result") or {}).get("stats"))
-            self.pass_sel &= set(self.view["hand"])
-            self.last_trick = self.view["tricks"][-1] if self.view["tricks"] else None
-            if self.view["phase"] != "game_over":
+            result = self.view.result
+            self.game_stats = SeatStats.of(result["stats"] if result else None)
+            self.pass_sel &= set(self.view.hand)
+            self.last_trick = self.view.tricks[-1] if self.view.tricks else None
+            if self.view.phase != "game_over":
                 self.rematch_voted = False
-            self.played_since_pass = self.view["phase"] != "play" or any(
-                s == self.your_seat for t in self.view["tricks"] for s, _c in t["cards"]
+            self.played_since_pass = self.view.phase != "play" or any(
+                s == self.your_seat for t in self.view.tricks for s, _c in t["cards"]
             )
             self._recount_voids()
         else:
@@ -885,8 +887,8 @@ class ClientModel:
 
     def _on_card_played(self, msg: P.CardPlayed) -> None:
         v = self.view
-        if v is not None and v["trick"]:
-            led = C.suit_of(v["trick"][0][1])
+        if v is not None and v.trick:
+            led = C.suit_of(v.trick[0][1])
             if C.suit_of(msg.card) != led:
                 self.shown_void[msg.seat].add(led)
         if not self._fold(msg):
@@ -904,7 +906,7 @@ class ClientModel:
         v = self.view
         assert v is not None
         self.shown_void = [set() for _seat in range(4)]
-        for trick in [*(t["cards"] for t in v["tricks"]), v["trick"]]:
+        for trick in [*(t["cards"] for t in v.tricks), v.trick]:
             if trick:
                 led = C.suit_of(trick[0][1])
                 for seat, card in trick[1:]:
@@ -915,7 +917,7 @@ class ClientModel:
         if not self._fold(msg):
             return
         assert self.view is not None
-        self.last_trick = self.view["tricks"][-1]
+        self.last_trick = self.view.tricks[-1]
         self.trick_done = True
         cards = [c for _s, c in msg.cards]
         leekhas = [c for c in cards if c in self.rules.leekha_cards]
@@ -942,7 +944,7 @@ class ClientModel:
         if self._fold(msg):
             assert self.view is not None
             # The summary overlay shows this round's points; the seats start the next at 0.
-            self.view = self.view | {"round_points": [0] * 4}
+            self.view = replace(self.view, round_points=[0] * 4)
         self.deadline_at = None
 
     def _on_game_over(self, msg: P.GameOver) -> None:
@@ -967,11 +969,8 @@ class ClientModel:
     def _on_your_turn(self, msg: P.YourTurn) -> None:
         if self.view is None:
             return
-        self.view["legal"] = list(msg.legal)
-        if msg.phase == "play" and self.your_seat is not None:
-            self.view["turn"] = self.your_seat
+        self.view = seatview.prompted(self.view, msg, self.your_seat)
         if msg.phase == "pass":
-            self.view["can_double"] = sorted(msg.can_double)
             self._offer_doubles()
         at = self._at if self._at is not None else self.clock()
         self.deadline_at = at + msg.deadline if msg.deadline is not None else None
@@ -997,10 +996,10 @@ class ClientModel:
         if v is None or msg.phase != "play" or not msg.seats:
             return
         seat = int(msg.seats[0][0])
-        if v["phase"] == "pass":
+        if v.phase == "pass":
             # A spectator hears no `passed_received`: this is where its view starts play.
-            v = v | {"phase": "play", "passes_done": [True] * 4, "leader": seat}
-        self.view = v | {"turn": seat}
+            v = replace(v, phase="play", passes_done=[True] * 4, leader=seat)
+        self.view = replace(v, turn=seat)
 
     def seat_seconds_left(self, seat: int) -> int | None:
         """Seconds left on the server's clock for `seat`'s pending decision (None: not
@@ -1074,7 +1073,7 @@ class ClientModel:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
 
     def _clamp_cursor(self) -> None:
-        n = len(self.view["hand"]) if self.view else 0
+        n = len(self.view.hand) if self.view else 0
         self.cursor = max(0, min(self.cursor, n - 1))
 
     # ---- intents: lobby ----------------------------------------------------------------
@@ -1242,7 +1241,7 @@ class ClientModel:
             self.say("")
 
     def _ban_reason(self, card: int) -> str:
-        hand = C.mask_of(self.view["hand"] if self.view else [])
+        hand = C.mask_of(self.view.hand if self.view else [])
         suit = suit_word(C.suit_of(card))
         if not passable_mask(self.rules, hand) & C.BIT[card]:
             text = _("{card} cannot go: your last of {suit} (pass ban)")
@@ -1261,11 +1260,11 @@ class ClientModel:
         v = self.view
         if v is None or not self.seated:
             return
-        if v["phase"] == "pass":
+        if v.phase == "pass":
             self._enter_pass()
-        elif v["phase"] == "play":
+        elif v.phase == "play":
             self._enter_play()
-        elif v["phase"] == "game_over":
+        elif v.phase == "game_over":
             self.rematch()
 
     def _enter_pass(self) -> None:
@@ -1278,7 +1277,7 @@ class ClientModel:
             return
         if not self.pass_confirm:
             self.pass_confirm = True
-            to = self.view["pass_to"] if self.view else None
+            to = self.view.pass_to if self.view else None
             dest = self.player_name(to) if to is not None else _("the next seat")
             self.say(
                 _("pass {cards} to {name}? Enter to confirm, Esc to change").format(

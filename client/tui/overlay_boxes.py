@@ -91,8 +91,8 @@ def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
 def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
     history = m.score_rows()
     v = m.view
-    if v is not None and v["phase"] != "game_over" and any(v["round_points"]):
-        history = [*history, list(v["round_points"])]
+    if v is not None and v.phase != "game_over" and any(v.round_points):
+        history = [*history, list(v.round_points)]
     sheet = score_sheet_rows(_names(m), history, max(1, cv.height - 9))
     x, y = cv.box(min(cv.width, 46), len(sheet) + 4, _("score sheet"))
     put_sheet(cv, x, y, sheet, "class:box")
@@ -101,9 +101,9 @@ def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
 
 def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
     v = m.view
-    assert v is not None and v["result"] is not None
-    r = v["result"]
-    mine = v.get("seat")  # None when someone else played this seat to the end
+    assert v is not None and v.result is not None
+    r = v.result
+    mine = v.seat  # None when someone else played this seat to the end
     if mine is not None and mine in r["winners"]:
         head = _("You win!")
     elif mine is not None and mine in r["losers"]:

@@ -20,6 +20,8 @@ from leekha.common.errors import LeekhaError
 from leekha.common.events import Event, RoundScored, TrickTaken
 from leekha.common.game import OVER, Game, replay
 from leekha.common.record import GameRecord
+from leekha.common.view import Result
+from leekha.common.view import result as result_of
 
 
 class ReplayError(Exception):
@@ -41,7 +43,7 @@ class Frame:
     doubled: list[tuple[int, int]]  # (card, seat)
     action: str
     round_over: list[int] | None = None  # points of the round this action ended
-    result: dict[str, Any] | None = None
+    result: Result | None = None  # the engine's, as a finished table's view shows it
     passed: list[list[int] | None] = field(default_factory=list)
 
 
@@ -114,7 +116,7 @@ def _capture(game: Game, step: int, action: str, penalty: int) -> Frame:
         taken=[C.cards_of(t & penalty) for t in game.taken],
         doubled=sorted(game.doubled.items()),
         action=action,
-        result=game.outcome.to_dict() if game.outcome else None,
+        result=result_of(game),
         passed=[C.cards_of(p) if p is not None else None for p in game.passed],
     )
 
@@ -156,7 +158,7 @@ def build_frames(record: GameRecord, names: Sequence[str], ascii: bool = False) 
                 doubled=prev.doubled,
                 action=text,
                 round_over=list(scored.points),
-                result=game.outcome.to_dict() if game.outcome else None,
+                result=result_of(game),
             )
         )
         if game.phase != OVER:

@@ -13,6 +13,7 @@ from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, fit, frags_width
 from leekha.client.tui.cardfrags import cards_line
 from leekha.common import cards as C
+from leekha.common.view import Result
 
 
 def paint_round_summary(
@@ -110,7 +111,7 @@ def put_sheet(cv: Canvas, x: int, y: int, rows: Sequence[SheetRow | str], style:
 def paint_game_over(
     cv: Canvas,
     names: Sequence[str],
-    result: dict[str, list[int]],
+    result: Result,
     history: Sequence[Sequence[int]],
     head: str,
     stats: Sequence[M.SeatStats] | None,

@@ -35,29 +35,29 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
     if v is None:
         host = [("class:muted", _("host"))] if p.get("is_host") else []
         return first, host
-    if seat == v["dealer"]:
+    if seat == v.dealer:
         first.append(("class:seat.dealer", _(" (D)")))
     partners = m.rules.partnership != "off"
     if partners and m.your_seat is not None and seat == (m.your_seat + 2) % 4:
         first.append(("class:seat.partner", _(" (partner)")))
     if m.rules.partnership == "combined":
         # Partners' points are added: the team figure is the one that decides the game.
-        team = v["totals"][seat] + v["totals"][(seat + 2) % 4]
+        team = v.totals[seat] + v.totals[(seat + 2) % 4]
         first.append(("class:seat.partner", _(" · team {n}").format(n=team)))
     second: Frags = [
-        ("", _("{total} pts  +{now}").format(total=v["totals"][seat], now=v["round_points"][seat]))
+        ("", _("{total} pts  +{now}").format(total=v.totals[seat], now=v.round_points[seat]))
     ]
     left = m.seat_seconds_left(seat) if seat != m.your_seat else None
     clock = [("class:timer", _(" ⏱ {n}s").format(n=left))] if left is not None else []
-    if v["phase"] == "play" and v["turn"] == seat:
+    if v.phase == "play" and v.turn == seat:
         second.append(("class:seat.turn", _("  ◀ turn")))
         second.extend(clock)
-    elif v["phase"] == "pass":
-        done = v["passes_done"][seat] and not m.waiting_for(seat)
+    elif v.phase == "pass":
+        done = v.passes_done[seat] and not m.waiting_for(seat)
         second.append(("class:muted", _("  passed") if done else _("  passing…")))
         second.extend(clock)
         # Only during the pass is a doubled card known to be in the doubler's hand.
-        doubled = [c for c, s in v["doubled"] if s == seat]
+        doubled = [c for c, s in v.doubled if s == seat]
         if doubled:
             second.append(("class:timer", "  x2 " + " ".join(m.fmt(c) for c in doubled)))
     return first, second
@@ -126,14 +126,14 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
             name=m.player_name(t["winner"]), points=t["points"]
         )
         cv.center(cx, note_y, note, "class:timer")
-    elif m.trick_done and m.last_trick is not None and not v["trick"]:
+    elif m.trick_done and m.last_trick is not None and not v.trick:
         cv.center(cx, note_y, m.trick_note, "class:timer" if "!" in m.trick_note else "class:muted")
-    elif v["phase"] == "pass":
-        dest = v.get("pass_to")
+    elif v.phase == "pass":
+        dest = v.pass_to
         if m.seated and dest is not None:
             note = _("passing to {name}").format(name=m.player_name(dest))
             cv.center(cx, spots["S"][1], note, "class:muted")
-    doubles = m.unplayed_doubles() if v["phase"] == "play" else []
+    doubles = m.unplayed_doubles() if v.phase == "play" else []
     if doubles:
         cv.put(x0, y0 + 2, "x2 " + " ".join(m.fmt(c) for c in doubles), "class:timer")
     # south: own line

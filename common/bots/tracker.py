@@ -18,7 +18,7 @@ from leekha.common import cards as C
 from leekha.common.bots.base import view_config
 from leekha.common.config import RulesConfig
 from leekha.common.legality import PlayRules
-from leekha.common.view import SeatView
+from leekha.common.view import SeatView, TrickRecord
 
 _BIT: Final = C.BIT
 _SUIT_OF: Final = C.SUIT_OF
@@ -112,7 +112,7 @@ class Tracker:
         self._rules: PlayRules = rules
         for t in tricks[start:]:
             played = _read_trick(t["cards"], me, rules, played, absent)
-        self._done: list[dict[str, Any]] = list(tricks)
+        self._done: list[TrickRecord] = list(tricks)
         self._done_played: int = played
         self._done_absent: list[int] = list(absent)
         if view.trick:

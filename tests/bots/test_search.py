@@ -50,8 +50,8 @@ def midround(config: RulesConfig, seed: int, plays: int) -> Game:
 def round_start_hands(view: SeatView, world: list[int]) -> list[int]:
     """Each seat's hand when this round's play began, in a sampled world."""
     hands = list(world)
-    for t in [*view.tricks, {"cards": view.trick}]:
-        for s, c in t["cards"]:
+    for cards in [*(t["cards"] for t in view.tricks), view.trick]:
+        for s, c in cards:
             hands[s] |= C.BIT[c]
     return hands
 
@@ -83,8 +83,8 @@ def test_every_sampled_world_replays_through_the_engine(
             replay = Game.position(
                 config, start, dealer=game.dealer, leader=first, doubled=game.doubled
             )
-            for t in [*view.tricks, {"cards": view.trick}]:
-                for s, c in t["cards"]:
+            for cards in [*(t["cards"] for t in view.tricks), view.trick]:
+                for s, c in cards:
                     replay.play(s, c)
             assert replay.hands == world
             # Cards whose holder the seat knows (its pass, the doubles) are where the engine

@@ -7,6 +7,7 @@ think time and the lobby's jitter are stepped explicitly: no sockets, no sleeps.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -108,7 +109,7 @@ def test_pass_prompt_is_answered_with_a_legal_pass_once() -> None:
     assert set(pc.cards) <= set(seat_view(game, 0).legal)
     assert h.feed(P.YourTurn(phase="pass", legal=seat_view(game, 0).legal)) == []  # no repeat
     h.feed(P.Ok(re=pc.id))
-    assert h.bot.tracker.view["passed"] == sorted(pc.cards)
+    assert h.bot.tracker.view.passed == sorted(pc.cards)
 
 
 def test_refused_move_falls_back_to_a_random_legal_move() -> None:
@@ -118,9 +119,10 @@ def test_refused_move_falls_back_to_a_random_legal_move() -> None:
     retry = only(h.feed(P.Error(re=pc.id, code="pass_last_of_suit", message="no")), P.PassCards)
     assert set(retry.cards) <= set(seat_view(game, 0).legal)
     # play phase: a refused card is replaced by another card from the prompt's list
-    h.bot.tracker.view.update(phase="play", turn=0, passes_done=[True] * 4)
+    h.bot.tracker.view = replace(
+        h.bot.tracker.view, phase="play", turn=0, passes_done=[True] * 4, hand=[1, 2, 3, 40]
+    )
     prompt = P.YourTurn(phase="play", legal=[1, 2, 3])
-    h.bot.tracker.view["hand"] = [1, 2, 3, 40]
     play = only(h.feed(prompt), P.PlayCard)
     assert play.card in (1, 2, 3)
     again = only(h.feed(P.Error(re=play.id, code="must_follow_suit", message="no")), P.PlayCard)
@@ -163,7 +165,9 @@ def test_a_failing_strategy_never_stalls_the_seat() -> None:
     snap, game = game_snapshot()
     pc = only(h.feed(snap), P.PassCards)
     assert set(pc.cards) <= set(seat_view(game, 0).legal)
-    h.bot.tracker.view.update(phase="play", turn=0, passes_done=[True] * 4, hand=[5, 6])
+    h.bot.tracker.view = replace(
+        h.bot.tracker.view, phase="play", turn=0, passes_done=[True] * 4, hand=[5, 6]
+    )
     assert only(h.feed(P.YourTurn(phase="play", legal=[5, 6])), P.PlayCard).card in (5, 6)
 
 

@@ -66,8 +66,8 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
         expected = seat_view(game, me).to_dict()
         got = tracker.view
         for key in CHECKED:
-            assert got[key] == expected[key], (steps, key)
-    assert game.outcome is not None and tracker.view["result"] == result(game)
+            assert getattr(got, key) == expected[key], (steps, key)
+    assert game.outcome is not None and tracker.view.result == result(game)
 
 
 def test_prompt_makes_a_seat_view_for_strategies() -> None:

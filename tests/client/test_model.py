@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from leekha.client.tui import model as M
 from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
+from leekha.common.events import SeatStats
 
 
 def dealt(now: list[float], **kw: Any) -> M.ClientModel:
@@ -122,7 +124,7 @@ def test_pass_phase_choose_three_confirm_then_send() -> None:
     assert isinstance(req, P.PassCards) and req == P.PassCards(id=req.id, cards=sorted(pick))
     m.apply(P.Ok(re=req.id))
     assert len(m.hand) == 10 and not m.my_turn
-    assert m.view is not None and m.view["passes_done"][0]
+    assert m.view is not None and m.view.passes_done[0]
 
 
 def test_pass_ban_dims_the_last_card_of_a_suit() -> None:
@@ -155,7 +157,7 @@ def test_doubling_prompt_when_rules_allow() -> None:
     m.answer_double(False)
     assert not m.double_offer and not m.outbox
     m.apply(P.DoubleRevealed(seat=0, card=first))
-    assert m.view is not None and m.view["doubled"] == [[first, 0]]
+    assert m.view is not None and m.view.doubled == [[first, 0]]
     plain = at_table("classic")
     assert plain.double_offer == []
 
@@ -194,11 +196,11 @@ def test_trick_events_score_and_keep_the_last_trick() -> None:
     plays = [(0, "2C"), (1, "9C"), (2, "QH"), (3, "KC")]
     for seat, text in plays:
         m.apply(P.CardPlayed(seat=seat, card=C.parse_card(text)))
-    assert m.view is not None and len(m.view["trick"]) == 4
+    assert m.view is not None and len(m.view.trick) == 4
     cards = [[s, C.parse_card(t)] for s, t in plays]
     m.apply(P.TrickTaken(winner=3, cards=cards, points=1))
-    assert m.view["round_points"] == [0, 0, 0, 1]
-    assert m.view["taken"][3] == [C.parse_card("QH")]
+    assert m.view.round_points == [0, 0, 0, 1]
+    assert m.view.taken[3] == [C.parse_card("QH")]
     assert m.display_trick() == cards  # the finished trick stays visible
     assert "b3 takes it (+1)" in render_text(m)
     m.toggle_last_trick()
@@ -544,7 +546,8 @@ def test_create_form_arrows_still_cycle_targets_from_a_typed_one() -> None:
 
 def test_partnership_marks_the_partner_and_shows_team_totals() -> None:
     m = at_table("partnership")
-    m.view = dict(m.view or {}, totals=[5, 6, 7, 8])
+    assert m.view is not None
+    m.view = replace(m.view, totals=[5, 6, 7, 8])
     while m.double_offer:  # close the doubling prompts so every seat is visible
         m.answer_double(False)
     text = render_text(m)
@@ -591,7 +594,8 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     assert m.status_error and "must follow clubs" in m.status and m.lifted is None
     # void in the led suit: a Leekha must go
     v = trick_on_table(led="5H", legal="QS")
-    v.view = dict(v.view or {}, hand=[c for c in (v.view or {})["hand"] if C.suit_of(c) != 2])
+    assert v.view is not None
+    v.view = replace(v.view, hand=[c for c in v.view.hand if C.suit_of(c) != 2])
     v.choose(v.hand.index(C.parse_card("AS")))
     assert "void in hearts" in v.status and "Q♠" in v.status
     # talbees: a higher spade is down, so the Q♠ must go
@@ -600,13 +604,14 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     assert "talbees" in t.status and "Q♠" in t.status
     # undercut: the 10♦ is on the trick, so a lower diamond must go (the engine's reason)
     u = trick_on_table(led="10D", legal="3D", undercut=True)
-    u.view = dict(u.view or {}, hand=[c for c in (u.view or {})["hand"] if c != 21])
+    assert u.view is not None
+    u.view = replace(u.view, hand=[c for c in u.view.hand if c != 21])
     u.choose(u.hand.index(C.parse_card("QD")))
     assert "undercut" in u.status and "3♦" in u.status
     # the server's refusal gets the same words
     w = trick_on_table()
     assert w.view is not None
-    w.view = dict(w.view, legal=w.view["legal"] + [C.parse_card("AS")])
+    w.view = replace(w.view, legal=[*w.view.legal, C.parse_card("AS")])
     w.choose(w.hand.index(C.parse_card("AS")))
     w.enter()
     (req,) = w.take_outbox()
@@ -671,7 +676,7 @@ def test_stale_status_lines_go() -> None:
     r.apply(P.Ok(re=req.id))
     assert "rematch vote sent" in r.status
     r.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
-    assert "rematch" not in r.status and r.view is not None and r.view["totals"] == [0] * 4
+    assert "rematch" not in r.status and r.view is not None and r.view.totals == [0] * 4
 
 
 def test_game_flow_is_explained() -> None:
@@ -708,7 +713,7 @@ def test_game_flow_is_explained() -> None:
 def take_trick(m: M.ClientModel, winner: int = 1) -> None:
     plays = [[3, C.parse_card("9C")], [0, C.parse_card("2C")], [1, C.parse_card("KC")],
              [2, C.QUEEN_SPADES]]  # fmt: skip
-    for seat, card in plays[len(m.view["trick"]) if m.view else 0 :]:
+    for seat, card in plays[len(m.view.trick) if m.view else 0 :]:
         m.apply(P.CardPlayed(seat=seat, card=card))
     m.apply(P.TrickTaken(winner=winner, cards=plays, points=13))
 
@@ -829,7 +834,9 @@ def test_score_sheet_received_cards_leekha_callout_bell_and_stats() -> None:
     assert "score sheet" in sheet and "round 1" in sheet and "26" in sheet
     m.toggle_scores()
     seats = ((0, 0, 0, 0), (1, 1, 1, 126), (0, 0, 0, 0), (0, 0, 0, 0))
-    stats = [{"tricks": t, "leekhas": lk, "moons": mo, "rounds": [r]} for t, lk, mo, r in seats]
+    stats: list[SeatStats] = [
+        {"tricks": t, "leekhas": lk, "moons": mo, "rounds": [r]} for t, lk, mo, r in seats
+    ]
     m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 126, 0, 0], stats=stats))
     over = render_text(m)
     cells = [line.split() for line in over.split("\n")]
@@ -941,7 +948,7 @@ def test_the_round_summary_shows_then_closes_when_the_next_round_needs_you() -> 
     assert not m.tick() and m.overlay == M.SUMMARY  # still on screen
     now[0] = 104.1
     assert m.tick() and m.overlay != M.SUMMARY and m.summary is None
-    assert m.view is not None and m.view["round"] == 1
+    assert m.view is not None and m.view.round == 1
 
 
 def test_a_key_during_the_summary_hold_closes_it_and_goes_on() -> None:

@@ -21,6 +21,7 @@ from leekha.common.bots.base import make_strategy, play_out
 from leekha.common.config import preset
 from leekha.common.game import Game
 from leekha.common.record import GameRecord
+from leekha.common.view import result
 
 AsyncTest = Callable[..., Coroutine[Any, Any, None]]
 reactor_test: Callable[[AsyncTest], AsyncTest] = pytest_twisted.ensureDeferred
@@ -49,7 +50,7 @@ def test_every_hand_is_shown_and_frames_follow_the_engine() -> None:
     m.end()
     final = m.frame
     game = record.replay()
-    assert game.outcome is not None and final.result == game.outcome.to_dict()
+    assert game.outcome is not None and final.result == result(game)
     assert final.totals == game.totals
     assert final.step == len(record.actions)
     text = render_replay_text(m)

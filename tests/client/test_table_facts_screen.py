@@ -60,14 +60,14 @@ def test_a_spectator_sees_play_start_the_turn_marker_and_a_countdown() -> None:
         m.apply(P.PassDone(seat=seat))
     # no passed_received comes to a spectator: the server's `turn` starts play on screen
     m.apply(P.Turn(phase="play", seats=[[0, 20.0]]))
-    assert m.view is not None and m.view["phase"] == "play" and m.view["turn"] == 0
+    assert m.view is not None and m.view.phase == "play" and m.view.turn == 0
     screen = render_text(m)
     assert "◀ turn" in screen and "⏱ 20s" in screen and "passed" not in screen
     clock.now += 7
     assert "⏱ 13s" in render_text(m)
     m.apply(P.CardPlayed(seat=0, card=HAND[0]))
     m.apply(P.Turn(phase="play", seats=[[1, 20.0]]))
-    assert m.view is not None and m.view["turn"] == 1 and m.seat_seconds_left(1) == 20
+    assert m.view is not None and m.view.turn == 1 and m.seat_seconds_left(1) == 20
 
 
 def test_a_resumed_client_counts_down_from_the_servers_figure() -> None:

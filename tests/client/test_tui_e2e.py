@@ -48,7 +48,7 @@ async def test_play_a_whole_game_by_keyboard_then_quit(tmp_path: Path) -> None:
             await until(client, lambda: client.table_drawn_at is not None, "table drawn")
             assert [p["is_bot"] for p in m.players] == [False, True, True, True]
             await play_whole_game(client, inp)
-            result = m.view["result"] if m.view else None
+            result = m.view.result if m.view else None
             assert result is not None and max(result["totals"]) >= 10
             await press(client, inp, "r", lambda: m.rematch_voted, "rematch voted")
             await until(client, lambda: m.phase == "pass", "rematch dealt")
@@ -95,7 +95,7 @@ async def test_a_whole_game_over_tls_with_a_self_signed_certificate(tmp_path: Pa
                 assert client.notices and pinned in client.notices[0]
                 task = asyncio.ensure_future(client.run())
                 await play_whole_game(client, inp)
-                assert model.view is not None and model.view["result"] is not None
+                assert model.view is not None and model.view.result is not None
                 inp.send_text("qq")
                 assert await asyncio.wait_for(task, WAIT) == 0
         finally:
