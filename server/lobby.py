@@ -137,6 +137,7 @@ class Lobby(SessionDesk):
                 if token not in self.sessions:
                     self._stored_session(token, kept.name, stored)
         self.tournaments.restore()
+        self.quick.restore()
         self.outbox.flush()
         self._counts()
         return len(self.tables)

@@ -11,6 +11,12 @@ the same moment are seated one after the other and never fight over a seat. In o
    empty seats get bots of their level and the game starts; four people start it sooner.
 
 A claim on a bot seat lapses when the person leaves or drops from the table.
+
+Which tables quick play opened, and the level of their bots, is kept in the server's
+database (`quick_tables`), so after a restart a restored quick-play table still lets
+latecomers take its bots' seats between rounds; one restored while waiting for people
+waits its whole wait again (the people at it are reconnecting too). Claims are not kept:
+a claimant's connection did not survive the restart either.
 """
 
 from __future__ import annotations
@@ -39,12 +45,21 @@ log = Logger()
 #: Seconds a quick-play table waits for people when the request does not say.
 DEFAULT_WAIT_S = 20
 
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS quick_tables (
+    table_id INTEGER PRIMARY KEY,
+    bot TEXT NOT NULL,
+    wait_s REAL NOT NULL
+);
+"""
+
 
 @dataclass
 class QuickTable:
     """A table quick play opened: whose bots fill it, when, and who waits for a bot seat."""
 
     bot: str
+    wait_s: float = DEFAULT_WAIT_S
     fill: Timer | None = None
     #: Tokens of spectators waiting for a bot seat, first come first seated.
     claims: list[str] = field(default_factory=list)
@@ -57,6 +72,30 @@ class QuickPlay:
         self.lobby = lobby
         self.tables: dict[int, QuickTable] = {}
         self._names = itertools.count(1)
+        lobby.store.add_schema(SCHEMA)
+
+    def restore(self) -> None:
+        """After the lobby restored its tables: the quick-play ones are quick play's
+        again (their bots' seats open to latecomers, a waiting one's fill timer)."""
+        rows = self.lobby.store.read("SELECT table_id, bot, wait_s FROM quick_tables")
+        for table_id, bot, wait_s in rows:
+            table = self.lobby.tables.get(int(table_id))
+            if table is None or table.closed:
+                self._forget(int(table_id))
+                continue
+            self._adopt(table, QuickTable(str(bot), float(wait_s)))
+            log.info("quick play: table {table} restored", table=table.id)
+        self._names = itertools.count(len(rows) + 1)
+
+    def _adopt(self, table: Table, quick: QuickTable) -> None:
+        self.tables[table.id] = quick
+        table.between_rounds = self._between_rounds
+        if table.status == WAITING:
+            quick.fill = self.lobby.clock.callLater(quick.wait_s, self._fill, table.id)
+
+    def _forget(self, table_id: int) -> None:
+        with self.lobby.store.write() as db:
+            db.execute("DELETE FROM quick_tables WHERE table_id = ?", (table_id,))
 
     def request(self, session: Session, msg: people.QuickPlay, address: str) -> M.Snapshot:
         lobby = self.lobby
@@ -91,9 +130,12 @@ class QuickPlay:
         reply = lobby.create_table(session, create, address)
         table = lobby.tables[int(reply.table["id"])]
         wait = DEFAULT_WAIT_S if msg.wait_s is None else msg.wait_s
-        quick = self.tables[table.id] = QuickTable(bot)
-        quick.fill = lobby.clock.callLater(wait, self._fill, table.id)
-        table.between_rounds = self._between_rounds
+        with lobby.store.write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO quick_tables (table_id, bot, wait_s) VALUES (?, ?, ?)",
+                (table.id, bot, float(wait)),
+            )
+        self._adopt(table, QuickTable(bot, float(wait)))
         log.info("quick play: {player} opened table {table}", player=session.name, table=table.id)
         return reply
 
@@ -102,6 +144,7 @@ class QuickPlay:
             quick = self.tables.pop(tid)
             if quick.fill is not None and quick.fill.active():
                 quick.fill.cancel()
+            self._forget(tid)
 
     def _open(self, table: Table, rules: dict[str, object]) -> bool:
         return (

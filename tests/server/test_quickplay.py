@@ -6,12 +6,14 @@ round ends."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from helpers.server import FakeClient, Harness, answer_prompts
 
 from leekha import protocol as P
 from leekha.protocol import catalogue as C
+from leekha.server.persistence import Store
 from leekha.server.table import Table
 
 
@@ -156,3 +158,48 @@ def test_a_crowd_arriving_over_time(crowd: int) -> None:
         h.advance(20.1, step=0.5)
         assert b.status == "playing" and len(bots(b)) == 3
     assert holders(h) == {p.sid: 1 for p in people}  # everyone seated once, no seat twice
+
+
+def test_a_restored_quick_table_still_gives_its_bot_seats_to_latecomers(tmp_path: Path) -> None:
+    """ann's quick-play table, filled with bots, survives a restart; carl, who arrives
+    after it, watches and takes a bot's seat when the round ends, as before the restart."""
+    path = tmp_path / "leekha.sqlite3"
+    h = Harness(store=Store(path), seat_grace_s=1.0)
+    ann = person(h, "ann")
+    quick(ann, bot="easy", wait_s=5, overrides={"target": 200})
+    h.advance(5.1, step=0.5)
+    a, _ = where(h, ann)
+    assert a.status == "playing" and bots(a) == ["easy"] * 3
+    h.stop()
+
+    h2 = Harness(store=Store(path), seat_grace_s=1.0)  # ann does not come back: a bot plays
+    a2 = h2.lobby.tables[a.id]
+    assert a2.status == "playing" and a2.id in h2.lobby.quick.tables
+    carl = person(h2, "carl")
+    snap = quick(carl, overrides={"target": 200})
+    assert snap.table["id"] == a.id and snap.your_seat is None
+    assert any(m.code == "quick_wait" for m in carl.of(C.ChatMessage))
+    play_a_round(h2, [carl], a2)
+    seat = a2.seat_of(carl.sid)
+    assert seat is not None and seat != 0
+    told = [m for m in carl.of(C.ChatMessage) if m.code == "quick_seat"]
+    assert told and told[-1].args["name"] == "carl"
+
+
+def test_a_restored_waiting_quick_table_fills_after_its_wait(tmp_path: Path) -> None:
+    path = tmp_path / "leekha.sqlite3"
+    h = Harness(store=Store(path))
+    ann = person(h, "ann")
+    quick(ann, bot="hard", wait_s=30)
+    h.advance(10, step=0.5)
+    h.stop()
+    h2 = Harness(store=Store(path))
+    back = h2.connect()  # ann's client resumes her session, and her seat
+    welcome = back.request(C.Resume(id=back.rid(), versions=[[1, 4]], token=ann.token))
+    assert isinstance(welcome, C.Welcome), welcome
+    (table,) = h2.lobby.tables.values()
+    assert table.status == "waiting" and table.seat_of(back.sid) == 0
+    h2.advance(29.5, step=0.5)
+    assert table.status == "waiting"  # the whole wait again: ann is reconnecting too
+    h2.advance(1, step=0.5)
+    assert table.status == "playing" and bots(table) == ["hard"] * 3
