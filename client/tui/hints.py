@@ -27,10 +27,10 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [("↑↓", _("choose")), ("Enter", _("profile")), ("Esc", _("close"))]
     if top == M.SCORES:
         return [("Esc", _("close"))]
-    if top == M.TOURNAMENTS and m.tournaments is not None:
-        enter = _("watch") if m.tournaments.following_one else _("open")
-        esc = _("back") if m.tournaments.following_one else _("close")
-        join = [("e", _("take part"))] if m.tournaments.following_one else []
+    if top == M.TOURNAMENTS and m.boxes.tournaments is not None:
+        enter = _("watch") if m.boxes.tournaments.following_one else _("open")
+        esc = _("back") if m.boxes.tournaments.following_one else _("close")
+        join = [("e", _("take part"))] if m.boxes.tournaments.following_one else []
         return [("↑↓", _("choose")), ("Enter", enter), *join, ("g", _("refresh")), ("Esc", esc)]
     if top == M.PASSWORD:
         return [("Enter", _("join")), ("Esc", _("cancel"))]
@@ -43,7 +43,7 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
     if top == M.PHRASES:
         return [("1-8", _("say it")), ("Esc", _("close"))]
     if top == M.INVITE:
-        pw = m.invite_box is not None and m.invite_box.password is not None
+        pw = m.boxes.invite_box is not None and m.boxes.invite_box.password is not None
         return [("p", _("password in or out"))] * pw + [("Esc", _("close"))]
     if top == M.BOT_LEVEL:
         return [("←→", _("level")), ("Enter", _("add the bot")), ("Esc", _("cancel"))]

@@ -29,16 +29,39 @@ from leekha.client.core.chat import Chats
 from leekha.client.core.lobby import Lobby
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
-from leekha.client.tui.forms import TARGET_MAX as TARGET_MAX
-from leekha.client.tui.forms import TARGET_MIN as TARGET_MIN
-from leekha.client.tui.forms import CreateForm, PasswordPrompt
+from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN, CreateForm, PasswordPrompt
+from leekha.client.tui.overlays import (
+    BOT_LEVEL,
+    BOT_LEVELS,
+    CONNECTING,
+    DOUBLE,
+    FORM,
+    GAME_OVER,
+    HELP,
+    INVITE,
+    LOBBY,
+    PASSWORD,
+    PHRASES,
+    PROFILE,
+    SCORES,
+    STATS,
+    SUMMARY,
+    TABLE,
+    TOURNAMENTS,
+    Overlays,
+    RoundSummary,
+)
 from leekha.client.tui.social import BUBBLE_S, InviteBox, ProfileBox, phrase_words
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.tournament import TournamentScreen
-from leekha.client.tui.words import NAME_MAX as NAME_MAX
-from leekha.client.tui.words import level_word as level_word
-from leekha.client.tui.words import round_note, suit_word, what
-from leekha.client.tui.words import table_name_for as table_name_for
+from leekha.client.tui.words import (
+    NAME_MAX,
+    level_word,
+    round_note,
+    suit_word,
+    table_name_for,
+    what,
+)
 from leekha.common import cards as C
 from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
@@ -51,33 +74,46 @@ from leekha.protocol.seatview import SeatView, doublable, fold_event, new_round
 from leekha.protocol.views import SeatStats as WireSeatStats
 from leekha.protocol.views import TrickRecord
 
-CLIENT_NAME = "leekha-tui"
+#: What the screens and the tests read here, wherever it is defined.
+__all__ = [
+    "BOT_LEVEL",
+    "BOT_LEVELS",
+    "CLIENT_NAME",
+    "CONNECTING",
+    "DOUBLE",
+    "FAILED",
+    "FORM",
+    "GAME_OVER",
+    "HELP",
+    "INVITE",
+    "LOBBY",
+    "NAME_MAX",
+    "OFFLINE",
+    "ONLINE",
+    "PASSWORD",
+    "PHRASES",
+    "PROFILE",
+    "RECONNECTING",
+    "SCORES",
+    "STATS",
+    "SUMMARY",
+    "SYSTEM_SENDER",
+    "TABLE",
+    "TARGET_MAX",
+    "TARGET_MIN",
+    "TOURNAMENTS",
+    "AutoSetup",
+    "ClientModel",
+    "RoundSummary",
+    "SeatStats",
+    "level_word",
+    "table_name_for",
+]
 
-# Screens
-CONNECTING = "connecting"
-LOBBY = "lobby"
-TABLE = "table"
+CLIENT_NAME = "leekha-tui"
 
 # Connection states (re-exported for the screens and the tests)
 OFFLINE, ONLINE, RECONNECTING, FAILED = L.OFFLINE, L.ONLINE, L.RECONNECTING, L.FAILED
-
-# Overlays, the one on top first (see ClientModel.overlay)
-HELP = "help"
-STATS = "stats"
-TOURNAMENTS = "tournaments"
-PASSWORD = "password"
-FORM = "form"
-SCORES = "scores"
-SUMMARY = "summary"
-DOUBLE = "double"
-GAME_OVER = "game_over"
-BOT_LEVEL = "bot_level"
-INVITE = "invite"
-PHRASES = "phrases"
-PROFILE = "profile"
-
-#: The levels a host picks for a bot seat: strategy names, as `leekha play --level`.
-BOT_LEVELS = ("easy", "medium", "hard")
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"
@@ -117,19 +153,6 @@ class AutoSetup:
     bots_pending: set[int] = field(default_factory=set)
     #: The game is kept, and the next `leekha play` offers to resume it (not --no-save).
     kept: bool = True
-
-
-@dataclass
-class RoundSummary:
-    """One round's result as the summary box shows it (the replay builds these too)."""
-
-    round: int
-    round_points: list[int]
-    totals: list[int]
-    taken: list[list[int]]
-    doubled: list[int] = field(default_factory=list)  # cards that scored double
-    note: str = ""  # why the round or the game went as it did (golden goal, a tie)
-    tie: bool = False  # the note says a tie made play go on
 
 
 @dataclass
@@ -174,30 +197,21 @@ class ClientModel:
         self.pending: dict[int, P.Message] = {}
         # connection
         self.link = L.Link()
+        self.boxes = Overlays()
         # lobby
         self.lobby = Lobby()
-        self.form: CreateForm | None = None
-        self.password_prompt: PasswordPrompt | None = None
-        self.stats_open = False
-        self.bot_level: int | None = None  # the level picked in the open bot picker
-        self.stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
-        self.tournaments: TournamentScreen | None = None  # the tournament screen, when open
         #: An invitation's table, joined once welcomed: (table id, password or None).
         self.invited: tuple[int, str | None] | None = None
         #: The invitation to a table by its id (the app knows the address and TLS).
         self.invite_for: Callable[[int], Invite | None] = lambda _tid: None
-        self.invite_box: InviteBox | None = None
         self.table_password: str | None = None  # what we sat down with, for the invitation
         #: Lines to print once the screen is gone (invitations shown), so they can be copied.
         self.keep: list[str] = []
-        self.phrase_picker = False
         #: What quick play asks for (Q in the lobby; `leekha join --quick` at once).
         self.quick: dict[str, Any] = {"preset": "classic", "overrides": {}, "bot": "medium"}
         self.quick_now = False
-        self.profile_box: ProfileBox | None = None
         #: The tournament we entered: its games seat us unasked, with the bell and a notice.
         self.entered: int | None = None
-        self.stats_cursor = 0  # the row of the statistics overlay Enter opens
         #: The last quick phrase of each seat and until when it shows beside the seat.
         self.said: dict[int, tuple[str, float]] = {}
         # table
@@ -222,10 +236,7 @@ class ClientModel:
         self._held: deque[tuple[float, P.Message]] = deque()
         self._at: float | None = None  # when the message being applied arrived
         self.show_last = False
-        self.show_help = False
-        self.show_scores = False
         self.counting = False  # the card-counting aid, when the table allows it
-        self.summary: RoundSummary | None = None
         self.rematch_voted = False
         self.quit_confirm = False
         #: L pressed once mid-game: leaving gives the seat to a bot for good, so it asks.
@@ -306,36 +317,12 @@ class ClientModel:
     @property
     def overlay(self) -> str | None:
         """The overlay on top: painted last, closed by Esc, owner of the keys and hints."""
-        if self.show_help:
-            return HELP
-        if self.phrase_picker and self.screen != CONNECTING:
-            return PHRASES
-        if self.profile_box is not None and self.screen != CONNECTING:
-            return PROFILE
-        screen = self.screen
-        if screen == LOBBY:
-            if self.stats_open:
-                return STATS
-            if self.tournaments is not None:
-                return TOURNAMENTS
-            if self.password_prompt is not None:
-                return PASSWORD
-            if self.form is not None:
-                return FORM
-        elif screen == TABLE:
-            if self.invite_box is not None:
-                return INVITE
-            if self.bot_level is not None and self.status_word == "waiting":
-                return BOT_LEVEL
-            if self.show_scores:
-                return SCORES
-            if self.summary is not None:
-                return SUMMARY
-            if self.double_offer:
-                return DOUBLE
-            if self.phase == "game_over":
-                return GAME_OVER
-        return None
+        return self.boxes.top(
+            self.screen,
+            waiting=self.status_word == "waiting",
+            doubling=bool(self.double_offer),
+            over=self.phase == "game_over",
+        )
 
     @property
     def holding(self) -> bool:
@@ -550,7 +537,7 @@ class ClientModel:
         """A key during a hold: it goes on at once, and closes a round summary on the way
         (the key is the player's "seen it")."""
         if self.overlay == SUMMARY:
-            self.summary = None
+            self.boxes.summary = None
         self.release_hold()
 
     def tick(self) -> bool:
@@ -640,7 +627,7 @@ class ClientModel:
                 else:
                     lines.append((msg.sender, msg.text))
             case P.Profile():
-                box = self.profile_box
+                box = self.boxes.profile_box
                 if self.pending.pop(msg.re, None) is not None and box and box.asked == msg.name:
                     box.profile = to_dict(msg)
             case P.PhraseSaid():
@@ -653,8 +640,8 @@ class ClientModel:
                     self.entered = req.tournament_id
                     self.say(_("you are in {name}: your games begin by themselves").format(
                         name=msg.tournament.get("name", "")))  # fmt: skip
-                if self.tournaments is not None:
-                    self.tournaments.apply(msg)
+                if self.boxes.tournaments is not None:
+                    self.boxes.tournaments.apply(msg)
             case _:
                 pass
 
@@ -716,11 +703,11 @@ class ClientModel:
         if isinstance(req, P.PlayCard):
             self.lifted = None
         if isinstance(req, P.GetStats):
-            self.stats_open = False
+            self.boxes.stats_open = False
         if isinstance(req, P.ListTournaments):
-            self.tournaments = None
-        elif isinstance(req, P.GetTournament) and self.tournaments is not None:
-            self.tournaments.refused()
+            self.boxes.tournaments = None
+        elif isinstance(req, P.GetTournament) and self.boxes.tournaments is not None:
+            self.boxes.tournaments.refused()
         if self.auto is not None and self.auto.stage != "done":
             self.auto.stage = "failed"
 
@@ -806,7 +793,7 @@ class ClientModel:
         if isinstance(req, P.CreateTable) and self.auto is not None:
             self._auto_fill()
         if ready:
-            self.tournaments = None
+            self.boxes.tournaments = None
             self.ring = True
             self.say(_("your tournament game is ready: {table}").format(table=msg.table["name"]))
 
@@ -831,7 +818,7 @@ class ClientModel:
         if new_game:
             self.game_stats = None
         self.table = self.table | {"status": "playing"}
-        self.summary = None  # the new round needs the player: the summary goes
+        self.boxes.summary = None  # the new round needs the player: the summary goes
         self.pass_sel.clear()
         self.pass_confirm = False
         self.pass_sent = False
@@ -938,7 +925,7 @@ class ClientModel:
         )
         summary.note = round_note(msg, self.rules, self.player_name)
         summary.tie = msg.tie
-        self.summary = summary
+        self.boxes.summary = summary
         if self.trick_hold > 0:  # show it a moment before the next deal closes it
             self.hold_until = self.clock() + max(SUMMARY_HOLD_S, self.trick_hold)
         if self._fold(msg):
@@ -1043,7 +1030,7 @@ class ClientModel:
     def _on_stats(self, msg: P.Stats) -> None:
         if self.pending.pop(msg.re, None) is None:
             return  # not ours (or the overlay was closed and reopened since)
-        self.stats = [dict(p) for p in msg.players]
+        self.boxes.stats = [dict(p) for p in msg.players]
 
     def _leave_table(self) -> None:
         if self.table is not None:
@@ -1055,19 +1042,15 @@ class ClientModel:
         self.players = []
         self.seat_names = {}
         self.your_seat = None
-        self.summary = None
+        self.boxes.left_table()
         self.lifted = None
         self.pass_sel.clear()
         self.deadline_at = None
         self.show_last = False
-        self.show_scores = False
-        self.bot_level = None
         self.hold_until = None
         self._held.clear()
-        self.invite_box = None
         self.table_password = None
         self.said.clear()
-        self.profile_box = None
 
     def _offer_doubles(self) -> None:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
@@ -1083,7 +1066,7 @@ class ClientModel:
             self.say(_("no table to join: press n to create one"))
             return
         if table.get("has_password"):
-            self.password_prompt = PasswordPrompt(int(table["id"]), spectate=spectate)
+            self.boxes.password_prompt = PasswordPrompt(int(table["id"]), spectate=spectate)
             return
         self._join(int(table["id"]), None, spectate)
 
@@ -1094,15 +1077,15 @@ class ClientModel:
             self.request(P.JoinSeat, table_id=table_id, password=password)
 
     def password_type(self, text: str) -> None:
-        if self.password_prompt is not None:
-            self.password_prompt.type(text)
+        if self.boxes.password_prompt is not None:
+            self.boxes.password_prompt.type(text)
 
     def password_backspace(self) -> None:
-        if self.password_prompt is not None:
-            self.password_prompt.backspace()
+        if self.boxes.password_prompt is not None:
+            self.boxes.password_prompt.backspace()
 
     def password_submit(self) -> None:
-        prompt, self.password_prompt = self.password_prompt, None
+        prompt, self.boxes.password_prompt = self.boxes.password_prompt, None
         if prompt is not None:
             self._join(prompt.table_id, prompt.typed or None, prompt.spectate)
 
@@ -1114,14 +1097,14 @@ class ClientModel:
         if not self.link.speaks(V.STATS):
             self.say(_("this server keeps no statistics (protocol 1.0)"), error=True)
             return
-        self.stats_open = True
-        self.stats = None
-        self.stats_cursor = 0
+        self.boxes.stats_open = True
+        self.boxes.stats = None
+        self.boxes.stats_cursor = 0
         self.request(P.GetStats)
 
     def close_stats(self) -> None:
-        self.stats_open = False
-        self.stats = None
+        self.boxes.stats_open = False
+        self.boxes.stats = None
         for rid, req in list(self.pending.items()):
             if isinstance(req, P.GetStats):
                 del self.pending[rid]  # a late reply must not reopen or refill the overlay
@@ -1131,58 +1114,58 @@ class ClientModel:
         if not self.link.speaks(V.TOURNAMENTS):
             self.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
             return
-        self.tournaments = TournamentScreen(self.request, clock=self.clock)
-        self.tournaments.open()
+        self.boxes.tournaments = TournamentScreen(self.request, clock=self.clock)
+        self.boxes.tournaments.open()
 
     def tournament_move(self, step: int) -> None:
-        if self.tournaments is not None:
-            self.tournaments.move(step)
+        if self.boxes.tournaments is not None:
+            self.boxes.tournaments.move(step)
 
     def tournament_refresh(self) -> None:
-        if self.tournaments is not None:
-            self.tournaments.refresh()
+        if self.boxes.tournaments is not None:
+            self.boxes.tournaments.refresh()
 
     def tournament_join(self) -> None:
         """e on a followed tournament: take part as the entrant of our name."""
-        screen = self.tournaments
+        screen = self.boxes.tournaments
         if screen is not None and screen.following is not None:
             self.request(P.EnterTournament, tournament_id=screen.following)
 
     def tournament_enter(self) -> None:
-        table_id = self.tournaments.enter() if self.tournaments is not None else None
+        table_id = self.boxes.tournaments.enter() if self.boxes.tournaments is not None else None
         if table_id is not None:
-            self.tournaments = None
+            self.boxes.tournaments = None
             self._join(table_id, None, spectate=True)
 
     def open_form(self) -> None:
-        self.form = CreateForm(name=table_name_for(self.name, _("{name}'s table")))
+        self.boxes.form = CreateForm(name=table_name_for(self.name, _("{name}'s table")))
 
     def form_move(self, step: int) -> None:
-        if self.form is not None:
-            self.form.move(step)
+        if self.boxes.form is not None:
+            self.boxes.form.move(step)
 
     def form_change(self, step: int) -> None:
-        if self.form is not None:
-            self.form.change(step)
+        if self.boxes.form is not None:
+            self.boxes.form.change(step)
 
     def form_backspace(self) -> None:
-        if self.form is not None:
-            self.form.backspace()
+        if self.boxes.form is not None:
+            self.boxes.form.backspace()
 
     def form_type(self, text: str) -> None:
-        problem = self.form.type(text) if self.form is not None else None
+        problem = self.boxes.form.type(text) if self.boxes.form is not None else None
         if problem is not None:
             self.say(problem, error=True)
 
     def form_submit(self) -> None:
-        f = self.form
+        f = self.boxes.form
         if f is None:
             return
         problem = f.problem()
         if problem is not None:
             self.say(problem, error=True)
             return
-        self.form = None
+        self.boxes.form = None
         fields: dict[str, Any] = {}
         if not f.counting_aid and self.link.speaks(V.COUNTING_AID):
             fields["counting_aid"] = False
@@ -1252,7 +1235,7 @@ class ClientModel:
     def enter(self) -> None:
         """Enter: pick, then confirm. The first press lifts or stages, the second sends."""
         if self.overlay == SUMMARY:
-            self.summary = None
+            self.boxes.summary = None
             return
         if self.autopiloted:
             self.take_back()
@@ -1326,30 +1309,10 @@ class ClientModel:
         if self.quit_confirm or self.leave_confirm:
             self.quit_confirm = self.leave_confirm = False
             self.say("")
-        elif top == HELP:
-            self.show_help = False
         elif top == STATS:
             self.close_stats()
-        elif top == TOURNAMENTS:
-            if self.tournaments is not None and self.tournaments.back():
-                self.tournaments = None
-        elif top == PASSWORD:
-            self.password_prompt = None
-        elif top == FORM:
-            self.form = None
-        elif top == SCORES:
-            self.show_scores = False
-        elif top == BOT_LEVEL:
-            self.bot_level = None
-        elif top == INVITE:
-            self.invite_box = None
-        elif top == PHRASES:
-            self.phrase_picker = False
-        elif top == PROFILE:
-            if self.profile_box is None or self.profile_box.back():
-                self.profile_box = None
-        elif top == SUMMARY:
-            self.summary = None
+        elif self.boxes.close(top):
+            pass
         elif self.show_last:
             self.show_last = False
         elif self.pass_confirm:
@@ -1378,10 +1341,10 @@ class ClientModel:
         self.show_last = not self.show_last
 
     def toggle_help(self) -> None:
-        self.show_help = not self.show_help
+        self.boxes.show_help = not self.boxes.show_help
 
     def toggle_scores(self) -> None:
-        self.show_scores = not self.show_scores
+        self.boxes.show_scores = not self.boxes.show_scores
 
     def toggle_counting(self) -> None:
         if not self.counting_allowed:
@@ -1418,16 +1381,16 @@ class ClientModel:
         if self._bot_seat() is None:
             return
         level = {"heuristic": "medium", "search": "hard"}.get(strategy, strategy)
-        self.bot_level = BOT_LEVELS.index(level) if level in BOT_LEVELS else 1
+        self.boxes.bot_level = BOT_LEVELS.index(level) if level in BOT_LEVELS else 1
 
     def bot_level_move(self, step: int) -> None:
-        if self.bot_level is not None:
-            self.bot_level = min(max(self.bot_level + step, 0), len(BOT_LEVELS) - 1)
+        if self.boxes.bot_level is not None:
+            self.boxes.bot_level = min(max(self.boxes.bot_level + step, 0), len(BOT_LEVELS) - 1)
 
     def bot_level_choose(self, level: str | None = None) -> None:
         """Add a bot of `level` (the one picked when None) and close the picker."""
-        picked = self.bot_level
-        self.bot_level = None
+        picked = self.boxes.bot_level
+        self.boxes.bot_level = None
         if level is None and picked is not None:
             level = BOT_LEVELS[picked]
         if level is not None:
@@ -1476,29 +1439,29 @@ class ClientModel:
         if not names:
             self.say(_("nobody here has a profile: bots have none"), error=True)
             return
-        self.profile_box = ProfileBox(names)
+        self.boxes.profile_box = ProfileBox(names)
         if len(names) == 1:
             self.profile_show()
 
     def profile_move(self, step: int) -> None:
-        if self.profile_box is not None:
-            self.profile_box.move(step)
+        if self.boxes.profile_box is not None:
+            self.boxes.profile_box.move(step)
 
     def profile_show(self) -> None:
-        box = self.profile_box
+        box = self.boxes.profile_box
         if box is not None and box.asked is None and box.chosen is not None:
             box.asked = box.chosen
             self.request(P.GetProfile, name=box.chosen)
 
     def stats_move(self, step: int) -> None:
-        rows = self.stats or []
-        self.stats_cursor = max(0, min(self.stats_cursor + step, len(rows) - 1))
+        rows = self.boxes.stats or []
+        self.boxes.stats_cursor = max(0, min(self.boxes.stats_cursor + step, len(rows) - 1))
 
     def stats_profile(self) -> None:
         """Enter on a name in the statistics: that player's profile."""
-        rows = self.stats or []
-        if 0 <= self.stats_cursor < len(rows):
-            self.open_profiles([str(rows[self.stats_cursor]["name"])])
+        rows = self.boxes.stats or []
+        if 0 <= self.boxes.stats_cursor < len(rows):
+            self.open_profiles([str(rows[self.boxes.stats_cursor]["name"])])
 
     def start_quick(self) -> None:
         """Lobby: one request, and the server seats us (or opens a table bots complete)."""
@@ -1512,12 +1475,12 @@ class ClientModel:
         if not self.link.speaks(V.QUICK_PHRASES):
             self.say(_("this server has no quick phrases (protocol 1.4 needed)"), error=True)
             return
-        self.phrase_picker = True
+        self.boxes.phrase_picker = True
 
     def say_phrase(self, index: int) -> None:
         """Picker: say the phrase at `index` (0-based) and close the picker."""
-        if self.phrase_picker and 0 <= index < len(P.PHRASES):
-            self.phrase_picker = False
+        if self.boxes.phrase_picker and 0 <= index < len(P.PHRASES):
+            self.boxes.phrase_picker = False
             self.request(P.Phrase, code=P.PHRASES[index])
 
     def bubble(self, seat: int) -> str | None:
@@ -1541,17 +1504,17 @@ class ClientModel:
         if invite is None:
             self.say(_("no invitation: the address of this server is not known"), error=True)
             return
-        self.invite_box = InviteBox(invite, self.table_password)
+        self.boxes.invite_box = InviteBox(invite, self.table_password)
         self._keep_invite()
 
     def invite_toggle_password(self) -> None:
-        if self.invite_box is not None:
-            self.invite_box.toggle()
+        if self.boxes.invite_box is not None:
+            self.boxes.invite_box.toggle()
             self._keep_invite()
 
     def _keep_invite(self) -> None:
-        assert self.invite_box is not None
-        line = self.invite_box.shown.line()
+        assert self.boxes.invite_box is not None
+        line = self.boxes.invite_box.shown.line()
         if line not in self.keep:
             self.keep.append(line)
 

@@ -84,8 +84,8 @@ def _names(m: M.ClientModel) -> list[str]:
 
 
 def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
-    assert m.summary is not None
-    paint_round_summary(cv, m.summary, _names(m), m.ascii, _("Enter or Esc to continue"))
+    assert m.boxes.summary is not None
+    paint_round_summary(cv, m.boxes.summary, _names(m), m.ascii, _("Enter or Esc to continue"))
 
 
 def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
@@ -133,14 +133,14 @@ def _paint_bot_level(m: M.ClientModel, cv: Canvas) -> None:
     x, y = cv.box(44, 4, _("bot level"))
     choices: Frags = [("class:box", _("level:") + " ")]
     for i, level in enumerate(M.BOT_LEVELS):
-        style = "class:box class:cursorrow" if i == m.bot_level else "class:box"
+        style = "class:box class:cursorrow" if i == m.boxes.bot_level else "class:box"
         choices += [(style, f" {M.level_word(level)} "), ("class:box", " ")]
     cv.frags(x + (40 - frags_width(choices) if rtl.mirrored() else 0), y, choices)
     cv.line(x, y + 1, 40, _("e easy  m medium  h hard"), "class:box class:muted")
 
 
 def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
-    f = m.form
+    f = m.boxes.form
     assert f is not None
     x, y = cv.box(56, 13, _("new table"))
     preset_target = PRESETS[f.preset].target
@@ -182,7 +182,7 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
 
 
 def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
-    rows = m.stats
+    rows = m.boxes.stats
     shown = rows[: max(1, cv.height - 9)] if rows else []
     width = min(cv.width, 72)
     x, y = cv.box(width, len(shown) + 6, _("player statistics"))
@@ -203,7 +203,7 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
             f"{str(p.get('name', ''))[:18]:<18} {rating:>13} {p.get('games', 0):>5}"
             f" {p.get('wins', 0):>5} {avg:>9.1f} {p.get('leekhas', 0):>7} {p.get('moons', 0):>5}"
         )
-        style = "class:box class:cursorrow" if i == m.stats_cursor else "class:box"
+        style = "class:box class:cursorrow" if i == m.boxes.stats_cursor else "class:box"
         cv.put(x, y + 1 + i, line[: width - 4], style)
     more = ""
     if rows and len(rows) > len(shown):
@@ -214,10 +214,10 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
-    assert m.password_prompt is not None
+    assert m.boxes.password_prompt is not None
     x, y = cv.box(40, 4, _("password"))
-    cv.put(x, y, "*" * len(m.password_prompt.typed) + "_", "class:box")
-    if m.password_prompt.spectate:
+    cv.put(x, y, "*" * len(m.boxes.password_prompt.typed) + "_", "class:box")
+    if m.boxes.password_prompt.spectate:
         hint = _("Enter to watch, Esc to cancel")
     else:
         hint = _("Enter to join, Esc to cancel")
@@ -227,7 +227,9 @@ def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
 OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.HELP: _paint_help,
     M.STATS: _paint_stats,
-    M.TOURNAMENTS: lambda m, cv: tournament.paint(m.tournaments, cv) if m.tournaments else None,
+    M.TOURNAMENTS: lambda m, cv: (
+        tournament.paint(m.boxes.tournaments, cv) if m.boxes.tournaments else None
+    ),
     M.PASSWORD: _paint_password,
     M.FORM: _paint_form,
     M.SCORES: _paint_scores,
@@ -236,6 +238,10 @@ OVERLAYS: dict[str, Callable[[M.ClientModel, Canvas], None]] = {
     M.BOT_LEVEL: _paint_bot_level,
     M.GAME_OVER: _paint_game_over,
     M.PHRASES: lambda _m, cv: social.paint_phrases(cv),
-    M.PROFILE: lambda m, cv: social.paint_profile(m.profile_box, cv) if m.profile_box else None,
-    M.INVITE: lambda m, cv: social.paint_invite(m.invite_box, cv) if m.invite_box else None,
+    M.PROFILE: lambda m, cv: (
+        social.paint_profile(m.boxes.profile_box, cv) if m.boxes.profile_box else None
+    ),
+    M.INVITE: lambda m, cv: (
+        social.paint_invite(m.boxes.invite_box, cv) if m.boxes.invite_box else None
+    ),
 }

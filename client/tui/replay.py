@@ -159,7 +159,7 @@ def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
     from leekha.client.tui.canvas import Canvas, fit, frags_width
     from leekha.client.tui.cardfrags import card_frag
     from leekha.client.tui.hints import fit_hints
-    from leekha.client.tui.model import RoundSummary
+    from leekha.client.tui.overlays import RoundSummary
     from leekha.client.tui.sheets import paint_game_over, paint_round_summary
     from leekha.client.tui.table_screen import trick_spots
     from leekha.common import cards as C

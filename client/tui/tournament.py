@@ -157,9 +157,7 @@ def _standings_room(t: dict[str, Any], rows: int) -> int:
     return max(2, min(len(t["standings"]) + 1, rows - 2 - below))
 
 
-def _paint_standings(
-    cv: Canvas, x: int, row: int, inner: int, t: dict[str, Any], room: int
-) -> int:
+def _paint_standings(cv: Canvas, x: int, row: int, inner: int, t: dict[str, Any], room: int) -> int:
     """The standings from `row` on, cut to `room` rows; returns the row after them."""
     names = text.labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]

@@ -39,7 +39,7 @@ def test_a_pushed_snapshot_waits_so_the_round_summary_and_its_note_still_show() 
     assert m.tick()
     assert m.overlay == M.SUMMARY and "b1 shot the moon!" in render_text(m)
     now[0] += M.SUMMARY_HOLD_S + 0.1
-    assert m.tick() and m.summary is None and not m.holding
+    assert m.tick() and m.boxes.summary is None and not m.holding
 
 
 def test_a_snapshot_that_answers_a_request_still_jumps_at_once() -> None:

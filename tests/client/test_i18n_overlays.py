@@ -31,7 +31,7 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 def with_help() -> M.ClientModel:
     m = play_phase()
-    m.show_help = True
+    m.boxes.show_help = True
     return m
 
 
@@ -39,7 +39,7 @@ def with_scores() -> M.ClientModel:
     m = play_phase()
     m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2], taken=TAKEN))
     m.enter()
-    m.show_scores = True
+    m.boxes.show_scores = True
     return m
 
 

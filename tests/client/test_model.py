@@ -46,7 +46,9 @@ def test_lobby_lists_updates_and_joins_the_selected_table() -> None:
     assert m.take_outbox() == [P.JoinSeat(id=2, table_id=7)]
     m.lobby.move(1)
     m.lobby_join(spectate=True)
-    assert m.password_prompt == PasswordPrompt(9, spectate=True)  # a password table asks first
+    assert m.boxes.password_prompt == PasswordPrompt(
+        9, spectate=True
+    )  # a password table asks first
     m.password_type("s3")
     m.password_submit()
     assert m.take_outbox() == [P.Spectate(id=3, table_id=9, password="s3")]
@@ -58,7 +60,7 @@ def test_create_form_sends_rules_password_and_timers() -> None:
     m = welcomed()
     m.take_outbox()
     m.open_form()
-    assert m.form is not None
+    assert m.boxes.form is not None
     m.form_move(1)
     m.form_change(1)  # preset -> levant
     m.form_move(1)
@@ -213,11 +215,11 @@ def test_round_summary_and_game_over_with_rematch() -> None:
     m = play_phase()
     taken = [[], [C.QUEEN_SPADES], [C.TEN_DIAMONDS], C.parse_cards("2H 3H")]
     m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2], taken=taken))
-    assert m.summary is not None
+    assert m.boxes.summary is not None
     text = render_text(m)
     assert "round 1 over" in text and "Q♠" in text
     m.enter()
-    assert m.summary is None
+    assert m.boxes.summary is None
     m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 113, 10, 2]))
     text = render_text(m)
     assert "You win!" in text and "loser:  b1" in text
@@ -291,7 +293,7 @@ def test_chat_and_help() -> None:
     m.toggle_help()
     assert "keys" in render_text(m)
     m.escape()
-    assert not m.show_help
+    assert not m.boxes.show_help
 
 
 def test_quit_asks_first() -> None:
@@ -465,7 +467,7 @@ def test_stats_screen_asks_and_shows_a_table() -> None:
     cy = next(line for line in text.splitlines() if "cy " in line)
     assert cy.split()[1:9] == ["cy", "27.3", "±12.3", "4", "2", "6.0", "9", "1"]
     m.escape()
-    assert not m.stats_open and "player statistics" not in render_text(m)
+    assert not m.boxes.stats_open and "player statistics" not in render_text(m)
 
 
 def test_stats_with_no_games_and_late_replies() -> None:
@@ -481,24 +483,24 @@ def test_stats_with_no_games_and_late_replies() -> None:
     m.close_stats()
     m.apply(P.Stats(re=again.id, players=[{"name": "x", "games": 1, "wins": 1,
                                            "avg_points_per_round": 0.0}]))  # fmt: skip
-    assert not m.stats_open and m.stats is None
+    assert not m.boxes.stats_open and m.boxes.stats is None
 
 
 def test_stats_are_not_asked_of_a_1_0_server() -> None:
     m = welcomed()
     m.take_outbox()
     m.open_stats()
-    assert m.take_outbox() == [] and not m.stats_open and "1.0" in m.status
+    assert m.take_outbox() == [] and not m.boxes.stats_open and "1.0" in m.status
 
 
 # ---- create form: a typed target -------------------------------------------------------
 def form_at_target(m: M.ClientModel) -> CreateForm:
     m.take_outbox()
     m.open_form()
-    assert m.form is not None
+    assert m.boxes.form is not None
     m.form_move(2)
-    assert m.form.field == "target"
-    return m.form
+    assert m.boxes.form.field == "target"
+    return m.boxes.form
 
 
 def test_create_form_takes_a_typed_target() -> None:
@@ -525,7 +527,7 @@ def test_create_form_refuses_a_target_out_of_range() -> None:
     assert f.target_text == "12345" and f.target is None
     m.form_move(1)  # away from the field and back: still refused at submit
     m.form_submit()
-    assert m.take_outbox() == [] and m.form is f and f.field == "target"
+    assert m.take_outbox() == [] and m.boxes.form is f and f.field == "target"
     assert "1 to 10000" in m.status
     f.target_text = ""
     m.form_submit()
@@ -867,8 +869,8 @@ def test_the_create_form_forbids_the_counting_aid_on_a_1_2_server() -> None:
     m.apply(P.Welcome(re=1, version=[1, 2], server="srv", token="t" * 16, name="ann"))
     m.take_outbox()
     m.open_form()
-    assert m.form is not None
-    m.form.row = m.form.ROWS.index("counting_aid")
+    assert m.boxes.form is not None
+    m.boxes.form.row = m.boxes.form.ROWS.index("counting_aid")
     m.form_change(1)
     assert "forbidden" in render_text(m)
     m.form_submit()
@@ -877,8 +879,8 @@ def test_the_create_form_forbids_the_counting_aid_on_a_1_2_server() -> None:
     old = welcomed()  # a 1.0 server would not know the field: it is not sent
     old.take_outbox()
     old.open_form()
-    assert old.form is not None
-    old.form.counting_aid = False
+    assert old.boxes.form is not None
+    old.boxes.form.counting_aid = False
     old.form_submit()
     (req,) = old.take_outbox()
     assert isinstance(req, P.CreateTable) and req.counting_aid is True
@@ -947,7 +949,7 @@ def test_the_round_summary_shows_then_closes_when_the_next_round_needs_you() -> 
     now[0] = 103.0
     assert not m.tick() and m.overlay == M.SUMMARY  # still on screen
     now[0] = 104.1
-    assert m.tick() and m.overlay != M.SUMMARY and m.summary is None
+    assert m.tick() and m.overlay != M.SUMMARY and m.boxes.summary is None
     assert m.view is not None and m.view.round == 1
 
 
@@ -960,7 +962,7 @@ def test_a_key_during_the_summary_hold_closes_it_and_goes_on() -> None:
     m.apply(P.RoundScored(round=0, round_points=[0, 13, 0, 0], totals=[0, 13, 0, 0], taken=taken))
     assert m.overlay == M.SUMMARY and m.holding
     m.key_release()
-    assert m.summary is None and not m.holding
+    assert m.boxes.summary is None and not m.holding
 
 
 def test_a_timer_set_to_off_asks_for_an_untimed_table() -> None:
@@ -968,7 +970,7 @@ def test_a_timer_set_to_off_asks_for_an_untimed_table() -> None:
     m = welcomed()
     m.take_outbox()
     m.open_form()
-    assert m.form is not None
+    assert m.boxes.form is not None
     for _ in range(4):
         m.form_move(1)  # to the pass timer
     m.form_change(-2)  # 60 -> 30 -> off

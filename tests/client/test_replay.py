@@ -139,7 +139,7 @@ def test_side_hands_write_the_ten_as_10() -> None:
 
 def test_replay_boxes_are_the_table_screens_own() -> None:
     from leekha.client.tui.canvas import Canvas
-    from leekha.client.tui.model import RoundSummary
+    from leekha.client.tui.overlays import RoundSummary
     from leekha.client.tui.sheets import paint_round_summary
 
     m = ReplayModel(finished_game(), ascii=True)

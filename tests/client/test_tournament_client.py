@@ -93,14 +93,14 @@ def test_tournament_screen_list_follow_watch() -> None:
     m.tournament_enter()
     (watch,) = m.take_outbox()
     assert isinstance(watch, P.Spectate) and watch.table_id == 41
-    assert m.tournaments is None
+    assert m.boxes.tournaments is None
 
 
 def test_tournament_screen_back_refusal_and_old_servers() -> None:
     m, get = opened()
     m.apply(P.Error(re=get.id, code="no_such_tournament", message="gone"))
-    assert m.overlay == M.TOURNAMENTS and m.tournaments is not None
-    assert not m.tournaments.following_one
+    assert m.overlay == M.TOURNAMENTS and m.boxes.tournaments is not None
+    assert not m.boxes.tournaments.following_one
     assert "that tournament does not exist" in render_text(m)
     assert isinstance(m.take_outbox()[0], P.ListTournaments)
     m.escape()

@@ -259,7 +259,7 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
             async with started(join_main, "127.0.0.1", server.port, "host") as (client, inp, task):
                 m = client.model
                 await until(client, lambda: m.screen == M.LOBBY, "lobby")
-                await press(client, inp, "n", lambda: m.form is not None, "form open")
+                await press(client, inp, "n", lambda: m.boxes.form is not None, "form open")
                 inp.send_text("\x1b[B\x1b[C")  # down to rules, right: the next preset
                 await press(client, inp, "\r", lambda: m.screen == M.TABLE, "table created")
                 assert m.table is not None and m.table["preset"] != "classic"

@@ -85,14 +85,14 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
             client,
             lambda: (
                 m.phase == "game_over"
-                or m.summary is not None
+                or m.boxes.summary is not None
                 or m.double_offer != []
                 or (m.my_turn and (m.phase == "pass" or bool(m.legal_plays())))
             ),
             "my move",
         )
-        if m.summary is not None:
-            await press(client, inp, "\r", lambda: m.summary is None, "summary closed")
+        if m.boxes.summary is not None:
+            await press(client, inp, "\r", lambda: m.boxes.summary is None, "summary closed")
         elif m.phase == "game_over":
             return
         elif m.double_offer:
