@@ -71,6 +71,7 @@ def test_the_list_and_the_view_count_down_on_the_clients_clock() -> None:
     m = _lobby(clock)
     m.open_tournaments()
     (ask,) = m.take_outbox()
+    assert isinstance(ask, P.ListTournaments)
     at = time.time() + 300
     summary = {"id": 7, "name": "Friday", "format": "round_robin", "status": "waiting",
                "entrants": 4, "games_done": 0, "games_total": 8, "starts_at": at,
@@ -82,6 +83,7 @@ def test_the_list_and_the_view_count_down_on_the_clients_clock() -> None:
     assert f"starts at {when}, in 3:59" in render_text(m)
     m.tournament_enter()
     (get,) = m.take_outbox()
+    assert isinstance(get, P.GetTournament)
     waiting = {**state(status="waiting", tables=0, done=0), "starts_at": at, "starts_in_s": 30}
     m.apply(P.TournamentState(re=get.id, tournament=waiting))
     assert f"starts at {when}, in 0:30" in render_text(m)

@@ -195,6 +195,7 @@ def test_a_restored_waiting_quick_table_fills_after_its_wait(tmp_path: Path) -> 
     h.stop()
     h2 = Harness(store=Store(path))
     back = h2.connect()  # ann's client resumes her session, and her seat
+    assert ann.token is not None
     welcome = back.request(C.Resume(id=back.rid(), versions=[[1, 4]], token=ann.token))
     assert isinstance(welcome, C.Welcome), welcome
     (table,) = h2.lobby.tables.values()
