@@ -229,24 +229,29 @@ async def start_server(
     settings: ServerSettings,
     *,
     store: Store | None = None,
+    lock: DataLock | None = None,
 ) -> RunningServer:
     """Open (or create) the database, restore its tables and listen.
 
     Works on any running reactor; LAN announcement needs the asyncio reactor and is
-    skipped with a warning if it cannot start.
+    skipped with a warning if it cannot start. `lock` is the data folder's lock when the
+    caller already holds it (`leekha play` takes it before it reads the folder); the
+    server then keeps it and lets go of it when it stops, as of a lock of its own.
     """
     descriptions = endpoint_descriptions(settings)
     creds: Credentials | None = None
     if any(_is_tls(d) for d in descriptions):
         creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
-    lock: DataLock | None = None
     if store is None:  # one server per data folder (DataDirInUse if another has it)
-        lock = DataLock(settings.data_dir).acquire()
+        if lock is None:
+            lock = DataLock(settings.data_dir).acquire()
         try:
             store = open_store(settings.data_dir)
         except BaseException:
             lock.release()
             raise
+    else:
+        lock = None  # the caller's store, in no folder of ours
     try:
         try:
             lobby = Lobby(reactor, settings, store)

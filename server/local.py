@@ -15,21 +15,48 @@ from typing import Any
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
 from leekha.common.game import replay
+from leekha.server.datalock import DataDirInUse, DataLock
 from leekha.server.lifecycle import PLAYING
 from leekha.server.persistence import Store, db_path
 from leekha.server.records_cli import play_data_dir
 from leekha.server.session import token_id
 
-__all__ = ["forget_unfinished", "kept_game", "play_data_dir", "start", "unfinished_round"]
+__all__ = [
+    "forget_unfinished", "hold", "kept_game", "play_data_dir", "start", "unfinished_round",
+]  # fmt: skip
 
 
-def start(reactor: Any, folder: Path, *, name: str, bot_think_ms: int) -> Any:
+def hold(folder: Path) -> tuple[DataLock | None, int | None]:
+    """Take `folder`'s lock, the one every server takes on its data folder
+    (leekha.server.datalock), before `leekha play` reads or forgets the game kept there;
+    its embedded server then starts under it (`start(..., lock=)`), so one lock keeps a
+    second `leekha play` and a `leekha serve` alike out of the folder. (lock, None) when
+    taken; (None, pid of the holder, None if unknown) when another process has it; an
+    OSError when the folder cannot be made or opened."""
+    try:
+        return DataLock(folder).acquire(), None
+    except DataDirInUse as exc:
+        return None, exc.pid
+
+
+def start(
+    reactor: Any,
+    folder: Path,
+    *,
+    name: str,
+    bot_think_ms: int,
+    lock: object = None,
+) -> Any:
     """A server on 127.0.0.1 for one player, its database in `folder`: a Deferred that
-    fires with the running server (`.port`, `.stop()`)."""
+    fires with the running server (`.port`, `.stop()`). `lock`: `hold(folder)`'s, which
+    the server keeps until it stops (typed `object` here because the client knows it
+    only as something to release)."""
     from leekha.server.app import local_settings, start_server
 
+    if lock is not None and not isinstance(lock, DataLock):
+        raise TypeError(f"lock: {lock!r} is not the DataLock that hold() gave")
     settings = local_settings(folder, name=name, bot_think_ms=max(0, bot_think_ms))
-    return start_server(reactor, settings)
+    return start_server(reactor, settings, lock=lock)
 
 
 def unfinished_round(folder: Path, token: str) -> int | None:

@@ -40,13 +40,23 @@ def best_bot() -> str:
     return next((t for t in STRATEGY_TIERS if t in BUILTIN), "random")
 
 
+class Held(Protocol):
+    """A data folder's lock, held until released (server/datalock.py's)."""
+
+    def release(self) -> None: ...
+
+
 class Local(Protocol):
     """What `leekha play` needs of a server on this machine: server/local.py, which the
     command line hands over as `args.local` (the TUI imports nothing of the server)."""
 
     def play_data_dir(self) -> Path: ...
 
-    def start(self, reactor: Any, folder: Path, *, name: str, bot_think_ms: int) -> Any: ...
+    def hold(self, folder: Path) -> tuple[Held | None, int | None]: ...
+
+    def start(
+        self, reactor: Any, folder: Path, *, name: str, bot_think_ms: int, lock: Held | None
+    ) -> Any: ...
 
     def unfinished_round(self, folder: Path, token: str) -> int | None: ...
 
@@ -57,32 +67,25 @@ class Local(Protocol):
     ) -> tuple[dict[str, Any] | None, Path]: ...
 
 
-def hold_folder(folder: Path, stack: contextlib.ExitStack) -> str | None:
-    """Hold `folder` for this `leekha play` until `stack` closes (Twisted's lock file: a
-    link naming our pid, taken over when that process is gone). A second `leekha play`
-    on the same folder gets the sentence to print instead: two embedded servers must not
-    write one database."""
-    from twisted.python import lockfile
-
+def hold_folder(local: Local, folder: Path, stack: contextlib.ExitStack) -> Held | str:
+    """Hold `folder` for this `leekha play` until `stack` closes, with the lock every
+    server takes on its data folder (through `local`); the embedded server is started
+    under it. A second `leekha play` (or a `leekha serve`) on the same folder gets the
+    sentence to print instead: two servers must not write one database. The kernel lets
+    go of the lock when its process dies, however it dies."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        lock: Any = lockfile.FilesystemLock(str(folder / "leekha-play.lock"))  # type: ignore[no-untyped-call]
-        held = lock.lock()
+        lock, pid = local.hold(folder)
     except OSError as exc:
         return _("leekha play: cannot use {folder}: {problem}").format(
             folder=folder, problem=exc.strerror or exc
         )
-    if held:
-        stack.callback(lock.unlock)
-        return None
-    try:
-        pid = lockfile.readlink(lock.name)  # type: ignore[attr-defined]
-    except OSError:
-        pid = "?"
+    if lock is not None:
+        stack.callback(lock.release)
+        return lock
     return _(
-        "leekha play: another leekha play (process {pid}) is using {folder}; finish that "
-        "game first, or play this one with --no-save or --data DIR"
-    ).format(pid=pid, folder=folder)
+        "leekha play: another leekha play or server (process {pid}) is using {folder}; "
+        "finish that game first, or play this one with --no-save or --data DIR"
+    ).format(pid="?" if pid is None else pid, folder=folder)
 
 
 def play_tokens(folder: Path) -> Any:
@@ -223,14 +226,16 @@ async def play_main(
     name = (args.name or default_name()).strip()[:24] or "you"
     overrides = dict(args.rule)
     with contextlib.ExitStack() as stack:
+        lock: Held | None = None
         if args.no_save:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="leekha-play-")))
         else:
             folder = (args.data or local.play_data_dir()).expanduser()
-            other = hold_folder(folder, stack)
-            if other is not None:
-                print(other, file=sys.stderr)
+            held = hold_folder(local, folder, stack)
+            if isinstance(held, str):
+                print(held, file=sys.stderr)
                 return 1
+            lock = held
             tokens = play_tokens(folder)
             token = tokens.get(PLAY_KEY, name)
             round_no = local.unfinished_round(folder, token) if token is not None else None
@@ -239,7 +244,11 @@ async def play_main(
                 tokens.forget(PLAY_KEY, name)
             io.setdefault("tokens", tokens)
         started = local.start(
-            reactor, folder, name="leekha play", bot_think_ms=max(0, int(args.bot_delay))
+            reactor,
+            folder,
+            name="leekha play",
+            bot_think_ms=max(0, int(args.bot_delay)),
+            lock=lock,
         )
         server = await twisted_await(started)
         try:

@@ -48,17 +48,22 @@ def test_replay_without_a_file_opens_the_latest_kept_game(
 
 def test_a_second_play_on_the_same_folder_is_told_instead_of_crashing(tmp_path: Path) -> None:
     """Two embedded servers must not write one database: the second `leekha play` says
-    which process holds the folder, and the folder is free again once the first ends."""
+    which process holds the folder, and the folder is free again once the first ends.
+    The lock is the servers' own (leekha.server.datalock), so a `leekha serve` on the
+    folder is kept out too, and the embedded server starts under the play's lock."""
     import contextlib
     import os
 
     from leekha.client.tui.play import hold_folder
+    from leekha.server.datalock import DataDirInUse, DataLock
 
     with contextlib.ExitStack() as first:
-        assert hold_folder(tmp_path, first) is None
+        assert not isinstance(hold_folder(local, tmp_path, first), str)
         with contextlib.ExitStack() as second:
-            said = hold_folder(tmp_path, second)
-        assert said is not None
-        assert f"another leekha play (process {os.getpid()}) is using {tmp_path}" in said
+            said = hold_folder(local, tmp_path, second)
+        assert isinstance(said, str)
+        assert f"another leekha play or server (process {os.getpid()}) is using {tmp_path}" in said
+        with pytest.raises(DataDirInUse):
+            DataLock(tmp_path).acquire()
     with contextlib.ExitStack() as again:
-        assert hold_folder(tmp_path, again) is None
+        assert not isinstance(hold_folder(local, tmp_path, again), str)
