@@ -13,6 +13,11 @@ from helpers.loopback import serve_process
 from helpers.pty import LEEKHA, Terminal
 
 
+def _chat(term: Terminal) -> str:
+    """The chat pane (right of the bar) as one text: its lines wrap at any word."""
+    return " ".join(line.split("│", 1)[1].strip() for line in term.lines() if "│" in line)
+
+
 def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -40,7 +45,7 @@ def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
         bob.until(lambda: "Quick play: you take" in bob.text(), "bob told he waits for a seat")
         bob.until(lambda: "bob (you)" in bob.text(), "bob in a bot's seat after the round")
         assert bob.text().count("[bot: easy]") == 2
-        ann.until(lambda: "takes over a bot's seat" in "".join(ann.lines()), "ann told")
+        ann.until(lambda: "takes over a bot's seat" in _chat(ann), "ann told")
     finally:
         for term in terms:
             term.close()
