@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 from twisted.internet import defer
 
 from leekha import protocol as P
+from leekha.client.core.requests import RequestTracker
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.session import ClientSession, ConnectFailed, Target
@@ -49,7 +50,7 @@ class Refused(Exception):
 class Link:
     """`open()`, then `ask(...)` as often as needed, then `close()`. Pushed
     `tournament_state`s (re null) go to `on_state`; a lost link fails every request in
-    flight and is told to `on_lost`."""
+    flight and is told to `on_lost`. Replies are matched by the one `RequestTracker`."""
 
     def __init__(
         self,
@@ -61,7 +62,6 @@ class Link:
     ) -> None:
         self.on_state = on_state
         self.on_lost = on_lost
-        self.waiting: dict[int, defer.Deferred[P.Message]] = {}
         self._tries = 0
         self._name = name
         self.session = ClientSession(
@@ -74,17 +74,18 @@ class Link:
             on_failed=self._lost,
             on_refused=self._other_name,
         )
+        #: Each request in flight with the Deferred its `ask` awaits.
+        self.requests: RequestTracker[defer.Deferred[P.Message]] = RequestTracker(
+            self.session.send, self.session.answered
+        )
 
     async def open(self) -> P.Welcome:
         return await waited(self.session.connect())
 
     async def ask(self, cls: type[P.Message], **fields: Any) -> P.Message:
         """Send a request; its reply, or Refused, or ConnectFailed when the link drops."""
-        rid = self.session.new_id()
         answer: defer.Deferred[P.Message] = defer.Deferred()
-        self.waiting[rid] = answer
-        if not self.session.send(cast(Any, cls)(id=rid, **fields)):
-            del self.waiting[rid]
+        if not self.requests.send(cast(Any, cls)(id=self.session.new_id(), **fields), answer):
             raise ConnectFailed(_("the connection to the server is down"))
         return await waited(answer)
 
@@ -92,21 +93,20 @@ class Link:
         await waited(self.session.close())
 
     def _message(self, msg: P.Message) -> None:
-        re = getattr(msg, "re", None)
-        answer = self.waiting.pop(re, None) if re is not None else None
+        answer = self.requests.reply(msg)
         if answer is not None:
-            if isinstance(msg, P.Error):
-                answer.errback(Refused(msg))
+            refusal = answer.refusal
+            if refusal is not None:
+                answer.note.errback(Refused(refusal))
             else:
-                answer.callback(msg)
+                answer.note.callback(msg)
         elif isinstance(msg, P.TournamentState):
             self.on_state(msg.tournament)
 
     def _lost(self, why: str) -> None:
         failure = ConnectFailed(_("the connection to the server was lost: {why}").format(why=why))
-        waiting, self.waiting = self.waiting, {}
-        for answer in waiting.values():
-            answer.errback(failure)
+        for asked in self.requests.lost():
+            asked.note.errback(failure)
         self.on_lost(failure)
 
     def _other_name(self, msg: P.Error) -> str | None:
