@@ -23,6 +23,9 @@ PASS = "pass"
 PLAY = "play"
 OVER = "game_over"
 
+#: Names one decision of a game: round, phase, tricks done, cards on the trick.
+DecisionKey = tuple[int, str, int, int]
+
 
 class ViewTracker:
     """One seat's view, kept current by `apply(message)`."""
@@ -39,7 +42,7 @@ class ViewTracker:
     def seat(self) -> int | None:
         return self.view.seat
 
-    def decision_key(self) -> tuple[int, str, int, int]:
+    def decision_key(self) -> DecisionKey:
         """Names the decision in front of the seat, so one prompt is answered only once."""
         v = self.view
         return (v.round, v.phase, len(v.tricks), len(v.trick))
