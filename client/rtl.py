@@ -120,10 +120,15 @@ def _visual_order(text: str, rtl_paragraph: bool) -> list[tuple[int, str]]:
     storage["base_level"] = level
     storage["base_dir"] = "LR"[level]
     B.get_embedding_levels(text, storage)
-    for i, ch in enumerate(storage["chars"]):
+    chars = storage["chars"]
+    for i, ch in enumerate(chars):
         ch["index"] = i
         if ch["ch"] in _SUITS:
             ch["type"] = ch["orig"] = "L"
+        elif ch["ch"] in "+-" and i + 1 < len(chars) and chars[i + 1]["ch"].isdigit():
+            # A sign belongs to its number: +0 stays +0 in a right-to-left line (Unicode
+            # would make the lone separator neutral and draw it after the number, 0+).
+            ch["type"] = ch["orig"] = "EN"
     B.explicit_embed_and_overrides(storage, False)
     B.resolve_weak_types(storage, False)
     B.resolve_neutral_types(storage, False)

@@ -30,3 +30,16 @@ def summary(rules: RulesConfig) -> str:
     parts = [_("to {n}").format(n=rules.target), *(text for on, text in flagged if on)]
     # TRANSLATORS: the separator between the parts of a rules summary ("to 101, talbees").
     return _(", ").join(parts)
+
+
+def preset_word(name: str) -> str:
+    """A preset's name as the player reads it (a server's own preset keeps its name)."""
+    words = {
+        "classic": _("classic"),
+        "levant": _("Levant"),
+        "golden": _("golden goal"),
+        "partnership": _("partnership"),
+        "idlib": _("Idlib"),
+        "idlib_talyeekh": _("Idlib talyeekh"),
+    }
+    return words.get(name, name)

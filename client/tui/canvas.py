@@ -8,6 +8,10 @@ One cell is one terminal column. A wide character takes its cell and an empty on
 it; a zero-width mark (an Arabic vowel sign, a combining accent) joins the character
 before it. Writing over half of a wide character blanks the other half, so a box drawn
 over text never leaves a fragment that shifts the rest of the line.
+
+A frame also keeps what it lost, so a test can fail on it: `overlaps` lists each text that
+was painted over another one of the same layer (a box opens a new layer, meant to cover
+what is under it), `cut` each text that ran past the grid's edge.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ ASCII_FOR = str.maketrans(
         "‹": "<",
         "›": ">",
         "◀": "<",
+        "▶": ">",
         "…": ".",
         "·": "-",
         "—": "-",
@@ -55,6 +60,14 @@ class Canvas:
         self.cells: list[list[tuple[str, str]]] = [
             [("", " ")] * self.width for _y in range(self.height)
         ]
+        # Which write put each cell's character (an index into _texts), for `overlaps`.
+        self._owner: list[list[int]] = [[0] * self.width for _y in range(self.height)]
+        self._texts: list[str] = [""]
+        self._layer = 0  # the first write of the top layer
+        #: (first text, the text painted over it) of one layer, once per pair.
+        self.overlaps: list[tuple[str, str]] = []
+        #: Texts that did not fit between the grid's edges.
+        self.cut: list[str] = []
 
     def _clear(self, row: list[tuple[str, str]], x: int) -> None:
         """Make cell x free to write: blank the other half of a wide character it splits."""
@@ -74,6 +87,7 @@ class Canvas:
         Every text reaches the grid here, so this is where right-to-left text is put in
         display order when bidi display is on (`leekha.client.rtl`).
         """
+        self._texts.append("".join(t for _s, t in frags))
         if rtl.enabled():
             frags = rtl.visual(frags)
         for style, text in frags:
@@ -82,8 +96,11 @@ class Canvas:
 
     def _cells(self, x: int, y: int, text: str, style: str) -> int:
         if not 0 <= y < self.height:
+            if text.strip():
+                self._lost()
             return x + get_cwidth(text)
-        row = self.cells[y]
+        row, owner = self.cells[y], self._owner[y]
+        me = len(self._texts) - 1
         for ch in text:
             w = get_cwidth(ch)
             if w == 0:
@@ -93,13 +110,28 @@ class Canvas:
             if w == 2 and x + 1 >= self.width:
                 ch, w = " ", 1  # half a wide character does not fit: leave a blank
             if 0 <= x < self.width:
+                if row[x][1].strip() and self._layer <= owner[x] != me:
+                    self._overlap(owner[x], me)
                 self._clear(row, x)
                 row[x] = (style, ch)
+                owner[x] = me
                 if w == 2:
                     self._clear(row, x + 1)
                     row[x + 1] = (style, "")
+            elif ch != " ":
+                self._lost()
             x += w
         return x
+
+    def _overlap(self, under: int, over: int) -> None:
+        pair = (self._texts[under], self._texts[over])
+        if pair not in self.overlaps:
+            self.overlaps.append(pair)
+
+    def _lost(self) -> None:
+        text = self._texts[-1]
+        if not self.cut or self.cut[-1] != text:
+            self.cut.append(text)
 
     def line(self, x: int, y: int, width: int, text: str, style: str = "") -> int:
         """A line of running text in the `width` cells from `x`: from the left edge, or from
@@ -119,19 +151,21 @@ class Canvas:
         """A centred framed box; returns the top-left of its inside."""
         w = min(w, self.width)
         h = min(h, self.height)
+        self._layer = len(self._texts)
         x = (self.width - w) // 2
         y = (self.height - h) // 2
         self.fill(x, y, w, h, style)
         for yy in range(y, y + h):
             self._clear_cut_words(self.cells[yy], x - 1, -1)
             self._clear_cut_words(self.cells[yy], x + w, 1)
-        self.put(x, y, "┌" + "─" * (w - 2) + "┐", style + " class:box.border")
+        border = style + " class:box.border"
+        head = f" {fit(title, w - 6)} " if title else ""
+        after = self.put(self.put(x, y, "┌─", border), y, head, style + " class:box.title")
+        self.put(after, y, "─" * (x + w - 1 - after) + "┐", border)
         for yy in range(y + 1, y + h - 1):
-            self.put(x, yy, "│", style + " class:box.border")
-            self.put(x + w - 1, yy, "│", style + " class:box.border")
-        self.put(x, y + h - 1, "└" + "─" * (w - 2) + "┘", style + " class:box.border")
-        if title:
-            self.put(x + 2, y, f" {fit(title, w - 6)} ", style + " class:box.title")
+            self.put(x, yy, "│", border)
+            self.put(x + w - 1, yy, "│", border)
+        self.put(x, y + h - 1, "└" + "─" * (w - 2) + "┘", border)
         return x + 2, y + 1
 
     def _clear_cut_words(self, row: list[tuple[str, str]], x: int, step: int) -> None:
@@ -185,10 +219,10 @@ def clip(frags: Frags, width: int) -> Frags:
                 break
             kept += ch
         room -= get_cwidth(kept)
-        out.append((style, kept))
         if len(kept) < len(text):
-            out.append((style, "…"))
+            out.append((style, kept.rstrip() + "…"))  # never "…" after a space
             break
+        out.append((style, kept))
     return out
 
 
@@ -203,7 +237,7 @@ def fit(text: str, width: int) -> str:
         if get_cwidth(out + ch) > width - 1:
             break
         out += ch
-    return out + "…"
+    return out.rstrip() + "…"
 
 
 def wrap(text: str, width: int) -> list[str]:

@@ -53,15 +53,15 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [
             ("↑↓", _("choose")),
             ("Enter", _("join")),
-            ("Q", _("quick play")),
             ("n", _("new")),
+            ("q", _("quit")),
+            ("Q", _("quick play")),
             ("T", _("tournaments")),
             ("S", _("stats")),
             ("w", _("watch")),
             ("t", _("chat")),
             ("p", _("phrases")),
             ("g", _("refresh")),
-            ("q", _("quit")),
             ("?", _("help")),
         ]
     if m.status_word == "waiting":

@@ -83,8 +83,10 @@ STYLE = Style.from_dict(
 CHAT_MIN_WIDTH = 80  # below this the chat pane folds away (t still opens the input line)
 CHAT_WIDTH = 24  # at 80 columns; wider windows give the chat a fifth of the width
 CHAT_MAX_WIDTH = 40
-#: The smallest window the table can be drawn in; below it a "too small" note.
-MIN_WIDTH, MIN_HEIGHT = 40, 16
+#: The smallest window every screen and box is drawn in whole (the layout test checks
+#: it); below it a "too small" note instead of cut words.
+MIN_WIDTH, MIN_HEIGHT = 60, 20
+COUNT_WIDTH = 16  # the counting aid's column: a suit and its 13 ranks
 TABLE_MAX_WIDTH, TABLE_MAX_HEIGHT = 100, 34
 
 
@@ -111,8 +113,15 @@ def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
         right = _("offline") + " "
         style = "class:header.alert"
     right = fit(right, width)
-    # The right part (who you are, or the connection) wins; the left is shortened.
-    left = fit(" " + " · ".join(parts), max(0, width - len(right) - 1))
+    # The right part (who you are, or the connection) wins; on the left the rules go
+    # first, then the table's name is shortened: the labels are never cut.
+    room = max(0, width - len(right) - 1)
+    if len(parts) > 3 and len(" " + " · ".join(parts)) > room:
+        del parts[2]
+    if len(parts) > 1 and len(" " + " · ".join(parts)) > room:
+        fixed = len(" " + " · ".join(parts)) - len(parts[1])
+        parts[1] = fit(parts[1], max(1, room - fixed))
+    left = fit(" " + " · ".join(parts), room)
     pad = max(0, width - len(left) - len(right))
     return [(style, left + " " * pad + right)]
 
@@ -149,13 +158,17 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     elif m.screen == M.LOBBY:
         paint_lobby(m, cv, 1, 1, main_w - 1, body_h)
     else:
+        # With no chat column the counting aid takes a column of its own at the left, so
+        # it never covers the west seat.
+        aid = COUNT_WIDTH + 1 if m.counting and not chat_w else 0
+        if aid:
+            paint_counting(m, cv, 1, 1, COUNT_WIDTH)
         # A big window gets a bigger table, not four seats lost in the corners.
-        tw, th = min(main_w - 2, TABLE_MAX_WIDTH), min(body_h, TABLE_MAX_HEIGHT)
-        paint_table(m, cv, 1 + (main_w - 2 - tw) // 2, 1 + (body_h - th) // 2, tw, th)
+        tw, th = min(main_w - 2 - aid, TABLE_MAX_WIDTH), min(body_h, TABLE_MAX_HEIGHT)
+        x0 = 1 + aid + (main_w - 2 - aid - tw) // 2
+        paint_table(m, cv, x0, 1 + (body_h - th) // 2, tw, th)
     if chat_w:
         paint_side(m, cv, main_w + 1, 1, chat_w, body_h)
-    elif m.counting and m.screen == M.TABLE:
-        paint_counting(m, cv, 1, 3, main_w - 2)
     hints = fit_hints(hint_items(m), width)
     cv.line(0, height - 1 - max(1, len(status)), width, hints, "class:hint")
     status_style = "class:status.error" if m.status_error else "class:status"

@@ -4,23 +4,42 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from prompt_toolkit.utils import get_cwidth
+
 from leekha.client.i18n import _
+from leekha.client.rulestext import preset_word
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas
+from leekha.client.tui.canvas import Canvas, fit
 from leekha.client.tui.sheets import put_columns
 
 
-def _seat_summary(t: Mapping[str, object]) -> str:
+def _seat_summary(t: Mapping[str, object], width: int) -> str:
+    """Who sits at a table, in `width` columns: the longest names are shortened first,
+    and a bot's mark stays whole."""
     seats = t.get("seats")
-    names = []
+    names: list[str] = []
+    marks: list[str] = []
     for s in seats if isinstance(seats, list) else []:
         if not s.get("name"):
             names.append("—")
-        elif s.get("is_bot"):
-            names.append(_("{name}[bot]").format(name=s["name"]))
+            marks.append("")
         else:
             names.append(str(s["name"]))
-    return ", ".join(names)
+            marks.append(_("{name}[bot]").format(name="") if s.get("is_bot") else "")
+    sep = _(", ")
+    room = width - len(sep) * max(0, len(names) - 1) - sum(len(k) for k in marks)
+    cut = share([len(n) for n in names], room)
+    return sep.join(fit(n, c) + k for n, c, k in zip(names, cut, marks))
+
+
+def share(lengths: list[int], room: int) -> list[int]:
+    """Widths for texts of these lengths in `room` columns: the short ones whole, what is
+    left split evenly among the long ones."""
+    out = list(lengths)
+    while sum(out) > room and max(out, default=0) > 3:
+        longest = max(out)
+        out = [min(n, longest - 1) for n in out]
+    return out
 
 
 def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
@@ -29,24 +48,31 @@ def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
     if not tables:
         cv.put(x0, y0 + 2, _("No tables yet. Press n to create one."), "class:muted")
         return
-    row = y0 + 1
-    for i, t in enumerate(tables):
-        if row >= y0 + h - 1:
-            break
+    status = {"waiting": _("waiting"), "playing": _("playing"), "finished": _("finished")}
+    rows = []
+    for t in tables:
         seats = t.get("seats") or []
-        filled = sum(1 for s in seats if s.get("name"))
-        lock = _(" [pw]") if t.get("has_password") else ""
         rules = t.get("rules") or {}
         target = rules.get("target", "?") if isinstance(rules, dict) else "?"
-        status = {"waiting": _("waiting"), "playing": _("playing"), "finished": _("finished")}
-        cells = [
-            (0, t["name"][:18]),
-            (19, t["preset"]),
-            (31, _("to {n}").format(n=target)),
-            (39, f"{filled}/4"),
-            (45, status.get(t["status"], t["status"]) + lock),
-        ]
+        lock = _(" [pw]") if t.get("has_password") else ""
+        rows.append(
+            [
+                str(t["name"]),
+                preset_word(str(t["preset"])),
+                _("to {n}").format(n=target),
+                "{n}/4".format(n=sum(1 for s in seats if s.get("name"))),
+                status.get(t["status"], t["status"]) + lock,
+            ]
+        )
+    # Every column as wide as its longest cell; the table's name takes what is left.
+    widths = [max(get_cwidth(r[i]) for r in rows) for i in range(5)]
+    widths[0] = max(8, w - sum(widths[1:]) - 4 * 2)
+    offsets = [sum(widths[:i]) + 2 * i for i in range(5)]
+    row = y0 + 1
+    for i, (t, cells) in enumerate(zip(tables, rows)):
+        if row >= y0 + h - 1:
+            break
         style = "class:cursorrow" if i == m.lobby.cursor else ""
-        put_columns(cv, x0, row, min(w, 60), cells, style)
-        cv.put(x0 + 2, row + 1, _seat_summary(t)[: w - 2], "class:muted")
+        put_columns(cv, x0, row, w, list(zip(offsets, cells)), style)
+        cv.line(x0 + 2, row + 1, w - 2, _seat_summary(t, w - 2), "class:muted")
         row += 2

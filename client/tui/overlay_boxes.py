@@ -18,6 +18,8 @@ from leekha.client.tui.sheets import (
     put_columns,
     put_sheet,
     score_sheet_rows,
+    sheet_cell,
+    sheet_width,
 )
 from leekha.common.config import PRESETS
 
@@ -49,7 +51,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
         _("S            score sheet"),
         _("C            card-counting aid (if the table allows)"),
         _("t            chat;  p quick phrases;  r rematch"),
-        _("b x s        host, waiting: add / remove a bot, start"),
+        _("b x s        host: add bot, remove bot, start"),
         _("L            leave the table;  q quit"),
         _("I            invite a friend: a line to paste"),
         _("P            the players' profiles"),
@@ -62,6 +64,8 @@ def _help_rows(m: M.ClientModel) -> list[str]:
 
 def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
     rows = _help_rows(m)
+    if len(rows) + 3 > cv.height - 2 and "" in rows:  # a short window: keys before the legend
+        rows = rows[: rows.index("")]
     x, y = cv.box(56, len(rows) + 3, _("keys"))
     for i, row in enumerate(rows):
         put_key_row(cv, x, y + i, 52, row, "class:box")
@@ -93,9 +97,10 @@ def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
     v = m.view
     if v is not None and v.phase != "game_over" and any(v.round_points):
         history = [*history, list(v.round_points)]
-    sheet = score_sheet_rows(_names(m), history, max(1, cv.height - 9))
-    x, y = cv.box(min(cv.width, 46), len(sheet) + 4, _("score sheet"))
-    put_sheet(cv, x, y, sheet, "class:box")
+    cell = sheet_cell(cv.width)
+    sheet = score_sheet_rows(_names(m), history, max(1, cv.height - 9), cell)
+    x, y = cv.box(sheet_width(cell), len(sheet) + 4, _("score sheet"))
+    put_sheet(cv, x, y, sheet, "class:box", cell)
     cv.put(x, y + len(sheet) + 1, _("S or Esc to close"), "class:box class:muted")
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from prompt_toolkit.utils import get_cwidth
+
 from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.tui import model as M
@@ -35,7 +37,7 @@ def paint_round_summary(
         cv.put(end - frags_width([("", head)]), y, head, "class:box class:box.title")
     for seat in range(4):
         row = y + 1 + seat
-        cv.put(x, row, names[seat][:14], "class:box")
+        cv.put(x, row, fit(names[seat], 14), "class:box")
         taken = C.display_order(s.taken[seat])
         room = pts_x - (x + 16) - 1
         line = cards_line(taken, ascii, s.doubled)
@@ -74,11 +76,47 @@ def put_columns(
 SheetRow = tuple[str, list[str]]
 
 
+def column_names(names: Sequence[str], width: int) -> list[str]:
+    """A distinct short name per seat for a column `width` wide. A name that does not fit
+    keeps its first word and its number ("hard bot 2" -> "hard 2"), or is shortened with
+    an ellipsis; names that still read the same get their seat number in front."""
+    out = []
+    for name in names:
+        if get_cwidth(name) <= width:
+            out.append(name)
+            continue
+        words = name.split()
+        number = words[-1].lstrip("#") if len(words) > 1 else ""
+        if not number.isdigit():
+            head, sep, tail = name.rpartition("#")
+            words, number = ([head], tail) if sep and tail.isdigit() else (words, "")
+        if number:
+            first = words[0].rstrip("#")
+            out.append(fit(first, width - len(number) - 1) + " " + number)
+        else:
+            out.append(fit(name, width))
+    for i, label in enumerate(out):
+        if out.count(label) > 1:
+            out[i] = f"{i + 1}:" + fit(names[i], width - 2)
+    return out
+
+
+def sheet_cell(width: int) -> int:
+    """How wide a seat's column of the score sheet is in a window `width` wide: wide
+    enough for "search bot 2" at 80 columns, never under 8."""
+    return max(8, min(13, (width - 16) // 4))
+
+
+def sheet_width(cell: int) -> int:
+    """The score sheet box: borders and margins, the row label, four seats."""
+    return 4 + 9 + 4 * cell + 1
+
+
 def score_sheet_rows(
-    names: Sequence[str], history: Sequence[Sequence[int]], room: int
+    names: Sequence[str], history: Sequence[Sequence[int]], room: int, cell: int = 8
 ) -> list[SheetRow | str]:
     """The score sheet: a row per round (the last `room`), then the totals."""
-    rows: list[SheetRow | str] = [("", [n[:7] for n in names])]
+    rows: list[SheetRow | str] = [("", column_names(names, cell - 1))]
     skipped = max(0, len(history) - room)
     if skipped:
         rows.append(_("({n} earlier rounds)").format(n=skipped))
@@ -89,8 +127,10 @@ def score_sheet_rows(
     return rows
 
 
-def put_sheet(cv: Canvas, x: int, y: int, rows: Sequence[SheetRow | str], style: str) -> None:
-    """Paint score-sheet rows from (x, y): a 9-cell label, then 8-cell columns. In a
+def put_sheet(
+    cv: Canvas, x: int, y: int, rows: Sequence[SheetRow | str], style: str, cell: int = 8
+) -> None:
+    """Paint score-sheet rows from (x, y): a 9-cell label, then `cell`-wide columns. In a
     right-to-left layout the label is at the right and the seats run leftwards from it;
     each cell is laid out on its own, so a row's cells never trade places."""
     mirrored = rtl.mirrored()
@@ -100,11 +140,12 @@ def put_sheet(cv: Canvas, x: int, y: int, rows: Sequence[SheetRow | str], style:
             continue
         label, cells = row
         if not mirrored:
-            cv.put(x, y + i, f"{label[:9]:<9}" + "".join(f"{c:>8}" for c in cells), style)
+            shown = "".join(" " * (cell - get_cwidth(c)) + c for c in cells)
+            cv.put(x, y + i, f"{label[:9]:<9}" + shown, style)
             continue
         xx = x
-        for cell in reversed(cells):
-            xx = cv.put(xx, y + i, f"{cell:<8}", style)
+        for text in reversed(cells):
+            xx = cv.put(xx, y + i, text + " " * (cell - get_cwidth(text)), style)
         cv.put(xx, y + i, f"{label[:9]:>9}", style)
 
 
@@ -129,15 +170,16 @@ def paint_game_over(
     fixed = 3 + len(stat_rows) + (2 if footer else 0) + 2  # head, winner, loser; stats;
     # footer; borders
     room = max(1, cv.height - 2 - fixed - 2)
-    sheet = score_sheet_rows(names, history or [result["totals"]], room)
+    cell = sheet_cell(cv.width)
+    sheet = score_sheet_rows(names, history or [result["totals"]], room, cell)
     rows = len(sheet) + fixed
-    x, y = cv.box(min(cv.width, 46), rows, _("game over"))
-    inner = min(cv.width, 46) - 4
+    x, y = cv.box(sheet_width(cell), rows, _("game over"))
+    inner = min(cv.width, sheet_width(cell)) - 4
     winners = ", ".join(names[s] for s in result["winners"])
     losers = ", ".join(names[s] for s in result["losers"]) or "-"
     cv.line(x, y, inner, head, "class:box class:box.title")
     cv.line(x, y + 1, inner, _("winner: {names}").format(names=winners), "class:box")
     cv.line(x, y + 2, inner, _("loser:  {names}").format(names=losers), "class:box")
-    put_sheet(cv, x, y + 3, [*sheet, *stat_rows], "class:box")
+    put_sheet(cv, x, y + 3, [*sheet, *stat_rows], "class:box", cell)
     if footer:
         cv.line(x, y + rows - 3, inner, footer, "class:box class:muted")

@@ -12,55 +12,77 @@ from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, Frags, clip, frags_width
 from leekha.client.tui.cardfrags import card_frag
 
+#: What one line about a seat holds: the name (which may be shortened) and its parts,
+#: most important first; a part is shown whole or left out, never cut.
+SeatLine = tuple[Frags, list[Frags]]
 
-def _seat_lines(m: M.ClientModel, seat: int) -> tuple[Frags, Frags]:
+
+def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
     """Two lines about a seat: who (and state), and its scores."""
     p = m.players[seat] if seat < len(m.players) else {}
     name = m.player_name(seat) if p.get("name") else _("(empty)")
-    you = _(" (you)") if seat == m.your_seat else ""
-    first: Frags = [("class:seat.name", name + you)]
+    head: Frags = [("class:seat.name", name)]
+    tags: list[Frags] = []
+    if seat == m.your_seat:
+        tags.append([("class:seat.name", _(" (you)"))])
     if p.get("is_bot") and p.get("strategy") in M.BOT_LEVELS:
         level = M.level_word(str(p["strategy"]))
-        first.append(("class:seat.bot", _(" [bot: {level}]").format(level=level)))
+        tags.append([("class:seat.bot", _(" [bot: {level}]").format(level=level))])
     elif p.get("is_bot"):
-        first.append(("class:seat.bot", _(" [bot]")))
+        tags.append([("class:seat.bot", _(" [bot]"))])
     elif m.control(seat) == "autopilot":
-        first.append(("class:seat.away", _(" [a bot plays]")))
+        tags.append([("class:seat.away", _(" [a bot plays]"))])
     elif p.get("name") and not p.get("connected", True):
-        first.append(("class:seat.away", _(" [away]")))
+        tags.append([("class:seat.away", _(" [away]"))])
     said = m.bubble(seat)  # a quick phrase, for a few seconds
     if said is not None:
-        first.append(("class:chat.from", f" «{said}»"))
+        tags.append([("class:chat.from", f" «{said}»")])
     v = m.view
     if v is None:
-        host = [("class:muted", _("host"))] if p.get("is_host") else []
-        return first, host
+        host = [[("class:muted", _("host"))]] if p.get("is_host") else []
+        return (head, tags), ([], host)
     if seat == v.dealer:
-        first.append(("class:seat.dealer", _(" (D)")))
+        tags.append([("class:seat.dealer", _(" (D)"))])
     partners = m.rules.partnership != "off"
     if partners and m.your_seat is not None and seat == (m.your_seat + 2) % 4:
-        first.append(("class:seat.partner", _(" (partner)")))
+        tags.append([("class:seat.partner", _(" (partner)"))])
     if m.rules.partnership == "combined":
         # Partners' points are added: the team figure is the one that decides the game.
         team = v.totals[seat] + v.totals[(seat + 2) % 4]
-        first.append(("class:seat.partner", _(" · team {n}").format(n=team)))
-    second: Frags = [
-        ("", _("{total} pts  +{now}").format(total=v.totals[seat], now=v.round_points[seat]))
-    ]
+        tags.append([("class:seat.partner", _(" · team {n}").format(n=team))])
+    score = _("{total} pts  +{now}").format(total=v.totals[seat], now=v.round_points[seat])
+    second: list[Frags] = [[("", score)]]
     left = m.seat_seconds_left(seat) if seat != m.your_seat else None
     clock = [("class:timer", _(" ⏱ {n}s").format(n=left))] if left is not None else []
     if v.phase == "play" and v.turn == seat:
-        second.append(("class:seat.turn", _("  ◀ turn")))
-        second.extend(clock)
+        mark = _("  ◀ your turn") if seat == m.your_seat else _("  ◀ turn")
+        second.append([("class:seat.turn", mark)])
+        second.append(clock)
     elif v.phase == "pass":
-        done = v.passes_done[seat] and not m.waiting_for(seat)
-        second.append(("class:muted", _("  passed") if done else _("  passing…")))
-        second.extend(clock)
-        # Only during the pass is a doubled card known to be in the doubler's hand.
+        # Only during the pass is a doubled card known to be in the doubler's hand: that
+        # comes before the pass's progress, which a narrow line leaves out first.
         doubled = [c for c, s in v.doubled if s == seat]
         if doubled:
-            second.append(("class:timer", "  x2 " + " ".join(m.fmt(c) for c in doubled)))
-    return first, second
+            second.append([("class:timer", "  x2 " + " ".join(m.fmt(c) for c in doubled))])
+        done = v.passes_done[seat] and not m.waiting_for(seat)
+        second.append([("class:muted", _("  passed") if done else _("  passing…"))])
+        second.append(clock)
+    return (head, tags), ([], second)
+
+
+def fit_line(line: SeatLine, width: int, keep_name: int = 10) -> Frags:
+    """A seat's line in `width` columns: its parts whole, the least important left out
+    first, so that the name keeps `keep_name` columns; then the name shortened."""
+    head, parts = line
+    parts = [p for p in parts if p]
+    need = min(frags_width(head), keep_name)
+    while parts and need + sum(frags_width(p) for p in parts) > width:
+        parts.pop()
+    room = width - sum(frags_width(p) for p in parts)
+    out = clip(head, room) if room > 0 else []
+    for part in parts:
+        out.extend(part)
+    return out if frags_width(out) <= width else clip(out, width)
 
 
 def _seat_pos(m: M.ClientModel, seat: int) -> str:
@@ -88,29 +110,29 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
     v = m.view
     by_pos = {_seat_pos(m, s): s for s in range(4)}
     cx = x0 + w // 2
-    side = max(1, (w - 1) // 2)  # room for a west or east line: they never meet
+    # west and east, a line above their cards; the north card lies on their first line,
+    # so they stop a column short of it (cx-1..cx+1).
+    side = max(1, min((w - 1) // 2, cx - 2 - x0))
     # north
-    f1, f2 = (clip(f, w) for f in _seat_lines(m, by_pos["N"]))
-    cv.frags(cx - frags_width(f1) // 2, y0, f1)
-    cv.frags(cx - frags_width(f2) // 2, y0 + 1, f2)
+    for dy, part in enumerate(_seat_lines(m, by_pos["N"])):
+        f = fit_line(part, w)
+        cv.frags(cx - frags_width(f) // 2, y0 + dy, f)
     # hand block at the bottom: own line, lift row, cards, labels
     hand_y = y0 + h - 3
     mid_top, mid_bot = y0 + 2, hand_y - 2
     cy = (mid_top + mid_bot) // 2
-    # west and east, a line above their cards so a long line never runs into them
-    f1, f2 = (clip(f, side) for f in _seat_lines(m, by_pos["W"]))
-    cv.frags(x0, cy - 2, f1)
-    cv.frags(x0, cy - 1, f2)
-    f1, f2 = (clip(f, side) for f in _seat_lines(m, by_pos["E"]))
-    cv.frags(x0 + w - frags_width(f1), cy - 2, f1)
-    cv.frags(x0 + w - frags_width(f2), cy - 1, f2)
+    for dy, part in enumerate(_seat_lines(m, by_pos["W"])):
+        cv.frags(x0, cy - 2 + dy, fit_line(part, side))
+    for dy, part in enumerate(_seat_lines(m, by_pos["E"])):
+        f = fit_line(part, side)
+        cv.frags(x0 + w - frags_width(f), cy - 2 + dy, f)
     if v is None:
         filled = sum(1 for p in m.players if p.get("name"))
         cv.center(cx, cy, _("waiting for players ({n}/4)").format(n=filled), "class:muted")
         if m.is_host:
             note = _("b: add a bot   x: remove a bot   s: start")
             cv.center(cx, cy + 1, note, "class:hint")
-        f1 = clip(_seat_lines(m, by_pos["S"])[0], w)
+        f1 = fit_line(_seat_lines(m, by_pos["S"])[0], w)
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
         return
     spots = trick_spots(cx, cy, w, h)
@@ -136,18 +158,14 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
     doubles = m.unplayed_doubles() if v.phase == "play" else []
     if doubles:
         cv.put(x0, y0 + 2, "x2 " + " ".join(m.fmt(c) for c in doubles), "class:timer")
-    # south: own line
-    me = by_pos["S"]
-    f1, f2 = _seat_lines(m, me)
-    line = [*f1, ("", "   "), *f2]
+    # south: one line, the scores, the turn and the timer first, then who
+    (head, tags), (_none, second) = _seat_lines(m, by_pos["S"])
     left = m.seconds_left()
     if left is not None and m.my_turn:
-        line.append(("class:timer", _("   ⏱ {n}s").format(n=left)))
-    if frags_width(line) > w:  # a long name: the timer and the scores matter more
-        line = [*clip(f1, max(1, w - frags_width(f2) - 1 - (8 if left else 0))), ("", " "), *f2]
-        if left is not None and m.my_turn:
-            line.append(("class:timer", _("   ⏱ {n}s").format(n=left)))
-        line = clip(line, w)
+        second.append([("class:timer", _("   ⏱ {n}s").format(n=left))])
+    after = [("", "   ")] + [f for part in second for f in part]
+    line = fit_line((head, tags), max(1, w - frags_width(after))) + after
+    line = line if frags_width(line) <= w else clip(line, w)
     cv.frags(max(x0, cx - frags_width(line) // 2), hand_y - 1, line)
     _paint_hand(m, cv, x0, w, hand_y)
 

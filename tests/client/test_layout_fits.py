@@ -1,0 +1,271 @@
+"""Nothing cut, nothing painted over: every screen and overlay, in every language, at 80x24
+and at the smallest supported size, with long names (24 characters, Latin and Arabic).
+
+The frames are painted through the model and the layout, without a terminal, so the whole
+sweep takes seconds. A frame fails on any cut it can detect:
+- two texts of one layer painted over each other (`Canvas.overlaps`; a box is a new layer,
+  meant to cover what is under it);
+- a text that ran past the window's edge (`Canvas.cut`);
+- an ellipsis that does not end a name: a fixed label shortened (`[pw]` drawn `[p…` or
+  `…`, a tag drawn `(D…`), since a layout shortens only what people typed.
+The Arabic frames are checked twice: in logical order (the words as the catalogue has
+them) and as a left-to-right terminal gets them (bidi on, mirrored layout).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+from helpers.model import HAND, table, welcomed
+
+from leekha import protocol as P
+from leekha.client import i18n, rtl
+from leekha.client.i18n import _
+from leekha.client.tui import model as M
+from leekha.client.tui.canvas import Canvas
+from leekha.client.tui.hints import hint_items
+from leekha.client.tui.layout import MIN_HEIGHT, MIN_WIDTH, Options, paint
+from leekha.common import cards as C
+
+LOCALE = Path(__file__).resolve().parents[2] / "client" / "locale"
+
+LATIN = "Bartholomew Featherstone"  # 24 characters
+ARABIC = "عبد الرحمن بن عبد العزيز"  # 24 characters
+OTHER = "Maximiliana Worthington"
+assert len(LATIN) == len(ARABIC) == 24
+
+#: Who sits where: long names on every side, or three bots of one level (whose names
+#: share their first word, so a column cut to it would read the same three times).
+CASTS: dict[str, list[tuple[str, str | None]]] = {
+    "long names": [(LATIN, None), (ARABIC, None), (OTHER, None), ("medium bot 3", "medium")],
+    "bots": [("ann", None), ("hard bot 1", "hard"), ("hard bot 2", "hard"), ("hard bot 3", "hard")],
+}
+NAMES = {n for cast in CASTS.values() for n, _level in cast} | {"Friday", LATIN + " II"}
+
+SIZES = [(80, 24), (MIN_WIDTH, MIN_HEIGHT)]
+assert (MIN_WIDTH, MIN_HEIGHT) == (60, 20)
+
+
+def players(cast: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "is_bot": level is not None,
+            "connected": True,
+            "strategy": level,
+            "is_host": seat == 0,
+        }
+        for seat, (name, level) in enumerate(CASTS[cast])
+    ]
+
+
+def seated(cast: str, status: str = "playing", **rules: Any) -> M.ClientModel:
+    m = welcomed(CASTS[cast][0][0])
+    t = table(status, **rules)
+    t["seats"] = [{"name": p["name"], "is_bot": p["is_bot"], "connected": True}
+                  for p in players(cast)]  # fmt: skip
+    m.apply(P.Snapshot(re=None, table=t, view=None, your_seat=0, players=players(cast)))
+    return m
+
+
+def passing(cast: str, **rules: Any) -> M.ClientModel:
+    m = seated(cast, **rules)
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=60.0))
+    m.take_outbox()
+    return m
+
+
+def playing(cast: str, **rules: Any) -> M.ClientModel:
+    """The play phase, a trick half played (cards at north and east), our turn."""
+    m = passing(cast, **rules)
+    m.pass_sel = set(C.parse_cards("AH QH 7H"))
+    m.enter()
+    m.enter()
+    for req in m.take_outbox():
+        if isinstance(req, P.PassCards):
+            m.apply(P.Ok(re=req.id))
+    for seat in range(4):
+        m.apply(P.PassDone(seat=seat))
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
+    m.apply(P.CardPlayed(seat=1, card=C.parse_card("10S")))
+    m.apply(P.CardPlayed(seat=2, card=C.parse_card("8S")))
+    m.apply(P.CardPlayed(seat=3, card=C.parse_card("9S")))
+    m.apply(P.YourTurn(phase="play", legal=C.parse_cards("4S QS AS"), deadline=30.0))
+    return m
+
+
+TAKEN = [[], [C.QUEEN_SPADES], [C.TEN_DIAMONDS], C.parse_cards("2H 3H")]
+
+
+def summary(cast: str) -> M.ClientModel:
+    m = playing(cast)
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2], taken=TAKEN))
+    return m
+
+
+def scores(cast: str) -> M.ClientModel:
+    m = summary(cast)
+    m.enter()
+    m.show_scores = True
+    return m
+
+
+def game_over(cast: str) -> M.ClientModel:
+    m = summary(cast)
+    m.enter()
+    m.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 113, 10, 2]))
+    return m
+
+
+def counting(cast: str) -> M.ClientModel:
+    m = playing(cast)
+    m.toggle_counting()
+    assert m.counting
+    return m
+
+
+def lobby(cast: str) -> M.ClientModel:
+    m = welcomed(CASTS[cast][0][0])
+    locked = table("waiting")
+    locked.update(id=8, name=LATIN + " II", has_password=True)
+    locked["seats"] = [{"name": p["name"], "is_bot": p["is_bot"], "connected": True}
+                       for p in players(cast)]  # fmt: skip
+    locked["seats"][3] = {"name": None, "is_bot": False, "connected": False}
+    m.apply(P.TableList(re=None, tables=[table("playing"), locked]))
+    return m
+
+
+def with_help(build: Callable[[str], M.ClientModel]) -> Callable[[str], M.ClientModel]:
+    def open_help(cast: str) -> M.ClientModel:
+        m = build(cast)
+        m.show_help = True
+        return m
+
+    return open_help
+
+
+def waiting(cast: str) -> M.ClientModel:
+    m = seated(cast, "waiting")
+    m.players[3] = {"name": None, "is_bot": False, "connected": False, "is_host": False}
+    return m
+
+
+def form(cast: str) -> M.ClientModel:
+    m = lobby(cast)
+    m.open_form()
+    return m
+
+
+def bot_level(cast: str) -> M.ClientModel:
+    m = waiting(cast)
+    m.open_bot_level("medium")
+    return m
+
+
+def doubling(cast: str) -> M.ClientModel:
+    m = seated(cast, preset="levant")
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=60.0, can_double=[C.QUEEN_SPADES]))
+    return m
+
+
+def password(cast: str) -> M.ClientModel:
+    m = lobby(cast)
+    m.lobby_move(1)
+    m.lobby_join()
+    assert m.overlay == M.PASSWORD
+    return m
+
+
+SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
+    "lobby": lobby,
+    "lobby help": with_help(lobby),
+    "new table": form,
+    "password": password,
+    "waiting": waiting,
+    "bot level": bot_level,
+    "pass": passing,
+    "doubling": doubling,
+    "play": playing,
+    "table help": with_help(playing),
+    "count aid": counting,
+    "round summary": summary,
+    "score sheet": scores,
+    "game over": game_over,
+}
+
+
+@pytest.fixture(params=[("en", False), ("it", False), ("ar", False), ("ar", True)],
+                ids=["en", "it", "ar", "ar-bidi"])  # fmt: skip
+def language(request: pytest.FixtureRequest) -> Iterator[tuple[str, bool]]:
+    lang, bidi = request.param
+    i18n.set_language(lang)
+    rtl.set_enabled(bidi)
+    yield lang, bidi
+    i18n.set_language("en")
+    rtl.set_enabled(False)
+
+
+@cache
+def catalogue_texts(lang: str) -> tuple[str, ...]:
+    """Every message of the language as the screens may show it (English: the ids)."""
+    with (LOCALE / ("it" if lang == "en" else lang) / "LC_MESSAGES" / "leekha.po").open("rb") as f:
+        cat = read_po(f)
+    texts: list[object] = []
+    for msg in cat:
+        text = msg.id if lang == "en" else msg.string
+        texts.extend(text if isinstance(text, (list, tuple)) else [text])
+    return tuple(" " + t for t in texts if isinstance(t, str) and "…" in t)
+
+
+def name_prefix(stem: str) -> bool:
+    """Whether `stem` is the start of a name (or of a word in one): a name may be shortened."""
+    return any(n.startswith(stem) or f" {stem}" in f" {n}" for n in NAMES)
+
+
+def cut_labels(text: str, lang: str) -> list[str]:
+    """The rows of a frame with an ellipsis that is neither one of a message's own
+    ("passing…", "a … m") nor the end of a shortened name."""
+    texts = catalogue_texts(lang)
+    bad = []
+    for row in text.split("\n"):
+        for m in re.finditer(r"(\S*)…", row):
+            p = m.end() - 1
+            if any(row[max(0, p - 3) : p + 1] in t for t in texts):
+                continue
+            stem = m.group(1).lstrip("│([«")
+            if stem and name_prefix(stem):
+                continue
+            bad.append(row.strip())
+    return bad
+
+
+def problems(cv: Canvas, lang: str, logical: bool) -> list[str]:
+    out = [f"{a!r} painted over by {b!r}" for a, b in cv.overlaps]
+    out += [f"past the edge: {t!r}" for t in cv.cut]
+    if logical:
+        out += [f"cut label: {row!r}" for row in cut_labels(cv.text(), lang)]
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("cast", list(CASTS))
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_nothing_is_cut_or_painted_over(
+    language: tuple[str, bool], screen: str, cast: str, size: tuple[int, int]
+) -> None:
+    lang, bidi = language
+    m = SCREENS[screen](cast)
+    width, height = size
+    cv = paint(m, Options(), width, height)
+    found = problems(cv, lang, logical=not bidi)
+    if ("q", _("quit")) in hint_items(m) and not bidi:
+        assert f"q {_('quit')}" in cv.text(), "the quit key is not on the hint line"
+    assert found == [], "\n".join([*found, cv.text()])
