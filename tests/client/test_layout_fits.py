@@ -178,7 +178,7 @@ def doubling(cast: str) -> M.ClientModel:
 
 def password(cast: str) -> M.ClientModel:
     m = lobby(cast)
-    m.lobby_move(1)
+    m.lobby.move(1)
     m.lobby_join()
     assert m.overlay == M.PASSWORD
     return m
