@@ -80,7 +80,7 @@ def test_a_window_too_small_says_what_it_needs() -> None:
     t = play(cols=30, rows=8)
     try:
         t.until(lambda: "window too small" in t.text(), "the too-small note")
-        assert "need 40×16" in t.text().replace("\n", " ")
+        assert "need 60×20" in t.text().replace("\n", " ")
     finally:
         assert t.close() == 0, t.text()
 
