@@ -113,7 +113,8 @@ def summary(cast: str) -> M.ClientModel:
 def scores(cast: str) -> M.ClientModel:
     m = summary(cast)
     m.enter()
-    m.show_scores = True
+    m.toggle_scores()
+    assert m.overlay == M.SCORES
     return m
 
 
@@ -145,7 +146,8 @@ def lobby(cast: str) -> M.ClientModel:
 def with_help(build: Callable[[str], M.ClientModel]) -> Callable[[str], M.ClientModel]:
     def open_help(cast: str) -> M.ClientModel:
         m = build(cast)
-        m.show_help = True
+        m.toggle_help()
+        assert m.overlay == M.HELP
         return m
 
     return open_help
@@ -199,6 +201,20 @@ SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
     "round summary": summary,
     "score sheet": scores,
     "game over": game_over,
+}
+
+
+#: The overlay each screen shows, so that a builder that stops opening it fails here.
+OVERLAY = {
+    "lobby help": M.HELP,
+    "new table": M.FORM,
+    "password": M.PASSWORD,
+    "bot level": M.BOT_LEVEL,
+    "doubling": M.DOUBLE,
+    "table help": M.HELP,
+    "round summary": M.SUMMARY,
+    "score sheet": M.SCORES,
+    "game over": M.GAME_OVER,
 }
 
 
@@ -263,6 +279,7 @@ def test_nothing_is_cut_or_painted_over(
 ) -> None:
     lang, bidi = language
     m = SCREENS[screen](cast)
+    assert m.overlay == OVERLAY.get(screen)
     width, height = size
     cv = paint(m, Options(), width, height)
     found = problems(cv, lang, logical=not bidi)
