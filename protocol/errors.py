@@ -93,8 +93,7 @@ APPLICATION_ERRORS: dict[str, str] = {
     "bad_tournament": "(1.3) `create_tournament` asked for something the server cannot run "
     "(format, entrant count, a bad entrant, deals, stages, timer, too many games); the "
     "message says what, in words.",
-    "too_many_tournaments": "(1.3) The server's limit of tournaments not yet finished is "
-    "reached.",
+    "too_many_tournaments": "(1.3) The server's limit of tournaments not yet finished is reached.",
     "no_such_tournament": "(1.3) No tournament has that id.",
     "not_an_entrant": "(1.3) `enter_tournament`: your session's name is not a client "
     "entrant of that tournament.",

@@ -67,9 +67,8 @@ class Message:
     SINCE: ClassVar[tuple[int, int]] = (1, 0)
 
     def __post_init__(self) -> None:
-        for name, key, spec, _default in _fields(type(self)):
-            value = spec.check(getattr(self, name), f"{self.TYPE}.{key}")
-            object.__setattr__(self, name, value)
+        for name, path, check in _checks(type(self)):
+            object.__setattr__(self, name, check(getattr(self, name), path))
 
     @classmethod
     def prechecked(cls: type[Msg], **values: Any) -> Msg:
@@ -146,6 +145,21 @@ def _fields(cls: type[Message]) -> tuple[tuple[str, str, Spec, object], ...]:
     found = _FIELDS.get(cls)
     if found is None:
         found = _FIELDS[cls] = tuple(wire_fields(cls))
+    return found
+
+
+_CHECKS: dict[type[Message], tuple[tuple[str, str, Callable[[object, str], Any]], ...]] = {}
+
+
+def _checks(cls: type[Message]) -> tuple[tuple[str, str, Callable[[object, str], Any]], ...]:
+    """(attribute, path in a refusal, its spec's check) per field, once per class: every
+    message the server builds is checked, and formatting each field's path cost more
+    than checking most of them."""
+    found = _CHECKS.get(cls)
+    if found is None:
+        found = _CHECKS[cls] = tuple(
+            (name, f"{cls.TYPE}.{key}", spec.check) for name, key, spec, _d in _fields(cls)
+        )
     return found
 
 

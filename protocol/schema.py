@@ -9,7 +9,7 @@ generated tables in docs/protocol.md, so the doc states exactly what the code en
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -59,6 +59,18 @@ def _expect(value: object, types: tuple[type[T], ...], what: str, path: str) -> 
 def _length(size: int, lo: int, hi: int, path: str) -> None:
     if not lo <= size <= hi:
         raise _bad(path, f"length {size} not in {lo}..{hi}")
+
+
+def _each(check: Callable[[object, str], Any], items: Sequence[object], path: str) -> list[Any]:
+    """Every item checked. An item's own path (`path[i]`) is built only for the refusal:
+    a hand of thirteen cards would otherwise format thirteen paths nobody reads. The
+    checks are functions of the value, so the second pass fails where the first did."""
+    try:
+        return [check(v, path) for v in items]
+    except ProtocolError:
+        for i, v in enumerate(items):
+            check(v, f"{path}[{i}]")
+        raise
 
 
 def _type_name(value: object) -> str:
@@ -200,7 +212,7 @@ class ListSpec(Spec):
     def check(self, value: object, path: str) -> list[Any]:
         items = _as_list(value, path)
         _length(len(items), self.min_len, self.max_len, path)
-        return [self.item.check(v, f"{path}[{i}]") for i, v in enumerate(items)]
+        return _each(self.item.check, items, path)
 
     def describe(self) -> str:
         n = f"{self.min_len}" if self.min_len == self.max_len else f"{self.min_len}..{self.max_len}"
@@ -215,7 +227,9 @@ class CardSetSpec(Spec):
     max_len: int
 
     def check(self, value: object, path: str) -> list[int]:
-        cards = ListSpec(CARD, self.min_len, self.max_len).check(value, path)
+        items = _as_list(value, path)
+        _length(len(items), self.min_len, self.max_len, path)
+        cards: list[int] = _each(CARD.check, items, path)
         if len(set(cards)) != len(cards):
             raise _bad(path, "duplicate card")
         return sorted(cards)
@@ -236,7 +250,12 @@ class TupleSpec(Spec):
         items = _as_list(value, path)
         if len(items) != len(self.items):
             raise _bad(path, f"expected {len(self.items)} items, got {len(items)}")
-        return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, items))]
+        try:
+            return [s.check(v, path) for s, v in zip(self.items, items)]
+        except ProtocolError:  # again, to name the item (as `_each`)
+            for i, (s, v) in enumerate(zip(self.items, items)):
+                s.check(v, f"{path}[{i}]")
+            raise
 
     def describe(self) -> str:
         return self.label or "[" + ", ".join(s.describe() for s in self.items) + "]"
@@ -323,10 +342,16 @@ class RecordSpec(Spec):
     def check(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, Mapping):
             raise _bad(path, f"expected map ({self.name}), got {_type_name(value)}")
+        try:
+            return self._fields(value, path, False)
+        except ProtocolError:  # again, to name the field (as `_each`)
+            return self._fields(value, path, True)
+
+    def _fields(self, value: Mapping[Any, Any], path: str, named: bool) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, spec, default in self.fields:
             if key in value:
-                out[key] = spec.check(value[key], f"{path}.{key}")
+                out[key] = spec.check(value[key], f"{path}.{key}" if named else path)
             elif default is _REQUIRED:
                 raise ProtocolError("missing_field", f"{path}.{key}: required")
             else:

@@ -138,6 +138,7 @@ def hears(version: Sequence[int] | HasVersion | None, msg: type[Message] | Messa
         version = version.version
     return version is None or tuple(version[:2]) >= msg.SINCE
 
+
 QUICK_PLAY = feature(
     "quick_play",
     (1, 4),

@@ -7,7 +7,7 @@ clock with these Protocols; a reactor and `twisted.internet.task.Clock` both sat
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 
 class Timer(Protocol):
@@ -19,6 +19,4 @@ class Timer(Protocol):
 class Clock(Protocol):
     def seconds(self) -> float: ...
 
-    def callLater(
-        self, delay: float, callable: Callable[..., Any], *args: Any, **kw: Any
-    ) -> Timer: ...
+    def callLater(self, delay: float, callable: Callable[..., object], *args: object) -> Timer: ...

@@ -6,8 +6,9 @@ never loses an action a client has seen. WAL mode with synchronous=NORMAL keeps 
 a commit appends to the log without an fsync, which is durable against a process crash
 (bench/db_latency.py measures the cost).
 
-Group commit: when `on_begin` is set, writes join one open transaction (each write in its
-own savepoint, so a failed write undoes only itself) and `commit()` ends it; the server's
+Group commit: when `on_begin` is set, writes join one open transaction (each write of
+several statements in its own savepoint, so a failed write undoes only itself; a single
+statement is atomic by itself) and `commit()` ends it; the server's
 outbox commits once per reactor turn and only then sends what those writes caused.
 Without `on_begin` every write commits at once. A write the database refuses raises
 `StoreFailed`, and so does every write after it (leekha.server.outbox stops the server).
@@ -260,6 +261,26 @@ class Database:
         try:
             with self._write() as db:
                 yield db
+        except sqlite3.Error as exc:
+            raise self._fail(exc) from None
+
+    def _write_one(self, sql: str, args: Sequence[object]) -> None:
+        """One write of one statement, the hottest (a move): SQLite makes a statement
+        atomic by itself, so it needs no savepoint of its own, and a refused one fails
+        the store like any other write."""
+        if self.failed is not None:
+            raise self.failed
+        if self.on_begin is None:
+            with self._tx() as db:
+                db.execute(sql, args)
+            return
+        db = self._db
+        try:
+            if not self._open:
+                db.execute("BEGIN IMMEDIATE")
+                self._open = True
+                self.on_begin()
+            db.execute(sql, args)
         except sqlite3.Error as exc:
             raise self._fail(exc) from None
 

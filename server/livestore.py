@@ -138,11 +138,10 @@ class LiveTables(Database):
     def append_action(
         self, table_id: int, game_no: int, idx: int, action: Mapping[str, Any]
     ) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO actions (table_id, game_no, idx, action) VALUES (?, ?, ?, ?)",
-                (table_id, game_no, idx, json.dumps(dict(action))),
-            )
+        self._write_one(
+            "INSERT INTO actions (table_id, game_no, idx, action) VALUES (?, ?, ?, ?)",
+            (table_id, game_no, idx, json.dumps(dict(action))),
+        )
 
     def delete_table(self, table_id: int) -> None:
         with self._tx() as db:

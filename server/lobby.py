@@ -34,6 +34,7 @@ from leekha.server.sessions import SessionDesk
 from leekha.server.settings import ServerSettings
 from leekha.server.standing import wire_standings
 from leekha.server.table import Table, TableOptions
+from leekha.server.timers import Deadlines
 from leekha.server.tournament.runner import TournamentRunner
 from leekha.server.voice import Voice
 
@@ -80,6 +81,7 @@ class Lobby(SessionDesk):
             bot_think_s=settings.bot_think_ms / 1000,
             seat_grace_s=settings.seat_grace_s,
             afk_limit=settings.afk_timeouts_before_bot,
+            turn_timers=Deadlines(clock),
         )
         #: Where game seeds come from: the `game_seed` setting makes every game the same
         #: (tests and demonstrations through a real server); unit tests replace it.

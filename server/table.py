@@ -72,6 +72,9 @@ class TableOptions:
     seat_grace_s: float
     afk_limit: int
     think: Think = think_inline
+    #: The clock of the turn timers: every table's in one `leekha.server.timers.Deadlines`
+    #: on a server; None is the table's own clock.
+    turn_timers: Clock | None = None
 
 
 class Table:
@@ -101,7 +104,8 @@ class Table:
         #: finished it); anyone else in that seat sees the finished game as a spectator.
         self.finishers: list[str | None] = [None] * 4
         self.chat = TableChat(self.id, hub.store, self.members, self.send)
-        self.turn_clock = TurnClock(self, clock, options.afk_limit, self.send, self._broadcast)
+        timers = options.turn_timers or clock
+        self.turn_clock = TurnClock(self, timers, options.afk_limit, self.send, self._broadcast)
         self.turns = self.turn_clock.turns
         self.people = People(self, clock, options.seat_grace_s)
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)

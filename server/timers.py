@@ -9,7 +9,11 @@ reactor a handful of clock timers instead of one (or a rescheduled one) each.
   dead-peer check), instead of a LoopingCall per connection. It runs only while it has
   members.
 
-Both run on the injected clock, so tests drive them with a MemoryReactorClock.
+- `Deadlines`: one-shot calls at any delay (the tables' turn timers), in one heap with one
+  clock timer for the earliest: a turn timer starts and stops with every card played,
+  and here that costs a heap entry instead of a reactor timer made and cancelled.
+
+All run on the injected clock, so tests drive them with a MemoryReactorClock.
 """
 
 from __future__ import annotations
@@ -21,7 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from twisted.logger import Logger
+
 from leekha.server.clock import Clock, Timer
+
+log = Logger()
 
 T = TypeVar("T")
 
@@ -94,6 +102,98 @@ class FixedDelay:
             queue.popleft()
         if queue and self._timer is None:
             self._timer = self.clock.callLater(max(0.0, queue[0].when - now), self._fire)
+
+
+@dataclass(slots=True, eq=False)
+class Deadline:
+    """One call waiting in `Deadlines`; satisfies the `Timer` protocol."""
+
+    _owner: Deadlines
+    func: Callable[..., object]
+    args: tuple[object, ...]
+    _active: bool = True
+
+    def active(self) -> bool:
+        return self._active
+
+    def cancel(self) -> None:
+        if self._active:
+            self._active = False
+            self.func, self.args = _nothing, ()
+            self._owner._cancelled()
+
+
+#: Cancelled entries `Deadlines` keeps before it rebuilds its heap without them.
+_DEAD_MIN = 256
+#: Deadlines this close after the clock are due: the clock timer was armed for exactly
+#: the earliest, and `(now + d) - now` may differ from `d` in the last bit.
+_EPSILON_S = 1e-9
+
+
+class Deadlines:
+    """`callLater` for many one-shot calls at any delay, with one clock timer at most.
+    A cancel only marks its entry (the heap drops the dead when they pile up); a call
+    that raises is logged and the others still run, as with the reactor's own timers."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._heap: list[tuple[float, int, Deadline]] = []
+        self._seq = 0
+        self._live = 0
+        self._timer: Timer | None = None
+        self._armed_for: float | None = None
+
+    def seconds(self) -> float:
+        return self.clock.seconds()
+
+    def callLater(self, delay: float, func: Callable[..., object], *args: object) -> Deadline:
+        when = self.clock.seconds() + delay
+        entry = Deadline(self, func, args)
+        heapq.heappush(self._heap, (when, self._seq, entry))
+        self._seq += 1
+        self._live += 1
+        if self._armed_for is None or when < self._armed_for:
+            self._arm(when)
+        return entry
+
+    def __len__(self) -> int:
+        """Calls still waiting."""
+        return self._live
+
+    def _arm(self, when: float) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._armed_for = when
+        self._timer = self.clock.callLater(max(0.0, when - self.clock.seconds()), self._fire)
+
+    def _cancelled(self) -> None:
+        self._live -= 1
+        if self._live == 0:  # nothing left to wait for: no timer either
+            self._heap.clear()
+            if self._timer is not None and self._timer.active():
+                self._timer.cancel()
+            self._timer = self._armed_for = None
+        elif len(self._heap) - self._live > max(_DEAD_MIN, self._live):
+            self._heap[:] = [e for e in self._heap if e[2]._active]  # in place: _fire holds it
+            heapq.heapify(self._heap)
+
+    def _fire(self) -> None:
+        self._timer = self._armed_for = None
+        heap = self._heap
+        due = self.clock.seconds() + _EPSILON_S
+        while heap and heap[0][0] <= due:
+            entry = heapq.heappop(heap)[2]
+            if entry._active:
+                entry._active = False
+                self._live -= 1
+                try:
+                    entry.func(*entry.args)
+                except Exception:
+                    log.failure("a timed call failed")
+        while heap and not heap[0][2]._active:
+            heapq.heappop(heap)
+        if heap and (self._armed_for is None or heap[0][0] < self._armed_for):
+            self._arm(heap[0][0])  # a call made meanwhile may have armed for a later one
 
 
 #: A Watch looks at a member at most this long after the time it asked for: deadlines

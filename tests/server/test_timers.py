@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from twisted.internet.task import Clock
 
-from leekha.server.timers import BATCH, SLOT_S, FixedDelay, Watch
+from leekha.server.timers import BATCH, SLOT_S, Deadlines, FixedDelay, Watch
 
 
 def test_fixed_delay_calls_each_at_its_own_time_with_one_clock_timer() -> None:
@@ -122,3 +124,76 @@ def test_a_crowd_due_at_once_is_looked_at_in_batches() -> None:
         call.func(*call.args)
         batches.append(len(looked))
     assert batches == [BATCH, 2 * BATCH, 2 * BATCH + 1] and len(watch) == 0
+
+
+def test_deadlines_call_each_at_its_own_time_with_one_clock_timer() -> None:
+    """Against the clock's own timers, in one random mix of delays and cancels: the same
+    calls in the same clock step, in deadline order, with one clock timer at most."""
+    clock = Clock()
+    shared = Deadlines(clock)
+    rng = random.Random(3)
+    fired: list[tuple[int, float]] = []
+    reference: list[tuple[int, float]] = []
+    ours = []
+    cancelled: set[int] = set()
+
+    def heard(n: int) -> None:
+        if n not in cancelled:
+            reference.append((n, clock.seconds()))
+
+    for n in range(400):
+        delay = rng.choice([0.5, 1.0, 30.0, rng.uniform(0, 60)])
+        ours.append((n, shared.callLater(delay, lambda n: fired.append((n, clock.seconds())), n)))
+        clock.callLater(delay, heard, n)
+        if rng.random() < 0.5:
+            clock.advance(rng.uniform(0, 0.3))
+        for m, timer in rng.sample(ours, min(3, len(ours))):
+            if timer.active() and rng.random() < 0.5:
+                timer.cancel()
+                cancelled.add(m)
+                assert not timer.active()
+    while clock.getDelayedCalls():
+        clock.advance(0.05)
+    assert len(fired) > 100 and sorted(fired) == sorted(reference)
+    assert [at for _, at in fired] == sorted(at for _, at in fired)
+    assert not shared
+
+
+def test_deadlines_fire_exactly_on_time_and_survive_a_failing_call() -> None:
+    clock = Clock()
+    shared = Deadlines(clock)
+    fired: list[str] = []
+
+    def boom() -> None:
+        raise RuntimeError("a broken call")
+
+    shared.callLater(30.0, fired.append, "late")
+    shared.callLater(10.0, boom)
+    shared.callLater(10.0, fired.append, "on time")
+    first = shared.callLater(5.0, fired.append, "cancelled")
+    first.cancel()
+    clock.advance(9.999)
+    assert fired == []
+    clock.advance(0.001)  # exactly 10 s: due, although the timer was armed for 5 s first
+    assert fired == ["on time"] and len(shared) == 1
+    clock.advance(20.0)
+    assert fired == ["on time", "late"] and clock.getDelayedCalls() == []
+
+
+def test_an_earlier_deadline_rearms_and_a_call_may_schedule_another() -> None:
+    clock = Clock()
+    shared = Deadlines(clock)
+    fired: list[float] = []
+    shared.callLater(30.0, lambda: fired.append(clock.seconds()))
+
+    def again() -> None:
+        fired.append(clock.seconds())
+        shared.callLater(40.0, lambda: fired.append(clock.seconds()))
+
+    shared.callLater(2.0, again)
+    clock.advance(2.0)
+    assert fired == [2.0]
+    clock.advance(28.0)
+    assert fired == [2.0, 30.0]
+    clock.advance(12.0)
+    assert fired == [2.0, 30.0, 42.0] and not shared

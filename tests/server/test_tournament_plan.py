@@ -41,8 +41,14 @@ def test_round_robin_every_entrant_every_seat_of_every_deal_alike(
 def test_round_robin_refused_past_the_cap_with_the_reason() -> None:
     with pytest.raises(PlanError, match=r"3960 games .*495 foursomes.* more than 2000"):
         plan.round_robin(12, 2, 1)
-    for bad in [("cup", 4, 1, None), ("round_robin", 3, 1, None), ("swiss", 8, 1, None),
-                ("round_robin", 4, 0, None), ("round_robin", 4, 1, 2), ("swiss", 65, 1, 1)]:
+    for bad in [
+        ("cup", 4, 1, None),
+        ("round_robin", 3, 1, None),
+        ("swiss", 8, 1, None),
+        ("round_robin", 4, 0, None),
+        ("round_robin", 4, 1, 2),
+        ("swiss", 65, 1, 1),
+    ]:
         with pytest.raises(PlanError):
             plan.check(*bad)
     plan.check("swiss", 5, 2, 3)
@@ -81,11 +87,21 @@ def test_swiss_avoids_repeats_where_the_field_allows() -> None:
 
 
 def test_swiss_field_is_filled_with_house_bots() -> None:
-    field = plan.with_house(plan.entrants_of([("ann", None), (None, "heuristic")] * 1
-                                             + [(None, "search")] * 3), "heuristic")
+    field = plan.with_house(
+        plan.entrants_of([("ann", None), (None, "heuristic")] * 1 + [(None, "search")] * 3),
+        "heuristic",
+    )
     assert len(field) == 8
-    assert [e.kind for e in field] == ["client", "server", "server", "server", "server",
-                                       "house", "house", "house"]
+    assert [e.kind for e in field] == [
+        "client",
+        "server",
+        "server",
+        "server",
+        "server",
+        "house",
+        "house",
+        "house",
+    ]
     assert field[5].label == "heuristic#6"  # the sixth entrant, counted from 1
     with pytest.raises(PlanError, match="twice"):
         plan.entrants_of([("ann", None), ("ann", None)])
@@ -184,14 +200,22 @@ def test_export_document_and_table() -> None:
     by_label = {s["label"]: s["points"] for s in doc["standings"]}
     for s in range(4):
         label = entrants[s].label
-        assert by_label[label] == sum(
-            g["points"][g["seats"].index(s)] for g in doc["games"]
-        )
+        assert by_label[label] == sum(g["points"][g["seats"].index(s)] for g in doc["games"])
     text = export.table(doc)
     lines = text.splitlines()
     assert lines[0] == "Friday (round_robin, 2 deals)"
-    assert lines[2].split() == ["entrant", "rank", "games", "won", "rounds", "points",
-                                "pts/round", "95%", "CI", "fallback"]
+    assert lines[2].split() == [
+        "entrant",
+        "rank",
+        "games",
+        "won",
+        "rounds",
+        "points",
+        "pts/round",
+        "95%",
+        "CI",
+        "fallback",
+    ]
     ann = next(line for line in lines if line.startswith("ann "))
     assert ann.split()[2] == "8"
     assert len([line for line in lines if line.split()[:1] == ["7"]]) == 1
