@@ -17,171 +17,58 @@ sleeps, a client crashes. This module keeps the session going across connections
 
 The first connection is not retried: a bad address or a refused hello fails fast with one
 sentence for the player (`ConnectFailed`). After that, drops are retried until `close()`.
+One connection's bytes are `client.wire`'s `SessionProtocol`; where to dial, the back-off
+and the failures in words are `client.dialing`'s (both re-exported here).
 """
+
 
 from __future__ import annotations
 
 import base64
 import itertools
-import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, cast
 
-from OpenSSL import SSL
-from twisted.application.internet import ClientService, backoffPolicy
+from twisted.application.internet import ClientService
 from twisted.internet import defer, error, task
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
 from twisted.internet.interfaces import IStreamClientEndpoint
-from twisted.internet.protocol import Factory, Protocol
+from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
+from leekha.client.dialing import (
+    ConnectFailed,
+    Fatal,
+    RetryPolicy,
+    Target,
+    dial_error,
+    plain_reason,
+    retry_policy,
+)
 from leekha.client.i18n import _
 from leekha.client.identity import Identity
-from leekha.client.tokens import TokenStore, server_key
-from leekha.client.trust import KnownHosts, TrustError, TrustingCreator, first_contact_notice
+from leekha.client.tokens import TokenStore
+from leekha.client.trust import KnownHosts, TrustingCreator, first_contact_notice
+from leekha.client.wire import SessionProtocol
 from leekha.protocol.auth import challenge_payload
 from leekha.protocol.connection import Pending
 
+__all__ = [
+    "ClientSession",
+    "ConnectFailed",
+    "RetryPolicy",
+    "SessionProtocol",
+    "Target",
+    "dial_error",
+    "plain_reason",
+    "retry_policy",
+]
+
 log = Logger()
 
-_DONE = Failure(error.ConnectionDone())  # type: ignore[no-untyped-call]
-
 VERSIONS = [list(v) for v in P.SUPPORTED_VERSIONS]
-#: The first bytes of a TLS record (handshake or alert, TLS 1.0-1.3 framing).
-TLS_RECORD_STARTS = (b"\x15\x03", b"\x16\x03")
-
-RetryPolicy = Callable[[int], float]
-
-
-def retry_policy(
-    first: float = 0.25, cap: float = 8.0, rng: random.Random | None = None
-) -> RetryPolicy:
-    """Reconnect delays doubling from `first` to `cap`, each up to a fifth of `first` longer
-    so that a restarted server is not met by every client in the same instant."""
-    spread = rng.random if rng is not None else random.random
-    return backoffPolicy(
-        initialDelay=first / 2, maxDelay=cap, factor=2.0, jitter=lambda: spread() * first / 5
-    )
-
-
-@dataclass(frozen=True)
-class Target:
-    """Where a session goes."""
-
-    host: str
-    port: int
-    tls: bool = False
-    #: The certificate fingerprint an invitation carried: the only one accepted.
-    pin: str | None = None
-
-    @property
-    def server(self) -> str:
-        return server_key(self.host, self.port)
-
-    def __str__(self) -> str:
-        return self.server
-
-
-class ConnectFailed(Exception):
-    """The session cannot start or go on; the message is meant for a person."""
-
-
-def plain_reason(reason: BaseException | Failure | None) -> str:
-    """A connection failure in words a player or an operator understands."""
-    exc = reason.value if isinstance(reason, Failure) else reason
-    if isinstance(exc, error.ConnectionRefusedError):
-        return _("connection refused (is a Leekha server running there?)")
-    if isinstance(exc, error.DNSLookupError):
-        return _("unknown host name")
-    if isinstance(exc, error.TimeoutError | defer.TimeoutError):
-        return _("no answer (timed out)")
-    if isinstance(exc, SSL.Error):
-        return _("the TLS handshake failed (is the server serving TLS? try without --tls)")
-    if isinstance(exc, error.ConnectionDone):
-        return _("the server closed the connection")
-    if isinstance(exc, error.ConnectionLost):
-        return _("the connection was lost")
-    if isinstance(exc, error.NoRouteError):
-        return _("no route to that host")
-    text = str(exc).strip() if exc is not None else ""
-    return text or _("the connection failed")
-
-
-class SessionProtocol(Protocol):
-    """One connection of a session: bytes through its `Connection`, events to the session."""
-
-    def __init__(self, session: ClientSession) -> None:
-        self.session = session
-        self.conn = P.Connection("client", ids=session.ids)
-        self.welcomed: defer.Deferred[P.Welcome] = defer.Deferred()
-        self.welcome: P.Welcome | None = None
-        self.heard = False
-        self.failed = False
-
-    def connectionMade(self) -> None:
-        # Frames are small and each waits on a person or a bot: Nagle plus delayed ACKs
-        # would hold a move back ~40 ms per round trip (protocol.md section 9).
-        transport: Any = self.transport
-        set_nodelay = getattr(transport, "setTcpNoDelay", None)
-        if set_nodelay is not None:
-            set_nodelay(True)
-        # Over TLS this is held back until the handshake (and so the certificate) passed.
-        self.session._greet(self)
-
-    def dataReceived(self, data: bytes) -> None:
-        first = not self.heard
-        self.heard = True
-        self.session._heard()
-        try:
-            messages = self.conn.receive_data(data)
-        except P.ProtocolError as exc:
-            if first and data.startswith(TLS_RECORD_STARTS) and not self.session.target.tls:
-                self.fail(ConnectFailed(_("the server speaks TLS: join with --tls")))
-            else:
-                log.warn("{who}: bad data from the server: {err}", who=self.session.name, err=exc)
-            self.abort()
-            return
-        self.write(self.conn.data_to_send())  # pongs
-        for msg in messages:
-            if self.failed:
-                break
-            self.session._received(self, msg)
-
-    def connectionLost(self, reason: Failure = _DONE) -> None:
-        self.conn.connection_lost()
-        self.fail(self.session._why_lost(self, reason))
-        self.session._lost(self, reason)
-
-    def send(self, msg: P.Message, note: object = None) -> None:
-        self.write(self.conn.send(msg, note=note))
-
-    def write(self, data: bytes) -> None:
-        transport: Any = self.transport
-        if data and transport is not None:
-            transport.write(data)
-
-    def fail(self, exc: Exception) -> None:
-        """End the handshake of this connection with `exc` (no-op once welcomed)."""
-        self.failed = True
-        if not self.welcomed.called:
-            self.welcomed.errback(exc)
-
-    def hang_up(self) -> None:
-        transport: Any = self.transport
-        if transport is not None:
-            transport.loseConnection()
-
-    def abort(self) -> None:
-        transport: Any = self.transport
-        if transport is not None:
-            transport.abortConnection()
-
-
-class _Fatal(ConnectFailed):
-    """A refusal that retrying cannot fix (refused hello, changed certificate)."""
 
 
 class ClientSession:
@@ -328,7 +215,7 @@ class ClientSession:
             self.on_retry(self._failures, delay)
         return delay
 
-    def _greet(self, proto: SessionProtocol) -> None:
+    def greet(self, proto: SessionProtocol) -> None:
         if self.closing:
             proto.hang_up()
             return
@@ -355,7 +242,7 @@ class ClientSession:
         elif isinstance(msg, P.Error) and proto.conn.state is P.State.AWAITING_HELLO:
             self._refused(proto, msg)
         elif isinstance(msg, P.Error):
-            proto.fail(_Fatal(_("the server refused us: {why}").format(why=msg.message)))
+            proto.fail(Fatal(_("the server refused us: {why}").format(why=msg.message)))
 
     def _sign(self, challenge: P.Challenge) -> str:
         """Our answer to a key challenge: the signed bytes are protocol.auth's."""
@@ -376,7 +263,7 @@ class ClientSession:
             self._hello(proto)
             return
         proto.fail(
-            _Fatal(_("the server refused {name}: {why}").format(name=self.name, why=msg.message))
+            Fatal(_("the server refused {name}: {why}").format(name=self.name, why=msg.message))
         )
 
     def _welcomed(self, proto: SessionProtocol, welcome: P.Welcome) -> P.Welcome:
@@ -401,7 +288,7 @@ class ClientSession:
         """A connection ended before its welcome. The first one is not retried, nor one
         that retrying cannot fix; otherwise the lost connection makes the service redial."""
         proto.abort()
-        fatal = isinstance(failure.value, _Fatal)
+        fatal = isinstance(failure.value, Fatal)
         if self.closing or (self.ever_online and not fatal):
             return
         first, self._first = self._first, None
@@ -416,11 +303,11 @@ class ClientSession:
         if verdict is not None and verdict.how == "first":
             self.on_notice(first_contact_notice(self.target.server, verdict.fingerprint))
 
-    def _why_lost(self, proto: SessionProtocol, reason: Failure) -> Exception:
+    def why_lost(self, proto: SessionProtocol, reason: Failure) -> Exception:
         """Why a connection ended before its welcome, in words for the player."""
         verdict = self._creator.verdict(proto.transport) if self._creator is not None else None
         if verdict is not None and verdict.error is not None:
-            return _Fatal(str(verdict.error))
+            return Fatal(str(verdict.error))
         if self.closing:
             return ConnectFailed(_("the connection closed during the handshake"))
         if not proto.heard and self.target.tls and (verdict is None or verdict.how is None):
@@ -450,18 +337,18 @@ class ClientSession:
         first.errback(failure)
 
     # ---- connected ---------------------------------------------------------------------
-    def _received(self, proto: SessionProtocol, msg: P.Message) -> None:
+    def received(self, proto: SessionProtocol, msg: P.Message) -> None:
         if proto is not self.proto:
             self._handshake(proto, msg)
             return
         if not isinstance(msg, P.Ping):  # answered by the Connection already
             self.on_message(msg)
 
-    def _heard(self) -> None:
+    def heard(self) -> None:
         if self.proto is not None:
             self._feed_watchdog()
 
-    def _lost(self, proto: SessionProtocol, reason: Failure) -> None:
+    def lost(self, proto: SessionProtocol, reason: Failure) -> None:
         if proto is not self.proto:
             return
         self.proto = None
@@ -501,8 +388,3 @@ class ClientSession:
         if self._watchdog is not None and self._watchdog.active():
             self._watchdog.cancel()
         self._watchdog = None
-
-
-def dial_error(exc: BaseException) -> str:
-    """The one line a command prints when a session could not start."""
-    return str(exc) if isinstance(exc, ConnectFailed | TrustError) else plain_reason(exc)
