@@ -108,3 +108,55 @@ def serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+class Terminals:
+    """Several programs on ptys, read together. A program whose pty nobody reads blocks
+    once the pty's buffer is full and stops handling its messages, so every wait here
+    reads them all, not only the one it waits for."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, Terminal] = {}
+
+    def start(self, name: str, argv: list[str]) -> Terminal:
+        self.open[name] = Terminal(argv)
+        return self.open[name]
+
+    def __getitem__(self, name: str) -> Terminal:
+        return self.open[name]
+
+    def pump(self, timeout: float = 0.05) -> None:
+        by_fd = {t.master: t for t in self.open.values()}
+        ready, _w, _x = select.select(list(by_fd), [], [], timeout)
+        for fd in ready:
+            by_fd[fd].pump(0)
+
+    def until(self, pred: Callable[[], bool], what: str, wait: float = WAIT) -> float:
+        """Read every screen until `pred()` holds; the time it did (time.monotonic)."""
+        deadline = time.monotonic() + wait
+        while not pred():
+            if time.monotonic() > deadline:
+                screens = "\n\n".join(f"{n}:\n{t.text()}" for n, t in self.open.items())
+                raise AssertionError(f"timed out waiting for {what}; screens:\n{screens}")
+            self.pump()
+        return time.monotonic()
+
+    def kill(self, name: str) -> None:
+        """kill -9: no goodbye, nothing flushed."""
+        t = self.open.pop(name)
+        t.proc.kill()
+        t.proc.wait(timeout=5)
+        os.close(t.master)
+
+    def close(self) -> None:
+        """Quit them all at once (q, q), then wait for each."""
+        for t in self.open.values():
+            if t.proc.poll() is None:
+                t.send("qq")
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and any(
+            t.proc.poll() is None for t in self.open.values()
+        ):
+            self.pump()
+        for name in list(self.open):
+            self.open.pop(name).close()
