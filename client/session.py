@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from twisted.application.internet import ClientService
 from twisted.internet import defer, error, task
+from twisted.internet.base import DelayedCall
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
 from twisted.internet.interfaces import IStreamClientEndpoint
 from twisted.internet.protocol import Factory
@@ -134,7 +135,7 @@ class ClientSession:
         self._service: ClientService | None = None
         self._first: defer.Deferred[P.Welcome] | None = None
         self._failures = 0  # connections lost or refused since the last welcome
-        self._watchdog: Any = None  # IDelayedCall
+        self._watchdog: DelayedCall | None = None
 
     # ---- public ------------------------------------------------------------------------
     @property

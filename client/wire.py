@@ -9,8 +9,8 @@ each message, and why and when the connection ended.
 from __future__ import annotations
 
 import itertools
-from typing import Any
 from typing import Protocol as Interface
+from typing import cast
 
 from twisted.internet import defer, error
 from twisted.internet.protocol import Protocol
@@ -29,6 +29,15 @@ _DONE = Failure(error.ConnectionDone())  # type: ignore[no-untyped-call]
 
 #: The first bytes of a TLS record (handshake or alert, TLS 1.0-1.3 framing).
 TLS_RECORD_STARTS = (b"\x15\x03", b"\x16\x03")
+
+
+class _Transport(Interface):
+    """What a connection asks of Twisted's transport (ITCPTransport, zope-typed, which
+    mypy cannot read as a structural type without the zope plugin)."""
+
+    def write(self, data: bytes) -> None: ...
+    def loseConnection(self) -> None: ...
+    def abortConnection(self) -> None: ...
 
 
 class SessionHooks(Interface):
@@ -60,8 +69,7 @@ class SessionProtocol(Protocol):
     def connectionMade(self) -> None:
         # Frames are small and each waits on a person or a bot: Nagle plus delayed ACKs
         # would hold a move back ~40 ms per round trip (protocol.md section 9).
-        transport: Any = self.transport
-        set_nodelay = getattr(transport, "setTcpNoDelay", None)
+        set_nodelay = getattr(self.transport, "setTcpNoDelay", None)
         if set_nodelay is not None:
             set_nodelay(True)
         # Over TLS this is held back until the handshake (and so the certificate) passed.
@@ -94,8 +102,12 @@ class SessionProtocol(Protocol):
     def send(self, msg: P.Message, note: object = None) -> None:
         self.write(self.conn.send(msg, note=note))
 
+    @property
+    def _transport(self) -> _Transport | None:
+        return cast(_Transport | None, self.transport)
+
     def write(self, data: bytes) -> None:
-        transport: Any = self.transport
+        transport = self._transport
         if data and transport is not None:
             transport.write(data)
 
@@ -106,11 +118,11 @@ class SessionProtocol(Protocol):
             self.welcomed.errback(exc)
 
     def hang_up(self) -> None:
-        transport: Any = self.transport
+        transport = self._transport
         if transport is not None:
             transport.loseConnection()
 
     def abort(self) -> None:
-        transport: Any = self.transport
+        transport = self._transport
         if transport is not None:
             transport.abortConnection()

@@ -18,6 +18,7 @@ from leekha.common.bots.search import SearchStrategy
 from leekha.common.config import RulesConfig
 from leekha.common.game import Game
 from leekha.common.seeds import derive_seed
+from leekha.common.view import Rules
 
 MAX_GAME_ROUNDS = 500
 
@@ -27,7 +28,7 @@ class DealTask:
     """Game `number` of a match, to be played once per entry of `rotations`."""
 
     number: int
-    rules: dict[str, Any]
+    rules: Rules
     rotations: tuple[tuple[str, ...], ...]  # the strategy spec per seat, per rotation
     game_seed: int
     strategy_seeds: tuple[int, ...]  # per rotation
@@ -51,7 +52,7 @@ def deal_task(
     number: int,
     specs: tuple[str, ...],
     duplicate: bool,
-    rules: dict[str, Any],
+    rules: Rules,
     budget_ms: float | None = None,
     samples: int | None = None,
 ) -> DealTask:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leekha.client.i18n import _
 from leekha.client.options import (
@@ -26,6 +26,9 @@ from leekha.client.options import (
     table_name,
     tournament_id,
 )
+
+if TYPE_CHECKING:  # the bot client is imported only when the command runs
+    from leekha.client.bot.seat import BotOptions
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,7 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log every step"))
 
 
-def _options(args: argparse.Namespace) -> tuple[list[Any], str | None]:
+def _options(args: argparse.Namespace) -> tuple[list[BotOptions], str | None]:
     """Per-bot options, or an error message for the operator."""
     from leekha.client.bot.client import BotOptions
 
@@ -178,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     return run_on_reactor(lambda reactor: _fleet_main(reactor, options, args.verbose))
 
 
-async def _fleet_main(reactor: Any, options: list[Any], verbose: bool) -> int:
+async def _fleet_main(reactor: Any, options: list[BotOptions], verbose: bool) -> int:
     from leekha.client.bot.run import BotFleet
 
     _begin_logging(verbose)

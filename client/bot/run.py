@@ -76,15 +76,14 @@ class BotFleet:
         self._ending = True
         self.finished.callback(self.code)
 
-    def shutdown(self) -> defer.Deferred[Any]:
+    def shutdown(self) -> defer.Deferred[None]:
         """Before reactor shutdown (SIGINT/SIGTERM or the end): hang up every bot cleanly."""
         self._ending = True
         self._stopping = True
         waits = [b.stop() for b in self.bots if not b.done.called]
         if not waits:
             return defer.succeed(None)
-        d: defer.Deferred[Any] = defer.DeferredList(waits, consumeErrors=True)
+        d = defer.DeferredList(waits, consumeErrors=True)
         # Never hang the exit on a peer that does not close: give it two seconds.
         d.addTimeout(2.0, self.reactor)
-        d.addErrback(lambda _f: None)
-        return d
+        return d.addBoth(lambda _result: None)

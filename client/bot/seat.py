@@ -27,6 +27,7 @@ from leekha.client.identity import Identity
 from leekha.client.session import ClientSession, Target, retry_policy
 from leekha.client.session import ConnectFailed as ConnectFailed
 from leekha.common.bots.base import Strategy, make_strategy
+from leekha.common.view import Rules
 from leekha.protocol.version import WELCOME_SAYS_SEAT, speaks
 
 log = Logger()
@@ -85,7 +86,7 @@ class BotOptions:
     create: str | None = None  # always create
     tournament: int | None = None  # enter this tournament and play wherever it seats us
     preset: str = "classic"
-    overrides: dict[str, Any] = field(default_factory=dict)
+    overrides: Rules = field(default_factory=dict)  # rules options over the preset
     password: str | None = None
     think_s: float = 0.0
     games: int = 1  # 0 = keep voting for rematches until stopped
