@@ -106,6 +106,7 @@ class ClientApp:
         self.app.ttimeoutlen = 0.05
         self.table_drawn_at: float | None = None
         self._hold_timer: asyncio.TimerHandle | None = None
+        self._hold_at: float | None = None  # the hold_until that timer is for
         # A key may release a held trick, and the events behind it may hold the next one.
         self.app.key_processor.after_key_press += lambda _kp: self._after_change()
         #: What the session said for the player (first TLS contact), also printed on exit.
@@ -156,16 +157,23 @@ class ClientApp:
             m.ring = False
             self.app.output.bell()
             self.app.output.flush()
-        if m.hold_until is not None and self._hold_timer is None:
+        if m.hold_until is not None and m.hold_until != self._hold_at:
+            # A key that ended a hold early leaves its timer behind: the next hold must
+            # not wait for it (a round summary's would stall the next trick 4 s).
+            if self._hold_timer is not None:
+                self._hold_timer.cancel()
+                self._hold_timer = None
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return
             delay = max(0.0, m.hold_until - m.clock())
             self._hold_timer = loop.call_later(delay, self._hold_over)
+            self._hold_at = m.hold_until
 
     def _hold_over(self) -> None:
         self._hold_timer = None
+        self._hold_at = None
         if self.model.tick():
             self._changed()
         elif self.model.hold_until is not None:
