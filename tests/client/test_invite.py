@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers.loopback import serve_process
+from helpers.loopback import serve_for_people
 from helpers.pty import LEEKHA, WAIT, Terminal
 from hypothesis import given
 from hypothesis import strategies as st
@@ -94,12 +94,7 @@ def _box_line(term: Terminal) -> str:
 def test_an_invitation_round_trips_over_tls(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
-        monkeypatch.setenv(var, str(tmp_path / sub))
-    (tmp_path / "empty.toml").write_text("")
-    server, port = serve_process(
-        tmp_path / "srv", "--tls", "--config", str(tmp_path / "empty.toml")
-    )
+    server, port = serve_for_people(tmp_path, monkeypatch, "--tls")
     terms: list[Terminal] = []
     try:
         assert server.stdout is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.loopback import serve_process
+from helpers.loopback import serve_for_people
 from helpers.pty import LEEKHA, Terminal
 
 
@@ -25,10 +25,7 @@ def client(port: int, name: str, lang: str) -> Terminal:
 def test_a_phrase_in_every_language_on_every_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
-        monkeypatch.setenv(var, str(tmp_path / sub))
-    (tmp_path / "empty.toml").write_text("")
-    server, port = serve_process(tmp_path / "srv", "--config", str(tmp_path / "empty.toml"))
+    server, port = serve_for_people(tmp_path, monkeypatch)
     terms: list[Terminal] = []
     try:
         ann, bob, sara = (client(port, *who) for who in

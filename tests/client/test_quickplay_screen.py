@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.loopback import serve_process
+from helpers.loopback import serve_for_people
 from helpers.pty import LEEKHA, Terminal
 
 
@@ -21,13 +21,8 @@ def _chat(term: Terminal) -> str:
 def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
-        monkeypatch.setenv(var, str(tmp_path / sub))
-    (tmp_path / "empty.toml").write_text("")
     timers = ["--default-pass-timer-s", "1", "--default-turn-timer-s", "1", "--bot-think-ms", "1"]
-    server, port = serve_process(
-        tmp_path / "srv", *timers, "--config", str(tmp_path / "empty.toml")
-    )
+    server, port = serve_for_people(tmp_path, monkeypatch, *timers)
     terms: list[Terminal] = []
     try:
         long_game = ["--rule", "target=1000"]  # the autopilot must not finish it first

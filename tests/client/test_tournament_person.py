@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.loopback import BlockingClient, serve_process
+from helpers.loopback import BlockingClient, serve_for_people
 from helpers.pty import LEEKHA, Terminal
 
 from leekha.protocol import catalogue as C
@@ -19,12 +19,7 @@ BELL = b"\x07"
 def test_a_person_enters_from_the_terminal_and_is_seated_with_the_bell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
-        monkeypatch.setenv(var, str(tmp_path / sub))
-    (tmp_path / "empty.toml").write_text("")
-    server, port = serve_process(
-        tmp_path / "srv", "--bot-think-ms", "1", "--config", str(tmp_path / "empty.toml")
-    )
+    server, port = serve_for_people(tmp_path, monkeypatch, "--bot-think-ms", "1")
     ann: Terminal | None = None
     try:
         host = BlockingClient(port)

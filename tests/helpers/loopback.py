@@ -157,3 +157,16 @@ def serve_process(
     line = proc.stdout.readline()
     assert line.startswith("listening on 127.0.0.1:"), line
     return proc, int(line.rsplit(":", 1)[1])
+
+
+def serve_for_people(
+    tmp_path: Path, monkeypatch: Any, *extra: str
+) -> tuple[subprocess.Popen[str], int]:
+    """`serve_process` for tests of people's terminals: the server's data in
+    `tmp_path/srv`, an empty config (not the user's), and the clients' state and config
+    folders under `tmp_path` (their session tokens and keys), set in the environment
+    through `monkeypatch` (a pytest.MonkeyPatch) for every client the test starts."""
+    for var, sub in (("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    (tmp_path / "empty.toml").write_text("")
+    return serve_process(tmp_path / "srv", "--config", str(tmp_path / "empty.toml"), *extra)

@@ -54,8 +54,8 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.lines())
 
-    def until(self, pred: Callable[[], bool], what: str) -> None:
-        deadline = time.monotonic() + WAIT
+    def until(self, pred: Callable[[], bool], what: str, within: float = WAIT) -> None:
+        deadline = time.monotonic() + within
         while not pred():
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}; screen:\n{self.text()}")
