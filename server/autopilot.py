@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from leekha.common.bots.base import Strategy, decide, make_strategy
 from leekha.common.game import Game
@@ -26,7 +27,7 @@ from leekha.server.turns import Key
 
 log = Logger()
 
-Actions = list[dict[str, Any]]
+Actions = list[dict[str, object]]
 #: Runs a bot's decision and delivers the result; the server passes a thread-pool runner so
 #: a slow strategy (search) never stalls the reactor, tests the inline default.
 Think = Callable[[Callable[[], Actions]], "Deferred[Actions]"]
@@ -57,7 +58,7 @@ class Driver(Protocol):
 
     def needs(self) -> dict[int, Key]: ...
 
-    def commit(self, action: Mapping[str, Any]) -> None: ...
+    def commit(self, action: Mapping[str, object]) -> None: ...
 
     def after_change(self) -> None: ...
 
@@ -138,7 +139,7 @@ class Autopilot:
             self.apply(i, actions, doubles=doubles, why="bot")
         self.table.after_change()
 
-    def _failed(self, failure: Any, i: int, key: Key, doubles: bool) -> None:
+    def _failed(self, failure: Failure, i: int, key: Key, doubles: bool) -> None:
         self._thinking = False
         log.failure("table {table}: bot failed", failure, table=self.table.id)
         if self._bot_turn(i, key):

@@ -42,12 +42,12 @@ def checkpoint(path: str) -> tuple[int, int, int]:
 class Checkpointer(TimerService):
     """A child service of the server: checkpoints `store` from the thread pool."""
 
-    def __init__(self, reactor: Any, store: Store) -> None:
+    def __init__(self, reactor: Any, store: Store) -> None:  # zope: untyped
         super().__init__(CHECKPOINT_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
         self.clock = reactor
         self.reactor = reactor
         self.store = store
-        self._running: Deferred[Any] | None = None
+        self._running: Deferred[tuple[int, int, int]] | None = None
         self._failing = False
 
     def startService(self) -> None:
@@ -62,7 +62,7 @@ class Checkpointer(TimerService):
         self._running.addBoth(self._done)
         self._running.addErrback(self._failed)
 
-    def _failed(self, failure: Any) -> None:
+    def _failed(self, failure: Failure) -> None:
         """One line when checkpoints start failing (a read-only or damaged file), none
         while they go on failing, one when they work again: not a traceback a second."""
         if not self._failing:

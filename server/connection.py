@@ -8,8 +8,6 @@ behind the once-a-minute log line are `leekha.server.stats`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from twisted.internet.interfaces import IAddress
 from twisted.internet.protocol import Factory, Protocol
 
@@ -20,6 +18,7 @@ from leekha.server.handlers import MAX_STRIKES_FACTOR, SERVER_NAME, LeekhaConnec
 from leekha.server.limits import AddressCounter
 from leekha.server.lobby import Lobby
 from leekha.server.settings import ServerSettings
+from leekha.server.socketsend import wire
 from leekha.server.stats import ConnectionStats
 from leekha.server.timers import FixedDelay, Watch
 from leekha.server.transport import CLOSE_GRACE_S, FramedConnection
@@ -50,7 +49,7 @@ class Refusal(Protocol):
     closed; what it sends is ignored. No timers, no session, no decoder."""
 
     def connectionMade(self) -> None:
-        transport: Any = self.transport
+        transport = wire(self.transport)
         transport.write(REFUSED_FRAME)
         transport.loseConnection()
 

@@ -7,8 +7,6 @@ reply carrying the request id and keeps the connection open, so refusing is neve
 
 from __future__ import annotations
 
-from typing import Any
-
 from leekha.common.errors import LeekhaError
 
 
@@ -22,7 +20,7 @@ class Refused(Exception):
         message: str,
         *,
         rule: str | None = None,
-        args: dict[str, Any] | None = None,
+        args: dict[str, object] | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code

@@ -25,7 +25,7 @@ class PlayerStats:
     def avg_points_per_round(self) -> float:
         return self.points / self.rounds if self.rounds else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The stats line of the wire and `leekha records stats`: the mean, not the sum."""
         line = asdict(self)
         del line["points"]
@@ -41,7 +41,7 @@ class FinishedGames(Database):
         self,
         table_id: int,
         table_name: str,
-        record: Mapping[str, Any],
+        record: Mapping[str, object],
         players: Sequence[tuple[str, bool, bool, int, int]],
     ) -> int:
         """Store a finished game; players are (name, is_bot, won, points, rounds) per seat."""
@@ -76,7 +76,7 @@ class FinishedGames(Database):
     def stats(self, name: str | None = None, *, include_bots: bool = False) -> list[PlayerStats]:
         """Games, wins and points per round for each player name, most games first."""
         where = []
-        args: list[Any] = []
+        args: list[object] = []
         if name is not None:
             where.append("name = ?")
             args.append(name)

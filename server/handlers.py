@@ -9,7 +9,6 @@ deadlines and backpressure are `leekha.server.transport`'s.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from twisted.logger import Logger
 
@@ -92,7 +91,8 @@ class LeekhaConnection(FramedConnection):
                 self.send(M.Error(code="rate_limited", message="too many messages", re=re))
             return
         self.strikes = 0
-        handler: Callable[[Any], Message | None] | None = getattr(self, f"handle_{msg.TYPE}", None)
+        name = f"handle_{msg.TYPE}"
+        handler: Callable[[Message], Message | None] | None = getattr(self, name, None)
         if handler is None:
             self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
             return
@@ -317,7 +317,7 @@ class LeekhaConnection(FramedConnection):
         return M.Ok(re=msg.id)
 
     # ---- game actions ------------------------------------------------------------------
-    def _act(self, action: dict[str, Any]) -> None:
+    def _act(self, action: dict[str, object]) -> None:
         session = self._need_session()
         self.lobby.table_of(session).act(session.token, action)
 

@@ -17,7 +17,7 @@ the next game starts. Pure: no clock, no messages.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -42,7 +42,7 @@ _WRONG_STATE: dict[tuple[str, Event], str] = {
 }
 
 
-def refusal(status: str, event: Event, empty: list[int]) -> tuple[str, dict[str, Any]] | None:
+def refusal(status: str, event: Event, empty: list[int]) -> tuple[str, dict[str, object]] | None:
     """Why `event` cannot happen now, as (rule, its facts), or None if it may (given the
     empty seats)."""
     if (status, event) not in TRANSITIONS:

@@ -136,7 +136,7 @@ class LiveTables(Database):
                 )
 
     def append_action(
-        self, table_id: int, game_no: int, idx: int, action: Mapping[str, Any]
+        self, table_id: int, game_no: int, idx: int, action: Mapping[str, object]
     ) -> None:
         self._write_one(
             "INSERT INTO actions (table_id, game_no, idx, action) VALUES (?, ?, ?, ?)",

@@ -156,7 +156,7 @@ class Lobby(SessionDesk):
             self._cancel_expiry(session)
 
     # ---- statistics ----------------------------------------------------------------------
-    def stats(self, name: str | None) -> list[dict[str, Any]]:
+    def stats(self, name: str | None) -> list[dict[str, object]]:
         """The leaderboard for `get_stats` (humans only): ratings (1.2) and totals."""
         return wire_standings(self.store, name, STATS_MAX, WIRE_NAME_MAX)
 

@@ -8,7 +8,7 @@ that many tables share and has no profile of its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from leekha.protocol.people import RECENT_MAX, Profile
 
@@ -35,7 +35,7 @@ def profile(lobby: Lobby, rid: int, name: str) -> Profile:
         ):
             if 0 <= seat < 4:
                 seated[int(game_id)][seat] = str(who)[:64]
-    recent: list[dict[str, Any]] = [
+    recent: list[dict[str, object]] = [
         {
             "game_id": int(game_id),
             "table": str(table or "")[:64],

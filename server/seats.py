@@ -10,7 +10,6 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
 
 from leekha.common.bots import BUILTIN
 from leekha.common.bots.base import strategy_names
@@ -155,13 +154,13 @@ class Room:
             raise Refused("seat_taken", f"seat {wanted} is taken")
         return wanted
 
-    def seat_info(self, i: int) -> dict[str, Any]:
+    def seat_info(self, i: int) -> dict[str, object]:
         s = self.seats[i]
         if s is None:
             return {"name": None, "is_bot": False, "connected": False}
         return {"name": s.name, "is_bot": s.is_bot, "connected": s.is_bot or s.connected}
 
-    def player_info(self, i: int, host_token: str | None) -> dict[str, Any]:
+    def player_info(self, i: int, host_token: str | None) -> dict[str, object]:
         s = self.seats[i]
         if s is None:
             return {"name": None, "is_bot": False, "connected": False}

@@ -312,7 +312,7 @@ def _unknown(key: str, source: str) -> SettingsError:
     return SettingsError(key, f"unknown setting{hint}", source)
 
 
-def _read_file(path: Path) -> dict[str, Any]:
+def _read_file(path: Path) -> dict[str, object]:
     source = str(path)
     try:
         with path.open("rb") as fh:

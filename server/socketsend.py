@@ -17,12 +17,30 @@ it has sent everything it held. What the socket does not take, or an error, goes
 from __future__ import annotations
 
 import socket
-from typing import Any
+from typing import Any, Protocol, cast
 
 from twisted.internet.interfaces import ISystemHandle, ITransport
 
 
-def socket_of(transport: ITransport) -> socket.socket | None:
+class Wire(Protocol):
+    """The transport methods the server calls (ITransport, IConsumer), typed here once:
+    mypy reads zope's interface methods, declared without `self`, as uncallable."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def loseConnection(self) -> None: ...
+
+    def registerProducer(self, producer: object, streaming: bool) -> None: ...
+
+    def unregisterProducer(self) -> None: ...
+
+
+def wire(transport: object) -> Wire:
+    """`transport` as the server calls it (a Twisted transport is all of `Wire`)."""
+    return cast(Wire, transport)
+
+
+def socket_of(transport: ITransport | None) -> socket.socket | None:
     """The transport's own TCP socket, or None (TLS, a test's in-memory transport)."""
     handle: Any = ISystemHandle(transport, None)  # zope adaptation: untyped
     sock = handle.getHandle() if handle is not None else None

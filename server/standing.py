@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from twisted.logger import Logger
 
@@ -125,25 +125,53 @@ def record_finished(
     return new
 
 
+class Rated(TypedDict):
+    mu: float
+    sigma: float
+
+
+class Standing(TypedDict):
+    """One player's line of the leaderboard (`leekha records stats`, `get_stats`)."""
+
+    name: str
+    games: int
+    wins: int
+    rounds: int
+    avg_points_per_round: float
+    rating: Rated | None
+    tricks: int
+    leekhas: int
+    moons: int
+
+
 def standings(
     store: Store, name: str | None = None, *, include_bots: bool = False
-) -> list[dict[str, Any]]:
+) -> list[Standing]:
     """Every player's line of the leaderboard: rated names first, best conservative rating
     (mu - 3 sigma) first, then the unrated by games played. `leekha records stats` prints
     these lines and `get_stats` sends them."""
     rows = store.stats(name, include_bots=include_bots)
     ratings = store.ratings([r.name for r in rows])
     facts = store.facts_by_name()
-    out: list[dict[str, Any]] = []
+    out: list[Standing] = []
     for r in rows:
-        line: dict[str, Any] = r.to_dict()
         rated = ratings.get(r.name)
-        line["rating"] = {"mu": rated[0], "sigma": rated[1]} if rated else None
         tricks, leekhas, moons = facts.get(r.name, (0, 0, 0))
-        line.update(tricks=tricks, leekhas=leekhas, moons=moons)
-        out.append(line)
+        out.append(
+            Standing(
+                name=r.name,
+                games=r.games,
+                wins=r.wins,
+                rounds=r.rounds,
+                avg_points_per_round=round(r.avg_points_per_round, 3),
+                rating=Rated(mu=rated[0], sigma=rated[1]) if rated else None,
+                tricks=tricks,
+                leekhas=leekhas,
+                moons=moons,
+            )
+        )
 
-    def order(line: dict[str, Any]) -> tuple[int, float]:
+    def order(line: Standing) -> tuple[int, float]:
         rating = line["rating"]
         if rating is not None:
             return (0, -(rating["mu"] - 3 * rating["sigma"]))
@@ -154,10 +182,10 @@ def standings(
 
 def wire_standings(
     store: Store, name: str | None, most: int, name_max: int
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The `stats` lines of the wire: `standings` of humans, at most `most` of them, the
     rating as mu and sigma (protocol 1.2)."""
-    out = []
+    out: list[dict[str, object]] = []
     for line in standings(store, name)[:most]:
         if not line["name"]:
             continue

@@ -224,7 +224,7 @@ class Table:
         self.hub.release(token, self)
 
     # ---- what the table looks like (leekha.server.tableview) ---------------------------
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, object]:
         return tableview.summary(self)
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
@@ -293,7 +293,7 @@ class Table:
         self.people.free_absent(token)
 
     # ---- actions -----------------------------------------------------------------------
-    def act(self, token: str, action: dict[str, Any]) -> None:
+    def act(self, token: str, action: dict[str, object]) -> None:
         """A human's action: the seat comes from the token, never from the client."""
         i = self.seat_of(token)
         if i is None:
@@ -327,7 +327,7 @@ class Table:
         self.seat_changed(i)
         self.seat_notice("took_back", i)
 
-    def commit(self, action: Mapping[str, Any]) -> None:
+    def commit(self, action: Mapping[str, object]) -> None:
         """Apply, store, then tell: an action nobody could store never happened."""
         game = self.game
         assert game is not None

@@ -37,7 +37,7 @@ class Shown(Protocol):
     finishers: list[str | None]
 
 
-def summary(t: Shown) -> dict[str, Any]:
+def summary(t: Shown) -> dict[str, object]:
     """The table as the lobby's list and every snapshot describe it."""
     return {
         "id": t.id,

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import socket
 import typing
-from typing import Any
 
 from OpenSSL.SSL import Error as SSLError
 from twisted.internet.defer import Deferred
@@ -48,7 +47,7 @@ from leekha.server.clock import Clock, Timer
 from leekha.server.limits import AddressCounter
 from leekha.server.lobby import Lobby
 from leekha.server.settings import ServerSettings
-from leekha.server.socketsend import send_now, socket_of
+from leekha.server.socketsend import send_now, socket_of, wire
 from leekha.server.stats import ConnectionStats
 from leekha.server.timers import FixedDelay, Watch
 
@@ -155,7 +154,7 @@ class FramedConnection(Protocol):
         self.counted = True
         server.connections.add(self)
         server.stats.opened += 1
-        transport: Any = self.transport
+        transport = wire(self.transport)
         # Events are small frames; Nagle + delayed ACK would hold a prompt back ~40 ms.
         set_no_delay = getattr(transport, "setTcpNoDelay", None)
         if set_no_delay is not None:
@@ -165,7 +164,7 @@ class FramedConnection(Protocol):
         # exactly (it is true from a write that the socket did not take whole until that
         # call), which tells `_write` when a direct send would jump the queue. Other
         # transports (TLS) pause and resume a streaming producer at their buffer limit.
-        self._socket = socket_of(transport)
+        self._socket = socket_of(self.transport)
         transport.registerProducer(self, self._socket is None)
         self._producing = True
         self._hello_timer = server.hello_deadlines.call(self._no_hello)
@@ -372,7 +371,7 @@ class FramedConnection(Protocol):
             if self._held_bytes > cap:
                 self._dropped(f"it is not reading ({self._held_bytes // 1024} KiB waiting)")
             return
-        transport: Any = self.transport
+        transport = wire(self.transport)
         if self._socket is not None:
             data = send_now(self._socket, data)
             if not data:
@@ -401,7 +400,7 @@ class FramedConnection(Protocol):
         never takes its last frames is aborted after CLOSE_GRACE_S."""
         if self._gone or self._abort_timer is not None or self.transport is None:
             return
-        transport: Any = self.transport
+        transport = wire(self.transport)
         if self._producing:
             self._producing = False
             transport.unregisterProducer()

@@ -8,14 +8,13 @@ dropped. A reconnect never earns extra time: the running deadline is kept.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from leekha.common.game import PASS, PLAY, Game
 from leekha.protocol import catalogue as M
 from leekha.server.clock import Clock, Timer
 from leekha.server.seats import Seat
 
-Key = tuple[Any, ...]
+Key = tuple[str | int, ...]
 
 
 def pending(game: Game | None, playing: bool) -> dict[int, Key]:

@@ -84,7 +84,7 @@ def test_listing_pages_match_a_sorted_dict(
     model: dict[int, dict[str, Any]] = {}
     for put, table_id in ops:
         if put:
-            summary = {"id": table_id, "n": len(model)}
+            summary: dict[str, object] = {"id": table_id, "n": len(model)}
             listing.put(table_id, summary)
             model[table_id] = summary
         else:
