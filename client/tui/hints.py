@@ -64,17 +64,17 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("g", _("refresh")),
             ("?", _("help")),
         ]
-    if m.status_word == "waiting":
+    if m.game.status_word == "waiting":
         host = [("b", _("add bot")), ("x", _("remove bot")), ("s", _("start"))]
         return [
-            *(host if m.is_host else []),
+            *(host if m.game.is_host else []),
             ("I", _("invite")),
             ("L", _("leave")),
             ("?", _("help")),
         ]
-    if m.autopiloted:
+    if m.game.autopiloted:
         return [("Enter", _("take your seat back")), ("S", _("scores")), ("?", _("help"))]
-    if m.phase == "pass" and m.my_turn:
+    if m.game.phase == "pass" and m.my_turn:
         return [
             ("←→", _("move")),
             ("space", _("choose")),
@@ -83,7 +83,7 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
             ("S", _("scores")),
             ("?", _("help")),
         ]
-    if m.phase == "play" and m.my_turn:
+    if m.game.phase == "play" and m.my_turn:
         return [
             ("←→/a-m", _("pick")),
             ("Enter", _("lift, again to play")),

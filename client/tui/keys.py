@@ -57,9 +57,9 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     lobby = top(None) & Condition(lambda: m.screen == M.LOBBY)
     table = free & Condition(lambda: m.screen == M.TABLE)
     in_hand = top(None) & Condition(
-        lambda: m.screen == M.TABLE and m.phase in ("pass", "play") and bool(m.hand)
+        lambda: m.screen == M.TABLE and m.game.phase in ("pass", "play") and bool(m.hand)
     )
-    waiting = table & Condition(lambda: m.status_word == "waiting")
+    waiting = table & Condition(lambda: m.game.status_word == "waiting")
 
     def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
         def bind(fn: Callable[[], None]) -> None:

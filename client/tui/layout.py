@@ -98,10 +98,10 @@ class Options:
 
 def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
     parts = [opts.title]
-    if m.table is not None:
-        parts += [str(m.table.get("name", "")), summary(m.rules)]
-        if m.view is not None:
-            parts.append(_("round {n}").format(n=m.view.round + 1))
+    if m.game.table is not None:
+        parts += [str(m.game.table.get("name", "")), summary(m.game.rules)]
+        if m.game.view is not None:
+            parts.append(_("round {n}").format(n=m.game.view.round + 1))
     elif m.link.label or m.link.server:
         parts.append(m.link.label or m.link.server)
     right = f"{m.name} "

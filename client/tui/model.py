@@ -18,8 +18,8 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
@@ -27,6 +27,7 @@ from leekha.client import systemlines
 from leekha.client.core import link as L
 from leekha.client.core.chat import Chats
 from leekha.client.core.lobby import Lobby
+from leekha.client.core.table import SeatStats, TableState
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN, CreateForm, PasswordPrompt
@@ -63,16 +64,11 @@ from leekha.client.tui.words import (
     what,
 )
 from leekha.common import cards as C
-from leekha.common.config import PRESETS, RulesConfig
-from leekha.common.errors import ConfigError
 from leekha.common.legality import legal_passes, pass_error, passable_mask, play_refusal
-from leekha.protocol import seatview
 from leekha.protocol import version as V
 from leekha.protocol.invite import Invite
 from leekha.protocol.message import to_dict
-from leekha.protocol.seatview import SeatView, doublable, fold_event, new_round
-from leekha.protocol.views import SeatStats as WireSeatStats
-from leekha.protocol.views import TrickRecord
+from leekha.protocol.seatview import doublable
 
 #: What the screens and the tests read here, wherever it is defined.
 __all__ = [
@@ -155,21 +151,6 @@ class AutoSetup:
     kept: bool = True
 
 
-@dataclass
-class SeatStats:
-    """What one seat did in the game, as the server counted it (protocol 1.4 `stats`)."""
-
-    tricks: int = 0
-    leekhas: int = 0
-    moons: int = 0
-
-    @classmethod
-    def of(cls, stats: Sequence[WireSeatStats] | None) -> list[SeatStats] | None:
-        if not stats:
-            return None
-        return [cls(s["tricks"], s["leekhas"], s["moons"]) for s in stats]
-
-
 class ClientModel:
     """Everything the screens show, and every rule about what a key does."""
 
@@ -215,13 +196,7 @@ class ClientModel:
         #: The last quick phrase of each seat and until when it shows beside the seat.
         self.said: dict[int, tuple[str, float]] = {}
         # table
-        self.table: dict[str, Any] | None = None
-        self.players: list[dict[str, Any]] = []
-        #: The last name seen in each seat of this table: a game's result names a player
-        #: who left before its end (their seat is empty now).
-        self.seat_names: dict[int, str] = {}
-        self.view: SeatView | None = None
-        self.your_seat: int | None = None
+        self.game = TableState(clock)
         self.cursor = 0
         self.lifted: int | None = None
         self.pass_sel: set[int] = set()
@@ -229,8 +204,6 @@ class ClientModel:
         self.pass_sent = False
         self.double_offer: list[int] = []
         self.double_declined: set[int] = set()
-        self.last_trick: TrickRecord | None = None
-        self.trick_done = False  # showing a finished trick until the next card
         self.trick_note = ""  # "b3 takes it (+13): Q♠" under a finished trick
         self.hold_until: float | None = None  # a finished trick held on screen until then
         self._held: deque[tuple[float, P.Message]] = deque()
@@ -244,16 +217,8 @@ class ClientModel:
         self.deadline_at: float | None = None
         self._warned_at: float | None = None  # the deadline already warned about
         self.played_since_pass = False  # received cards stay marked until the first play
-        #: The finished game's statistics from the server; None until it sends them.
-        self.game_stats: list[SeatStats] | None = None
-        self.shown_void: list[set[int]] = [set() for _seat in range(4)]
         self._passes: list[tuple[int, ...]] = []
         self._passes_hand = -1
-        #: (1.4 `turn`) Each seat the table waits for, with when its clock runs out on our
-        #: clock (None: untimed); what every screen's turn marker and countdown show.
-        self.clock_at: dict[int, float | None] = {}
-        #: The table we watch (and its password), to watch again after a server restart.
-        self.watching: tuple[int, str | None] | None = None
         # common
         #: Chat lines by where they were said: a table's id, or None for the lobby.
         self.chats = Chats()
@@ -288,8 +253,7 @@ class ClientModel:
         return self.line.error
 
     def _scope(self) -> tuple[Any, ...]:
-        table = self.table or {}
-        return (self.screen, table.get("id"), table.get("status"))
+        return (self.screen, self.game.table_id, self.game.status_word)
 
     def _forget_stale_status(self) -> None:
         """The state a status line described has changed: the line goes with it."""
@@ -300,7 +264,7 @@ class ClientModel:
     @property
     def chat(self) -> deque[tuple[str, str]]:
         """The chat lines of where we are (this table, or the lobby)."""
-        return self.chats.at(self.table["id"] if self.table is not None else None)
+        return self.chats.at(self.game.table["id"] if self.game.table is not None else None)
 
     def _position_moved(self) -> None:
         self.line.position_moved()
@@ -308,7 +272,7 @@ class ClientModel:
     # ---- derived state -----------------------------------------------------------------
     @property
     def screen(self) -> str:
-        if self.table is not None:
+        if self.game.table is not None:
             return TABLE
         if self.link.welcomed:
             return LOBBY
@@ -319,9 +283,9 @@ class ClientModel:
         """The overlay on top: painted last, closed by Esc, owner of the keys and hints."""
         return self.boxes.top(
             self.screen,
-            waiting=self.status_word == "waiting",
+            waiting=self.game.status_word == "waiting",
             doubling=bool(self.double_offer),
-            over=self.phase == "game_over",
+            over=self.game.phase == "game_over",
         )
 
     @property
@@ -329,68 +293,39 @@ class ClientModel:
         return self.hold_until is not None
 
     @property
-    def rules(self) -> RulesConfig:
-        table = self.table or {}
-        try:
-            return RulesConfig.from_dict(table.get("rules") or {})
-        except ConfigError:
-            return PRESETS.get(str(table.get("preset")), PRESETS["classic"])
-
-    @property
-    def counting_allowed(self) -> bool:
-        """The table's host may forbid the card-counting aid (protocol 1.2 `counting_aid`)."""
-        return bool((self.table or {}).get("counting_aid", True))
-
-    @property
-    def phase(self) -> str:
-        return self.view.phase if self.view else ""
-
-    @property
     def hand(self) -> list[int]:
         """The own hand in display order (what the cursor indexes)."""
-        if self.view is None:
+        if self.game.view is None:
             return []
-        return C.display_order(self.view.hand)
+        return C.display_order(self.game.view.hand)
 
     @property
     def received(self) -> set[int]:
         """Cards passed to us this round, marked until our first play."""
-        if self.view is None or self.played_since_pass:
+        if self.game.view is None or self.played_since_pass:
             return set()
-        return set(self.view.received or [])
-
-    @property
-    def seated(self) -> bool:
-        return self.your_seat is not None
+        return set(self.game.view.received or [])
 
     @property
     def my_turn(self) -> bool:
-        v = self.view
-        if v is None or self.your_seat is None:
+        v = self.game.view
+        if v is None or self.game.your_seat is None:
             return False
         if v.phase == "pass":
-            return not v.passes_done[self.your_seat] and not self.pass_sent
-        return v.phase == "play" and v.turn == self.your_seat
-
-    @property
-    def is_host(self) -> bool:
-        if self.your_seat is None or not self.players:
-            return False
-        return bool(self.players[self.your_seat].get("is_host"))
-
-    @property
-    def status_word(self) -> str:
-        return str((self.table or {}).get("status", ""))
+            return not v.passes_done[self.game.your_seat] and not self.pass_sent
+        return v.phase == "play" and v.turn == self.game.your_seat
 
     def legal_plays(self) -> set[int]:
-        if self.view is None or self.phase != "play" or not self.my_turn:
+        if self.game.view is None or self.game.phase != "play" or not self.my_turn:
             return set()
-        return set(self.view.legal)
+        return set(self.game.view.legal)
 
     def _legal_passes(self) -> list[tuple[int, ...]]:
-        hand = C.mask_of(self.view.hand) if self.view else 0
+        hand = C.mask_of(self.game.view.hand) if self.game.view else 0
         if hand != self._passes_hand:
-            self._passes = list(legal_passes(self.rules, hand)) if hand.bit_count() >= 3 else []
+            self._passes = (
+                list(legal_passes(self.game.rules, hand)) if hand.bit_count() >= 3 else []
+            )
             self._passes_hand = hand
         return self._passes
 
@@ -400,7 +335,7 @@ class ClientModel:
         This is how the pass ban shows: a card that would empty a suit dims as soon as it
         can no longer be part of a legal pass with what is already chosen.
         """
-        if self.view is None or self.phase != "pass" or not self.my_turn:
+        if self.game.view is None or self.game.phase != "pass" or not self.my_turn:
             return set()
         sel = self.pass_sel
         out: set[int] = set()
@@ -413,15 +348,15 @@ class ClientModel:
         """Why the current selection is not a legal pass (None when it is)."""
         if len(self.pass_sel) != 3:
             return _("choose 3 cards to pass ({n} chosen)").format(n=len(self.pass_sel))
-        hand = C.mask_of(self.view.hand) if self.view else 0
-        err = pass_error(self.rules, hand, sorted(self.pass_sel))
+        hand = C.mask_of(self.game.view.hand) if self.game.view else 0
+        err = pass_error(self.game.rules, hand, sorted(self.pass_sel))
         if err is None:
             return None
         return systemlines.rule(err.rule, err.facts, self.fmt) or explain(err.code, err.message)
 
     def choosable(self) -> set[int]:
         """The cards of the hand that can be chosen now (pass or play)."""
-        return self.pass_choosable() if self.phase == "pass" else self.legal_plays()
+        return self.pass_choosable() if self.game.phase == "pass" else self.legal_plays()
 
     def can_double(self) -> list[int]:
         """Leekha cards this seat may still reveal: the server's list (1.1) or, from a
@@ -429,7 +364,7 @@ class ClientModel:
         if self.pass_sent:
             return []
         lists = self.link.speaks(V.CAN_DOUBLE)
-        return doublable(self.view, self.rules, self.your_seat, server_lists=lists)
+        return doublable(self.game.view, self.game.rules, self.game.your_seat, server_lists=lists)
 
     def seconds_left(self) -> int | None:
         if self.deadline_at is None:
@@ -437,29 +372,18 @@ class ClientModel:
         return max(0, int(self.deadline_at - self.clock() + 0.999))
 
     def display_trick(self) -> list[list[int]]:
-        if self.view is None:
+        if self.game.view is None:
             return []
-        if self.show_last and self.last_trick is not None:
-            return list(self.last_trick["cards"])
-        if self.view.trick:
-            return list(self.view.trick)
-        if self.trick_done and self.last_trick is not None:
-            return list(self.last_trick["cards"])
+        if self.show_last and self.game.last_trick is not None:
+            return list(self.game.last_trick["cards"])
+        if self.game.view.trick:
+            return list(self.game.view.trick)
+        if self.game.trick_done and self.game.last_trick is not None:
+            return list(self.game.last_trick["cards"])
         return []
 
-    def _remember_names(self) -> None:
-        for seat, p in enumerate(self.players):
-            if p.get("name"):
-                self.seat_names[seat] = str(p["name"])
-
     def player_name(self, seat: int) -> str:
-        if 0 <= seat < len(self.players):
-            name = self.players[seat].get("name")
-            if name:
-                return str(name)
-        if seat in self.seat_names:
-            return self.seat_names[seat]
-        return _("seat {n}").format(n=seat + 1)
+        return self.game.player_name(seat) or _("seat {n}").format(n=seat + 1)
 
     def fmt(self, card: int) -> str:
         return C.format_card(card, ascii=self.ascii)
@@ -467,46 +391,15 @@ class ClientModel:
     def fmts(self, cards: Any) -> str:
         return C.format_cards(C.display_order(cards), ascii=self.ascii)
 
-    def doubled_cards(self) -> list[int]:
-        return [int(c) for c, _seat in self.view.doubled] if self.view else []
-
-    def unplayed_doubles(self) -> list[int]:
-        """Doubled cards not yet on a trick: after the pass, whoever holds them is hidden."""
-        v = self.view
-        if v is None:
-            return []
-        played = {c for t in v.tricks for _s, c in t["cards"]} | {c for _s, c in v.trick}
-        return [c for c in self.doubled_cards() if c not in played]
-
-    def score_rows(self) -> list[list[int]]:
-        """Every finished round's points per seat (the score sheet)."""
-        return [list(r) for r in self.view.history] if self.view else []
-
-    def cards_out(self) -> list[list[int]]:
-        """Per suit, the cards neither in our hand nor played yet this round (counting aid)."""
-        v = self.view
-        if v is None:
-            return [[] for _suit in range(4)]
-        seen = set(v.hand) | {c for t in v.tricks for _s, c in t["cards"]}
-        seen |= {c for _s, c in v.trick}
-        out: list[list[int]] = [[] for _suit in range(4)]
-        for c in range(51, -1, -1):
-            if c not in seen:
-                out[C.suit_of(c)].append(c)
-        return out
-
-    def _trick_led(self) -> bool:
-        return bool(self.view and self.view.trick)
-
     def play_refusal(self, card: int) -> str:
         """Why `card` may not be played now: the engine's reason (common/legality), in
         words by its rule code, as a server refusal would be worded."""
         name = self.fmt(card)
-        v = self.view
+        v = self.game.view
         if v is None or not self.my_turn:
             return _("{card}: it is not your turn").format(card=name)
         trick = [(s, c) for s, c in v.trick]
-        err = play_refusal(self.rules, C.mask_of(v.hand), trick, card)
+        err = play_refusal(self.game.rules, C.mask_of(v.hand), trick, card)
         said = None if err is None else systemlines.rule(err.rule, err.facts, self.fmt)
         return said or _("{card} is not playable now").format(card=name)
 
@@ -621,7 +514,7 @@ class ClientModel:
                 if msg.sender == SYSTEM_SENDER:  # the server's own line: drops, returns, timers
                     text = systemlines.chat_line(msg, self.fmt)
                     lines.append((msg.sender, text))
-                    here = self.table["id"] if self.table is not None else None
+                    here = self.game.table["id"] if self.game.table is not None else None
                     if msg.table_id == here:
                         self.say(self._mine(msg) or text)
                 else:
@@ -649,7 +542,8 @@ class ClientModel:
         was = self.link.welcome(msg)
         self.name = msg.name
         self.chats.only_lobby()
-        watched = self.watching if self.table is not None and self.your_seat is None else None
+        g = self.game
+        watched = g.watching if g.table is not None and g.your_seat is None else None
         if watched is not None and msg.table_id is None:
             # A restarted server forgets who watched: watch the same table again.
             self._leave_table()
@@ -659,7 +553,7 @@ class ClientModel:
         if (
             msg.resumed
             and msg.table_id is None
-            and self.table is not None
+            and self.game.table is not None
             and self.link.speaks(V.WELCOME_SAYS_SEAT)
         ):
             # The server says we are in the lobby: no snapshot will come to replace the
@@ -676,12 +570,12 @@ class ClientModel:
             a = self.auto
             a.stage = "creating"
             self.request(P.CreateTable, name=a.name, preset=a.preset, overrides=a.overrides)
-        elif not msg.resumed or self.table is None:
+        elif not msg.resumed or self.game.table is None:
             self.request(P.ListTables)
-        if self.quick_now and self.table is None:
+        if self.quick_now and self.game.table is None:
             self.quick_now = False
             self.start_quick()
-        if self.invited is not None and self.table is None:
+        if self.invited is not None and self.game.table is None:
             table_id, password = self.invited
             self.invited = None
             self._join(table_id, password, False)
@@ -715,11 +609,8 @@ class ClientModel:
         req = self.pending.pop(msg.re, None)
         if req is None:
             return
-        if isinstance(req, P.PassCards) and self.view is not None:
-            # On screen the passed cards leave the hand at once (the engine keeps them
-            # until the exchange).
-            hand = [c for c in self.view.hand if c not in req.cards]
-            self.view = replace(seatview.own_pass(self.view, req.cards, self.your_seat), hand=hand)
+        if isinstance(req, P.PassCards) and self.game.view is not None:
+            self.game.own_pass(req.cards)
             self.pass_sel.clear()
             self.pass_confirm = False
             self.deadline_at = None
@@ -740,49 +631,33 @@ class ClientModel:
 
     def _on_table_update(self, msg: P.TableUpdate) -> None:
         self.lobby.updated(msg)
-        if self.table is not None and msg.table is not None and self.table["id"] == msg.table_id:
-            self.table = msg.table
-            if not self.counting_allowed:
-                self.counting = False
+        self.game.table_update(msg)
+        if not self.game.counting_allowed:
+            self.counting = False
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
         req = self.pending.pop(msg.re, None) if msg.re is not None else None
         if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
             self.table_password = req.password
         # Unasked, from the lobby, having entered a tournament: its next game seats us.
-        ready = msg.re is None and self.table is None and self.entered is not None
-        if self.table is None or self.table.get("id") != msg.table["id"]:
-            self.chats.forget(msg.table["id"])  # its own history follows from the server
-            self.clock_at = {}
-        if isinstance(req, P.Spectate):
-            self.watching = (req.table_id, req.password)
-        elif msg.your_seat is not None:
-            self.watching = None
-        if self.table is None or self.table.get("id") != msg.table.get("id"):
-            self.seat_names = {}
-        self.table = msg.table
-        self.view = seatview.of_snapshot(msg)
-        self.players = [dict(p) for p in msg.players]
-        self._remember_names()
-        self.your_seat = msg.your_seat
+        ready = msg.re is None and self.game.table is None and self.entered is not None
+        watch = (req.table_id, req.password) if isinstance(req, P.Spectate) else None
+        if self.game.snapshot(msg, watch):
+            self.chats.forget(self.game.table_id)  # its own history follows from the server
         self.lifted = None
         self.pass_confirm = False
         self.pass_sent = False
-        self.trick_done = False
         self.show_last = False
-        if not self.counting_allowed:
+        if not self.game.counting_allowed:
             self.counting = False
-        if self.view is not None:
-            result = self.view.result
-            self.game_stats = SeatStats.of(result["stats"] if result else None)
-            self.pass_sel &= set(self.view.hand)
-            self.last_trick = self.view.tricks[-1] if self.view.tricks else None
-            if self.view.phase != "game_over":
+        v = self.game.view
+        if v is not None:
+            self.pass_sel &= set(v.hand)
+            if v.phase != "game_over":
                 self.rematch_voted = False
-            self.played_since_pass = self.view.phase != "play" or any(
-                s == self.your_seat for t in self.view.tricks for s, _c in t["cards"]
+            self.played_since_pass = v.phase != "play" or any(
+                s == self.game.your_seat for t in v.tricks for s, _c in t["cards"]
             )
-            self._recount_voids()
         else:
             self.pass_sel.clear()
         if not self.my_turn:
@@ -800,7 +675,11 @@ class ClientModel:
     def _auto_fill(self) -> None:
         a = self.auto
         assert a is not None
-        empty = [s for s, p in enumerate(self.players) if not p.get("name") and s != self.your_seat]
+        empty = [
+            s
+            for s, p in enumerate(self.game.players)
+            if not p.get("name") and s != self.game.your_seat
+        ]
         a.bots_pending = set(empty)
         if empty:
             a.stage = "bots"
@@ -811,40 +690,28 @@ class ClientModel:
             self.request(P.Start)
 
     def _on_dealt(self, msg: P.Dealt) -> None:
-        if self.table is None:
+        if not self.game.dealt(msg):
             return
-        new_game = msg.round == 0
-        self.view = new_round(self.view, self.your_seat, msg)
-        if new_game:
-            self.game_stats = None
-        self.table = self.table | {"status": "playing"}
         self.boxes.summary = None  # the new round needs the player: the summary goes
         self.pass_sel.clear()
         self.pass_confirm = False
         self.pass_sent = False
         self.lifted = None
-        self.trick_done = False
-        self.last_trick = None  # `v` must not show the last game's or round's trick
         self.show_last = False
         self.double_declined.clear()
         self.rematch_voted = False
         self.played_since_pass = False
-        self.shown_void = [set() for _seat in range(4)]
         self.cursor = 0
         self._position_moved()
         self._offer_doubles()
 
     def _fold(self, msg: P.Message) -> bool:
-        """Fold a game event into the view (seatview.fold_event); False with no view yet."""
-        if self.view is None:
-            return False
-        self.view = fold_event(self.view, msg, self.your_seat, self.rules.card_points())
-        return True
+        return self.game.fold(msg)
 
     def _on_pass_done(self, msg: P.PassDone) -> None:
         if not self._fold(msg):
             return
-        if msg.seat == self.your_seat:
+        if msg.seat == self.game.your_seat:
             self.double_offer = []
 
     def _on_passed_received(self, msg: P.PassedReceived) -> None:
@@ -864,7 +731,7 @@ class ClientModel:
     def _on_double(self, msg: P.DoubleRevealed) -> None:
         if not self._fold(msg):
             return
-        if msg.seat == self.your_seat:
+        if msg.seat == self.game.your_seat:
             text = _("You doubled {card}: it now scores double")
         else:
             text = _("{name} doubled {card}: it now scores double")
@@ -873,41 +740,21 @@ class ClientModel:
         self._offer_doubles()
 
     def _on_card_played(self, msg: P.CardPlayed) -> None:
-        v = self.view
-        if v is not None and v.trick:
-            led = C.suit_of(v.trick[0][1])
-            if C.suit_of(msg.card) != led:
-                self.shown_void[msg.seat].add(led)
         if not self._fold(msg):
             return
-        if msg.seat == self.your_seat:
+        if msg.seat == self.game.your_seat:
             self.lifted = None
             self.deadline_at = None
             self.played_since_pass = True
-        self.trick_done = False
         self.show_last = False
         self._position_moved()
         self._clamp_cursor()
 
-    def _recount_voids(self) -> None:
-        v = self.view
-        assert v is not None
-        self.shown_void = [set() for _seat in range(4)]
-        for trick in [*(t["cards"] for t in v.tricks), v.trick]:
-            if trick:
-                led = C.suit_of(trick[0][1])
-                for seat, card in trick[1:]:
-                    if C.suit_of(card) != led:
-                        self.shown_void[seat].add(led)
-
     def _on_trick_taken(self, msg: P.TrickTaken) -> None:
         if not self._fold(msg):
             return
-        assert self.view is not None
-        self.last_trick = self.view.tricks[-1]
-        self.trick_done = True
         cards = [c for _s, c in msg.cards]
-        leekhas = [c for c in cards if c in self.rules.leekha_cards]
+        leekhas = [c for c in cards if c in self.game.rules.leekha_cards]
         who = self.player_name(msg.winner)
         if leekhas:
             self.trick_note = _("{name} takes {cards}! (+{points})").format(
@@ -921,42 +768,31 @@ class ClientModel:
 
     def _on_round_scored(self, msg: P.RoundScored) -> None:
         summary = RoundSummary(
-            msg.round, msg.round_points, msg.totals, msg.taken, self.doubled_cards()
+            msg.round, msg.round_points, msg.totals, msg.taken, self.game.doubled_cards()
         )
-        summary.note = round_note(msg, self.rules, self.player_name)
+        summary.note = round_note(msg, self.game.rules, self.player_name)
         summary.tie = msg.tie
         self.boxes.summary = summary
         if self.trick_hold > 0:  # show it a moment before the next deal closes it
             self.hold_until = self.clock() + max(SUMMARY_HOLD_S, self.trick_hold)
-        if self._fold(msg):
-            assert self.view is not None
-            # The summary overlay shows this round's points; the seats start the next at 0.
-            self.view = replace(self.view, round_points=[0] * 4)
+        self._fold(msg)
         self.deadline_at = None
 
     def _on_game_over(self, msg: P.GameOver) -> None:
-        self._fold(msg)
-        self.game_stats = SeatStats.of(msg.stats)
+        self.game.game_over(msg)
         self.double_offer = []  # a golden goal can end the game in a pass phase
-        if self.table is not None:
-            self.table = self.table | {"status": "finished"}
         self.deadline_at = None
         self.rematch_voted = False
 
     def _on_seat_update(self, msg: P.SeatUpdate) -> None:
-        if self.table is None or msg.table_id != self.table.get("id"):
+        if not self.game.seat_update(msg):
             return
-        while len(self.players) < 4:
-            self.players.append({"name": None, "is_bot": False, "connected": False})
-        self.players[msg.seat] = dict(msg.player)
-        self._remember_names()
         if self.auto is not None and self.auto.stage == "bots" and msg.player.get("name"):
             self.auto.bots_pending.discard(msg.seat)
 
     def _on_your_turn(self, msg: P.YourTurn) -> None:
-        if self.view is None:
+        if not self.game.prompted(msg):
             return
-        self.view = seatview.prompted(self.view, msg, self.your_seat)
         if msg.phase == "pass":
             self._offer_doubles()
         at = self._at if self._at is not None else self.clock()
@@ -975,43 +811,13 @@ class ClientModel:
         """(1.4) Whose decision the table waits for and the server's time left: the turn
         marker and countdown of every seat on every screen, spectators' too."""
         at = self._at if self._at is not None else self.clock()
-        self.clock_at = {int(s): None if left is None else at + left for s, left in msg.seats}
-        mine = self.clock_at.get(self.your_seat) if self.your_seat is not None else None
+        mine = self.game.turn(msg, at)
         if mine is not None:
             self.deadline_at = mine  # a resumed client counts down from the server's figure
-        v = self.view
-        if v is None or msg.phase != "play" or not msg.seats:
-            return
-        seat = int(msg.seats[0][0])
-        if v.phase == "pass":
-            # A spectator hears no `passed_received`: this is where its view starts play.
-            v = replace(v, phase="play", passes_done=[True] * 4, leader=seat)
-        self.view = replace(v, turn=seat)
-
-    def seat_seconds_left(self, seat: int) -> int | None:
-        """Seconds left on the server's clock for `seat`'s pending decision (None: not
-        pending, or untimed)."""
-        at = self.clock_at.get(seat)
-        return None if at is None else max(0, int(at - self.clock() + 0.999))
-
-    def waiting_for(self, seat: int) -> bool:
-        """The table waits for `seat` now (the server's `turn`)."""
-        return seat in self.clock_at
-
-    def control(self, seat: int) -> str | None:
-        """Who plays `seat` now (1.4 `control`): human, away, bot or autopilot."""
-        p = self.players[seat] if 0 <= seat < len(self.players) else {}
-        value = p.get("control")
-        return str(value) if value else None
-
-    @property
-    def autopiloted(self) -> bool:
-        """A bot plays our seat after our timeouts until we act."""
-        return self.your_seat is not None and self.control(self.your_seat) == "autopilot"
 
     def _mine(self, msg: P.ChatMessage) -> str | None:
         """A notice about our own seat, said to us (how to take the seat back)."""
-        if self.your_seat is None or msg.args.get("seat") != self.your_seat:
+        if self.game.your_seat is None or msg.args.get("seat") != self.game.your_seat:
             return None
         if msg.code == "timeouts_bot":
             return _(
@@ -1033,15 +839,9 @@ class ClientModel:
         self.boxes.stats = [dict(p) for p in msg.players]
 
     def _leave_table(self) -> None:
-        if self.table is not None:
-            self.chats.forget(self.table.get("id"))
-        self.watching = None
-        self.clock_at = {}
-        self.table = None
-        self.view = None
-        self.players = []
-        self.seat_names = {}
-        self.your_seat = None
+        if self.game.table is not None:
+            self.chats.forget(self.game.table_id)
+        self.game.left()
         self.boxes.left_table()
         self.lifted = None
         self.pass_sel.clear()
@@ -1056,7 +856,7 @@ class ClientModel:
         self.double_offer = [c for c in self.can_double() if c not in self.double_declined]
 
     def _clamp_cursor(self) -> None:
-        n = len(self.view.hand) if self.view else 0
+        n = len(self.game.view.hand) if self.game.view else 0
         self.cursor = max(0, min(self.cursor, n - 1))
 
     # ---- intents: lobby ----------------------------------------------------------------
@@ -1193,19 +993,19 @@ class ClientModel:
         hand = self.hand
         if not 0 <= index < len(hand):
             return
-        if self.autopiloted:
+        if self.game.autopiloted:
             self.take_back()
             return
         self.cursor = index
-        if self.phase == "pass":
+        if self.game.phase == "pass":
             self.toggle()
-        elif self.phase == "play":
+        elif self.game.phase == "play":
             self.enter()
 
     def toggle(self) -> None:
         """Space in the pass phase: add or remove the card under the cursor."""
         hand = self.hand
-        if self.phase != "pass" or not hand or not self.seated:
+        if self.game.phase != "pass" or not hand or not self.game.seated:
             return
         if not self.my_turn:
             self.say(_("your pass is already in"))
@@ -1224,9 +1024,9 @@ class ClientModel:
             self.say("")
 
     def _ban_reason(self, card: int) -> str:
-        hand = C.mask_of(self.view.hand if self.view else [])
+        hand = C.mask_of(self.game.view.hand if self.game.view else [])
         suit = suit_word(C.suit_of(card))
-        if not passable_mask(self.rules, hand) & C.BIT[card]:
+        if not passable_mask(self.game.rules, hand) & C.BIT[card]:
             text = _("{card} cannot go: your last of {suit} (pass ban)")
         else:
             text = _("{card} cannot go: it would empty your {suit} (pass ban)")
@@ -1237,11 +1037,11 @@ class ClientModel:
         if self.overlay == SUMMARY:
             self.boxes.summary = None
             return
-        if self.autopiloted:
+        if self.game.autopiloted:
             self.take_back()
             return
-        v = self.view
-        if v is None or not self.seated:
+        v = self.game.view
+        if v is None or not self.game.seated:
             return
         if v.phase == "pass":
             self._enter_pass()
@@ -1260,7 +1060,7 @@ class ClientModel:
             return
         if not self.pass_confirm:
             self.pass_confirm = True
-            to = self.view.pass_to if self.view else None
+            to = self.game.view.pass_to if self.game.view else None
             dest = self.player_name(to) if to is not None else _("the next seat")
             self.say(
                 _("pass {cards} to {name}? Enter to confirm, Esc to change").format(
@@ -1335,7 +1135,7 @@ class ClientModel:
         self.double_offer = self.double_offer[1:]
 
     def toggle_last_trick(self) -> None:
-        if self.last_trick is None:
+        if self.game.last_trick is None:
             self.say(_("no trick has been taken yet this round"))
             return
         self.show_last = not self.show_last
@@ -1347,14 +1147,14 @@ class ClientModel:
         self.boxes.show_scores = not self.boxes.show_scores
 
     def toggle_counting(self) -> None:
-        if not self.counting_allowed:
+        if not self.game.counting_allowed:
             self.counting = False
             self.say(_("the host has turned the counting aid off at this table"), error=True)
             return
         self.counting = not self.counting
 
     def rematch(self) -> None:
-        if self.phase != "game_over" or self.rematch_voted or not self.seated:
+        if self.game.phase != "game_over" or self.rematch_voted or not self.game.seated:
             return
         self.rematch_voted = True
         self.request(P.Rematch)
@@ -1366,10 +1166,10 @@ class ClientModel:
 
     def _bot_seat(self) -> int | None:
         """The seat a bot would take (the first empty one), or None, said why."""
-        if not self.is_host:
+        if not self.game.is_host:
             self.say(_("only the host can add bots"), error=True)
             return None
-        empty = [s for s, p in enumerate(self.players) if not p.get("name")]
+        empty = [s for s, p in enumerate(self.game.players) if not p.get("name")]
         if not empty:
             self.say(_("every seat is filled: press s to start"))
             return None
@@ -1398,13 +1198,13 @@ class ClientModel:
 
     def remove_bot(self) -> None:
         """Host, waiting room: take back the bot added last (the highest bot seat)."""
-        if not self.is_host:
+        if not self.game.is_host:
             self.say(_("only the host can remove bots"), error=True)
             return
-        if self.status_word != "waiting":
+        if self.game.status_word != "waiting":
             self.say(_("bots can only be removed before the game starts"), error=True)
             return
-        bots = [s for s, p in enumerate(self.players) if p.get("is_bot") and p.get("name")]
+        bots = [s for s, p in enumerate(self.game.players) if p.get("is_bot") and p.get("name")]
         if not bots:
             self.say(_("no bot to remove"))
             return
@@ -1413,16 +1213,16 @@ class ClientModel:
         self.say(_("removing {name}").format(name=self.player_name(seat)))
 
     def start(self) -> None:
-        if not self.is_host:
+        if not self.game.is_host:
             self.say(_("only the host can start"), error=True)
             return
         self.request(P.Start)
 
     def leave(self) -> None:
         """L gives the seat up; mid-game that is for good (a bot takes it), so it asks."""
-        if self.table is None:
+        if self.game.table is None:
             return
-        if self.seated and self.status_word == "playing" and not self.leave_confirm:
+        if self.game.seated and self.game.status_word == "playing" and not self.leave_confirm:
             self.leave_confirm = True
             self.say(_("press L again to leave: a bot takes your seat for good; Esc to stay"))
             return
@@ -1435,7 +1235,7 @@ class ClientModel:
             self.say(_("this server keeps no profiles (protocol 1.4 needed)"), error=True)
             return
         if names is None:
-            names = [p["name"] for p in self.players if p.get("name") and not p.get("is_bot")]
+            names = [str(p["name"]) for p in self.game.players if p["name"] and not p["is_bot"]]
         if not names:
             self.say(_("nobody here has a profile: bots have none"), error=True)
             return
@@ -1491,7 +1291,7 @@ class ClientModel:
         return phrase_words(said[0])
 
     def _on_phrase(self, msg: P.PhraseSaid) -> None:
-        here = self.table["id"] if self.table is not None else None
+        here = self.game.table["id"] if self.game.table is not None else None
         if msg.table_id != here:
             return
         self.chat.append((msg.sender, phrase_words(msg.code)))
@@ -1500,7 +1300,9 @@ class ClientModel:
 
     def open_invite(self) -> None:
         """The invitation line for this table, in a box; kept to print after quitting."""
-        invite = self.invite_for(int(self.table["id"])) if self.table is not None else None
+        invite = (
+            self.invite_for(int(self.game.table["id"])) if self.game.table is not None else None
+        )
         if invite is None:
             self.say(_("no invitation: the address of this server is not known"), error=True)
             return
@@ -1524,12 +1326,12 @@ class ClientModel:
             self.quit_confirm = False
             return True
         self.quit_confirm = True
-        if self.seated and self.status_word == "playing" and self.auto is not None:
+        if self.game.seated and self.game.status_word == "playing" and self.auto is not None:
             if self.auto.kept:
                 self.say(_("press q again to quit; leekha play again resumes this game"))
             else:
                 self.say(_("press q again to quit; this game is not kept (--no-save)"))
-        elif self.seated and self.status_word == "playing":
+        elif self.game.seated and self.game.status_word == "playing":
             self.say(_("press q again to quit; your seat stays yours: join again to go on"))
         else:
             self.say(_("press q again to quit, Esc to stay"))

@@ -93,8 +93,8 @@ def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
 
 
 def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
-    history = m.score_rows()
-    v = m.view
+    history = m.game.score_rows()
+    v = m.game.view
     if v is not None and v.phase != "game_over" and any(v.round_points):
         history = [*history, list(v.round_points)]
     cell = sheet_cell(cv.width)
@@ -105,7 +105,7 @@ def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
 
 
 def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
-    v = m.view
+    v = m.game.view
     assert v is not None and v.result is not None
     r = v.result
     mine = v.seat  # None when someone else played this seat to the end
@@ -116,15 +116,15 @@ def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
     else:
         head = _("the final scores")  # the winner is the next line
     footer = ""
-    if m.seated:
+    if m.game.seated:
         what = _("rematch vote sent") if m.rematch_voted else _("r rematch")
         footer = _("{what}   L leave   q quit").format(what=what)
-    paint_game_over(cv, _names(m), r, m.score_rows(), head, m.game_stats, footer)
+    paint_game_over(cv, _names(m), r, m.game.score_rows(), head, m.game.game_stats, footer)
 
 
 def _paint_double(m: M.ClientModel, cv: Canvas) -> None:
     card = m.double_offer[0]
-    pts = m.rules.card_points()[card] * 2
+    pts = m.game.rules.card_points()[card] * 2
     x, y = cv.box(50, 5, _("doubling"))
     inner = min(cv.width, 50) - 4
     ask = [("class:box", _("Reveal ")), card_frag(card, m.ascii)]

@@ -11,7 +11,7 @@ from leekha.common import cards as C
 
 def paint_counting(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int) -> int:
     """The card-counting aid: cards still out per suit, and voids shown; returns rows used."""
-    out = m.cards_out()
+    out = m.game.cards_out()
     cv.put(x0, y0, _("still out")[:w], "class:muted")
     row = y0 + 1
     for suit in (C.SPADES, C.HEARTS, C.CLUBS, C.DIAMONDS):
@@ -23,8 +23,8 @@ def paint_counting(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int) -> in
     voids = []
     symbols = C.SUIT_LETTERS if m.ascii else C.SUIT_SYMBOLS
     for seat in range(4):
-        if seat != m.your_seat and m.shown_void[seat]:
-            suits = "".join(symbols[s] for s in sorted(m.shown_void[seat]))
+        if seat != m.game.your_seat and m.game.shown_void[seat]:
+            suits = "".join(symbols[s] for s in sorted(m.game.shown_void[seat]))
             voids.append(f"{m.player_name(seat)[:8]}:{suits}")
     if voids:
         for line in wrap(_("void: {seats}").format(seats=" ".join(voids)), w)[:2]:

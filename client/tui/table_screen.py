@@ -7,6 +7,8 @@ the replay viewer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from leekha.client.i18n import _
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, Frags, clip, frags_width
@@ -19,43 +21,43 @@ SeatLine = tuple[Frags, list[Frags]]
 
 def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
     """Two lines about a seat: who (and state), and its scores."""
-    p = m.players[seat] if seat < len(m.players) else {}
+    p: Mapping[str, object] = m.game.players[seat] if seat < len(m.game.players) else {}
     name = m.player_name(seat) if p.get("name") else _("(empty)")
     head: Frags = [("class:seat.name", name)]
     tags: list[Frags] = []
-    if seat == m.your_seat:
+    if seat == m.game.your_seat:
         tags.append([("class:seat.name", _(" (you)"))])
     if p.get("is_bot") and p.get("strategy") in M.BOT_LEVELS:
         level = M.level_word(str(p["strategy"]))
         tags.append([("class:seat.bot", _(" [bot: {level}]").format(level=level))])
     elif p.get("is_bot"):
         tags.append([("class:seat.bot", _(" [bot]"))])
-    elif m.control(seat) == "autopilot":
+    elif m.game.control(seat) == "autopilot":
         tags.append([("class:seat.away", _(" [a bot plays]"))])
     elif p.get("name") and not p.get("connected", True):
         tags.append([("class:seat.away", _(" [away]"))])
     said = m.bubble(seat)  # a quick phrase, for a few seconds
     if said is not None:
         tags.append([("class:chat.from", f" «{said}»")])
-    v = m.view
+    v = m.game.view
     if v is None:
         host = [[("class:muted", _("host"))]] if p.get("is_host") else []
         return (head, tags), ([], host)
     if seat == v.dealer:
         tags.append([("class:seat.dealer", _(" (D)"))])
-    partners = m.rules.partnership != "off"
-    if partners and m.your_seat is not None and seat == (m.your_seat + 2) % 4:
+    partners = m.game.rules.partnership != "off"
+    if partners and m.game.your_seat is not None and seat == (m.game.your_seat + 2) % 4:
         tags.append([("class:seat.partner", _(" (partner)"))])
-    if m.rules.partnership == "combined":
+    if m.game.rules.partnership == "combined":
         # Partners' points are added: the team figure is the one that decides the game.
         team = v.totals[seat] + v.totals[(seat + 2) % 4]
         tags.append([("class:seat.partner", _(" · team {n}").format(n=team))])
     score = _("{total} pts  +{now}").format(total=v.totals[seat], now=v.round_points[seat])
     second: list[Frags] = [[("", score)]]
-    left = m.seat_seconds_left(seat) if seat != m.your_seat else None
+    left = m.game.seat_seconds_left(seat) if seat != m.game.your_seat else None
     clock = [("class:timer", _(" ⏱ {n}s").format(n=left))] if left is not None else []
     if v.phase == "play" and v.turn == seat:
-        mark = _("  ◀ your turn") if seat == m.your_seat else _("  ◀ turn")
+        mark = _("  ◀ your turn") if seat == m.game.your_seat else _("  ◀ turn")
         second.append([("class:seat.turn", mark)])
         second.append(clock)
     elif v.phase == "pass":
@@ -64,7 +66,7 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
         doubled = [c for c, s in v.doubled if s == seat]
         if doubled:
             second.append([("class:timer", "  x2 " + " ".join(m.fmt(c) for c in doubled))])
-        done = v.passes_done[seat] and not m.waiting_for(seat)
+        done = v.passes_done[seat] and not m.game.waiting_for(seat)
         second.append([("class:muted", _("  passed") if done else _("  passing…"))])
         second.append(clock)
     return (head, tags), ([], second)
@@ -87,7 +89,7 @@ def fit_line(line: SeatLine, width: int, keep_name: int = 10) -> Frags:
 
 def _seat_pos(m: M.ClientModel, seat: int) -> str:
     """Where a seat sits on screen: the viewer is south and play runs counter-clockwise."""
-    me = m.your_seat if m.your_seat is not None else 0
+    me = m.game.your_seat if m.game.your_seat is not None else 0
     return ("S", "E", "N", "W")[(seat - me) % 4]
 
 
@@ -107,7 +109,7 @@ def trick_spots(cx: int, cy: int, w: int, h: int) -> dict[str, tuple[int, int]]:
 
 
 def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:
-    v = m.view
+    v = m.game.view
     by_pos = {_seat_pos(m, s): s for s in range(4)}
     cx = x0 + w // 2
     # west and east, a line above their cards; the north card lies on their first line,
@@ -127,9 +129,9 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         f = fit_line(part, side)
         cv.frags(x0 + w - frags_width(f), cy - 2 + dy, f)
     if v is None:
-        filled = sum(1 for p in m.players if p.get("name"))
+        filled = sum(1 for p in m.game.players if p.get("name"))
         cv.center(cx, cy, _("waiting for players ({n}/4)").format(n=filled), "class:muted")
-        if m.is_host:
+        if m.game.is_host:
             note = _("b: add a bot   x: remove a bot   s: start")
             cv.center(cx, cy + 1, note, "class:hint")
         f1 = fit_line(_seat_lines(m, by_pos["S"])[0], w)
@@ -142,20 +144,20 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         x, y = spots[_seat_pos(m, seat)]
         cv.frags(x, y, [card_frag(card, m.ascii, "class:card.legal" if seat == lead else "")])
     note_y = spots["S"][1] + 1
-    if m.show_last and m.last_trick is not None:
-        t = m.last_trick
+    if m.show_last and m.game.last_trick is not None:
+        t = m.game.last_trick
         note = _("last trick: {name} took it (+{points})").format(
             name=m.player_name(t["winner"]), points=t["points"]
         )
         cv.center(cx, note_y, note, "class:timer")
-    elif m.trick_done and m.last_trick is not None and not v.trick:
+    elif m.game.trick_done and m.game.last_trick is not None and not v.trick:
         cv.center(cx, note_y, m.trick_note, "class:timer" if "!" in m.trick_note else "class:muted")
     elif v.phase == "pass":
         dest = v.pass_to
-        if m.seated and dest is not None:
+        if m.game.seated and dest is not None:
             note = _("passing to {name}").format(name=m.player_name(dest))
             cv.center(cx, spots["S"][1], note, "class:muted")
-    doubles = m.unplayed_doubles() if v.phase == "play" else []
+    doubles = m.game.unplayed_doubles() if v.phase == "play" else []
     if doubles:
         cv.put(x0, y0 + 2, "x2 " + " ".join(m.fmt(c) for c in doubles), "class:timer")
     # south: one line, the scores, the turn and the timer first, then who
@@ -174,11 +176,11 @@ def _paint_hand(m: M.ClientModel, cv: Canvas, x0: int, w: int, y: int) -> None:
     hand = m.hand
     cx = x0 + w // 2
     if not hand:
-        if m.your_seat is None:
+        if m.game.your_seat is None:
             cv.center(cx, y + 1, _("spectating"), "class:muted")
         return
     ok = m.choosable()
-    active = bool(ok) or (m.my_turn and m.phase == "pass")
+    active = bool(ok) or (m.my_turn and m.game.phase == "pass")
     received = m.received
     step = 4 if len(hand) * 4 <= w else 3
     shown = max(1, (w - 2) // step) if len(hand) * step > w else len(hand)

@@ -29,7 +29,7 @@ def test_a_pushed_snapshot_waits_so_the_round_summary_and_its_note_still_show() 
         m.apply(P.CardPlayed(seat=seat, card=card))
     m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
     assert m.holding
-    taken = [[], C.cards_of(C.mask_of(range(52)) & m.rules.penalty_mask), [], []]
+    taken = [[], C.cards_of(C.mask_of(range(52)) & m.game.rules.penalty_mask), [], []]
     m.apply(P.RoundScored(round=0, round_points=[0, 50, 0, 0], totals=[0, 50, 0, 0],
                           taken=taken, moon=1))  # fmt: skip
     m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=1))

@@ -155,7 +155,15 @@ def with_help(build: Callable[[str], M.ClientModel]) -> Callable[[str], M.Client
 
 def waiting(cast: str) -> M.ClientModel:
     m = seated(cast, "waiting")
-    m.players[3] = {"name": None, "is_bot": False, "connected": False, "is_host": False}
+    m.game.players[3] = {
+        "name": None,
+        "is_bot": False,
+        "connected": False,
+        "strategy": None,
+        "is_host": False,
+        "control": None,
+        "control_reason": None,
+    }
     return m
 
 

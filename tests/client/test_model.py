@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from helpers.model import HAND, PLAYERS, at_table, play_phase, seat_info, table, welcomed
@@ -14,6 +14,7 @@ from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
 from leekha.common.events import SeatStats
+from leekha.protocol.views import PlayerInfo, TableSummary
 
 
 def dealt(now: list[float], **kw: Any) -> M.ClientModel:
@@ -110,7 +111,7 @@ def test_auto_setup_creates_fills_and_starts() -> None:
 
 def test_pass_phase_choose_three_confirm_then_send() -> None:
     m = at_table()
-    assert m.my_turn and m.phase == "pass"
+    assert m.my_turn and m.game.phase == "pass"
     hand = m.hand
     pick = C.parse_cards("AH QH 7H")
     for card in pick:
@@ -126,7 +127,7 @@ def test_pass_phase_choose_three_confirm_then_send() -> None:
     assert isinstance(req, P.PassCards) and req == P.PassCards(id=req.id, cards=sorted(pick))
     m.apply(P.Ok(re=req.id))
     assert len(m.hand) == 10 and not m.my_turn
-    assert m.view is not None and m.view.passes_done[0]
+    assert m.game.view is not None and m.game.view.passes_done[0]
 
 
 def test_pass_ban_dims_the_last_card_of_a_suit() -> None:
@@ -159,14 +160,14 @@ def test_doubling_prompt_when_rules_allow() -> None:
     m.answer_double(False)
     assert not m.double_offer and not m.outbox
     m.apply(P.DoubleRevealed(seat=0, card=first))
-    assert m.view is not None and m.view.doubled == [[first, 0]]
+    assert m.game.view is not None and m.game.view.doubled == [[first, 0]]
     plain = at_table("classic")
     assert plain.double_offer == []
 
 
 def test_passed_received_starts_play_and_turn_arrives() -> None:
     m = play_phase()
-    assert m.phase == "play" and len(m.hand) == 13
+    assert m.game.phase == "play" and len(m.hand) == 13
     assert "received" in m.status
     m.apply(P.YourTurn(phase="play", legal=[C.parse_card("2C")], deadline=30.0))
     assert m.my_turn and m.seconds_left() == 30
@@ -198,11 +199,11 @@ def test_trick_events_score_and_keep_the_last_trick() -> None:
     plays = [(0, "2C"), (1, "9C"), (2, "QH"), (3, "KC")]
     for seat, text in plays:
         m.apply(P.CardPlayed(seat=seat, card=C.parse_card(text)))
-    assert m.view is not None and len(m.view.trick) == 4
+    assert m.game.view is not None and len(m.game.view.trick) == 4
     cards = [[s, C.parse_card(t)] for s, t in plays]
     m.apply(P.TrickTaken(winner=3, cards=cards, points=1))
-    assert m.view.round_points == [0, 0, 0, 1]
-    assert m.view.taken[3] == [C.parse_card("QH")]
+    assert m.game.view.round_points == [0, 0, 0, 1]
+    assert m.game.view.taken[3] == [C.parse_card("QH")]
     assert m.display_trick() == cards  # the finished trick stays visible
     assert "b3 takes it (+1)" in render_text(m)
     m.toggle_last_trick()
@@ -228,7 +229,7 @@ def test_round_summary_and_game_over_with_rematch() -> None:
     m.rematch()  # one vote only
     assert [type(x) for x in m.take_outbox()] == [P.Rematch]
     m.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
-    assert m.phase == "pass" and not m.rematch_voted
+    assert m.game.phase == "pass" and not m.rematch_voted
 
 
 def test_seat_updates_show_away_and_bot() -> None:
@@ -548,8 +549,8 @@ def test_create_form_arrows_still_cycle_targets_from_a_typed_one() -> None:
 
 def test_partnership_marks_the_partner_and_shows_team_totals() -> None:
     m = at_table("partnership")
-    assert m.view is not None
-    m.view = replace(m.view, totals=[5, 6, 7, 8])
+    assert m.game.view is not None
+    m.game.view = replace(m.game.view, totals=[5, 6, 7, 8])
     while m.double_offer:  # close the doubling prompts so every seat is visible
         m.answer_double(False)
     text = render_text(m)
@@ -596,8 +597,8 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     assert m.status_error and "must follow clubs" in m.status and m.lifted is None
     # void in the led suit: a Leekha must go
     v = trick_on_table(led="5H", legal="QS")
-    assert v.view is not None
-    v.view = replace(v.view, hand=[c for c in v.view.hand if C.suit_of(c) != 2])
+    assert v.game.view is not None
+    v.game.view = replace(v.game.view, hand=[c for c in v.game.view.hand if C.suit_of(c) != 2])
     v.choose(v.hand.index(C.parse_card("AS")))
     assert "void in hearts" in v.status and "Q♠" in v.status
     # talbees: a higher spade is down, so the Q♠ must go
@@ -606,14 +607,14 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     assert "talbees" in t.status and "Q♠" in t.status
     # undercut: the 10♦ is on the trick, so a lower diamond must go (the engine's reason)
     u = trick_on_table(led="10D", legal="3D", undercut=True)
-    assert u.view is not None
-    u.view = replace(u.view, hand=[c for c in u.view.hand if c != 21])
+    assert u.game.view is not None
+    u.game.view = replace(u.game.view, hand=[c for c in u.game.view.hand if c != 21])
     u.choose(u.hand.index(C.parse_card("QD")))
     assert "undercut" in u.status and "3♦" in u.status
     # the server's refusal gets the same words
     w = trick_on_table()
-    assert w.view is not None
-    w.view = replace(w.view, legal=[*w.view.legal, C.parse_card("AS")])
+    assert w.game.view is not None
+    w.game.view = replace(w.game.view, legal=[*w.game.view.legal, C.parse_card("AS")])
     w.choose(w.hand.index(C.parse_card("AS")))
     w.enter()
     (req,) = w.take_outbox()
@@ -678,7 +679,7 @@ def test_stale_status_lines_go() -> None:
     r.apply(P.Ok(re=req.id))
     assert "rematch vote sent" in r.status
     r.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
-    assert "rematch" not in r.status and r.view is not None and r.view.totals == [0] * 4
+    assert "rematch" not in r.status and r.game.view is not None and r.game.view.totals == [0] * 4
 
 
 def test_game_flow_is_explained() -> None:
@@ -715,7 +716,7 @@ def test_game_flow_is_explained() -> None:
 def take_trick(m: M.ClientModel, winner: int = 1) -> None:
     plays = [[3, C.parse_card("9C")], [0, C.parse_card("2C")], [1, C.parse_card("KC")],
              [2, C.QUEEN_SPADES]]  # fmt: skip
-    for seat, card in plays[len(m.view.trick) if m.view else 0 :]:
+    for seat, card in plays[len(m.game.view.trick) if m.game.view else 0 :]:
         m.apply(P.CardPlayed(seat=seat, card=card))
     m.apply(P.TrickTaken(winner=winner, cards=plays, points=13))
 
@@ -827,7 +828,7 @@ def test_score_sheet_received_cards_leekha_callout_bell_and_stats() -> None:
     assert "b1 takes Q♠!" in m.status
     assert m.received == set()  # our first play ends the marks
     m.apply(P.RoundScored(round=0, round_points=[0, 26, 0, 0], totals=[0, 26, 0, 0],
-                          taken=[[], C.cards_of(m.rules.penalty_mask), [], []]))  # fmt: skip
+                          taken=[[], C.cards_of(m.game.rules.penalty_mask), [], []]))  # fmt: skip
     m.enter()
     m.toggle_scores()
     sheet = render_text(m)
@@ -852,12 +853,12 @@ def test_counting_aid_shows_cards_out_and_voids_and_the_host_can_forbid_it() -> 
     m.apply(P.CardPlayed(seat=1, card=C.parse_card("5H")))  # b1 shows a club void
     m.toggle_counting()
     text = render_text(m)
-    out = m.cards_out()
+    out = m.game.cards_out()
     assert C.parse_card("9C") not in out[C.CLUBS] and C.parse_card("5H") not in out[C.HEARTS]
     assert all(c not in out[C.suit_of(c)] for c in m.hand)
     assert sum(len(cards) for cards in out) == 52 - len(m.hand) - 3
     assert "still out" in text and "b1:♣" in text
-    m.table = dict(m.table or {}, counting_aid=False)
+    m.game.table = cast(TableSummary, dict(m.game.table or {}, counting_aid=False))
     m.toggle_counting()
     assert not m.counting and "host" in m.status
 
@@ -902,7 +903,7 @@ def test_long_names_never_run_into_each_other_or_the_chat() -> None:
     m = trick_on_table()
     long = [seat_info("a" * 24, host=True)] + [seat_info("b" * 20 + str(i), bot=True)
                                                for i in (1, 2, 3)]  # fmt: skip
-    m.players = long
+    m.game.players = cast(list[PlayerInfo], long)
     m.name = "a" * 24
     for line in render_text(m).split("\n")[1:-2]:
         table, _sep, chat = line.partition("│")
@@ -948,7 +949,7 @@ def test_the_round_summary_shows_then_closes_when_the_next_round_needs_you() -> 
     assert not m.tick() and m.overlay == M.SUMMARY  # still on screen
     now[0] = 104.1
     assert m.tick() and m.overlay != M.SUMMARY and m.boxes.summary is None
-    assert m.view is not None and m.view.round == 1
+    assert m.game.view is not None and m.game.view.round == 1
 
 
 def test_a_key_during_the_summary_hold_closes_it_and_goes_on() -> None:
@@ -983,9 +984,9 @@ def test_a_timer_set_to_off_asks_for_an_untimed_table() -> None:
 def test_a_player_who_left_keeps_their_name_in_the_result() -> None:
     """The game-over box names everyone who played, not "seat 2" for a seat left empty."""
     m = at_table()
-    assert m.table is not None
-    m.apply(P.SeatUpdate(table_id=int(m.table["id"]), seat=1, player=seat_info("bob")))
-    m.apply(P.SeatUpdate(table_id=int(m.table["id"]), seat=1, player=seat_info(None)))
+    assert m.game.table is not None
+    m.apply(P.SeatUpdate(table_id=int(m.game.table["id"]), seat=1, player=seat_info("bob")))
+    m.apply(P.SeatUpdate(table_id=int(m.game.table["id"]), seat=1, player=seat_info(None)))
     assert m.player_name(1) == "bob"
     assert m.player_name(2) == "b2"
     alone = [seat_info("ann"), seat_info(None), seat_info(None), seat_info(None)]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import cast
 
 from helpers.model import play_phase
 
 from leekha import protocol as P
 from leekha.client.tui.layout import render_text
+from leekha.protocol.views import TableSummary
 
 
 def test_a_timeout_line_shows_in_the_chat_and_on_the_status_line() -> None:
@@ -44,7 +46,7 @@ def keep(name: str, screen: str) -> None:
 
 def test_quit_keeps_the_seat_and_leave_mid_game_asks_first() -> None:
     m = play_phase()
-    m.table = {**(m.table or {}), "status": "playing"}
+    m.game.table = cast(TableSummary, {**(m.game.table or {}), "status": "playing"})
     assert not m.ask_quit()
     assert "your seat stays yours" in m.status
     m.escape()

@@ -60,14 +60,14 @@ def test_a_spectator_sees_play_start_the_turn_marker_and_a_countdown() -> None:
         m.apply(P.PassDone(seat=seat))
     # no passed_received comes to a spectator: the server's `turn` starts play on screen
     m.apply(P.Turn(phase="play", seats=[[0, 20.0]]))
-    assert m.view is not None and m.view.phase == "play" and m.view.turn == 0
+    assert m.game.view is not None and m.game.view.phase == "play" and m.game.view.turn == 0
     screen = render_text(m)
     assert "◀ turn" in screen and "⏱ 20s" in screen and "passed" not in screen
     clock.now += 7
     assert "⏱ 13s" in render_text(m)
     m.apply(P.CardPlayed(seat=0, card=HAND[0]))
     m.apply(P.Turn(phase="play", seats=[[1, 20.0]]))
-    assert m.view is not None and m.view.turn == 1 and m.seat_seconds_left(1) == 20
+    assert m.game.view is not None and m.game.view.turn == 1 and m.game.seat_seconds_left(1) == 20
 
 
 def test_a_resumed_client_counts_down_from_the_servers_figure() -> None:
@@ -179,4 +179,4 @@ def test_after_a_server_restart_the_spectator_watches_the_same_table() -> None:
     assert isinstance(req, P.Spectate) and req.table_id == 7
     m.apply(P.Snapshot(re=rid(req), table=table("playing"), view=None, your_seat=None,
                        players=people()))  # fmt: skip
-    assert m.screen == M.TABLE and m.table is not None and m.table["id"] == 7
+    assert m.screen == M.TABLE and m.game.table is not None and m.game.table["id"] == 7

@@ -46,12 +46,12 @@ async def test_play_a_whole_game_by_keyboard_then_quit(tmp_path: Path) -> None:
         async with started(play.play_main, args) as (client, inp, task):
             m = client.model
             await until(client, lambda: client.table_drawn_at is not None, "table drawn")
-            assert [p["is_bot"] for p in m.players] == [False, True, True, True]
+            assert [p["is_bot"] for p in m.game.players] == [False, True, True, True]
             await play_whole_game(client, inp)
-            result = m.view.result if m.view else None
+            result = m.game.view.result if m.game.view else None
             assert result is not None and max(result["totals"]) >= 10
             await press(client, inp, "r", lambda: m.rematch_voted, "rematch voted")
-            await until(client, lambda: m.phase == "pass", "rematch dealt")
+            await until(client, lambda: m.game.phase == "pass", "rematch dealt")
             await press(client, inp, "q", lambda: m.quit_confirm, "quit asked")
             inp.send_text("q")
             assert await asyncio.wait_for(task, WAIT) == 0
@@ -95,7 +95,7 @@ async def test_a_whole_game_over_tls_with_a_self_signed_certificate(tmp_path: Pa
                 assert client.notices and pinned in client.notices[0]
                 task = asyncio.ensure_future(client.run())
                 await play_whole_game(client, inp)
-                assert model.view is not None and model.view.result is not None
+                assert model.game.view is not None and model.game.view.result is not None
                 inp.send_text("qq")
                 assert await asyncio.wait_for(task, WAIT) == 0
         finally:
@@ -131,7 +131,7 @@ async def test_reconnects_and_resumes_the_same_seat() -> None:
                 )
                 await client.connect()
                 task = asyncio.ensure_future(client.run())
-                await until(client, lambda: model.phase == "pass" and model.my_turn, "dealt")
+                await until(client, lambda: model.game.phase == "pass" and model.my_turn, "dealt")
                 hand = list(model.hand)
                 client.session.drop()
                 await until(
@@ -144,10 +144,10 @@ async def test_reconnects_and_resumes_the_same_seat() -> None:
                 )
                 await until(
                     client,
-                    lambda: model.view is not None and model.hand == hand,
+                    lambda: model.game.view is not None and model.hand == hand,
                     "snapshot restores the hand",
                 )
-                assert model.your_seat == 0 and model.screen == M.TABLE
+                assert model.game.your_seat == 0 and model.screen == M.TABLE
                 inp.send_text("qq")
                 assert await asyncio.wait_for(task, WAIT) == 0
         finally:
@@ -262,15 +262,15 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
                 await press(client, inp, "n", lambda: m.boxes.form is not None, "form open")
                 inp.send_text("\x1b[B\x1b[C")  # down to rules, right: the next preset
                 await press(client, inp, "\r", lambda: m.screen == M.TABLE, "table created")
-                assert m.table is not None and m.table["preset"] != "classic"
-                assert m.is_host and m.status_word == "waiting"
+                assert m.game.table is not None and m.game.table["preset"] != "classic"
+                assert m.game.is_host and m.game.status_word == "waiting"
                 for filled in (2, 3, 4):
 
                     def seated(f: int = filled) -> bool:
-                        return sum(1 for p in m.players if p.get("name")) == f
+                        return sum(1 for p in m.game.players if p.get("name")) == f
 
                     await press(client, inp, "b\r", seated, f"{filled} seats filled")
-                await press(client, inp, "s", lambda: m.phase == "pass", "game started")
+                await press(client, inp, "s", lambda: m.game.phase == "pass", "game started")
                 # Mid-game, leaving gives the seat up for good: L asks, L again leaves.
                 await press(client, inp, "L", lambda: m.leave_confirm, "leaving asked")
                 await press(client, inp, "L", lambda: m.screen == M.LOBBY, "back in the lobby")

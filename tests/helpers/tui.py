@@ -84,16 +84,16 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
         await until(
             client,
             lambda: (
-                m.phase == "game_over"
+                m.game.phase == "game_over"
                 or m.boxes.summary is not None
                 or m.double_offer != []
-                or (m.my_turn and (m.phase == "pass" or bool(m.legal_plays())))
+                or (m.my_turn and (m.game.phase == "pass" or bool(m.legal_plays())))
             ),
             "my move",
         )
         if m.boxes.summary is not None:
             await press(client, inp, "\r", lambda: m.boxes.summary is None, "summary closed")
-        elif m.phase == "game_over":
+        elif m.game.phase == "game_over":
             return
         elif m.double_offer:
 
@@ -101,7 +101,7 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
                 return len(m.double_offer) < n
 
             await press(client, inp, "n", declined, "double declined")
-        elif m.phase == "pass":
+        elif m.game.phase == "pass":
             while len(m.pass_sel) < 3:
                 card = next(c for c in m.hand if c in m.pass_choosable() and c not in m.pass_sel)
                 key = chr(ord("a") + m.hand.index(card))
