@@ -14,7 +14,8 @@ import sys
 from typing import Any, TextIO
 
 from leekha.server.reactor import install_asyncio_reactor
-from leekha.server.settings import SettingsError, add_server_arguments, settings_from_args
+from leekha.server.settings import SettingsError
+from leekha.server.settings_cli import add_server_arguments, settings_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

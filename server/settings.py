@@ -3,17 +3,18 @@
 One frozen dataclass is the single source of truth: its field metadata drives validation of
 the config file, the argparse options and the documentation, so a new option cannot be
 reachable from one source and not another. Precedence is command line > file > default.
+The table and its checks are here; the command-line options and the example file made
+from the same table are `leekha.server.settings_cli`.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import math
 import socket
 import tomllib
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -218,16 +219,16 @@ _KINDS = {
     "Path | None": "optional_path",
     "tuple[str, ...]": "list",
 }
-_FIELDS = {f.name: f for f in fields(ServerSettings)}
+FIELDS = {f.name: f for f in fields(ServerSettings)}
 #: Each setting's metadata with its kind.
-_META = {f.name: {**f.metadata, "kind": _KINDS[str(f.type)]} for f in fields(ServerSettings)}
+META = {f.name: {**f.metadata, "kind": _KINDS[str(f.type)]} for f in fields(ServerSettings)}
 
 
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def _allowed(meta: Mapping[str, Any]) -> str:
+def allowed(meta: Mapping[str, Any]) -> str:
     kind, lo, hi = meta["kind"], meta["lo"], meta["hi"]
     if meta["choices"]:
         return "one of " + ", ".join(repr(c) for c in meta["choices"])
@@ -252,13 +253,13 @@ def _allowed(meta: Mapping[str, Any]) -> str:
 
 def _check(key: str, value: object, source: str) -> object:
     """Return `value` converted to the field's type, or raise SettingsError."""
-    meta = _META[key]
+    meta = META[key]
     kind = meta["kind"]
 
     def bad(got: str = "") -> SettingsError:
         suffix = f" (got {got})" if got else f" (got {value!r})"
         why = f"; {meta['why']}" if meta.get("why") else ""
-        return SettingsError(key, f"must be {_allowed(meta)}{suffix}{why}", source)
+        return SettingsError(key, f"must be {allowed(meta)}{suffix}{why}", source)
 
     if kind == "bool":
         if not isinstance(value, bool):
@@ -307,8 +308,8 @@ def _check(key: str, value: object, source: str) -> object:
 
 
 def _unknown(key: str, source: str) -> SettingsError:
-    close = difflib.get_close_matches(key, _FIELDS, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(_FIELDS)}"
+    close = difflib.get_close_matches(key, FIELDS, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(FIELDS)}"
     return SettingsError(key, f"unknown setting{hint}", source)
 
 
@@ -346,105 +347,12 @@ def load_settings(
         file_values = _read_file(path)
     values: dict[str, object] = {}
     for key, value in file_values.items():
-        if key not in _FIELDS:
+        if key not in FIELDS:
             raise _unknown(key, str(path))
         values[key] = _check(key, value, str(path))
     for key, value in (overrides or {}).items():
-        if key not in _FIELDS:
+        if key not in FIELDS:
             raise _unknown(key, "command line")
         if value is not None:
             values[key] = _check(key, value, "command line")
     return ServerSettings(**values)  # type: ignore[arg-type]
-
-
-def option_flag(name: str) -> str:
-    """The command-line option for setting `name`, e.g. "--data" for data_dir."""
-    meta = _META[name]
-    return str(meta["flag"] or "--" + name.replace("_", "-"))
-
-
-def add_server_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add --config and one option per setting, all defaulting to None (= file or default)."""
-    parser.add_argument(
-        "--config",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help=f"TOML config file (default: {default_config_path()} if it exists)",
-    )
-    group = parser.add_argument_group("server settings (override the config file)")
-    for f in fields(ServerSettings):
-        meta = _META[f.name]
-        default = f.default if f.default is not MISSING else None
-        shown = f" (default: {default})" if default not in (None, ()) else ""
-        help_text = f"{meta['help']}{shown}"
-        kind = meta["kind"]
-        flag = option_flag(f.name)
-        if kind == "bool":
-            group.add_argument(
-                flag,
-                dest=f.name,
-                action=argparse.BooleanOptionalAction,
-                default=None,
-                help=help_text,
-            )
-            continue
-        kwargs: dict[str, Any] = {"dest": f.name, "default": None, "help": help_text}
-        if kind == "list":
-            help_text = meta["help"]
-            kwargs.update(action="append", metavar="ENDPOINT", help=help_text)
-        elif kind in ("int", "optional_int"):
-            kwargs.update(type=int, metavar="N")
-        elif kind == "float":
-            seconds = f.name.endswith("_s") and not f.name.endswith("per_s")
-            kwargs.update(type=float, metavar="SECONDS" if seconds else "X")
-        elif kind in ("path", "optional_path"):
-            kwargs.update(type=str, metavar="PATH")
-        elif meta["choices"]:
-            kwargs.update(type=str.lower, choices=meta["choices"])
-        else:
-            kwargs.update(type=str, metavar=f.name.split("_")[0].upper())
-        group.add_argument(flag, **kwargs)
-
-
-def settings_from_args(args: argparse.Namespace) -> ServerSettings:
-    """Settings for a namespace parsed by a parser set up with `add_server_arguments`."""
-    overrides = {name: getattr(args, name, None) for name in _FIELDS}
-    return load_settings(getattr(args, "config", None), overrides)
-
-
-def example_config() -> str:
-    """A TOML file listing every key, commented out at its default value."""
-    lines = [
-        "# Leekha server configuration. Every key is optional; the values shown are the",
-        "# defaults. Command-line options override this file.",
-        "",
-    ]
-    for f in fields(ServerSettings):
-        meta = _META[f.name]
-        lines.append(f"# {meta['help']}; {_allowed(meta)}")
-        if f.name == "data_dir":
-            lines.append('# data_dir = "~/.local/share/leekha"   # platformdirs user data dir')
-        elif f.name == "name":
-            lines.append('# name = "Leekha on <hostname>"')
-        elif f.name == "log_file":
-            lines.append('# log_file = "/var/log/leekha/server.log"   # unset = stderr')
-        elif f.name == "tls_cert":
-            lines.append('# tls_cert = "/etc/leekha/fullchain.pem"   # unset = self-signed')
-        elif f.name == "tls_key":
-            lines.append('# tls_key = "/etc/leekha/privkey.pem"   # unset = in tls_cert')
-        elif f.name == "game_seed":
-            lines.append("# game_seed = 1234   # unset = a random seed for each game")
-        else:
-            value = f.default
-            if isinstance(value, tuple):
-                text = "[]"
-            elif isinstance(value, bool):
-                text = "true" if value else "false"
-            elif isinstance(value, str):
-                text = f'"{value}"'
-            else:
-                text = repr(value)
-            lines.append(f"# {f.name} = {text}")
-        lines.append("")
-    return "\n".join(lines)

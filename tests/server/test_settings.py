@@ -15,9 +15,12 @@ from leekha.server.settings import (
     DEFAULT_PORT,
     ServerSettings,
     SettingsError,
+    load_settings,
+)
+from leekha.server.settings_cli import (
     add_server_arguments,
     example_config,
-    load_settings,
+    option_flag,
     settings_from_args,
 )
 
@@ -183,7 +186,7 @@ def test_hosting_guide_documents_every_key_and_option() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "hosting.md").read_text("utf-8")
     for f in fields(ServerSettings):
         assert f"| `{f.name}` |" in guide, f.name
-        assert f"`{settings_mod.option_flag(f.name)}" in guide, f.name
+        assert f"`{option_flag(f.name)}" in guide, f.name
 
 
 def test_game_seed_makes_every_game_deal_the_same_and_is_unset_by_default() -> None:
