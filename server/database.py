@@ -107,7 +107,9 @@ CREATE TABLE IF NOT EXISTS chat (
     id INTEGER PRIMARY KEY,
     table_id INTEGER NOT NULL,
     sender TEXT NOT NULL,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    code TEXT,
+    args TEXT
 );
 CREATE INDEX IF NOT EXISTS chat_table ON chat (table_id, id);
 CREATE TABLE IF NOT EXISTS ratings (
@@ -163,6 +165,14 @@ class Database:
         later take the guest's seat) and `secret`; tokens are stored as their digests.
         A stored session counts as the key's only if the claim came before the session
         was stored, which every session that really proved the key meets."""
+        chat = {r[1] for r in self._db.execute("PRAGMA table_info(chat)")}
+        if not {"code", "args"} <= chat:
+            # (1.4) a server notice's code and facts, so that it is worded in each
+            # client's language after a restart too, not in the English kept as text
+            with self._tx() as db:
+                for column in ("code", "args"):
+                    if column not in chat:
+                        db.execute(f"ALTER TABLE chat ADD COLUMN {column} TEXT")  # fixed names
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(sessions)")}
         hashed = self._db.execute("SELECT 1 FROM meta WHERE key = 'token_hash'").fetchone()
         if hashed is not None and {"public_key", "secret"} <= columns:

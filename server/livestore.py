@@ -52,6 +52,28 @@ class TableRow:
     actions: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ChatRow:
+    """A kept line of a table's chat; a server notice has its code and facts too
+    (leekha.protocol.notices), so that each client words it in its own language."""
+
+    sender: str
+    text: str
+    code: str | None = None
+    args: dict[str, Any] | None = None
+
+
+def _facts(stored: object) -> dict[str, Any] | None:
+    """A notice's stored facts; None for a person's line, or facts that do not read."""
+    if not isinstance(stored, str):
+        return None
+    try:
+        facts = json.loads(stored)
+    except ValueError:
+        return None
+    return facts if isinstance(facts, dict) else None
+
+
 class LiveTables(Database):
     """Sessions and live tables (a part of leekha.server.persistence.Store)."""
 
@@ -150,16 +172,26 @@ class LiveTables(Database):
             db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
             db.execute("DELETE FROM chat WHERE table_id = ?", (table_id,))
 
-    def add_chat(self, table_id: int, sender: str, text: str, keep: int) -> None:
-        """One line of a table's chat; only the last `keep` lines are kept. Not once the
-        chat was found damaged (`load_chat`): a write into damaged pages would poison the
-        turn's transaction and stop the server, and chat is not worth that."""
+    def add_chat(
+        self,
+        table_id: int,
+        sender: str,
+        text: str,
+        keep: int,
+        code: str | None = None,
+        args: Mapping[str, object] | None = None,
+    ) -> None:
+        """One line of a table's chat (a server notice with its code and facts); only the
+        last `keep` lines are kept. Not once the chat was found damaged (`load_chat`): a
+        write into damaged pages would poison the turn's transaction and stop the server,
+        and chat is not worth that."""
         if self._chat_lost:
             return
+        facts = json.dumps(dict(args), separators=(",", ":")) if args else None
         with self._tx() as db:
             db.execute(
-                "INSERT INTO chat (table_id, sender, text) VALUES (?, ?, ?)",
-                (table_id, sender, text),
+                "INSERT INTO chat (table_id, sender, text, code, args) VALUES (?, ?, ?, ?, ?)",
+                (table_id, sender, text, code, facts),
             )
             db.execute(
                 "DELETE FROM chat WHERE table_id = ? AND id <= ("
@@ -167,13 +199,14 @@ class LiveTables(Database):
                 (table_id, table_id, keep),
             )
 
-    def load_chat(self, table_id: int) -> list[tuple[str, str]]:
-        """A table's kept chat lines, oldest first, as (sender, text). Chat is the least
-        of what is stored: lines that cannot be read are logged and left out, and the
-        table comes back without them."""
+    def load_chat(self, table_id: int) -> list[ChatRow]:
+        """A table's kept chat lines, oldest first. Chat is the least of what is stored:
+        lines that cannot be read are logged and left out, and the table comes back
+        without them."""
         try:
             rows = self._db.execute(
-                "SELECT sender, text FROM chat WHERE table_id = ? ORDER BY id", (table_id,)
+                "SELECT sender, text, code, args FROM chat WHERE table_id = ? ORDER BY id",
+                (table_id,),
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             log.warn(
@@ -186,7 +219,7 @@ class LiveTables(Database):
             )
             self._chat_lost = True
             return []
-        return [(str(r[0]), str(r[1])) for r in rows]
+        return [ChatRow(str(r[0]), str(r[1]), r[2], _facts(r[3])) for r in rows]
 
     def forget_live_tables(self) -> None:
         """Drop every table still being played, and the sessions: a fresh start that keeps

@@ -45,8 +45,17 @@ class TableChat:
 
     def restore(self) -> None:
         """The kept lines of a table restored after a restart."""
-        for sender, text in self.store.load_chat(self.table_id):
-            self.log.append(M.ChatMessage(sender=sender, text=text, table_id=self.table_id))
+        for row in self.store.load_chat(self.table_id):
+            line = M.ChatMessage(sender=row.sender, text=row.text, table_id=self.table_id)
+            if row.code is not None:  # a notice: its code and facts, as it was said
+                line = M.ChatMessage(
+                    sender=row.sender,
+                    text=row.text,
+                    table_id=self.table_id,
+                    code=row.code,
+                    args=row.args or {},
+                )
+            self.log.append(line)
 
     def say(self, sender: str, text: str) -> None:
         """A line in the table's chat: everyone here hears it, and later comers too."""
@@ -63,7 +72,9 @@ class TableChat:
 
     def _keep(self, msg: M.ChatMessage) -> None:
         self.log.append(msg)
-        self.store.add_chat(self.table_id, msg.sender, msg.text, CHAT_REPLAY)
+        self.store.add_chat(
+            self.table_id, msg.sender, msg.text, CHAT_REPLAY, code=msg.code, args=msg.args
+        )
         for token, _ in self.members():
             self.send(token, msg)
 
