@@ -18,6 +18,9 @@ from leekha.protocol.views import TableSummary
 class Lobby:
     tables: dict[int, TableSummary] = field(default_factory=dict)
     cursor: int = 0
+    #: Which of the chosen table's people (`people()`) is chosen by name, if any: the
+    #: row's names are a second cursor (→ and ←), whose Enter shows that one's profile.
+    person: int | None = None
 
     def listed(self, msg: P.TableList) -> None:
         self.tables = {int(t["id"]): cast(TableSummary, t) for t in msg.tables}
@@ -40,7 +43,35 @@ class Lobby:
 
     def move(self, step: int) -> None:
         self.cursor += step
+        self.person = None
         self._clamp()
+
+    def people(self) -> list[str]:
+        """The names of the people (not bots) seated at the chosen table, seat by seat."""
+        table = self.selected()
+        seats = table.get("seats") if table is not None else None
+        return [
+            str(s["name"])
+            for s in (seats if isinstance(seats, list) else [])
+            if s.get("name") and not s.get("is_bot")
+        ]
+
+    def move_person(self, step: int) -> None:
+        """→/←: along the chosen table's people; left of the first is the table again."""
+        people = self.people()
+        if not people:
+            self.person = None
+            return
+        at = (-1 if self.person is None else self.person) + step
+        self.person = None if at < 0 else min(at, len(people) - 1)
+
+    def chosen_person(self) -> str | None:
+        people = self.people()
+        if self.person is None or not people:
+            return None
+        return people[min(self.person, len(people) - 1)]
 
     def _clamp(self) -> None:
         self.cursor = max(0, min(self.cursor, len(self.tables) - 1))
+        if self.person is not None and self.person >= len(self.people()):
+            self.person = None

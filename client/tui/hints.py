@@ -49,6 +49,8 @@ def hint_items(m: M.ClientModel) -> list[tuple[str, str]]:
         return [("←→", _("level")), ("Enter", _("add the bot")), ("Esc", _("cancel"))]
     if top == M.GAME_OVER:
         return [("r", _("rematch")), ("L", _("leave")), ("q", _("quit"))]
+    if m.screen == M.LOBBY and m.lobby.chosen_person() is not None:
+        return [("←→", _("names")), ("Enter", _("profile")), ("↑↓", _("tables"))]
     if m.screen == M.LOBBY:
         return [
             ("↑↓", _("choose")),

@@ -16,10 +16,17 @@ from leekha.client.tui.sheets import put_columns
 def _seat_summary(t: Mapping[str, object], width: int) -> str:
     """Who sits at a table, in `width` columns: the longest names are shortened first,
     and a bot's mark stays whole."""
+    return _(", ").join(shown for shown, _person in _seat_cells(t, width))
+
+
+def _seat_cells(t: Mapping[str, object], width: int) -> list[tuple[str, bool]]:
+    """Each seat as the summary shows it, and whether a person sits there."""
     seats = t.get("seats")
     names: list[str] = []
     marks: list[str] = []
+    people: list[bool] = []
     for s in seats if isinstance(seats, list) else []:
+        people.append(bool(s.get("name")) and not s.get("is_bot"))
         if not s.get("name"):
             names.append("—")
             marks.append("")
@@ -29,7 +36,21 @@ def _seat_summary(t: Mapping[str, object], width: int) -> str:
     sep = _(", ")
     room = width - len(sep) * max(0, len(names) - 1) - sum(len(k) for k in marks)
     cut = share([len(n) for n in names], room)
-    return sep.join(fit(n, c) + k for n, c, k in zip(names, cut, marks))
+    shown = [fit(n, c) + k for n, c, k in zip(names, cut, marks)]
+    return list(zip(shown, people))
+
+
+def _mark_person(cv: Canvas, x: int, y: int, t: Mapping[str, object], w: int, n: int) -> None:
+    """The `n`th person's name under the chosen table in the cursor's colours (Enter
+    shows that one's profile)."""
+    sep = get_cwidth(_(", "))
+    for shown, person in _seat_cells(t, w):
+        if person:
+            if n == 0:
+                cv.put(x, y, shown, "class:cursorrow")
+                return
+            n -= 1
+        x += get_cwidth(shown) + sep
 
 
 def share(lengths: list[int], room: int) -> list[int]:
@@ -75,4 +96,6 @@ def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         style = "class:cursorrow" if i == m.lobby.cursor else ""
         put_columns(cv, x0, row, w, list(zip(offsets, cells)), style)
         cv.line(x0 + 2, row + 1, w - 2, _seat_summary(t, w - 2), "class:muted")
+        if i == m.lobby.cursor and m.lobby.person is not None:
+            _mark_person(cv, x0 + 2, row + 1, t, w - 2, m.lobby.person)
         row += 2

@@ -860,6 +860,14 @@ class ClientModel:
         self.cursor = max(0, min(self.cursor, n - 1))
 
     # ---- intents: lobby ----------------------------------------------------------------
+    def lobby_enter(self) -> None:
+        """Enter in the lobby: the profile of the name chosen under a table, else join."""
+        name = self.lobby.chosen_person()
+        if name is not None:
+            self.open_profiles([name])
+        else:
+            self.lobby_join()
+
     def lobby_join(self, *, spectate: bool = False) -> None:
         table = self.lobby.selected()
         if table is None:

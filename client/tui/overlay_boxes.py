@@ -29,6 +29,7 @@ def _help_rows(m: M.ClientModel) -> list[str]:
         return [
             _("↑/↓ j/k      choose a table"),
             _("Enter        sit at the table"),
+            _("←/→          a name under it; Enter: profile"),
             _("w            watch the table"),
             _("Q            quick play: seat me now (bots fill in)"),
             _("n            new table"),
