@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from leekha.common.bots.base import Strategy, make_strategy, play_out
 from leekha.common.bots.search import SearchStrategy
+from leekha.common.bots.search1 import Budget
 from leekha.common.config import RulesConfig
 from leekha.common.game import Game
 from leekha.common.seeds import derive_seed
@@ -74,7 +74,7 @@ def build_strategy(
 ) -> Strategy:
     """A strategy by spec; `search` takes the match's budget (0 ms = no clock)."""
     if spec == "search" and (budget_ms is not None or samples is not None):
-        kwargs: dict[str, Any] = {}
+        kwargs: Budget = {}
         if budget_ms is not None:
             kwargs["think_ms"] = budget_ms if budget_ms > 0 else None
         if samples is not None:

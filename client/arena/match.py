@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from leekha.client.arena import runners
 from leekha.client.arena.deal import DealTask, deal_task, rotation
@@ -173,7 +173,35 @@ def _progress(deals: int, counted: int, args: argparse.Namespace, rate: float,
     sys.stderr.flush()
 
 
-def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> dict[str, Any]:
+class StrategyFigures(TypedDict):
+    """One strategy's line of the report (`leekha match --json`)."""
+
+    seats: int
+    points_per_round: float
+    points_ci95: float
+    games_won: int
+    diff_vs_others: float | None
+    diff_ci95: float | None
+    relative_to_others: float | None
+
+
+class Report(TypedDict):
+    """A match's report (`leekha match --json`), by strategy."""
+
+    seats: list[str]
+    rules: str
+    rule_overrides: dict[str, object]
+    seed: int
+    duplicate: bool
+    rounds: int
+    deals: int
+    games_finished: int
+    precision: float | None
+    stopped_early: bool
+    strategies: dict[str, StrategyFigures]
+
+
+def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> Report:
     names = list(dict.fromkeys(specs))
     first, paired = specs[0], len(names) > 1
     deals: dict[tuple[int, int], list[Play]] = {}
@@ -213,7 +241,7 @@ def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> d
                 break
     if progress:
         sys.stderr.write("\n")
-    out: dict[str, Any] = {
+    out: Report = {
         "seats": list(specs),
         "rules": args.rules,
         "rule_overrides": args.overrides,
@@ -249,7 +277,7 @@ def collect(specs: Sequence[str], args: argparse.Namespace, progress: bool) -> d
     return out
 
 
-def format_report(report: dict[str, Any]) -> str:
+def format_report(report: Report) -> str:
     mode = "duplicate, " if report["duplicate"] else ""
     width = max(16, *(len(name) + 2 for name in report["strategies"]))
     rules = " ".join(
