@@ -22,6 +22,7 @@ from prompt_toolkit.output import Output
 from twisted.internet.defer import Deferred
 
 from leekha import protocol as P
+from leekha.client.core.requests import RequestTracker
 from leekha.client.i18n import _
 from leekha.client.identity import Identity
 from leekha.client.session import ClientSession, RetryPolicy, Target
@@ -74,6 +75,7 @@ class ClientApp:
         )
         model.new_id = self.session.new_id
         model.on_send = self._send
+        model.requests = RequestTracker(model.hand_off, self.session.answered)
         model.link.label = model.link.label or f"{host}:{port}"
         model.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
@@ -135,10 +137,11 @@ class ClientApp:
         self.model.say(text)
         self._changed()
 
-    def _send(self, msg: P.Message) -> None:
-        if not self.session.send(msg):
-            self.model.pending.pop(getattr(msg, "id", -1), None)
-            self.model.say(_("not connected: that did not reach the server, try again"), error=True)
+    def _send(self, msg: P.Message) -> bool:
+        if self.session.send(msg):
+            return True
+        self.model.say(_("not connected: that did not reach the server, try again"), error=True)
+        return False
 
     def _frame(self, _n: int) -> None:
         if self.table_drawn_at is None and self.model.screen == M.TABLE and self.model.hand:

@@ -27,6 +27,7 @@ from leekha.client import systemlines
 from leekha.client.core import link as L
 from leekha.client.core.chat import Chats
 from leekha.client.core.lobby import Lobby
+from leekha.client.core.requests import RequestTracker
 from leekha.client.core.table import SeatStats, TableState
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
@@ -172,10 +173,12 @@ class ClientModel:
         self.bell = bell  # ring on your turn (the app rings and clears `ring`)
         self.ring = False
         self.outbox: list[P.Message] = []
-        self.on_send: Callable[[P.Message], None] | None = None
+        #: Hands a request to the session; False when it could not go (the link is down).
+        self.on_send: Callable[[P.Message], bool] | None = None
         #: Request ids; the app hands in its session's, so ids never repeat across links.
         self.new_id: Callable[[], int] = itertools.count(1).__next__
-        self.pending: dict[int, P.Message] = {}
+        #: The requests in flight; the app gives it the session's `answered`.
+        self.requests: RequestTracker[None] = RequestTracker(self.hand_off)
         # connection
         self.link = L.Link()
         self.boxes = Overlays()
@@ -228,13 +231,19 @@ class ClientModel:
     # ---- outgoing ----------------------------------------------------------------------
     def request(self, cls: type[P.Message], **fields: Any) -> P.Message:
         """Build a request with a fresh id, remember it and hand it to the sender."""
-        rid = self.new_id()
-        msg: P.Message = cast(Any, cls)(id=rid, **fields)
-        self.pending[rid] = msg
-        self.outbox.append(msg)
-        if self.on_send is not None:
-            self.on_send(msg)
+        msg: P.Message = cast(Any, cls)(id=self.new_id(), **fields)
+        self.requests.send(msg, None)
         return msg
+
+    def hand_off(self, msg: P.Message) -> bool:
+        """The request goes out (to the outbox, and to the session when wired)."""
+        self.outbox.append(msg)
+        return self.on_send(msg) if self.on_send is not None else True
+
+    def _answers(self, msg: P.Message) -> P.Message | None:
+        """The request of ours `msg` answers (no longer in flight), or None."""
+        answer = self.requests.reply(msg)
+        return None if answer is None else answer.request
 
     def take_outbox(self) -> list[P.Message]:
         out, self.outbox = self.outbox, []
@@ -406,7 +415,7 @@ class ClientModel:
     # ---- connection events (from client/session.py) ----------------------------------
     def connection_lost(self, detail: str = "") -> None:
         self.link.lost(detail)
-        self.pending.clear()
+        self.requests.lost()
         self.pass_sent = False
 
     def reconnect_scheduled(self, attempt: int, delay: float) -> None:
@@ -480,8 +489,7 @@ class ClientModel:
             case P.Ok():
                 self._on_ok(msg)
             case P.TableList():
-                if msg.re is not None:
-                    self.pending.pop(msg.re, None)
+                self._answers(msg)
                 self.lobby.listed(msg)
             case P.TableUpdate():
                 self._on_table_update(msg)
@@ -521,14 +529,14 @@ class ClientModel:
                     lines.append((msg.sender, msg.text))
             case P.Profile():
                 box = self.boxes.profile_box
-                if self.pending.pop(msg.re, None) is not None and box and box.asked == msg.name:
+                if self._answers(msg) is not None and box and box.asked == msg.name:
                     box.profile = to_dict(msg)
             case P.PhraseSaid():
                 self._on_phrase(msg)
             case P.Stats():
                 self._on_stats(msg)
             case P.TournamentList() | P.TournamentState():
-                req = self.pending.pop(msg.re, None) if msg.re is not None else None
+                req = self._answers(msg)
                 if isinstance(req, P.EnterTournament) and isinstance(msg, P.TournamentState):
                     self.entered = req.tournament_id
                     self.say(_("you are in {name}: your games begin by themselves").format(
@@ -581,7 +589,7 @@ class ClientModel:
             self._join(table_id, password, False)
 
     def _on_error(self, msg: P.Error) -> None:
-        req = self.pending.pop(msg.re, None) if msg.re is not None else None
+        req = self._answers(msg)
         words = explain(msg.code, msg.message, msg.rule, msg.args, self.fmt)
         if req is None:
             self.say(_("Server: {words}").format(words=words), error=True)
@@ -606,7 +614,7 @@ class ClientModel:
             self.auto.stage = "failed"
 
     def _on_ok(self, msg: P.Ok) -> None:
-        req = self.pending.pop(msg.re, None)
+        req = self._answers(msg)
         if req is None:
             return
         if isinstance(req, P.PassCards) and self.game.view is not None:
@@ -636,7 +644,7 @@ class ClientModel:
             self.counting = False
 
     def _on_snapshot(self, msg: P.Snapshot) -> None:
-        req = self.pending.pop(msg.re, None) if msg.re is not None else None
+        req = self._answers(msg)
         if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
             self.table_password = req.password
         # Unasked, from the lobby, having entered a tournament: its next game seats us.
@@ -834,7 +842,7 @@ class ClientModel:
         self.say(_("taking your seat back from the bot…"), transient=True)
 
     def _on_stats(self, msg: P.Stats) -> None:
-        if self.pending.pop(msg.re, None) is None:
+        if self._answers(msg) is None:
             return  # not ours (or the overlay was closed and reopened since)
         self.boxes.stats = [dict(p) for p in msg.players]
 
@@ -913,9 +921,8 @@ class ClientModel:
     def close_stats(self) -> None:
         self.boxes.stats_open = False
         self.boxes.stats = None
-        for rid, req in list(self.pending.items()):
-            if isinstance(req, P.GetStats):
-                del self.pending[rid]  # a late reply must not reopen or refill the overlay
+        # A late reply must not reopen or refill the overlay.
+        self.requests.drop(lambda asked: isinstance(asked.request, P.GetStats))
 
     def open_tournaments(self) -> None:
         """Lobby: the server's tournaments; Enter follows one, Enter on a table watches."""
