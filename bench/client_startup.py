@@ -4,7 +4,13 @@ Both run on a pseudo-terminal (a real 80x24 screen) in the same run, so the rati
 much slower than bare interpreter startup the whole thing is: imports, the embedded server,
 the handshake, table creation, three bots, the deal and the first full-screen frame.
 
-    .venv/bin/python bench/client_startup.py [--runs N]
+    .venv/bin/python bench/client_startup.py [--runs N] [--against DIR]
+
+`--against DIR` times another checkout of the tree (`git worktree add DIR REV`) in the same
+run, alternated run by run with this one, for a before/after figure that the machine's
+load cannot tilt. Every child runs with its bytecode cached, as in any installed copy: the
+environment's PYTHONDONTWRITEBYTECODE is dropped, the bytecode goes to a folder of the
+run's own (PYTHONPYCACHEPREFIX), and one untimed run of each command writes it first.
 """
 
 from __future__ import annotations
@@ -24,11 +30,10 @@ import time
 from pathlib import Path
 
 
-def _run_pty(argv: list[str], timeout: float = 30.0) -> tuple[float, float]:
+def _run_pty(argv: list[str], env: dict[str, str], timeout: float = 30.0) -> tuple[float, float]:
     """Start argv on an 80x24 pty; return (start wall time, exit wall time)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = dict(os.environ, TERM="xterm-256color")
     start = time.time()
     proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env)
     os.close(slave)
@@ -49,6 +54,30 @@ def _run_pty(argv: list[str], timeout: float = 30.0) -> tuple[float, float]:
     return start, time.time()
 
 
+def _tree(checkout: Path, into: Path) -> Path:
+    """A folder that makes `leekha` that checkout's packages when put on PYTHONPATH (ahead
+    of this environment's editable install): leekha/{common,protocol,server,client}."""
+    root = into / "leekha"
+    root.mkdir(parents=True)
+    for pkg in ("common", "protocol", "server", "client"):
+        (root / pkg).symlink_to(checkout.resolve() / pkg)
+    return into
+
+
+def _play(env: dict[str, str], strategy: str, tmp: Path) -> tuple[float, float]:
+    """One `leekha play` to a drawn table: (seconds to the drawn table, to its exit)."""
+    marker = tmp / "drawn"
+    argv = [
+        str(Path(sys.executable).with_name("leekha")), "play",
+        "--strategy", strategy,
+        "--exit-when-drawn",
+        "--report-drawn", str(marker),
+        "--data", str(tmp / "play"),  # a fresh folder: no unfinished game to offer to resume
+    ]  # fmt: skip
+    s, e = _run_pty(argv, env)
+    return float(marker.read_text()) - s, e - s
+
+
 #: `leekha play` to a drawn table, as a multiple of bare interpreter startup.
 GOAL_RATIO = 12.0
 
@@ -57,36 +86,44 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--strategy", default="best")
+    parser.add_argument(
+        "--against", type=Path, default=None, metavar="DIR",
+        help="another checkout to time in the same run, alternated with this one",
+    )  # fmt: skip
     args = parser.parse_args()
-    leekha = str(Path(sys.executable).with_name("leekha"))
-    bare, drawn, total = [], [], []
-    for _ in range(args.runs):
-        s, e = _run_pty([sys.executable, "-c", "pass"])
-        bare.append(e - s)
-        with tempfile.TemporaryDirectory() as tmp:
-            marker = Path(tmp) / "drawn"
-            argv = [
-                leekha,
-                "play",
-                "--strategy",
-                args.strategy,
-                "--exit-when-drawn",
-                "--report-drawn",
-                str(marker),
-                "--data",  # a fresh folder: no unfinished game to offer to resume
-                str(Path(tmp) / "play"),
-            ]
-            s, e = _run_pty(argv)
-            drawn.append(float(marker.read_text()) - s)
-            total.append(e - s)
-    ref, med = statistics.median(bare), statistics.median(drawn)
+    with tempfile.TemporaryDirectory(prefix="leekha-startup-") as work:
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        base.update(TERM="xterm-256color", PYTHONPYCACHEPREFIX=str(Path(work) / "pyc"))
+        envs = {"this tree": base}
+        if args.against is not None:
+            tree = _tree(args.against, Path(work) / "against")
+            path = os.pathsep.join(p for p in (str(tree), base.get("PYTHONPATH")) if p)
+            envs[str(args.against)] = dict(base, PYTHONPATH=path)
+        bare: list[float] = []
+        drawn: dict[str, list[float]] = {name: [] for name in envs}
+        total: dict[str, list[float]] = {name: [] for name in envs}
+        for n in range(args.runs + 1):  # run 0 writes the bytecode and is not counted
+            s, e = _run_pty([sys.executable, "-c", "pass"], base)
+            for name, env in envs.items():
+                with tempfile.TemporaryDirectory(dir=work) as tmp:
+                    to_drawn, to_exit = _play(env, args.strategy, Path(tmp))
+                if n:
+                    drawn[name].append(to_drawn)
+                    total[name].append(to_exit)
+            if n:
+                bare.append(e - s)
+    ref = statistics.median(bare)
     print(f"python -c pass              median {ref * 1000:7.1f} ms")
-    print(
-        f"leekha play -> drawn table  median {med * 1000:7.1f} ms  "
-        f"(min {min(drawn) * 1000:.1f}, max {max(drawn) * 1000:.1f})  = {med / ref:.1f}x"
-    )
-    print(f"leekha play -> drawn -> exited     {statistics.median(total) * 1000:7.1f} ms")
+    for name in envs:
+        med = statistics.median(drawn[name])
+        print(
+            f"leekha play -> drawn table  median {med * 1000:7.1f} ms  "
+            f"(min {min(drawn[name]) * 1000:.1f}, max {max(drawn[name]) * 1000:.1f})  "
+            f"= {med / ref:.1f}x  [{name}]"
+        )
+        print(f"leekha play -> drawn -> exited     {statistics.median(total[name]) * 1000:7.1f} ms")
     # The goal is a ratio to the reference measured in the same run (docs/performance.md).
+    med = statistics.median(drawn["this tree"])
     print(
         f"goal: at most {GOAL_RATIO:g}x python -c pass:",
         "OK" if med <= GOAL_RATIO * ref else "OVER",

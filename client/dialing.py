@@ -10,11 +10,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from OpenSSL import SSL
 from twisted.application.internet import backoffPolicy
 from twisted.internet import defer, error
 from twisted.python.failure import Failure
 
+from leekha.client.eventloop import is_tls_error
 from leekha.client.i18n import _
 from leekha.client.tokens import server_key
 from leekha.client.trust import TrustError
@@ -74,7 +74,7 @@ def plain_reason(reason: BaseException | Failure | None) -> str:
         return _("unknown host name")
     if isinstance(exc, error.TimeoutError | defer.TimeoutError):
         return _("no answer (timed out)")
-    if isinstance(exc, SSL.Error):
+    if is_tls_error(exc):
         return _("the TLS handshake failed (is the server serving TLS? try without --tls)")
     if isinstance(exc, error.ConnectionDone):
         return _("the server closed the connection")

@@ -9,21 +9,29 @@ Twisted's `task.react` runs the reactor until `main` is done; prompt_toolkit's
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def install_reactor() -> Any:
+def install_reactor(*, tls: bool = True) -> Any:
     """Install (or reuse) Twisted's asyncio reactor on a fresh loop and return it: the one
     event loop every leekha command runs on, `leekha serve` included (server/reactor.py
     hands this out to the server's commands; the TUI and the bot client import nothing
     of the server). Never at import time, so tests and library users keep control of
-    their own reactor."""
-    import sys
+    their own reactor.
 
+    `tls=False` is for a process that will never make a TLS connection (`leekha play`,
+    whose server is its own, on 127.0.0.1). Twisted's reactor imports pyOpenSSL and
+    cryptography's X.509 as it loads, to offer TLS on every TCP connection: a third of
+    the interpreter's own start-up time again, and more than any other part of
+    `leekha play`'s start. With pyOpenSSL marked absent, Twisted runs as it does where
+    pyOpenSSL is not installed: plain TCP only, in this process."""
     if "twisted.internet.reactor" not in sys.modules:
+        if not tls and "OpenSSL" not in sys.modules:
+            sys.modules["OpenSSL"] = None  # type: ignore[assignment]
         from twisted.internet import asyncioreactor
 
         loop = asyncio.new_event_loop()
@@ -34,9 +42,18 @@ def install_reactor() -> Any:
     return reactor
 
 
-def run_on_reactor(main: Callable[[Any], Awaitable[int]]) -> int:
-    """Run `main(reactor)` to completion on the asyncio reactor; return its exit code."""
-    install_reactor()
+def is_tls_error(exc: object) -> bool:
+    """A failure of pyOpenSSL's, without importing it: only TLS loads it (and a process
+    installed with `tls=False` never does), so when it is not loaded nothing can have
+    failed in it."""
+    ssl = sys.modules.get("OpenSSL.SSL")
+    return ssl is not None and isinstance(exc, ssl.Error)
+
+
+def run_on_reactor(main: Callable[[Any], Awaitable[int]], *, tls: bool = True) -> int:
+    """Run `main(reactor)` to completion on the asyncio reactor; return its exit code.
+    `tls=False`: the process makes no TLS connection (see `install_reactor`)."""
+    install_reactor(tls=tls)
     from twisted.internet import defer, task
 
     async def react(reactor: Any) -> None:

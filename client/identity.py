@@ -12,13 +12,15 @@ import base64
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from leekha.client.i18n import _
 from leekha.protocol.auth import encode_public_key, key_fingerprint
+
+if TYPE_CHECKING:  # cryptography is imported when a key is made or used, not at start-up
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 #: Prefix of an exported identity line: a new format gets a new prefix, never a reused one.
 EXPORT_PREFIX = "leekha-id-1:"
@@ -40,6 +42,8 @@ class Identity:
     @property
     def public_key(self) -> str:
         """The key as the wire carries it (`ed25519:<base64>`)."""
+        from cryptography.hazmat.primitives import serialization
+
         raw = self.private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
@@ -53,6 +57,8 @@ class Identity:
         return self.private_key.sign(payload)
 
     def export_line(self) -> str:
+        from cryptography.hazmat.primitives import serialization
+
         raw = self.private_key.private_bytes(
             serialization.Encoding.Raw,
             serialization.PrivateFormat.Raw,
@@ -62,6 +68,8 @@ class Identity:
 
     @classmethod
     def generate(cls) -> Identity:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod
@@ -73,6 +81,8 @@ class Identity:
                     prefix=EXPORT_PREFIX
                 )
             )
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         try:
             raw = base64.urlsafe_b64decode(line[len(EXPORT_PREFIX) :].encode("ascii"))
             return cls(Ed25519PrivateKey.from_private_bytes(raw))

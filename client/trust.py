@@ -20,20 +20,17 @@ import ipaddress
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes
-from OpenSSL import SSL
-from service_identity import VerificationError
-from service_identity.cryptography import (
-    verify_certificate_hostname,
-    verify_certificate_ip_address,
-)
 from twisted.internet.interfaces import IOpenSSLClientConnectionCreator
-from twisted.internet.ssl import CertificateOptions, TLSVersion
 from zope.interface import implementer
+
+if TYPE_CHECKING:
+    # pyOpenSSL, cryptography's X.509 and service_identity are imported when a TLS
+    # connection is made: a plain connection (and `leekha play`) never loads them.
+    from cryptography import x509
+    from OpenSSL import SSL
 
 from leekha.client.i18n import _
 
@@ -50,6 +47,8 @@ def default_path() -> Path:
 
 def fingerprint(cert: x509.Certificate) -> str:
     """SHA-256 of the certificate, as `openssl x509 -noout -fingerprint -sha256` shows it."""
+    from cryptography.hazmat.primitives import hashes
+
     return cert.fingerprint(hashes.SHA256()).hex(":").upper()
 
 
@@ -110,12 +109,16 @@ class TrustingCreator:
         self.server = server
         self.known = known
         self.pin = pin
+        from twisted.internet.ssl import CertificateOptions, TLSVersion
+
         self._ip = _is_ip(hostname)
         self._options = CertificateOptions(raiseMinimumTo=TLSVersion.TLSv1_2)
         self._options.getContext().set_default_verify_paths()
         self._verdicts: weakref.WeakKeyDictionary[Any, Verdict] = weakref.WeakKeyDictionary()
 
     def clientConnectionForTLS(self, tlsProtocol: Any) -> SSL.Connection:
+        from OpenSSL import SSL
+
         conn = SSL.Connection(self._options.getContext(), None)
         if not self._ip:
             conn.set_tlsext_host_name(self.hostname.encode("idna"))
@@ -158,6 +161,12 @@ def _is_ip(host: str) -> bool:
 
 
 def _name_ok(cert: x509.Certificate, host: str) -> bool:
+    from service_identity import VerificationError
+    from service_identity.cryptography import (
+        verify_certificate_hostname,
+        verify_certificate_ip_address,
+    )
+
     try:
         if _is_ip(host):
             verify_certificate_ip_address(cert, host)

@@ -11,9 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from .errors import ProtocolError
 
 #: Key scheme tag; a key of any other scheme is refused with `bad_key`.
@@ -62,6 +59,9 @@ def verify(key: str, signature: bytes, payload: bytes) -> bool:
     """True when `signature` is `key`'s signature of `payload`."""
     if len(signature) != SIGNATURE_BYTES:
         return False
+    from cryptography.exceptions import InvalidSignature  # only once a key proves a name
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(decode_public_key(key)).verify(signature, payload)
     except (InvalidSignature, ProtocolError, ValueError):

@@ -11,10 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
-from openskill.models import PlackettLuce
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
-_MODEL = PlackettLuce()
+
+@cache
+def _model() -> PlackettLuce:
+    """The model, made when the first game is rated: importing openskill costs a start-up
+    (`leekha play`'s included) more than rating a game does."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 @dataclass(frozen=True)
@@ -29,7 +39,7 @@ class Rating:
 
     @classmethod
     def fresh(cls) -> Rating:
-        r = _MODEL.rating()
+        r = _model().rating()
         return cls(r.mu, r.sigma)
 
 
@@ -59,7 +69,7 @@ def rate_game(
     """
     ratings = [current.get(e.key) if e.key else None for e in entrants]
     model_ratings = [
-        _MODEL.rating(mu=r.mu, sigma=r.sigma) if r else _MODEL.rating() for r in ratings
+        _model().rating(mu=r.mu, sigma=r.sigma) if r else _model().rating() for r in ratings
     ]
     if teams:
         groups = [[0, 2], [1, 3]]
@@ -69,7 +79,7 @@ def rate_game(
         groups = [[i] for i in range(len(entrants))]
         ranks = _ranks_solo([e.total for e in entrants])
     teams_in = [[model_ratings[i] for i in g] for g in groups]
-    rated = _MODEL.rate(teams_in, ranks=[float(r) for r in ranks])
+    rated = _model().rate(teams_in, ranks=[float(r) for r in ranks])
     out: dict[str, Rating] = {}
     for group, new in zip(groups, rated, strict=True):
         for seat, r in zip(group, new, strict=True):

@@ -15,11 +15,10 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
+if TYPE_CHECKING:  # cryptography's X.509 is imported when a TLS server is made (start-up)
+    from cryptography import x509
 
 #: A self-signed certificate is valid this long (clients pin it, not its dates).
 SELF_SIGNED_DAYS = 3650
@@ -42,6 +41,9 @@ class Credentials:
 def fingerprint(cert_pem: bytes) -> str:
     """SHA-256 of the certificate's DER form, as colon-separated upper-case hex (the form
     `openssl x509 -fingerprint -sha256` prints)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
     cert = x509.load_pem_x509_certificate(cert_pem)
     digest = cert.fingerprint(hashes.SHA256())
     return ":".join(f"{b:02X}" for b in digest)
@@ -52,6 +54,11 @@ def make_self_signed(
 ) -> None:
     """Write a new P-256 key and a certificate for `hostname`, localhost and the loopback
     addresses (files are replaced)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
     host = hostname or socket.gethostname() or "localhost"
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host[:64])])

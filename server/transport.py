@@ -31,7 +31,6 @@ from __future__ import annotations
 import socket
 import typing
 
-from OpenSSL.SSL import Error as SSLError
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol, connectionDone
@@ -39,6 +38,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
+from leekha.client.eventloop import is_tls_error
 from leekha.protocol import catalogue as M
 from leekha.protocol.connection import Connection, LocalProtocolError
 from leekha.protocol.errors import ProtocolError
@@ -63,7 +63,7 @@ NOT_A_FRAME = frozenset({"bad_frame", "frame_too_large", "bad_msgpack"})
 
 def _tls_failure(reason: Failure) -> str | None:
     """What went wrong in a TLS handshake or record, or None for any other reason."""
-    if not isinstance(reason.value, SSLError):
+    if not is_tls_error(reason.value):
         return None
     args = getattr(reason.value, "args", ())
     details = [str(part[2]) for part in (args[0] if args and args[0] else []) if len(part) > 2]

@@ -201,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if no_terminal("play"):
         return 1
-    return run_on_reactor(lambda reactor: play_main(reactor, args))
+    # Its own server on 127.0.0.1 only: no TLS, and none of TLS's start-up cost.
+    return run_on_reactor(lambda reactor: play_main(reactor, args), tls=False)
 
 
 async def play_main(

@@ -138,6 +138,42 @@ def test_help_imports_no_network_or_screen_library() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_play_loads_no_tls_and_still_serves_and_connects() -> None:
+    """`leekha play`'s process never loads pyOpenSSL or cryptography (start-up time):
+    every module its table needs imports without them, and a server on 127.0.0.1 still
+    takes a plain connection."""
+    code = """
+import sys
+from leekha.client.eventloop import install_reactor, run_on_reactor
+install_reactor(tls=False)
+from leekha.server import local
+import leekha.client.tui.app, leekha.client.tui.play, leekha.server.app
+async def main(reactor):
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+    from leekha.client.eventloop import twisted_await
+    import asyncio, tempfile, pathlib
+    with tempfile.TemporaryDirectory() as tmp:
+        started = local.start(reactor, pathlib.Path(tmp), name="t", bot_think_ms=0)
+        server = await twisted_await(started)
+        try:
+            end = TCP4ClientEndpoint(reactor, "127.0.0.1", server.port)
+            loop = asyncio.get_running_loop()
+            proto = await connectProtocol(end, Protocol()).asFuture(loop)
+            proto.transport.loseConnection()
+        finally:
+            await twisted_await(server.stop())
+    loaded = {m.split(".")[0] for m in sys.modules if sys.modules[m] is not None}
+    print(sorted(loaded & {"OpenSSL", "cryptography", "service_identity"}))
+    return 0
+sys.exit(run_on_reactor(main, tls=False))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stderr
+
+
 def test_strategy_refusals_are_the_registrys_words_and_translated() -> None:
     """The client's copy of every StrategyError template is the engine's, word for word,
     so each refusal is said in the interface language."""
