@@ -11,6 +11,7 @@ from leekha.client.rulestext import preset_word
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, fit
 from leekha.client.tui.sheets import put_columns
+from leekha.client.tui.words import bot_name
 
 
 def _seat_summary(t: Mapping[str, object], width: int) -> str:
@@ -25,13 +26,13 @@ def _seat_cells(t: Mapping[str, object], width: int) -> list[tuple[str, bool]]:
     names: list[str] = []
     marks: list[str] = []
     people: list[bool] = []
-    for s in seats if isinstance(seats, list) else []:
+    for i, s in enumerate(seats if isinstance(seats, list) else []):
         people.append(bool(s.get("name")) and not s.get("is_bot"))
         if not s.get("name"):
             names.append("—")
             marks.append("")
         else:
-            names.append(str(s["name"]))
+            names.append(bot_name(str(s["name"]), i) if s.get("is_bot") else str(s["name"]))
             marks.append(_("{name}[bot]").format(name="") if s.get("is_bot") else "")
     sep = _(", ")
     room = width - len(sep) * max(0, len(names) - 1) - sum(len(k) for k in marks)

@@ -58,6 +58,7 @@ from leekha.client.tui.status import StatusLine
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.client.tui.words import (
     NAME_MAX,
+    bot_name,
     level_word,
     round_note,
     suit_word,
@@ -392,7 +393,14 @@ class ClientModel:
         return []
 
     def player_name(self, seat: int) -> str:
-        return self.game.player_name(seat) or _("seat {n}").format(n=seat + 1)
+        name = self.game.player_name(seat)
+        if name is None:
+            return _("seat {n}").format(n=seat + 1)
+        players = self.game.players
+        if 0 <= seat < len(players) and players[seat].get("is_bot"):
+            if players[seat].get("name") == name:
+                return bot_name(name, seat, players[seat].get("strategy"))
+        return name
 
     def fmt(self, card: int) -> str:
         return C.format_card(card, ascii=self.ascii)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.utils import get_cwidth
+
 from leekha.client import rtl
 from leekha.client.i18n import _
-from leekha.client.rulestext import summary
+from leekha.client.rulestext import preset_word, summary
 from leekha.client.tui import model as M
 from leekha.client.tui import social, tournament
 from leekha.client.tui.canvas import Canvas, Frags, frags_width
@@ -162,7 +164,7 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
     off = _("off")
     values = {
         "name": f.name + ("_" if f.field == "name" else ""),
-        "preset": f"‹ {f.preset} ›  {summary(PRESETS[f.preset])}",
+        "preset": f"‹ {preset_word(f.preset)} ›  {summary(PRESETS[f.preset])}",
         "target": target,
         "password": ("*" * len(f.password) or _("(none)")) + ("_" if f.field == "password" else ""),
         "pass_timer": f"‹ {f.pass_timer or off} ›" + (" s" if f.pass_timer else ""),
@@ -180,11 +182,14 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
         "counting_aid": _("count aid"),
         "create": "",
     }
+    # Two columns, mirrored in a right-to-left layout: the labels against the edge.
+    width = max(10, *(get_cwidth(t) for t in labels.values()))
     for i, row in enumerate(f.ROWS):
         style = "class:box class:cursorrow" if i == f.row else "class:box"
-        cv.put(x, y + i, f"{labels[row]:>10}  {values[row]}"[:52], style)
-    cv.put(x, y + 9, _("↑↓ field  ←→ change  type text/digits"), "class:box class:muted")
-    cv.put(x, y + 10, _("Enter create  Esc cancel"), "class:box class:muted")
+        label = " " * (width - get_cwidth(labels[row])) + labels[row]
+        put_columns(cv, x, y + i, 52, [(0, label), (width + 2, values[row])], style)
+    cv.line(x, y + 9, 52, _("↑↓ field  ←→ change  type text/digits"), "class:box class:muted")
+    cv.line(x, y + 10, 52, _("Enter create  Esc cancel"), "class:box class:muted")
 
 
 def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:

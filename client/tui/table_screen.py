@@ -13,6 +13,7 @@ from leekha.client.i18n import _
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, Frags, clip, frags_width
 from leekha.client.tui.cardfrags import card_frag
+from leekha.client.tui.words import server_bot_name
 
 #: What one line about a seat holds: the name (which may be shortened) and its parts,
 #: most important first; a part is shown whole or left out, never cut.
@@ -27,7 +28,10 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
     tags: list[Frags] = []
     if seat == m.game.your_seat:
         tags.append([("class:seat.name", _(" (you)"))])
-    if p.get("is_bot") and p.get("strategy") in M.BOT_LEVELS:
+    level_named = p.get("name") == server_bot_name(str(p.get("strategy")), seat)
+    if p.get("is_bot") and level_named:
+        head = [("class:seat.bot", name)]  # "hard bot 2" says it already
+    elif p.get("is_bot") and p.get("strategy") in M.BOT_LEVELS:
         level = M.level_word(str(p["strategy"]))
         tags.append([("class:seat.bot", _(" [bot: {level}]").format(level=level))])
     elif p.get("is_bot"):

@@ -23,6 +23,21 @@ def level_word(level: str) -> str:
     return words.get(level, level)
 
 
+def bot_name(name: str, seat: int, level: str | None = None) -> str:
+    """A bot seat's name in the reader's language. The server names the bots a host adds
+    "{level} bot {seat}" (server/tablepeople.py); that exact name is said again with the
+    level translated, any other name (a bot client's own) is the name."""
+    for word in (level,) if level else ("easy", "medium", "hard"):
+        if name == server_bot_name(word, seat):
+            return _("{level} bot {n}").format(level=level_word(word), n=seat)
+    return name
+
+
+def server_bot_name(level: str, seat: int) -> str:
+    """The name the server gives a bot of `level` a host adds at `seat`."""
+    return f"{level} bot {seat}"
+
+
 def suit_word(suit: int) -> str:
     return suit_name(suit)
 

@@ -31,6 +31,7 @@ from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas
 from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import MIN_HEIGHT, MIN_WIDTH, Options, paint
+from leekha.client.tui.words import bot_name
 from leekha.common import cards as C
 
 LOCALE = Path(__file__).resolve().parents[2] / "client" / "locale"
@@ -47,6 +48,13 @@ CASTS: dict[str, list[tuple[str, str | None]]] = {
     "bots": [("ann", None), ("hard bot 1", "hard"), ("hard bot 2", "hard"), ("hard bot 3", "hard")],
 }
 NAMES = {n for cast in CASTS.values() for n, _level in cast} | {"Friday", LATIN + " II"}
+
+
+def shown_names() -> set[str]:
+    """The names as the reader sees them: a bot the server named is named in their words."""
+    return NAMES | {
+        bot_name(n, seat, level) for cast in CASTS.values() for seat, (n, level) in enumerate(cast)
+    }
 
 SIZES = [(80, 24), (MIN_WIDTH, MIN_HEIGHT)]
 assert (MIN_WIDTH, MIN_HEIGHT) == (60, 20)
@@ -251,7 +259,7 @@ def catalogue_texts(lang: str) -> tuple[str, ...]:
 
 def name_prefix(stem: str) -> bool:
     """Whether `stem` is the start of a name (or of a word in one): a name may be shortened."""
-    return any(n.startswith(stem) or f" {stem}" in f" {n}" for n in NAMES)
+    return any(n.startswith(stem) or f" {stem}" in f" {n}" for n in shown_names())
 
 
 def cut_labels(text: str, lang: str) -> list[str]:
