@@ -397,9 +397,9 @@ class ClientModel:
         if name is None:
             return _("seat {n}").format(n=seat + 1)
         players = self.game.players
-        if 0 <= seat < len(players) and players[seat].get("is_bot"):
-            if players[seat].get("name") == name:
-                return bot_name(name, seat, players[seat].get("strategy"))
+        bot = 0 <= seat < len(players) and players[seat].get("is_bot")
+        if bot and players[seat].get("name") == name:  # a bot the server named
+            return bot_name(name, seat, players[seat].get("strategy"))
         return name
 
     def fmt(self, card: int) -> str:
