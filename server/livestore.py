@@ -16,6 +16,24 @@ from leekha.server.database import Database
 
 log = Logger()
 
+#: The stored text of each card play and double seen, by (kind, seat, card): there are
+#: at most 416 of them, and one is stored with every card played.
+_ONE_CARD: dict[tuple[object, ...], str] = {}
+
+
+def _action_json(action: Mapping[str, object]) -> str:
+    """An action as its `actions` row stores it (`json.dumps` of the engine's map)."""
+    kind, seat, card = action.get("kind"), action.get("seat"), action.get("card")
+    if len(action) == 3 and kind in ("play", "double") and type(seat) is type(card) is int:
+        key = (kind, seat, card)  # the engine's map, whose text is always the same
+        text = _ONE_CARD.get(key)
+        if text is None:
+            text = json.dumps(dict(action))
+            if len(_ONE_CARD) < 1024:
+                _ONE_CARD[key] = text
+        return text
+    return json.dumps(dict(action))
+
 
 @dataclass(frozen=True)
 class SessionRow:
@@ -162,7 +180,7 @@ class LiveTables(Database):
     ) -> None:
         self._write_one(
             "INSERT INTO actions (table_id, game_no, idx, action) VALUES (?, ?, ?, ?)",
-            (table_id, game_no, idx, json.dumps(dict(action))),
+            (table_id, game_no, idx, _action_json(action)),
         )
 
     def delete_table(self, table_id: int) -> None:

@@ -31,7 +31,7 @@ from leekha.server.quickplay import QuickPlay
 from leekha.server.seats import WIRE_NAME_MAX, hash_password
 from leekha.server.session import Session
 from leekha.server.sessions import SessionDesk
-from leekha.server.settings import ServerSettings
+from leekha.server.settings import WIRE_CHAT_MAX, ServerSettings
 from leekha.server.standing import wire_standings
 from leekha.server.table import Table, TableOptions
 from leekha.server.timers import Deadlines
@@ -39,10 +39,6 @@ from leekha.server.tournament.runner import TournamentRunner
 from leekha.server.voice import Voice
 
 log = Logger()
-
-#: The protocol's cap on chat text (chat_message.text).
-WIRE_CHAT_MAX = 1000
-
 
 def timer_seconds(asked: int | None, default: float) -> float | None:
     """A create_table timer: null takes the server's default, 0 means untimed (None)."""
