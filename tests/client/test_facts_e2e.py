@@ -31,9 +31,9 @@ from leekha.common.record import GameRecord
 from leekha.common.tally import Tally
 
 #: Short clocks, so that timeouts are cheap: the pass long enough for a client started
-#: again after a server restart to see its countdown run out. The bots take 30 ms a
+#: again after a server restart to see its countdown run out. The bots take 20 ms a
 #: move, so that a round lasts a second or two once they play every seat.
-TIMERS = ("--default-pass-timer-s", "10", "--default-turn-timer-s", "1.5", "--bot-think-ms", "30")
+TIMERS = ("--default-pass-timer-s", "10", "--default-turn-timer-s", "1", "--bot-think-ms", "20")
 RULES = ("--rules", "classic", "--rule", "target=40")
 #: Nothing held on screen: a key held back by a finished trick or a round's summary would
 #: only let the screen catch up, and never take a seat back.
