@@ -19,7 +19,6 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from leekha import protocol as P
@@ -31,6 +30,7 @@ from leekha.client.core.requests import RequestTracker
 from leekha.client.core.table import SeatStats, TableState
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
+from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN, CreateForm, PasswordPrompt
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
@@ -137,20 +137,6 @@ _HELD = (
     P.YourTurn,
     P.Turn,
 )
-
-
-@dataclass
-class AutoSetup:
-    """`leekha play`: create a table, fill it with bots and start, with no questions."""
-
-    name: str
-    preset: str
-    overrides: dict[str, Any]
-    bot: str
-    stage: str = "create"
-    bots_pending: set[int] = field(default_factory=set)
-    #: The game is kept, and the next `leekha play` offers to resume it (not --no-save).
-    kept: bool = True
 
 
 class ClientModel:
@@ -582,11 +568,8 @@ class ClientModel:
             # A fresh session after the old one expired: the seat is gone.
             self._leave_table()
             self.say(_("reconnected, but the old session had expired"), error=True)
-        if self.auto is not None and self.auto.stage == "create" and not msg.resumed:
-            a = self.auto
-            a.stage = "creating"
-            self.request(P.CreateTable, name=a.name, preset=a.preset, overrides=a.overrides)
-        elif not msg.resumed or self.game.table is None:
+        creating = self.auto is not None and not msg.resumed and self.auto.welcomed(self.request)
+        if not creating and (not msg.resumed or self.game.table is None):
             self.request(P.ListTables)
         if self.quick_now and self.game.table is None:
             self.quick_now = False
@@ -618,8 +601,8 @@ class ClientModel:
             self.boxes.tournaments = None
         elif isinstance(req, P.GetTournament) and self.boxes.tournaments is not None:
             self.boxes.tournaments.refused()
-        if self.auto is not None and self.auto.stage != "done":
-            self.auto.stage = "failed"
+        if self.auto is not None:
+            self.auto.refused()
 
     def _on_ok(self, msg: P.Ok) -> None:
         req = self._answers(msg)
@@ -634,13 +617,8 @@ class ClientModel:
         elif isinstance(req, P.Leave):
             self._leave_table()
             self.request(P.ListTables)
-        elif isinstance(req, P.AddBot) and self.auto is not None:
-            self.auto.bots_pending.discard(req.seat)
-            if not self.auto.bots_pending and self.auto.stage == "bots":
-                self.auto.stage = "starting"
-                self.request(P.Start)
-        elif isinstance(req, P.Start) and self.auto is not None:
-            self.auto.stage = "done"
+        elif isinstance(req, P.AddBot | P.Start) and self.auto is not None:
+            self.auto.answered(req, self.request)
         elif isinstance(req, P.Rematch):
             # Transient: the deal of the new game replaces it.
             self.say(_("rematch vote sent; waiting for the others"), transient=True)
@@ -682,28 +660,13 @@ class ClientModel:
         self._offer_doubles()
         self._clamp_cursor()
         if isinstance(req, P.CreateTable) and self.auto is not None:
-            self._auto_fill()
+            players, me = self.game.players, self.game.your_seat
+            empty = [s for s, p in enumerate(players) if not p.get("name") and s != me]
+            self.auto.created(empty, self.request)
         if ready:
             self.boxes.tournaments = None
             self.ring = True
             self.say(_("your tournament game is ready: {table}").format(table=msg.table["name"]))
-
-    def _auto_fill(self) -> None:
-        a = self.auto
-        assert a is not None
-        empty = [
-            s
-            for s, p in enumerate(self.game.players)
-            if not p.get("name") and s != self.game.your_seat
-        ]
-        a.bots_pending = set(empty)
-        if empty:
-            a.stage = "bots"
-            for seat in empty:
-                self.request(P.AddBot, seat=seat, strategy=a.bot)
-        else:
-            a.stage = "starting"
-            self.request(P.Start)
 
     def _on_dealt(self, msg: P.Dealt) -> None:
         if not self.game.dealt(msg):
@@ -803,8 +766,8 @@ class ClientModel:
     def _on_seat_update(self, msg: P.SeatUpdate) -> None:
         if not self.game.seat_update(msg):
             return
-        if self.auto is not None and self.auto.stage == "bots" and msg.player.get("name"):
-            self.auto.bots_pending.discard(msg.seat)
+        if self.auto is not None and msg.player.get("name"):
+            self.auto.seat_taken(msg.seat)
 
     def _on_your_turn(self, msg: P.YourTurn) -> None:
         if not self.game.prompted(msg):
