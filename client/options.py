@@ -14,12 +14,15 @@ import argparse
 import json
 from collections.abc import Sequence
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leekha.client import systemlines
 from leekha.client.i18n import N_, _
 from leekha.common.config import PRESETS, RulesConfig, preset
 from leekha.common.errors import ConfigError
+
+if TYPE_CHECKING:
+    from leekha.common.bots.base import Strategy
 
 #: The TCP port a Leekha server listens on unless told otherwise; the server's
 #: `leekha.server.settings.DEFAULT_PORT` (a test keeps the two equal).
@@ -128,7 +131,7 @@ STRATEGY_TEMPLATES = (
 )
 
 
-def check_strategy(spec: str, seed: int = 0) -> Any:
+def check_strategy(spec: str, seed: int = 0) -> Strategy:
     """`make_strategy(spec, seed)`, checked before any game: a name the registry does not
     know, or a `module:Class` that is not a strategy, raises ValueError in words."""
     from leekha.common.bots.base import StrategyError, make_strategy
@@ -155,7 +158,7 @@ def no_terminal(command: str) -> bool:
     return True
 
 
-def parse_rule(text: str) -> tuple[str, Any]:
+def parse_rule(text: str) -> tuple[str, object]:
     """`KEY=VALUE` with VALUE read as JSON when it is JSON (true, 51, "x"), else as text."""
     key, sep, raw = text.partition("=")
     key = key.strip().replace("-", "_")
@@ -165,7 +168,7 @@ def parse_rule(text: str) -> tuple[str, Any]:
         )
     raw = raw.strip()
     try:
-        value: Any = json.loads(raw)
+        value: object = json.loads(raw)
     except ValueError:
         value = raw
     return key, value

@@ -11,7 +11,7 @@ alone and which is then shown as it came.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Protocol
 
 from leekha.client.cardnames import suit_name
 from leekha.client.i18n import N_, _
@@ -64,8 +64,8 @@ _CARD_ARGS = ("card",)
 _CARDS_ARGS = ("cards", "legal")
 
 
-def _shown(args: Mapping[str, Any], card: Callable[[int], str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _shown(args: Mapping[str, object], card: Callable[[int], str]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for key, value in args.items():
         if key in _CARD_ARGS and isinstance(value, int):
             out[key] = card(value)
@@ -92,12 +92,16 @@ def _shown(args: Mapping[str, Any], card: Callable[[int], str]) -> dict[str, Any
 
 
 def _word(
-    table: dict[str, str], code: str | None, args: Mapping[str, Any], card: Any
+    table: dict[str, str],
+    code: str | None,
+    args: Mapping[str, object],
+    card: Callable[[int], str] | None,
 ) -> str | None:
     template = table.get(code or "")
     if template is None:
         return None
-    if code == "seats_empty" and len(args.get("seats") or ()) > 1:
+    seats = args.get("seats")
+    if code == "seats_empty" and isinstance(seats, list) and len(seats) > 1:
         template = SEATS_EMPTY_MANY
     try:
         return _(template).format(**_shown(args, card or C.format_card))
@@ -106,20 +110,27 @@ def _word(
 
 
 def notice(
-    code: str | None, args: Mapping[str, Any], card: Callable[[int], str] | None = None
+    code: str | None, args: Mapping[str, object], card: Callable[[int], str] | None = None
 ) -> str | None:
     """A notice in the interface language; None for a code this client does not know."""
     return _word(NOTICES, code, args, card)
 
 
 def rule(
-    code: str | None, args: Mapping[str, Any], card: Callable[[int], str] | None = None
+    code: str | None, args: Mapping[str, object], card: Callable[[int], str] | None = None
 ) -> str | None:
     """A refusal's rule in the interface language; None for a rule this client does not know."""
     return _word(RULES, code, args, card)
 
 
-def chat_line(msg: Any, card: Callable[[int], str] | None = None) -> str:
+def chat_line(msg: ChatLine, card: Callable[[int], str] | None = None) -> str:
     """What a `chat_message` from the server says: its code worded, or its text as sent."""
     said = notice(getattr(msg, "code", None), getattr(msg, "args", {}) or {}, card)
     return msg.text if said is None else said
+
+
+class ChatLine(Protocol):
+    """A `chat_message` as `chat_line` reads it (older servers send no code or args)."""
+
+    @property
+    def text(self) -> str: ...

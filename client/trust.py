@@ -20,7 +20,7 @@ import ipaddress
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import platformdirs
 from twisted.internet.interfaces import IOpenSSLClientConnectionCreator
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     # connection is made: a plain connection (and `leekha play`) never loads them.
     from cryptography import x509
     from OpenSSL import SSL
+    from OpenSSL.crypto import X509
 
 from leekha.client.i18n import _
 
@@ -114,9 +115,9 @@ class TrustingCreator:
         self._ip = _is_ip(hostname)
         self._options = CertificateOptions(raiseMinimumTo=TLSVersion.TLSv1_2)
         self._options.getContext().set_default_verify_paths()
-        self._verdicts: weakref.WeakKeyDictionary[Any, Verdict] = weakref.WeakKeyDictionary()
+        self._verdicts: weakref.WeakKeyDictionary[object, Verdict] = weakref.WeakKeyDictionary()
 
-    def clientConnectionForTLS(self, tlsProtocol: Any) -> SSL.Connection:
+    def clientConnectionForTLS(self, tlsProtocol: object) -> SSL.Connection:
         from OpenSSL import SSL
 
         conn = SSL.Connection(self._options.getContext(), None)
@@ -124,7 +125,7 @@ class TrustingCreator:
             conn.set_tlsext_host_name(self.hostname.encode("idna"))
         verdict = self._verdicts[tlsProtocol] = Verdict()
 
-        def verify(_c: SSL.Connection, cert: Any, _errno: int, depth: int, ok: int) -> bool:
+        def verify(_c: SSL.Connection, cert: X509, _errno: int, depth: int, ok: int) -> bool:
             verdict.chain_ok = verdict.chain_ok and bool(ok)
             if depth > 0:
                 return True  # the chain is judged as a whole at the server's certificate
@@ -147,7 +148,7 @@ class TrustingCreator:
         conn.set_verify(SSL.VERIFY_PEER | SSL.VERIFY_FAIL_IF_NO_PEER_CERT, verify)
         return conn
 
-    def verdict(self, tls_transport: Any) -> Verdict | None:
+    def verdict(self, tls_transport: object) -> Verdict | None:
         """The verdict on the connection whose TLS transport this is (None: no handshake)."""
         return self._verdicts.get(tls_transport)
 

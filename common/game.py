@@ -4,6 +4,11 @@ A game is fully determined by (rules config, seed, action log): each round's dea
 an RNG seeded by (seed, round number) alone, so replaying the log rebuilds every state.
 Hot paths (legal-move masks, playing a card) work on int bitmasks with precomputed tables
 and allocate nothing per move beyond the trick record.
+
+Why one module of ~500 lines: it is one class, `Game`, whose methods share one mutable state
+(hands, trick, scores, phase) and its invariants; the rules it applies already live apart
+(`legality`, `scoring`, `outcome`, `tally`), and what is left is the order of one round's
+steps. Spread over files, those steps would each need the whole state passed around.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """Example messages and a whole-game transcript, used by the docs generator.
 
 Building them through the real classes means every example in docs/protocol.md is valid.
+
+Why one module of ~500 lines: it is data, one example per message type in the order the
+docs show them, plus one transcript; `_docgen` and the golden test read it whole, and a
+test checks that it covers every type, which one table makes plain to see.
 """
 
 from __future__ import annotations
