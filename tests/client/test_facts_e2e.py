@@ -111,6 +111,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield tmp_path
 
 
+@pytest.mark.slow
 def test_two_people_a_spectator_a_restart_a_kill_and_timeouts_agree_to_the_end(
     home: Path,
 ) -> None:
@@ -190,9 +191,9 @@ def test_two_people_a_spectator_a_restart_a_kill_and_timeouts_agree_to_the_end(
         # play: the spectator sees whose turn it is, and that clock run down too
         terms.until(lambda: bool(countdowns(cat, "◀ turn")), "the turn marker")
         (row, seconds), *_rest = countdowns(cat, "◀ turn")
+        keep("spectator-turn", "cat: the turn marker and its countdown", cat.text())
         terms.until(lambda: any(r == row and s < seconds for r, s in countdowns(cat, "◀ turn"))
                     or not countdowns(cat, "◀ turn"), "the turn's countdown")  # fmt: skip
-        keep("spectator-turn", "cat: the turn marker and its countdown", cat.text())
 
         # bob times out twice: a bot plays for him, and every screen says so
         everyone = {"ann": ann, "bob": bob, "cat": cat}
