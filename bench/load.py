@@ -12,6 +12,10 @@ separate processes:
     # steps up until p99 > 20 ms (goal: 4,000 tables = 16,000 connections at p99 <= 20 ms)
     python bench/load.py human --steps 250,500,1000,2000,4000 --seconds 30 --workers 2
 
+    # the server's CPU per action, this checkout's server and another's alternated (a
+    # checkout made with `git worktree add DIR REV` or `git archive REV | tar -x -C DIR`)
+    python bench/load.py human --steps 300 --seconds 15 --workers 2 --against DIR --pairs 3
+
 Add --json for one machine-readable line. Every process stops by itself: load generators
 have a hard deadline and the server is killed in a finally block.
 """
@@ -26,6 +30,7 @@ import random
 import resource
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -171,6 +176,7 @@ def run_step(
     probe: bool = False,
     loadgen_gc: bool = False,
     settle: float = 0.0,
+    pythonpath: str | None = None,
 ) -> dict[str, Any]:
     """One measurement: a fresh server, `tables` tables split over `workers` processes.
     With `probe`, each load generator runs bench/lagprobe.py and the result keeps its
@@ -181,7 +187,10 @@ def run_step(
     setup_timeout = 60 + tables * 0.1
     stall_log = Path(tempfile.mkdtemp(prefix="leekha-probe-")) / "stalls.jsonl"
     os.environ["LEEKHA_STALL_LOG"] = str(stall_log)  # read by serverpatch lagprobe
-    with served("load", (*OPEN_LIMITS, *extra), patch=patch) as s, Helpers(SCRIPT) as helpers:
+    with (
+        served("load", (*OPEN_LIMITS, *extra), patch=patch, pythonpath=pythonpath) as s,
+        Helpers(SCRIPT) as helpers,
+    ):
         server = s.server
         rss_idle = server.rss_bytes()
         first = 0
@@ -342,6 +351,52 @@ def full_speed(args: argparse.Namespace) -> dict[str, Any]:
     return step
 
 
+def _tree(checkout: Path) -> str:
+    """A folder that makes `leekha` that checkout's packages when put on PYTHONPATH, ahead
+    of this environment's editable install (the checkout's own `.ci/leekha-tree`)."""
+    into = tempfile.mkdtemp(prefix="leekha-against-")
+    subprocess.run([str(checkout / ".ci" / "leekha-tree"), into], check=True)
+    return into
+
+
+def against(args: argparse.Namespace) -> dict[str, Any]:
+    """This checkout's server and the one in `args.against`, alternated step by step
+    (`args.pairs` times, the order swapped every pair) on the first step's table count:
+    the median CPU per action of each, and this one's over the other's."""
+    tables = int(args.steps.split(",")[0])
+    other = _tree(args.against.resolve())
+    runs: dict[str, list[float]] = {"this": [], "against": []}
+    steps = []
+    try:
+        for i in range(args.pairs):
+            for which in ("this", "against") if i % 2 == 0 else ("against", "this"):
+                load = os.getloadavg()[0]
+                step = run_step(
+                    tables,
+                    think=args.think,
+                    seconds=args.seconds,
+                    workers=args.workers,
+                    settle=args.settle,
+                    pythonpath=other if which == "against" else None,
+                )
+                step.update(server=which, load_average=round(load, 2))
+                steps.append(step)
+                runs[which].append(step["server_cpu_us_per_action"])
+                print(json.dumps(step), file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(other, ignore_errors=True)
+    this, them = statistics.median(runs["this"]), statistics.median(runs["against"])
+    return {
+        "mode": "against",
+        "tables": tables,
+        "against": str(args.against),
+        "steps": steps,
+        "this_us_per_action": this,
+        "against_us_per_action": them,
+        "ratio": round(this / them, 3),
+    }
+
+
 def human_pace(args: argparse.Namespace) -> dict[str, Any]:
     """Step the table count up until p99 latency passes the goal (or a step fails).
     With `profile`, each step's server profile goes to PROFILE.<tables>."""
@@ -396,6 +451,14 @@ def main(argv: list[str] | None = None) -> int:
     p_human.add_argument("--think", type=float, default=2.0, help="mean seconds per decision")
     p_human.add_argument("--workers", type=int, default=1, help="load-generator processes")
     p_human.add_argument("--json", action="store_true")
+    p_human.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="another checkout: its server and this one alternated on the first step",
+    )
+    p_human.add_argument("--pairs", type=int, default=3, help="with --against: runs of each")
     p_human.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
     p_human.add_argument(
         "--profile", type=Path, default=None, help="py-spy raw output, one file per step"
@@ -431,11 +494,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mode == "_worker":
         return worker_main(args)
-    result = full_speed(args) if args.mode == "full" else human_pace(args)
+    if args.mode == "full":
+        result = full_speed(args)
+    else:
+        result = human_pace(args) if args.against is None else against(args)
     result["machine"] = machine()
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     if args.json:
         print(json.dumps(result))
+    elif result.get("mode") == "against":
+        for s in result["steps"]:
+            print(
+                f"{s['server']:>7}: {s['server_cpu_us_per_action']} us per action "
+                f"({s['actions_per_s']} actions/s, server CPU {s['server_cpu_pct']}%, "
+                f"p99 {s['p99_ms']} ms, load average {s['load_average']})"
+            )
+        print(
+            f"median CPU per action: this {result['this_us_per_action']} us, "
+            f"{result['against']} {result['against_us_per_action']} us -> {result['ratio']}"
+        )
     elif args.mode == "full":
         print(
             f"full speed, {args.tables} tables ({4 * args.tables} connections), "

@@ -118,8 +118,12 @@ class ServerProcess:
         log_level: str = "info",
         port: int = 0,
         patch: str | None = None,
+        pythonpath: str | None = None,
     ) -> None:
         self.patch = patch
+        #: Put ahead of this environment's packages in the server's PYTHONPATH: another
+        #: checkout's `leekha` tree, for an A/B of two servers (`load.py human --against`).
+        self.pythonpath = pythonpath
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.extra = list(extra)
@@ -162,8 +166,11 @@ class ServerProcess:
             *self.extra,
         ]
         err = self.stderr_path.open("ab")
+        env = None
+        if self.pythonpath is not None:
+            env = dict(os.environ, PYTHONPATH=self.pythonpath)
         self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, cwd=ROOT
+            cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, cwd=ROOT, env=env
         )
         err.close()
         self.starts += 1

@@ -57,14 +57,19 @@ class Served:
 
 @contextlib.contextmanager
 def served(
-    name: str, extra: Sequence[str] = (), *, patch: str | None = None, records: bool = False
+    name: str,
+    extra: Sequence[str] = (),
+    *,
+    patch: str | None = None,
+    records: bool = False,
+    pythonpath: str | None = None,
 ) -> Iterator[Served]:
     """A started server in a fresh data folder (this process's open-file limit raised
     first). It is always stopped at the end of the block; then its log problems and, with
     `records`, its stored games are kept, because the folder is removed right after."""
     raise_fd_limit()
     with tempfile.TemporaryDirectory(prefix=f"leekha-{name}-") as tmp:
-        server = ServerProcess(Path(tmp), extra=extra, patch=patch)
+        server = ServerProcess(Path(tmp), extra=extra, patch=patch, pythonpath=pythonpath)
         try:
             run = Served(server, server.start())
             yield run
