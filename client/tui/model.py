@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from leekha import protocol as P
@@ -248,7 +248,7 @@ class ClientModel:
     def status_error(self) -> bool:
         return self.line.error
 
-    def _scope(self) -> tuple[Any, ...]:
+    def _scope(self) -> tuple[str, int | None, str]:
         return (self.screen, self.game.table_id, self.game.status_word)
 
     def _forget_stale_status(self) -> None:
@@ -391,7 +391,7 @@ class ClientModel:
     def fmt(self, card: int) -> str:
         return C.format_card(card, ascii=self.ascii)
 
-    def fmts(self, cards: Any) -> str:
+    def fmts(self, cards: Iterable[int]) -> str:
         return C.format_cards(C.display_order(cards), ascii=self.ascii)
 
     def play_refusal(self, card: int) -> str:
@@ -952,7 +952,7 @@ class ClientModel:
             self.say(problem, error=True)
             return
         self.boxes.form = None
-        fields: dict[str, Any] = {}
+        fields: dict[str, bool] = {}
         if not f.counting_aid and self.link.speaks(V.COUNTING_AID):
             fields["counting_aid"] = False
         self.request(

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leekha.client import rulestext
 from leekha.client.i18n import _, ngettext
 from leekha.client.options import add_ascii_argument, no_terminal
+
+if TYPE_CHECKING:  # imported where used, for the start-up time
+    from leekha.client.tui.canvas import Canvas
+    from leekha.client.tui.replay_model import ReplayModel
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -96,13 +100,13 @@ def kept_game(local: Any, n: int) -> dict[str, Any]:
     return dict(record)
 
 
-async def run_replay(model: Any, **io: Any) -> int:
+async def run_replay(model: ReplayModel, **io: Any) -> int:
     app = build_replay_app(model, **io)
     result = await app.run_async()
     return int(result or 0)
 
 
-def build_replay_app(model: Any, **io: Any) -> Any:
+def build_replay_app(model: ReplayModel, **io: Any) -> Any:
     from prompt_toolkit.application import Application
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.layout import Layout, Window
@@ -152,7 +156,7 @@ def build_replay_app(model: Any, **io: Any) -> Any:
     return app
 
 
-def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
+def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True) -> Canvas:
     """One replay frame on a canvas: four open hands around the trick. The trick's
     geometry, the round summary and the game-over box are the table screen's own."""
     from leekha.client.i18n import _
@@ -265,6 +269,8 @@ def paint_replay(model: Any, width: int, height: int, keys: bool = True) -> Any:
     return cv.asciified() if ascii else cv
 
 
-def render_replay_text(model: Any, width: int = 80, height: int = 24, keys: bool = True) -> str:
+def render_replay_text(
+    model: ReplayModel, width: int = 80, height: int = 24, keys: bool = True
+) -> str:
     """A frame as text; `keys=False` for `--print`, where no key does anything."""
     return str(paint_replay(model, width, height, keys).text())
