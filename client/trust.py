@@ -241,7 +241,8 @@ def _pinned_wrong(server: str, pin: str, fp: str) -> str:
 
 
 def first_contact_notice(server: str, fp: str) -> str:
+    # The fingerprint comes last, so that a narrow status line wraps it whole at its colons.
     return _(
-        "First TLS connection to {server}; its certificate is trusted from now on. "
-        "Fingerprint: {fp} (the server prints it when it starts)."
+        "First TLS connection to {server}: its certificate is trusted from now on (the "
+        "server prints its fingerprint when it starts). Fingerprint: {fp}"
     ).format(server=server, fp=fp)

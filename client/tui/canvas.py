@@ -250,8 +250,10 @@ def wrap(text: str, width: int) -> list[str]:
             if line:
                 out.append(line)
                 line = ""
-            out.append(word[:width])
-            word = word[width:]
+            # A fingerprint (AB:CD:…) breaks after a colon, never inside a byte.
+            cut = word.rfind(":", 0, width) + 1 or width
+            out.append(word[:cut])
+            word = word[cut:]
         if not line:
             line = word
         elif len(line) + 1 + len(word) <= width:

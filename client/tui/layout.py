@@ -147,7 +147,9 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     cv.frags(0, 0, _header(m, opts, width))
     chat_w = chat_width(width) if m.screen != M.CONNECTING else 0
     main_w = width - chat_w - (1 if chat_w else 0)
-    status = wrap(m.status, width)[:2] if m.status else []
+    # A long line (a first TLS contact's fingerprint) gets the rows it needs, up to a
+    # quarter of the window.
+    status = wrap(m.status, width)[: max(2, height // 4)] if m.status else []
     body_h = height - 2 - max(1, len(status))
     if m.screen == M.CONNECTING:
         text = _("Connecting…") if m.link.state != M.FAILED else m.link.detail

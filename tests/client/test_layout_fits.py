@@ -302,3 +302,24 @@ def test_nothing_is_cut_or_painted_over(
     if ("q", _("quit")) in hint_items(m) and not bidi:
         assert f"q {_('quit')}" in cv.text(), "the quit key is not on the hint line"
     assert found == [], "\n".join([*found, cv.text()])
+
+
+FINGERPRINT = ":".join(f"{b:02X}" for b in range(0xA0, 0xC0))  # 32 bytes, as trust.py shows it
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_first_tls_contact_shows_the_whole_fingerprint(
+    language: tuple[str, bool], size: tuple[int, int]
+) -> None:
+    """The fingerprint is the point of trust on first use: all 32 bytes on screen, each
+    byte whole (a line breaks after a colon)."""
+    from leekha.client.trust import first_contact_notice
+
+    lang, bidi = language
+    m = lobby("bots")
+    m.say(first_contact_notice("leekha.example:7777", FINGERPRINT))
+    cv = paint(m, Options(), *size)
+    rows = [r.strip() for r in cv.text().split("\n")]
+    bytes_shown = [b for r in rows for b in re.findall(r"\b[0-9A-F]{2}\b", r)]
+    assert ":".join(bytes_shown[-32:]) == FINGERPRINT, cv.text()
+    assert problems(cv, lang, logical=not bidi) == []
