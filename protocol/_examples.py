@@ -18,6 +18,7 @@ from . import catalogue as msg
 from . import people
 from . import tournaments as tour
 from .message import Message
+from .views import Tournament
 
 __all__ = ["EXAMPLES", "TRANSCRIPT", "Step"]
 
@@ -172,7 +173,7 @@ SNAP_RESUME = msg.Snapshot(
 NONCE = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w="
 SIGNATURE = "SIG" + "A" * 82 + "Q=="
 
-TOURNAMENT = {
+TOURNAMENT: Tournament = {
     "id": 3,
     "name": "Bots of Aleppo",
     "format": "round_robin",

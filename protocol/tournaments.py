@@ -33,6 +33,7 @@ from .schema import (
     Spec,
     StrSpec,
 )
+from .views import Tournament, TournamentSummary
 
 __all__ = [
     "FORMATS",
@@ -215,7 +216,7 @@ class ListTournaments(Message):
 @message("tournament_list", S, "(1.3) The server's tournaments, newest first.")
 class TournamentList(Message):
     re: int = spec_field(REQ_ID, _RE_DOC)
-    tournaments: list[dict[str, Any]] = spec_field(
+    tournaments: list[TournamentSummary] = spec_field(
         ListSpec(TOURNAMENT_SUMMARY, 0, WIRE_LIST), "one line each"
     )
 
@@ -262,4 +263,4 @@ class EnterTournament(_Which):
 )
 class TournamentState(Message):
     re: int | None = spec_field(NullableSpec(REQ_ID), _RE_OR_NULL_DOC, default=None)
-    tournament: dict[str, Any] = spec_field(TOURNAMENT, "the tournament")
+    tournament: Tournament = spec_field(TOURNAMENT, "the tournament")

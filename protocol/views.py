@@ -10,18 +10,24 @@ a seat view holds (a trick, a result, a seat's figures) are the engine's TypedDi
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from leekha.common.events import SeatStats
 from leekha.common.view import Result, Rules, TrickRecord
 
 __all__ = [
+    "Entrant",
     "PlayerInfo",
     "Result",
     "SeatInfo",
     "SeatStats",
+    "Standing",
+    "StartTime",
     "TableSummary",
     "Timers",
+    "Tournament",
+    "TournamentSummary",
+    "TournamentTable",
     "TrickRecord",
 ]
 
@@ -62,3 +68,72 @@ class PlayerInfo(TypedDict):
     is_host: bool
     control: Control | None  # (1.4) who plays the seat now; null from an older server
     control_reason: str | None  # (1.4) why (docs/protocol.md, "Seat control")
+
+
+class Entrant(TypedDict):
+    index: int
+    name: str
+    strategy: str | None
+    kind: str  # "server", "client" or "house" (tournaments.KINDS)
+    present: bool
+
+
+class Standing(TypedDict):
+    entrant: int
+    rank: int | None
+    games: int
+    wins: int
+    rounds: int
+    points: int
+    mean: float
+    low: float | None
+    high: float | None
+    fallback_games: int
+    fallback_moves: int
+
+
+class TournamentTable(TypedDict):
+    table_id: int
+    game: int
+    deal: int
+    rotation: int
+    seats: list[int]
+
+
+class StartTime(TypedDict):
+    """(1.4) When a tournament starts: on the server's clock, and seconds until then."""
+
+    starts_at: float | None
+    starts_in_s: int | None
+
+
+class TournamentSummary(TypedDict):
+    id: int
+    name: str
+    format: str  # "round_robin" or "swiss" (tournaments.FORMATS)
+    status: str  # "waiting", "running" or "finished" (tournaments.STATUSES)
+    entrants: int
+    games_done: int
+    games_total: int
+    starts_at: NotRequired[float | None]  # (1.4) the start time on the server's clock
+    starts_in_s: NotRequired[int | None]  # (1.4) seconds until then when sent
+
+
+class Tournament(TypedDict):
+    id: int
+    name: str
+    format: str
+    status: str
+    preset: str
+    rules: Rules
+    deals: int
+    stages: int | None
+    move_timer_s: int | None
+    entrants: list[Entrant]
+    standings: list[Standing]
+    tables: list[TournamentTable]
+    games_done: int
+    games_total: int
+    notes: list[str]
+    starts_at: NotRequired[float | None]  # (1.4; a decoded message always has both)
+    starts_in_s: NotRequired[int | None]

@@ -20,6 +20,7 @@ from leekha.client.core.requests import RequestTracker
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.session import ClientSession, ConnectFailed, Target
+from leekha.protocol.views import Tournament
 
 CLIENT = "leekha-tournament"
 
@@ -57,7 +58,7 @@ class Link:
         reactor: Any,
         target: Target,
         name: str,
-        on_state: Callable[[dict[str, Any]], None] = lambda _t: None,
+        on_state: Callable[[Tournament], None] = lambda _t: None,
         on_lost: Callable[[ConnectFailed], None] = lambda _e: None,
     ) -> None:
         self.on_state = on_state

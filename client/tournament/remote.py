@@ -16,6 +16,7 @@ from leekha.client.tournament.link import Link, Refused, waited
 from leekha.client.tui.play import default_name
 from leekha.protocol import version as V
 from leekha.protocol.version import speaks
+from leekha.protocol.views import Tournament
 
 
 def _print(lines: list[str]) -> None:
@@ -26,12 +27,12 @@ async def main(
     reactor: Any, host: str, port: int, args: argparse.Namespace, request: dict[str, Any]
 ) -> int:
     """Run one action; the exit code: 0 done, 1 the server or the link said no."""
-    finished: defer.Deferred[dict[str, Any]] = defer.Deferred()
+    finished: defer.Deferred[Tournament] = defer.Deferred()
     follow = bool(getattr(args, "follow", False))
 
     shown: list[tuple[str, int]] = []
 
-    def pushed(t: dict[str, Any]) -> None:
+    def pushed(t: Tournament) -> None:
         now = (str(t["status"]), int(t["games_done"]))
         if follow and now not in shown:  # pushed as games start and as they end
             shown.append(now)
@@ -72,7 +73,7 @@ async def _act(
     port: int,
     args: argparse.Namespace,
     request: dict[str, Any],
-    finished: defer.Deferred[dict[str, Any]] | None,
+    finished: defer.Deferred[Tournament] | None,
 ) -> int:
     action = args.tournament_command
     if action == "list":
@@ -92,12 +93,12 @@ async def _act(
         _print(_enter_hint(t, host, port))
     if finished is None or t["status"] == "finished":
         return 0
-    final: dict[str, Any] = await waited(finished)
+    final = await waited(finished)
     _print(text.state_lines(final))
     return 0
 
 
-def _enter_hint(t: dict[str, Any], host: str, port: int) -> list[str]:
+def _enter_hint(t: Tournament, host: str, port: int) -> list[str]:
     """How the client entrants take part: one `leekha bot` line each."""
     names = [e["name"] for e in t["entrants"] if e.get("kind") == "client"]
     if not names:

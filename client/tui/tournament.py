@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.tournament import text
 from leekha.client.tui.canvas import Canvas, fit
 from leekha.protocol.tournament_text import standings_rows
+from leekha.protocol.views import Tournament, TournamentSummary, TournamentTable
 
 Request = Callable[..., P.Message]
 
@@ -35,15 +35,15 @@ class TournamentScreen:
     the list, or a live table of the followed one."""
 
     request: Request
-    listing: list[dict[str, Any]] | None = None  # None = asked, no answer yet
-    state: dict[str, Any] | None = None
+    listing: list[TournamentSummary] | None = None  # None = asked, no answer yet
+    state: Tournament | None = None
     following: int | None = None  # the id asked for, until its state arrives
     cursor: int = 0
     clock: Callable[[], float] = time.monotonic
     #: When the list or the state on screen came (`clock`), for the start's countdown.
     received: float = field(default=0.0)
 
-    def left(self, t: dict[str, Any]) -> int | None:
+    def left(self, t: Tournament | TournamentSummary) -> int | None:
         """Seconds until `t` starts now (None: no start time)."""
         told = t.get("starts_in_s")
         if told is None:
@@ -70,7 +70,7 @@ class TournamentScreen:
         else:
             self.request(P.GetTournament, tournament_id=self.following)
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> Sequence[TournamentTable | TournamentSummary]:
         """What the cursor moves over: the tournaments, or the followed one's tables."""
         if self.following_one:
             return list(self.state["tables"]) if self.state is not None else []
@@ -84,10 +84,12 @@ class TournamentScreen:
         rows = self.rows()
         if not rows:
             return None
-        chosen = rows[min(self.cursor, len(rows) - 1)]
+        at = min(self.cursor, len(rows) - 1)
         if self.following_one:
-            return int(chosen["table_id"])
-        self.following = int(chosen["id"])
+            assert self.state is not None  # rows are its live tables
+            return int(self.state["tables"][at]["table_id"])
+        assert self.listing is not None
+        self.following = int(self.listing[at]["id"])
         self.state = None
         self.cursor = 0
         self.request(P.GetTournament, tournament_id=self.following)
@@ -149,7 +151,7 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
             cv.put(x, i, "  " + fit(note, inner - 2), "class:box")
 
 
-def _standings_room(t: dict[str, Any], rows: int) -> int:
+def _standings_room(t: Tournament, rows: int) -> int:
     """How many standings rows (the heading included) fit in `rows`, leaving a blank
     row, then the live tables' heading and up to three of them (or one line saying why
     there are none), and a row for "(+n more)"."""
@@ -157,7 +159,7 @@ def _standings_room(t: dict[str, Any], rows: int) -> int:
     return max(2, min(len(t["standings"]) + 1, rows - 2 - below))
 
 
-def _paint_standings(cv: Canvas, x: int, row: int, inner: int, t: dict[str, Any], room: int) -> int:
+def _paint_standings(cv: Canvas, x: int, row: int, inner: int, t: Tournament, room: int) -> int:
     """The standings from `row` on, cut to `room` rows; returns the row after them."""
     names = text.labels(t)
     shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
@@ -192,7 +194,7 @@ def _paint_tables(
         cv.put(x, row, fit(_table_row(names, table), inner), style)
 
 
-def _idle(t: dict[str, Any]) -> str:
+def _idle(t: Tournament) -> str:
     """Why a tournament has no live table."""
     if t["status"] == "finished":
         return _("finished")
@@ -213,7 +215,7 @@ def _put_cells(cv: Canvas, x: int, y: int, width: int, cells: list[str], style: 
         x += len(cell) + 2
 
 
-def _table_row(names: dict[int, str], table: dict[str, Any]) -> str:
+def _table_row(names: dict[int, str], table: TournamentTable) -> str:
     """A live table in one short row: its id, game, deal and rotation (counted from 1, as
     the table's name), who sits where."""
     where = _("game {game} deal {deal} rot {rotation}").format(**text.numbers(table))

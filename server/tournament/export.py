@@ -65,7 +65,7 @@ def document(
         games.append(entry)
     lines = []
     for s in standings(entrants, results):
-        line = s.to_dict()
+        line: dict[str, object] = dict(s.to_dict())
         line.update(label=labels[s.entrant], deals=s.deals)
         lines.append(line)
     return {

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from leekha.common.game import Game
 from leekha.protocol import tournaments as T
+from leekha.protocol.views import StartTime, TournamentSummary
 from leekha.server.clock import Clock
 from leekha.server.persistence import Store
 from leekha.server.seats import DEFAULT_BOT, WIRE_NAME_MAX
@@ -110,14 +111,14 @@ class Tournament:
     def note(self, text: str) -> None:
         self.notes.append(text[:200])
 
-    def start(self, now: float) -> dict[str, Any]:
+    def start(self, now: float) -> StartTime:
         """(1.4) The start time on the wire: when, and how long until then from `now`."""
         at = self.t.starts_at
         if at is None:
             return {"starts_at": None, "starts_in_s": None}
         return {"starts_at": at, "starts_in_s": max(0, math.ceil(at - now))}
 
-    def summary(self, now: float) -> dict[str, Any]:
+    def summary(self, now: float) -> TournamentSummary:
         return {
             "id": self.id,
             "name": self.t.name,

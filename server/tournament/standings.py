@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from leekha.common.intervals import Interval
+from leekha.protocol.views import Standing as WireStanding
 from leekha.server.tournament.plan import SEATS, Entrant, PlannedGame
 
 
@@ -99,13 +100,23 @@ class Standing:
     fallback_games: int
     fallback_moves: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """The wire's standing map (protocol 1.3 `tournament_state`) and the export's.
-        The wire's `mean` is always a number: 0.0 with `rounds` 0 before the first round."""
-        out = {k: v for k, v in asdict(self).items() if k in WIRE_FIELDS}
-        if out["mean"] is None:
-            out["mean"] = 0.0
-        return out
+    def to_dict(self) -> WireStanding:
+        """The wire's standing map (protocol 1.3 `tournament_state`) and the export's: the
+        WIRE_FIELDS. The wire's `mean` is always a number: 0.0 with `rounds` 0 before the
+        first round."""
+        return {
+            "entrant": self.entrant,
+            "rank": self.rank,
+            "games": self.games,
+            "wins": self.wins,
+            "rounds": self.rounds,
+            "points": self.points,
+            "mean": 0.0 if self.mean is None else self.mean,
+            "low": self.low,
+            "high": self.high,
+            "fallback_games": self.fallback_games,
+            "fallback_moves": self.fallback_moves,
+        }
 
 
 def _finite(x: float) -> float | None:

@@ -9,8 +9,9 @@ from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.bot.client import EntryRefused
+from leekha.common.view import Rules
 
-RULES = {"target": 101}
+RULES: Rules = {"target": 101}
 
 
 def state(status: str = "running", re: int | None = None) -> P.TournamentState:

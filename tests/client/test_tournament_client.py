@@ -15,6 +15,7 @@ from leekha.client.tournament import command, text
 from leekha.client.tui import model as M
 from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import render_text
+from leekha.protocol.views import TournamentSummary
 from leekha.server.tournament import plan
 from leekha.server.tournament.standings import GameResult
 
@@ -70,8 +71,9 @@ def test_tournament_screen_list_follow_watch() -> None:
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.ListTournaments) and m.overlay == M.TOURNAMENTS
     assert "asking the server" in render_text(m)
-    summary = {"id": 7, "name": "Friday", "format": "round_robin", "status": "running",
-               "entrants": 4, "games_done": 3, "games_total": 8}  # fmt: skip
+    summary: TournamentSummary = {"id": 7, "name": "Friday", "format": "round_robin",
+                                  "status": "running", "entrants": 4, "games_done": 3,
+                                  "games_total": 8}  # fmt: skip
     m.apply(P.TournamentList(re=ask.id, tournaments=[summary]))  # type: ignore[attr-defined]
     assert "#7 Friday: round robin, running, 3/8 games, 4 entrants" in render_text(m)
     m.tournament_enter()

@@ -15,6 +15,7 @@ from leekha import protocol as P
 from leekha.client.tournament import command, text
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
+from leekha.protocol.views import Tournament, TournamentSummary
 
 
 class Tick:
@@ -73,9 +74,10 @@ def test_the_list_and_the_view_count_down_on_the_clients_clock() -> None:
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.ListTournaments)
     at = time.time() + 300
-    summary = {"id": 7, "name": "Friday", "format": "round_robin", "status": "waiting",
-               "entrants": 4, "games_done": 0, "games_total": 8, "starts_at": at,
-               "starts_in_s": 300}  # fmt: skip
+    summary: TournamentSummary = {
+        "id": 7, "name": "Friday", "format": "round_robin", "status": "waiting", "entrants": 4,
+        "games_done": 0, "games_total": 8, "starts_at": at, "starts_in_s": 300,
+    }  # fmt: skip
     m.apply(P.TournamentList(re=ask.id, tournaments=[summary]))
     when = text.local_time(at)
     assert f"starts at {when}, in 5:00" in render_text(m)
@@ -84,12 +86,13 @@ def test_the_list_and_the_view_count_down_on_the_clients_clock() -> None:
     m.tournament_enter()
     (get,) = m.take_outbox()
     assert isinstance(get, P.GetTournament)
-    waiting = {**state(status="waiting", tables=0, done=0), "starts_at": at, "starts_in_s": 30}
+    waiting: Tournament = {**state(status="waiting", tables=0, done=0), "starts_at": at,
+                           "starts_in_s": 30}  # fmt: skip
     m.apply(P.TournamentState(re=get.id, tournament=waiting))
     assert f"starts at {when}, in 0:30" in render_text(m)
     clock.now += 40
     assert f"starts at {when}, any moment now" in render_text(m)
-    running = {**state(), "starts_at": at, "starts_in_s": 0}
+    running: Tournament = {**state(), "starts_at": at, "starts_in_s": 0}
     m.apply(P.TournamentState(re=None, tournament=running))
     screen = render_text(m)
     assert f"started at {when}" in screen and "95% CI" in screen

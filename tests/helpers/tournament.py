@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from leekha import protocol as P
 from leekha.client.tui import model as M
+from leekha.protocol.views import Entrant, Tournament
 from leekha.server.tournament import plan
 from leekha.server.tournament.export import entrant_dict
 from leekha.server.tournament.standings import GameResult, standings
 
 
-def state(status: str = "running", tables: int = 2, done: int = 3) -> dict[str, Any]:
+def state(status: str = "running", tables: int = 2, done: int = 3) -> Tournament:
     """A tournament_state map built from the pure modules, as the server builds it."""
     entrants = [plan.Entrant(0, "mybot"), *(plan.Entrant(i, strategy="heuristic")
                                             for i in (1, 2, 3))]  # fmt: skip
@@ -21,7 +20,7 @@ def state(status: str = "running", tables: int = 2, done: int = 3) -> dict[str, 
         GameResult(g, rounds, (0,), (0, 0, 2, 0) if g.number == 1 else (0, 0, 0, 0), 100 + g.number)
         for g in games[:done]
     ]
-    wire_entrants = []
+    wire_entrants: list[Entrant] = []
     for e in entrants:
         d = entrant_dict(e)
         wire_entrants.append({"index": e.index, "name": d["label"], "strategy": e.strategy,

@@ -10,6 +10,7 @@ from leekha import protocol as P
 from leekha.protocol import tournaments as T
 from leekha.protocol.codec import DEFAULT_MAX_FRAME, encode
 from leekha.protocol.version import TOURNAMENTS, speaks
+from leekha.protocol.views import Tournament
 
 N = 2**31 - 1
 WIDE = "\U0001f0a1" * 64  # 64 four-byte characters: the longest name the wire allows
@@ -84,7 +85,7 @@ def test_malformed_fields_are_bad_field(key: str, value: Any) -> None:
     assert info.value.code == "bad_field" and key in info.value.message
 
 
-def _state(entrants: int, tables: int, notes: int) -> dict[str, Any]:
+def _state(entrants: int, tables: int, notes: int) -> Tournament:
     return {
         "id": 2**31 - 1,
         "name": WIDE,

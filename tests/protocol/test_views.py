@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from leekha.common.view import SeatView as EngineSeatView
-from leekha.protocol import records, views
+from leekha.protocol import records, tournaments, views
 from leekha.protocol.schema import RecordSpec
 
 PAIRS = [
@@ -18,6 +18,11 @@ PAIRS = [
     (views.TrickRecord, records.TRICK_RECORD),
     (views.SeatStats, records.SEAT_STATS),
     (views.Result, records.RESULT),
+    (views.Entrant, tournaments.ENTRANT),
+    (views.Standing, tournaments.STANDING),
+    (views.TournamentTable, tournaments.TOURNAMENT_TABLE),
+    (views.TournamentSummary, tournaments.TOURNAMENT_SUMMARY),
+    (views.Tournament, tournaments.TOURNAMENT),
 ]
 
 
