@@ -69,9 +69,11 @@ def what(kind: str) -> str:
 
 
 def table_name_for(player: str, pattern: str) -> str:
-    """`pattern` ("{name}'s table") filled in, the name cut so the whole fits NAME_MAX."""
-    room = NAME_MAX - len(pattern.format(name=""))
-    return pattern.format(name=player[: max(1, room)].rstrip())[:NAME_MAX]
+    """`pattern` ("{name}'s table") filled in, the name shortened (with an ellipsis, so it
+    reads as shortened) so the whole fits NAME_MAX."""
+    room = max(2, NAME_MAX - len(pattern.format(name="")))
+    name = player if len(player) <= room else player[: room - 1].rstrip() + "…"
+    return pattern.format(name=name)[:NAME_MAX]
 
 
 def round_note(msg: P.RoundScored, rules: RulesConfig, name: Callable[[int], str]) -> str:

@@ -323,3 +323,31 @@ def test_the_first_tls_contact_shows_the_whole_fingerprint(
     bytes_shown = [b for r in rows for b in re.findall(r"\b[0-9A-F]{2}\b", r)]
     assert ":".join(bytes_shown[-32:]) == FINGERPRINT, cv.text()
     assert problems(cv, lang, logical=not bidi) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_real_app_at_80x24_has_nothing_cut(lang: str) -> None:
+    """The program itself on a pty, read through pyte: the table and its help, with a
+    24-character name, pass the same checks as the painted frames (logical order: the
+    pty gets the text unreordered with --bidi off)."""
+    from helpers.pty import LEEKHA, Terminal
+
+    argv = [LEEKHA, "--lang", lang, "--bidi", "off", "play", "--name", LATIN]
+    t = Terminal([*argv, "--strategy", "random", "--bot-delay", "0", "--no-save"], 80, 24)
+    i18n.set_language(lang)
+    try:
+        you = _(" (you)")
+        host_row = _("b x s        host: add bot, remove bot, start")[13:]
+        t.until(lambda: f"{you}" in t.text() and _("  passing…") in t.text(), "the pass phase")
+        table = t.text()
+        t.send("?")
+        t.until(lambda: _("keys") in t.text(), "the help")
+        shown = t.text()
+        t.send("\x1b")
+        t.until(lambda: _("keys") not in t.text(), "the help closed")
+    finally:
+        i18n.set_language("en")
+        assert t.close() == 0, t.text()
+    for screen in (table, shown):
+        assert cut_labels(screen, lang) == [], screen
+    assert host_row in shown  # the longest help row, whole
