@@ -160,7 +160,7 @@ class ClientApp:
             m.ring = False
             self.app.output.bell()
             self.app.output.flush()
-        if m.hold_until is not None and m.hold_until != self._hold_at:
+        if m.hold.until is not None and m.hold.until != self._hold_at:
             # A key that ended a hold early leaves its timer behind: the next hold must
             # not wait for it (a round summary's would stall the next trick 4 s).
             if self._hold_timer is not None:
@@ -170,16 +170,16 @@ class ClientApp:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return
-            delay = max(0.0, m.hold_until - m.clock())
+            delay = max(0.0, m.hold.until - m.clock())
             self._hold_timer = loop.call_later(delay, self._hold_over)
-            self._hold_at = m.hold_until
+            self._hold_at = m.hold.until
 
     def _hold_over(self) -> None:
         self._hold_timer = None
         self._hold_at = None
         if self.model.tick():
             self._changed()
-        elif self.model.hold_until is not None:
+        elif self.model.hold.until is not None:
             self._after_change()
 
     def _check_watchers(self) -> None:

@@ -32,6 +32,7 @@ from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN, CreateForm, PasswordPrompt
+from leekha.client.tui.hold import Hold
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
     BOT_LEVELS,
@@ -120,23 +121,6 @@ SYSTEM_SENDER = "*"
 #: Seconds before a timer runs out when the player is warned (status line, and the bell
 #: when it is on).
 WARN_S = 10
-#: Seconds a round summary holds the next round back (any key goes on sooner); the next
-#: round's deal then closes it, since that round needs the player.
-SUMMARY_HOLD_S = 4.0
-
-#: Game events that wait while a finished trick is held on screen.
-_HELD = (
-    P.Dealt,
-    P.PassDone,
-    P.PassedReceived,
-    P.DoubleRevealed,
-    P.CardPlayed,
-    P.TrickTaken,
-    P.RoundScored,
-    P.GameOver,
-    P.YourTurn,
-    P.Turn,
-)
 
 
 class ClientModel:
@@ -156,7 +140,7 @@ class ClientModel:
         self.ascii = ascii  # a display preference the screens read
         self.clock = clock
         self.auto = auto
-        self.trick_hold = max(0.0, trick_hold)
+        self.hold = Hold(clock, trick_hold)  # a finished trick held on screen
         self.bell = bell  # ring on your turn (the app rings and clears `ring`)
         self.ring = False
         self.outbox: list[P.Message] = []
@@ -195,9 +179,6 @@ class ClientModel:
         self.double_offer: list[int] = []
         self.double_declined: set[int] = set()
         self.trick_note = ""  # "b3 takes it (+13): Q♠" under a finished trick
-        self.hold_until: float | None = None  # a finished trick held on screen until then
-        self._held: deque[tuple[float, P.Message]] = deque()
-        self._at: float | None = None  # when the message being applied arrived
         self.show_last = False
         self.counting = False  # the card-counting aid, when the table allows it
         self.rematch_voted = False
@@ -286,7 +267,7 @@ class ClientModel:
 
     @property
     def holding(self) -> bool:
-        return self.hold_until is not None
+        return self.hold.until is not None
 
     @property
     def hand(self) -> list[int]:
@@ -423,11 +404,7 @@ class ClientModel:
     def release_hold(self) -> None:
         """Stop holding the finished trick; apply what arrived meanwhile (which may hold
         the next one)."""
-        self.hold_until = None
-        while self._held and self.hold_until is None:
-            self._at, msg = self._held.popleft()
-            self._apply(msg)
-        self._at = None
+        self.hold.release(self._apply)
 
     def key_release(self) -> None:
         """A key during a hold: it goes on at once, and closes a round summary on the way
@@ -440,7 +417,7 @@ class ClientModel:
         """Release a held trick whose time is up, and warn once when a timer of ours is
         about to run out; True when the screen changed."""
         changed = self._warn()
-        if self.hold_until is not None and self.clock() >= self.hold_until:
+        if self.hold.due():
             self.release_hold()
             return True
         return changed
@@ -463,13 +440,7 @@ class ClientModel:
     # ---- server messages ---------------------------------------------------------------
     def apply(self, msg: P.Message) -> None:
         """Fold one server message into the state (game events wait behind a held trick)."""
-        if isinstance(msg, P.Snapshot) and (msg.re is not None or self.hold_until is None):
-            self.hold_until = None
-            self._held.clear()  # the snapshot states the position these events led to
-        elif self.hold_until is not None and isinstance(msg, (*_HELD, P.Snapshot)):
-            # A snapshot the server pushed (after it passed for a bot-played seat, a new
-            # game) waits its turn, or the held round's end and summary would be lost.
-            self._held.append((self.clock(), msg))
+        if self.hold.waits(msg):
             return
         self._apply(msg)
         self._forget_stale_status()
@@ -742,8 +713,7 @@ class ClientModel:
             self.say(self.trick_note, transient=True)
         else:
             self.trick_note = _("{name} takes it (+{points})").format(name=who, points=msg.points)
-        if self.trick_hold > 0:
-            self.hold_until = self.clock() + self.trick_hold
+        self.hold.trick()
 
     def _on_round_scored(self, msg: P.RoundScored) -> None:
         summary = RoundSummary(
@@ -752,8 +722,7 @@ class ClientModel:
         summary.note = round_note(msg, self.game.rules, self.player_name)
         summary.tie = msg.tie
         self.boxes.summary = summary
-        if self.trick_hold > 0:  # show it a moment before the next deal closes it
-            self.hold_until = self.clock() + max(SUMMARY_HOLD_S, self.trick_hold)
+        self.hold.summary()
         self._fold(msg)
         self.deadline_at = None
 
@@ -774,7 +743,7 @@ class ClientModel:
             return
         if msg.phase == "pass":
             self._offer_doubles()
-        at = self._at if self._at is not None else self.clock()
+        at = self.hold.arrived()
         self.deadline_at = at + msg.deadline if msg.deadline is not None else None
         self._position_moved()
         if msg.phase == "play" and self.lifted is not None:
@@ -789,7 +758,7 @@ class ClientModel:
     def _on_turn(self, msg: P.Turn) -> None:
         """(1.4) Whose decision the table waits for and the server's time left: the turn
         marker and countdown of every seat on every screen, spectators' too."""
-        at = self._at if self._at is not None else self.clock()
+        at = self.hold.arrived()
         mine = self.game.turn(msg, at)
         if mine is not None:
             self.deadline_at = mine  # a resumed client counts down from the server's figure
@@ -826,8 +795,7 @@ class ClientModel:
         self.pass_sel.clear()
         self.deadline_at = None
         self.show_last = False
-        self.hold_until = None
-        self._held.clear()
+        self.hold.clear()
         self.table_password = None
         self.said.clear()
 

@@ -12,6 +12,7 @@ from helpers.model import HAND, PLAYERS, table
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
+from leekha.client.tui.hold import SUMMARY_HOLD_S
 from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
 
@@ -38,7 +39,7 @@ def test_a_pushed_snapshot_waits_so_the_round_summary_and_its_note_still_show() 
     now[0] += 1.1
     assert m.tick()
     assert m.overlay == M.SUMMARY and "b1 shot the moon!" in render_text(m)
-    now[0] += M.SUMMARY_HOLD_S + 0.1
+    now[0] += SUMMARY_HOLD_S + 0.1
     assert m.tick() and m.boxes.summary is None and not m.holding
 
 

@@ -740,7 +740,7 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     assert m.seconds_left() == 29  # the turn's clock ran from when it arrived
     # a key (release_hold) goes on sooner
     m2 = play_phase()
-    m2.trick_hold = 5.0
+    m2.hold.seconds = 5.0
     take_trick(m2)
     m2.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))
     assert m2.holding and m2.display_trick()[0] == [3, C.parse_card("9C")]
