@@ -112,7 +112,7 @@ class RulesConfig:
                 )
         return replace(base or cls(), **dict(data))
 
-    def with_overrides(self, overrides: Mapping[str, Any]) -> RulesConfig:
+    def with_overrides(self, overrides: Mapping[str, object]) -> RulesConfig:
         return RulesConfig.from_dict(overrides, base=self)
 
 
@@ -192,7 +192,7 @@ PRESETS: Final[dict[str, RulesConfig]] = {
 }
 
 
-def preset(name: str, overrides: Mapping[str, Any] | None = None) -> RulesConfig:
+def preset(name: str, overrides: Mapping[str, object] | None = None) -> RulesConfig:
     """A named preset with optional overrides, validated."""
     if name not in PRESETS:
         raise ConfigError(

@@ -24,10 +24,10 @@ class GameRecord:
     seed: int
     actions: list[dict[str, Any]]
     players: list[str] = field(default_factory=lambda: ["", "", "", ""])
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, object] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, game: Game, players: list[str] | None = None, **meta: Any) -> GameRecord:
+    def of(cls, game: Game, players: list[str] | None = None, **meta: object) -> GameRecord:
         return cls(
             game.config, game.seed, [dict(a) for a in game.actions], players or [""] * 4, meta
         )

@@ -10,7 +10,6 @@ test checks that it covers every type, which one table makes plain to see.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from leekha.common.events import SeatStats
 
@@ -39,11 +38,11 @@ CLASSIC = {
 TOKEN = "q3W0vY2kZp8sLx1N"
 
 
-def _seat(name: str | None, bot: bool = False, connected: bool = True) -> dict[str, Any]:
+def _seat(name: str | None, bot: bool = False, connected: bool = True) -> dict[str, object]:
     return {"name": name, "is_bot": bot, "connected": connected if name else False}
 
 
-def _player(name: str | None, strategy: str | None = None, host: bool = False) -> dict[str, Any]:
+def _player(name: str | None, strategy: str | None = None, host: bool = False) -> dict[str, object]:
     control = None if name is None else "bot" if strategy is not None else "human"
     return {
         "name": name,
@@ -78,7 +77,9 @@ GAME_OVER = msg.GameOver(
 )
 
 
-def _table(status: str, seats: list[dict[str, Any]], connected0: bool = True) -> dict[str, Any]:
+def _table(
+    status: str, seats: list[dict[str, object]], connected0: bool = True
+) -> dict[str, object]:
     seats = [dict(s) for s in seats]
     seats[0]["connected"] = connected0
     return {
@@ -103,8 +104,8 @@ PLAYERS = [_player("alice", host=True), *(_player(b, "heuristic") for b in BOTS)
 HAND = [0, 5, 11, 14, 21, 24, 27, 33, 37, 41, 49, 50, 51]
 
 
-def _view(**changes: Any) -> dict[str, Any]:
-    view: dict[str, Any] = {
+def _view(**changes: object) -> dict[str, object]:
+    view: dict[str, object] = {
         "seat": 0,
         "phase": "pass",
         "round": 0,
