@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from leekha.client.i18n import N_, _
 from leekha.client.tui.canvas import Canvas
 from leekha.protocol.invite import Invite
@@ -89,11 +91,13 @@ def phrase_words(code: str) -> str:
 
 
 def paint_phrases(cv: Canvas) -> None:
-    x, y = cv.box(30, len(PHRASES) + 3, _("quick phrases"))
-    for i, code in enumerate(PHRASES):
-        cv.put(x, y + i, f"{i + 1}  {phrase_words(code)}", "class:box")
-    cv.put(x, y + len(PHRASES), _("1-{n} to say it, Esc to close").format(n=len(PHRASES)),
-           "class:box class:muted")  # fmt: skip
+    rows = [f"{i + 1}  {phrase_words(code)}" for i, code in enumerate(PHRASES)]
+    footer = _("1-{n} to say it, Esc to close").format(n=len(PHRASES))
+    inner = max(26, *(get_cwidth(r) for r in [*rows, footer]))  # the box fits its words
+    x, y = cv.box(inner + 4, len(PHRASES) + 3, _("quick phrases"))
+    for i, row in enumerate(rows):
+        cv.line(x, y + i, inner, row, "class:box")
+    cv.line(x, y + len(PHRASES), inner, footer, "class:box class:muted")
 
 
 @dataclass

@@ -202,7 +202,44 @@ def password(cast: str) -> M.ClientModel:
     return m
 
 
+def connecting(cast: str) -> M.ClientModel:
+    return M.ClientModel(CASTS[cast][0][0], clock=lambda: 100.0)
+
+
+def current(cast: str) -> M.ClientModel:
+    """Welcomed by a server of today's protocol: statistics, phrases and profiles spoken."""
+    m = M.ClientModel(CASTS[cast][0][0], clock=lambda: 100.0)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name=m.name))
+    return m
+
+
+def stats(cast: str) -> M.ClientModel:
+    m = current(cast)
+    m.open_stats()
+    return m
+
+
+def phrases(cast: str) -> M.ClientModel:
+    m = current(cast)
+    t = table("playing")
+    m.apply(P.Snapshot(re=None, table=t, view=None, your_seat=0, players=players(cast)))
+    m.open_phrases()
+    return m
+
+
+def spectating(cast: str) -> M.ClientModel:
+    m = welcomed(CASTS[cast][0][0])
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=None,
+                       players=players(cast)))  # fmt: skip
+    m.apply(P.Dealt(round=0, dealer=3, hand=[], pass_to=None))
+    return m
+
+
 SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
+    "connecting": connecting,
+    "statistics": stats,
+    "phrases": phrases,
+    "spectating": spectating,
     "lobby": lobby,
     "lobby help": with_help(lobby),
     "new table": form,
@@ -222,6 +259,8 @@ SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
 
 #: The overlay each screen shows, so that a builder that stops opening it fails here.
 OVERLAY = {
+    "statistics": M.STATS,
+    "phrases": M.PHRASES,
     "lobby help": M.HELP,
     "new table": M.FORM,
     "password": M.PASSWORD,
