@@ -59,7 +59,7 @@ class TableRow:
     host_token: str | None
     host_name: str | None
     preset: str
-    rules: dict[str, Any]
+    rules: dict[str, object]
     password: str | None
     pass_s: float | None
     turn_s: float | None
@@ -67,7 +67,7 @@ class TableRow:
     game_no: int = 0
     seed: int | None = None
     seats: list[SeatRow | None] = field(default_factory=lambda: [None] * 4)
-    actions: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[dict[str, object]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from twisted.logger import Logger
 
@@ -35,7 +35,7 @@ class SeatFacts:
 
 
 def game_facts(
-    config: RulesConfig, seed: int, actions: Sequence[Action | Mapping[str, Any]]
+    config: RulesConfig, seed: int, actions: Sequence[Action | Mapping[str, object]]
 ) -> list[SeatFacts]:
     """Tricks taken, Leekha cards eaten and moons shot by each seat over a whole game."""
     facts = [SeatFacts() for _ in range(4)]
