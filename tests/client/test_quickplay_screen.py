@@ -20,9 +20,10 @@ def _chat(term: Terminal) -> str:
 
 
 def _easy_bots(term: Terminal) -> int:
-    """The easy bots seated, as the table (left of the bar, below the header) names them."""
+    """The easy bots seated, as the table (left of the bar, below the header) names them:
+    each name once, as a trick's note may name a seat again."""
     table = "\n".join(line.split("│")[0] for line in term.lines()[1:])
-    return len(re.findall(r"easy bot \d", table))
+    return len(set(re.findall(r"easy bot \d", table)))
 
 
 def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
