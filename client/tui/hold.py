@@ -42,9 +42,15 @@ class Hold:
         self.at: float | None = None
 
     def trick(self) -> None:
-        """A trick was taken: hold it on screen (when holds are on)."""
-        if self.seconds > 0:
+        """A trick was taken: hold it on screen (when holds are on), unless a snapshot the
+        server pushed waits behind it: the client is then behind the game (the server
+        seated us, or passed for us) and plays the queued tricks out at once, or it would
+        fall further behind with every trick while the seat is ours to play."""
+        if self.seconds > 0 and not self._behind():
             self.until = self.clock() + self.seconds
+
+    def _behind(self) -> bool:
+        return any(isinstance(msg, P.Snapshot) for _, msg in self._queue)
 
     def summary(self) -> None:
         """A round ended: hold its summary a moment before the next deal closes it."""

@@ -47,7 +47,8 @@ def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
         bob.until(lambda: "spectating" in bob.text(), "bob watching ann's table")
         bob.until(lambda: "Quick play: you take" in bob.text(), "bob told he waits for a seat")
         bob.until(lambda: "bob (you)" in bob.text(), "bob in a bot's seat after the round")
-        assert _easy_bots(bob) == 2
+        # A round summary may cover a seat for a moment; the next deal closes it.
+        bob.until(lambda: _easy_bots(bob) == 2, "two easy bots left beside bob")
         ann.until(lambda: "takes over a bot's seat" in _chat(ann), "ann told")
     finally:
         for term in terms:
