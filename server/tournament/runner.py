@@ -12,6 +12,11 @@ A client entrant that is not connected when its game is due is waited for `seat_
 it; one that drops or goes silent during a game is played for by the table's timer and
 then its stand-in, as at any table. Either way the table tells the runner of every move
 the server made for that seat, and the standings count them.
+
+A little over 400 lines, as one module on purpose: what is left here after `live` and
+`requests` moved out is one state machine (games due, seating, waiting, results), and
+each part reads and changes the same state; split further, that state would have to be
+passed around between modules.
 """
 
 from __future__ import annotations
