@@ -59,3 +59,25 @@ def test_a_snapshot_that_answers_a_request_still_jumps_at_once() -> None:
     m.apply(P.Snapshot(re=req.id, table=table("playing"), view=None, your_seat=0,
                        players=PLAYERS))  # fmt: skip
     assert not m.holding
+
+
+def test_tricks_queued_before_a_pushed_snapshot_play_out_without_holding_each() -> None:
+    """The server seated us (a bot's seat) while tricks were held: the tricks queued ahead of
+    its snapshot play out at once, or every held trick would leave the client further
+    behind while the seat is ours to play."""
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.0)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    tricks = [["2C", "9C", "KC", "3C"], ["4C", "5C", "6C", "7C"]]
+    for names in tricks:
+        plays = [[seat, C.parse_card(name)] for seat, name in enumerate(names)]
+        for seat, card in plays:
+            m.apply(P.CardPlayed(seat=seat, card=card))
+        m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    assert m.holding  # the first trick is on screen; the second and the snapshot wait
+    now[0] += 1.1
+    m.tick()
+    assert not m.holding  # the second trick did not hold: the snapshot is applied
