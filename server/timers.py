@@ -23,7 +23,7 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from twisted.logger import Logger
 
@@ -38,12 +38,15 @@ def _nothing(*_args: object) -> None:
     return None
 
 
-@dataclass(slots=True, eq=False)
-class Pending:
-    """One call waiting in a FixedDelay; satisfies the `Timer` protocol."""
+class _Owner(Protocol):
+    def _cancelled(self) -> None: ...
 
-    _owner: FixedDelay
-    when: float
+
+@dataclass(slots=True, eq=False)
+class _Call:
+    """One call waiting in a shared timer; satisfies the `Timer` protocol."""
+
+    _owner: _Owner
     func: Callable[..., object]
     args: tuple[object, ...]
     _active: bool = True
@@ -58,6 +61,13 @@ class Pending:
             self._owner._cancelled()
 
 
+@dataclass(slots=True, eq=False)
+class Pending(_Call):
+    """One call waiting in a FixedDelay, with the time it is due."""
+
+    when: float = 0.0
+
+
 class FixedDelay:
     """Calls `func(*args)` `delay` seconds after each `call`, with one clock timer at most."""
 
@@ -69,7 +79,7 @@ class FixedDelay:
         self._timer: Timer | None = None
 
     def call(self, func: Callable[..., object], *args: object) -> Pending:
-        pending = Pending(self, self.clock.seconds() + self.delay, func, args)
+        pending = Pending(self, func, args, when=self.clock.seconds() + self.delay)
         self._queue.append(pending)
         self._live += 1
         if self._timer is None:
@@ -105,22 +115,8 @@ class FixedDelay:
 
 
 @dataclass(slots=True, eq=False)
-class Deadline:
-    """One call waiting in `Deadlines`; satisfies the `Timer` protocol."""
-
-    _owner: Deadlines
-    func: Callable[..., object]
-    args: tuple[object, ...]
-    _active: bool = True
-
-    def active(self) -> bool:
-        return self._active
-
-    def cancel(self) -> None:
-        if self._active:
-            self._active = False
-            self.func, self.args = _nothing, ()
-            self._owner._cancelled()
+class Deadline(_Call):
+    """One call waiting in `Deadlines` (its time is kept in the heap)."""
 
 
 #: Cancelled entries `Deadlines` keeps before it rebuilds its heap without them.
