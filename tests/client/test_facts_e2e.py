@@ -13,22 +13,26 @@ e2e-*.txt (the issue's closing note quotes them).
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import time
-from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from helpers.processes import serve
-from helpers.pty import LEEKHA, Terminal, Terminals
+from helpers.pty import LEEKHA, Terminals
+from helpers.screens import (
+    chat,
+    countdowns,
+    game_over_stats,
+    isolated_home,
+    keep,
+    recorded_stats,
+    shows,
+)
 
-from leekha.common.events import RoundScored, TrickTaken
+from leekha.common.events import RoundScored
 from leekha.common.game import Game
-from leekha.common.record import GameRecord
-from leekha.common.tally import Tally
 
 #: Short clocks, so that timeouts are cheap: the pass long enough for a client started
 #: again after a server restart to see its countdown run out. The bots take 20 ms a
@@ -40,75 +44,11 @@ RULES = ("--rules", "classic", "--rule", "target=40")
 HOLD = ("--trick-hold", "0")
 #: Seconds a process may take to start and draw its first screen on a loaded machine.
 START = 60.0
-STATS = ("tricks", "Leekhas", "moons")
-
-
-def keep(name: str, what: str, screen: str) -> None:
-    """Save a screen for the closing note, when LEEKHA_TEST_SCREENS names a folder."""
-    folder = os.environ.get("LEEKHA_TEST_SCREENS")
-    if folder:
-        Path(folder, f"e2e-{name}.txt").write_text(f"{what}\n\n{screen}\n", encoding="utf-8")
-
-
-def shows(t: Terminal, *texts: str) -> Callable[[], bool]:
-    """A wait's condition: every one of `texts` is on the screen."""
-    return lambda: all(text in t.text() for text in texts)
-
-
-def chat(t: Terminal) -> str:
-    """The chat pane's lines joined into one text (its lines wrap at word boundaries)."""
-    right = [line.split("│", 1)[1].strip() for line in t.lines() if "│" in line]
-    return " ".join(part for part in right if part)
-
-
-def countdowns(t: Terminal, mark: str) -> list[tuple[int, int]]:
-    """(row, seconds) of each `⏱ Ns` on a row that also shows `mark`."""
-    out = []
-    for row, line in enumerate(t.lines()):
-        if mark in line and (m := re.search(r"⏱ (\d+)s", line)):
-            out.append((row, int(m.group(1))))
-    return out
-
-
-def game_over_stats(t: Terminal) -> dict[str, list[int]]:
-    """The game-over box's statistics rows, each seat's figure in seat order."""
-    found = {}
-    for label in STATS:
-        m = re.search(label + r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", t.text())
-        assert m, f"no {label} row on the screen:\n{t.text()}"
-        found[label] = [int(g) for g in m.groups()]
-    return found
-
-
-def recorded_stats(data: Path) -> tuple[dict[str, list[int]], int]:
-    """The statistics of the one finished game, from `leekha records export` replayed
-    through the engine, and its number of rounds."""
-    from leekha.client.cli import main
-
-    out = data.parent / "export.json"
-    assert main(["records", "export", "--data", str(data), "-o", str(out)]) == 0
-    (payload,) = json.loads(out.read_text(encoding="utf-8"))
-    record = GameRecord.from_dict(payload)
-    game, tally, rounds = Game(record.rules, record.seed), Tally(), 0
-    for action in record.actions:
-        events = game.apply(action)
-        tally.fold(events)
-        rounds += sum(isinstance(e, RoundScored) for e in events)
-        assert all(e.winner in range(4) for e in events if isinstance(e, TrickTaken))
-    return {"tricks": tally.tricks, "Leekhas": tally.leekhas, "moons": tally.moons}, rounds
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Every process's state, config and identity under `tmp_path`."""
-    for var, sub in (
-        ("XDG_STATE_HOME", "state"),
-        ("XDG_CONFIG_HOME", "config"),
-        ("XDG_DATA_HOME", "share"),
-    ):
-        monkeypatch.setenv(var, str(tmp_path / sub))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    yield tmp_path
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return isolated_home(tmp_path, monkeypatch)
 
 
 @pytest.mark.slow
