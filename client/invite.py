@@ -39,7 +39,7 @@ def read_invite(text: str) -> Invite:
         return Invite.parse(text)
     except InviteError as exc:
         words = PROBLEMS.get(exc.code)
-        raise ValueError(_(words).format(**exc.args_) if words else str(exc)) from None
+        raise ValueError(_(words).format(**exc.facts) if words else str(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -56,11 +56,11 @@ VOID_RULE: Final = "void_rule"
 PASS_BAN: Final = "pass_ban"
 
 
-class LeekhaError(Exception):
-    """Base of every error the engine raises on purpose.
+class CodedError(Exception):
+    """A refusal with a stable code: the engine's errors and the server's `Refused` alike.
 
     `rule` names the rule behind it when the code alone does not (talbees or undercut),
-    and `args` the facts a client words it with (cards and suits as ints), so a client in
+    and `facts` the facts a client words it with (cards and suits as ints), so a client in
     any language explains the refusal without working the rules out again.
     """
 
@@ -77,6 +77,10 @@ class LeekhaError(Exception):
         self.message = message
         self.rule = rule
         self.facts = dict(args or {})
+
+
+class LeekhaError(CodedError):
+    """Base of every error the engine raises on purpose."""
 
 
 class RuleError(LeekhaError):

@@ -31,7 +31,7 @@ class InviteError(ValueError):
         super().__init__(message.format(**args))
         self.code = code
         self.template = message
-        self.args_ = args
+        self.facts = args
 
 
 def normalize_fingerprint(text: str) -> str:

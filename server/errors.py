@@ -7,26 +7,12 @@ reply carrying the request id and keeps the connection open, so refusing is neve
 
 from __future__ import annotations
 
-from leekha.common.errors import LeekhaError
+from leekha.common.errors import CodedError, LeekhaError
 
 
-class Refused(Exception):
-    """A request that had no effect; `code` is a stable wire error code, `rule` and `args`
+class Refused(CodedError):
+    """A request that had no effect; `code` is a stable wire error code, `rule` and `facts`
     the finer reason a 1.4 client words itself (leekha.protocol.notices)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        rule: str | None = None,
-        args: dict[str, object] | None = None,
-    ) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.rule = rule
-        self.args_ = dict(args or {})
 
     @classmethod
     def of(cls, exc: LeekhaError) -> Refused:

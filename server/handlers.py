@@ -44,10 +44,10 @@ def refusal(exc: Refused, re: int | None) -> M.Error:
     """The `error` reply of a refusal, with its rule and facts (1.4; ignored before)."""
     try:
         return M.Error(
-            code=exc.code, message=exc.message[:1000], re=re, rule=exc.rule, args=exc.args_
+            code=exc.code, message=exc.message[:1000], re=re, rule=exc.rule, args=exc.facts
         )
     except ProtocolError:  # a fact the wire cannot carry: the code and the text still go
-        log.warn("refusal {code}: facts not sendable {args!r}", code=exc.code, args=exc.args_)
+        log.warn("refusal {code}: facts not sendable {args!r}", code=exc.code, args=exc.facts)
         return M.Error(code=exc.code, message=exc.message[:1000], re=re)
 
 

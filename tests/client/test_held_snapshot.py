@@ -16,19 +16,27 @@ from leekha.client.tui.hold import SUMMARY_HOLD_S
 from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
 
+TRICK = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, C.parse_card("KC")],
+         [3, C.parse_card("3C")]]  # fmt: skip
+
+
+def _playing(m: M.ClientModel, tricks: list[list[list[int]]], **rules: int) -> None:
+    """Welcome, seat 0 at a playing table, the deal, then `tricks` played and taken by 2."""
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing", **rules), view=None, your_seat=0,
+                       players=PLAYERS))  # fmt: skip
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    for plays in tricks:
+        for seat, card in plays:
+            m.apply(P.CardPlayed(seat=seat, card=card))
+        m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
+
 
 def test_a_pushed_snapshot_waits_so_the_round_summary_and_its_note_still_show() -> None:
     now = [100.0]
     m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.0)
-    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    _playing(m, [TRICK], moon_penalty=50)
     moon_table = table("playing", moon_penalty=50)
-    m.apply(P.Snapshot(re=None, table=moon_table, view=None, your_seat=0, players=PLAYERS))
-    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
-    plays = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, C.parse_card("KC")],
-             [3, C.parse_card("3C")]]  # fmt: skip
-    for seat, card in plays:
-        m.apply(P.CardPlayed(seat=seat, card=card))
-    m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
     assert m.holding
     taken = [[], C.cards_of(C.mask_of(range(52)) & m.game.rules.penalty_mask), [], []]
     m.apply(P.RoundScored(round=0, round_points=[0, 50, 0, 0], totals=[0, 50, 0, 0],
@@ -45,14 +53,7 @@ def test_a_pushed_snapshot_waits_so_the_round_summary_and_its_note_still_show() 
 
 def test_a_snapshot_that_answers_a_request_still_jumps_at_once() -> None:
     m = M.ClientModel("ann", clock=lambda: 100.0, trick_hold=5.0)
-    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
-    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
-    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
-    plays = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, C.parse_card("KC")],
-             [3, C.parse_card("3C")]]  # fmt: skip
-    for seat, card in plays:
-        m.apply(P.CardPlayed(seat=seat, card=card))
-    m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
+    _playing(m, [TRICK])
     assert m.holding
     req = m.request(P.JoinSeat, table_id=7)
     assert isinstance(req, P.JoinSeat)
@@ -67,15 +68,8 @@ def test_tricks_queued_before_a_pushed_snapshot_play_out_without_holding_each() 
     behind while the seat is ours to play."""
     now = [100.0]
     m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.0)
-    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
-    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
-    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
-    tricks = [["2C", "9C", "KC", "3C"], ["4C", "5C", "6C", "7C"]]
-    for names in tricks:
-        plays = [[seat, C.parse_card(name)] for seat, name in enumerate(names)]
-        for seat, card in plays:
-            m.apply(P.CardPlayed(seat=seat, card=card))
-        m.apply(P.TrickTaken(winner=2, cards=plays, points=0))
+    second = [[seat, C.parse_card(name)] for seat, name in enumerate(["4C", "5C", "6C", "7C"])]
+    _playing(m, [TRICK, second])
     m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
     assert m.holding  # the first trick is on screen; the second and the snapshot wait
     now[0] += 1.1
