@@ -23,8 +23,8 @@ TRICK = [[0, C.parse_card("2C")], [1, C.parse_card("9C")], [2, C.parse_card("KC"
 def _playing(m: M.ClientModel, tricks: list[list[list[int]]], moon_penalty: int = 0) -> None:
     """Welcome, seat 0 at a playing table, the deal, then `tricks` played and taken by 2."""
     m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
-    m.apply(P.Snapshot(re=None, table=table("playing", moon_penalty=moon_penalty), view=None, your_seat=0,
-                       players=PLAYERS))  # fmt: skip
+    info = table("playing", moon_penalty=moon_penalty)
+    m.apply(P.Snapshot(re=None, table=info, view=None, your_seat=0, players=PLAYERS))
     m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
     for plays in tricks:
         for seat, card in plays:
