@@ -119,6 +119,9 @@ def message(
 
     def declare(cls: type[Msg]) -> type[Msg]:
         cls.TYPE, cls.SENDER, cls.DOC, cls.SINCE = tag, sender, doc, since
+        # A class without a docstring gets one from `dataclass`, which formats its
+        # signature for it: a tenth of the time every process spends declaring messages.
+        cls.__doc__ = cls.__doc__ or doc
         return register(dataclass(frozen=True, kw_only=True)(cls))
 
     return declare

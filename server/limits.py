@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from functools import cache
-
-from confusable_homoglyphs.confusables import confusables_data
 
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
+from leekha.server.lookalikes import prototypes
 
 
 class TokenBucket:
@@ -164,23 +162,11 @@ def clean_chat(text: str, max_len: int) -> str:
     return body
 
 
-@cache
-def _prototype(ch: str) -> str:
-    """The character `ch` is confusable with, by Unicode's confusables table (as
-    confusable-homoglyphs ships it: a prototype lists its look-alikes, a look-alike
-    names its prototype), or `ch` itself."""
-    homoglyphs = confusables_data.get(ch)
-    if not homoglyphs or len(homoglyphs) != 1:
-        return ch
-    target = str(homoglyphs[0]["c"])
-    back = confusables_data.get(target, ())
-    return target if any(h["c"] == ch for h in back) else ch
-
-
 def skeleton(text: str) -> str:
     """A name as it looks (UTS #39 skeleton): decomposed, each character replaced by its
     confusable prototype, case folded. Names with equal skeletons look alike."""
-    once = "".join(map(_prototype, unicodedata.normalize("NFD", text)))
+    table = prototypes()
+    once = "".join([table.get(ch, ch) for ch in unicodedata.normalize("NFD", text)])
     return unicodedata.normalize("NFD", once).casefold()
 
 

@@ -84,7 +84,10 @@ def unfinished_round(folder: Path, token: str) -> int | None:
 
 def forget_unfinished(folder: Path) -> None:
     """Start afresh: drop the unfinished game (its held seat would reserve the player's
-    name) and keep the finished ones."""
+    name) and keep the finished ones. A folder with no database yet has nothing to drop,
+    and is left without one (creating it here cost a second open of the new database)."""
+    if not db_path(folder).is_file():
+        return
     store = Store.in_dir(folder)
     try:
         store.forget_live_tables()
