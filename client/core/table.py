@@ -65,6 +65,10 @@ class TableState:
         self.clock_at: dict[int, float | None] = {}
         #: The table we watch (and its password), to watch again after a server restart.
         self.watching: tuple[int, str | None] | None = None
+        #: The server gave our seat up for us (a tournament game ended: it takes its
+        #: players back to the lobby): the finished table stays on screen to be read, and
+        #: we are no longer one of its members.
+        self.released = False
 
     # ---- what it is --------------------------------------------------------------------
     @property
@@ -172,6 +176,7 @@ class TableState:
             self.watching = spectating
         elif msg.your_seat is not None:
             self.watching = None
+        self.released = False
         self.table = cast(TableSummary, msg.table)
         self.view = seatview.of_snapshot(msg)
         self.players = [cast(PlayerInfo, dict(p)) for p in msg.players]
@@ -190,13 +195,17 @@ class TableState:
             self.table = cast(TableSummary, msg.table)
 
     def seat_update(self, msg: P.SeatUpdate) -> bool:
-        """Who is in a seat now; False when it is about another table."""
+        """Who is in a seat now; False when it is about another table. Our own seat
+        emptied is the server letting us go (`released`)."""
         if self.table is None or msg.table_id != self.table_id:
             return False
         while len(self.players) < 4:
             self.players.append(_empty_seat())
         self.players[msg.seat] = cast(PlayerInfo, dict(msg.player))
         self._remember_names()
+        if msg.seat == self.your_seat and not msg.player.get("name"):
+            self.your_seat = None
+            self.released = True
         return True
 
     def dealt(self, msg: P.Dealt) -> bool:
@@ -277,6 +286,7 @@ class TableState:
         self.players = []
         self.seat_names = {}
         self.your_seat = None
+        self.released = False
 
     def _remember_names(self) -> None:
         for seat, p in enumerate(self.players):

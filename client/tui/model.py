@@ -605,7 +605,8 @@ class ClientModel:
         if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
             self.table_password = req.password
         # Unasked, from the lobby, having entered a tournament: its next game seats us.
-        ready = msg.re is None and self.game.table is None and self.entered is not None
+        here = self.game.table is not None and not self.game.released
+        ready = msg.re is None and not here and self.entered is not None
         watch = (req.table_id, req.password) if isinstance(req, P.Spectate) else None
         if self.game.snapshot(msg, watch):
             self.chats.forget(self.game.table_id)  # its own history follows from the server
@@ -733,8 +734,11 @@ class ClientModel:
         self.rematch_voted = False
 
     def _on_seat_update(self, msg: P.SeatUpdate) -> None:
+        seated = self.game.seated
         if not self.game.seat_update(msg):
             return
+        if seated and self.game.released:
+            self.say(_("the game is over and your seat is freed: L goes back to the lobby"))
         if self.auto is not None and msg.player.get("name"):
             self.auto.seat_taken(msg.seat)
 
@@ -1175,6 +1179,10 @@ class ClientModel:
     def leave(self) -> None:
         """L gives the seat up; mid-game that is for good (a bot takes it), so it asks."""
         if self.game.table is None:
+            return
+        if self.game.released:  # the server has let us go already: nothing to ask
+            self._leave_table()
+            self.request(P.ListTables)
             return
         if self.game.seated and self.game.status_word == "playing" and not self.leave_confirm:
             self.leave_confirm = True
