@@ -73,11 +73,11 @@ class ClientApp:
             known_hosts=known_hosts,
             retry=retry,
         )
-        model.new_id = self.session.new_id
-        model.on_send = self._send
-        model.requests = RequestTracker(model.hand_off, self.session.answered)
+        model.sender.new_id = self.session.new_id
+        model.sender.on_send = self._send
+        model.sender.requests = RequestTracker(model.sender.hand_off, self.session.answered)
         model.link.label = model.link.label or f"{host}:{port}"
-        model.invite_for = lambda table_id: Invite(
+        model.social.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
         )
         self.chat_buffer = Buffer(multiline=False)
@@ -156,8 +156,8 @@ class ClientApp:
     def _after_change(self) -> None:
         """Ring the bell if the model asks, and wake up when a held trick's time is up."""
         m = self.model
-        if m.ring:
-            m.ring = False
+        if m.alarm.ring:
+            m.alarm.ring = False
             self.app.output.bell()
             self.app.output.flush()
         if m.hold.until is not None and m.hold.until != self._hold_at:

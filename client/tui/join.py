@@ -13,12 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leekha.client.i18n import _
 from leekha.client.options import add_rules_arguments, address_help, default_help, no_terminal
 from leekha.client.tui.play import add_screen_arguments
 from leekha.common.bots import LEVELS
+
+if TYPE_CHECKING:
+    from leekha.protocol.people import QuickPlay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -147,7 +150,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
-    quick = {"preset": args.rules, "overrides": overrides, "bot": args.level, "wait_s": args.wait}
+    from leekha.protocol.people import QuickPlay
+
+    level, wait = args.level, args.wait
+    quick = QuickPlay(id=0, preset=args.rules, overrides=overrides, bot=level, wait_s=wait)
 
     from leekha.client.eventloop import run_on_reactor
     from leekha.client.tokens import TokenStore
@@ -197,7 +203,7 @@ async def join_main(
     label: str | None = None,
     ready: Callable[[Any], None] | None = None,
     invite: Any = None,
-    quick: dict[str, Any] | None = None,
+    quick: QuickPlay | None = None,
     quick_now: bool = False,
     **io: Any,
 ) -> int:
@@ -211,10 +217,10 @@ async def join_main(
     model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
     model.link.label = label or ""  # the lobby header: the LAN name, else the address
     if quick is not None:
-        model.quick = quick
-    model.quick_now = quick_now
+        model.in_lobby.quick = quick
+    model.in_lobby.quick_now = quick_now
     if invite is not None:  # an invitation line: that table, its certificate and no other
-        model.invited = (invite.table_id, invite.password)
+        model.in_lobby.invited = (invite.table_id, invite.password)
         io.setdefault("pin", invite.fingerprint)
     client = ClientApp(model, reactor, host, port, bot_strategy=best_bot(), **io)
     try:
@@ -227,5 +233,6 @@ async def join_main(
     try:
         return await client.run()
     finally:
-        for notice in [*client.notices, *model.keep]:  # the screen is gone: say it where it stays
+        # The screen is gone: say it where it stays.
+        for notice in [*client.notices, *model.social.keep]:
             print(notice)

@@ -106,36 +106,37 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("enter", filter=help_open)(m.escape)
 
     # create-table form
-    on("up", filter=form)(lambda: m.form_move(-1))
-    on("down", filter=form)(lambda: m.form_move(1))
-    on("tab", filter=form)(lambda: m.form_move(1))
-    on("left", filter=form)(lambda: m.form_change(-1))
-    on("right", filter=form)(lambda: m.form_change(1))
-    text_entry(form, m.form_type, m.form_backspace, m.form_submit)
+    on("up", filter=form)(lambda: m.in_lobby.form_move(-1))
+    on("down", filter=form)(lambda: m.in_lobby.form_move(1))
+    on("tab", filter=form)(lambda: m.in_lobby.form_move(1))
+    on("left", filter=form)(lambda: m.in_lobby.form_change(-1))
+    on("right", filter=form)(lambda: m.in_lobby.form_change(1))
+    text_entry(form, m.in_lobby.form_type, m.in_lobby.form_backspace, m.in_lobby.form_submit)
 
     # password prompt
-    text_entry(password, m.password_type, m.password_backspace, m.password_submit)
+    lobby_x = m.in_lobby
+    text_entry(password, lobby_x.password_type, lobby_x.password_backspace, lobby_x.password_submit)
 
     # statistics overlay and score sheet
     for key in ("escape", "S", "q"):
         on(key, filter=stats | scores)(m.escape)
     on("enter", filter=scores)(m.escape)
-    on("enter", filter=stats)(m.stats_profile)
+    on("enter", filter=stats)(m.in_lobby.stats_profile)
     for key, step in (("up", -1), ("k", -1), ("down", 1), ("j", 1)):
-        on(key, filter=stats)(lambda step=step: m.stats_move(step))  # type: ignore[misc]
-        on(key, filter=profile)(lambda step=step: m.profile_move(step))  # type: ignore[misc]
-    on("enter", filter=profile)(m.profile_show)
+        on(key, filter=stats)(lambda step=step: m.in_lobby.stats_move(step))  # type: ignore[misc]
+        on(key, filter=profile)(lambda step=step: m.social.profile_move(step))  # type: ignore[misc]
+    on("enter", filter=profile)(m.social.profile_show)
     for key in ("escape", "q", "P"):
         on(key, filter=profile)(m.escape)
 
     # tournament screen
-    on("up", filter=tournaments)(lambda: m.tournament_move(-1))
-    on("down", filter=tournaments)(lambda: m.tournament_move(1))
-    on("k", filter=tournaments)(lambda: m.tournament_move(-1))
-    on("j", filter=tournaments)(lambda: m.tournament_move(1))
-    on("enter", filter=tournaments)(m.tournament_enter)
-    on("g", filter=tournaments)(m.tournament_refresh)
-    on("e", filter=tournaments)(m.tournament_join)
+    on("up", filter=tournaments)(lambda: m.in_lobby.tournament_move(-1))
+    on("down", filter=tournaments)(lambda: m.in_lobby.tournament_move(1))
+    on("k", filter=tournaments)(lambda: m.in_lobby.tournament_move(-1))
+    on("j", filter=tournaments)(lambda: m.in_lobby.tournament_move(1))
+    on("enter", filter=tournaments)(m.in_lobby.tournament_enter)
+    on("g", filter=tournaments)(m.in_lobby.tournament_refresh)
+    on("e", filter=tournaments)(m.in_lobby.tournament_join)
     for key in ("escape", "q", "T"):
         on(key, filter=tournaments)(m.escape)
 
@@ -149,9 +150,9 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
             act.quit()
 
     on("q", filter=outside)(quit_key)
-    on("p", filter=outside & Condition(lambda: m.screen != M.CONNECTING))(m.open_phrases)
+    on("p", filter=outside & Condition(lambda: m.screen != M.CONNECTING))(m.social.open_phrases)
     for i in range(len(P.PHRASES)):
-        on(str(i + 1), filter=phrases)(lambda i=i: m.say_phrase(i))  # type: ignore[misc]
+        on(str(i + 1), filter=phrases)(lambda i=i: m.social.say_phrase(i))  # type: ignore[misc]
     for key in ("escape", "p", "q"):
         on(key, filter=phrases)(m.escape)
     on("escape", filter=outside)(m.escape)
@@ -161,45 +162,45 @@ def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     on("down", filter=lobby)(lambda: m.lobby.move(1))
     on("k", filter=lobby)(lambda: m.lobby.move(-1))
     on("j", filter=lobby)(lambda: m.lobby.move(1))
-    on("enter", filter=lobby)(m.lobby_enter)
+    on("enter", filter=lobby)(m.in_lobby.enter)
     on("right", filter=lobby)(lambda: m.lobby.move_person(1))
     on("left", filter=lobby)(lambda: m.lobby.move_person(-1))
-    on("w", filter=lobby)(lambda: m.lobby_join(spectate=True))
-    on("n", filter=lobby)(m.open_form)
-    on("g", filter=lobby)(m.refresh)
-    on("S", filter=lobby)(m.open_stats)
-    on("T", filter=lobby)(m.open_tournaments)
-    on("Q", filter=lobby)(m.start_quick)
+    on("w", filter=lobby)(lambda: m.in_lobby.join_selected(spectate=True))
+    on("n", filter=lobby)(m.in_lobby.open_form)
+    on("g", filter=lobby)(m.in_lobby.refresh)
+    on("S", filter=lobby)(m.in_lobby.open_stats)
+    on("T", filter=lobby)(m.in_lobby.open_tournaments)
+    on("Q", filter=lobby)(m.in_lobby.start_quick)
 
     # table
     on("enter", filter=summary)(m.enter)
     on("space", filter=summary)(m.enter)
-    on("y", filter=doubling)(lambda: m.answer_double(True))
-    on("n", filter=doubling)(lambda: m.answer_double(False))
-    on("left", filter=in_hand)(lambda: m.move(-1))
-    on("right", filter=in_hand)(lambda: m.move(1))
+    on("y", filter=doubling)(lambda: m.choices.answer_double(True))
+    on("n", filter=doubling)(lambda: m.choices.answer_double(False))
+    on("left", filter=in_hand)(lambda: m.choices.move(-1))
+    on("right", filter=in_hand)(lambda: m.choices.move(1))
     on("enter", filter=in_hand)(m.enter)
-    on("space", filter=in_hand)(m.toggle)
+    on("space", filter=in_hand)(m.choices.toggle)
     for i, letter in enumerate(CARD_KEYS):
         on(letter, filter=in_hand)(lambda i=i: m.choose(i))  # type: ignore[misc]
-    on("v", filter=table & ~summary)(m.toggle_last_trick)
+    on("v", filter=table & ~summary)(m.at_table.toggle_last_trick)
     on("S", filter=table)(m.toggle_scores)
-    on("C", filter=table)(m.toggle_counting)
-    on("r", filter=over)(m.rematch)
-    on("enter", filter=over)(m.rematch)
-    on("b", filter=waiting)(lambda: m.open_bot_level(act.bot_strategy))
+    on("C", filter=table)(m.at_table.toggle_counting)
+    on("r", filter=over)(m.at_table.rematch)
+    on("enter", filter=over)(m.at_table.rematch)
+    on("b", filter=waiting)(lambda: m.at_table.open_bot_level(act.bot_strategy))
     for key, step in (("left", -1), ("up", -1), ("right", 1), ("down", 1)):
-        on(key, filter=bot_level)(lambda step=step: m.bot_level_move(step))  # type: ignore[misc]
+        on(key, filter=bot_level)(lambda step=step: m.at_table.bot_level_move(step))  # type: ignore[misc]
     for key, level in zip("emh", M.BOT_LEVELS, strict=True):
-        on(key, filter=bot_level)(lambda level=level: m.bot_level_choose(level))  # type: ignore[misc]
-    on("enter", filter=bot_level)(m.bot_level_choose)
+        on(key, filter=bot_level)(lambda level=level: m.at_table.bot_level_choose(level))  # type: ignore[misc]
+    on("enter", filter=bot_level)(m.at_table.bot_level_choose)
     on("escape", filter=bot_level)(m.escape)
-    on("x", filter=waiting)(m.remove_bot)
-    on("s", filter=waiting)(m.start)
-    on("L", filter=table)(m.leave)
-    on("I", filter=table)(m.open_invite)
-    on("P", filter=table)(m.open_profiles)
-    on("p", filter=invite)(m.invite_toggle_password)
+    on("x", filter=waiting)(m.at_table.remove_bot)
+    on("s", filter=waiting)(m.at_table.start)
+    on("L", filter=table)(m.at_table.leave)
+    on("I", filter=table)(m.social.open_invite)
+    on("P", filter=table)(m.social.open_profiles)
+    on("p", filter=invite)(m.social.invite_toggle_password)
     for key in ("escape", "enter", "q", "I"):
         on(key, filter=invite)(m.escape)
     return kb

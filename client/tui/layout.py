@@ -162,7 +162,7 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     else:
         # With no chat column the counting aid takes a column of its own at the left, so
         # it never covers the west seat.
-        aid = COUNT_WIDTH + 1 if m.counting and not chat_w else 0
+        aid = COUNT_WIDTH + 1 if m.at_table.counting and not chat_w else 0
         if aid:
             paint_counting(m, cv, 1, 1, COUNT_WIDTH)
         # A big window gets a bigger table, not four seats lost in the corners.

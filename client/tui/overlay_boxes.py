@@ -120,13 +120,13 @@ def _paint_game_over(m: M.ClientModel, cv: Canvas) -> None:
         head = _("the final scores")  # the winner is the next line
     footer = ""
     if m.game.seated:
-        what = _("rematch vote sent") if m.rematch_voted else _("r rematch")
+        what = _("rematch vote sent") if m.at_table.rematch_voted else _("r rematch")
         footer = _("{what}   L leave   q quit").format(what=what)
     paint_game_over(cv, _names(m), r, m.game.score_rows(), head, m.game.game_stats, footer)
 
 
 def _paint_double(m: M.ClientModel, cv: Canvas) -> None:
-    card = m.double_offer[0]
+    card = m.choices.double_offer[0]
     pts = m.game.rules.card_points()[card] * 2
     x, y = cv.box(50, 5, _("doubling"))
     inner = min(cv.width, 50) - 4

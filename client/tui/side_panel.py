@@ -37,7 +37,7 @@ def paint_side(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -
     """The right-hand column: the counting aid when on, then the chat."""
     for yy in range(y0, y0 + h):
         cv.put(x0 - 1, yy, "│", "class:muted")
-    if m.counting and m.screen == M.TABLE:
+    if m.at_table.counting and m.screen == M.TABLE:
         used = paint_counting(m, cv, x0, y0, w)
         y0 += used
         h -= used

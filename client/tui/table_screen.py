@@ -40,7 +40,7 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
         tags.append([("class:seat.away", _(" [a bot plays]"))])
     elif p.get("name") and not p.get("connected", True):
         tags.append([("class:seat.away", _(" [away]"))])
-    said = m.bubble(seat)  # a quick phrase, for a few seconds
+    said = m.social.bubble(seat)  # a quick phrase, for a few seconds
     if said is not None:
         tags.append([("class:chat.from", f" «{said}»")])
     v = m.game.view
@@ -142,20 +142,21 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
         return
     spots = trick_spots(cx, cy, w, h)
-    trick = m.display_trick()
+    trick = m.at_table.display_trick()
     lead = trick[0][0] if trick else None
     for seat, card in trick:
         x, y = spots[_seat_pos(m, seat)]
         cv.frags(x, y, [card_frag(card, m.ascii, "class:card.legal" if seat == lead else "")])
     note_y = spots["S"][1] + 1
-    if m.show_last and m.game.last_trick is not None:
+    if m.at_table.show_last and m.game.last_trick is not None:
         t = m.game.last_trick
         note = _("last trick: {name} took it (+{points})").format(
             name=m.player_name(t["winner"]), points=t["points"]
         )
         cv.center(cx, note_y, note, "class:timer")
     elif m.game.trick_done and m.game.last_trick is not None and not v.trick:
-        cv.center(cx, note_y, m.trick_note, "class:timer" if "!" in m.trick_note else "class:muted")
+        note = m.at_table.trick_note
+        cv.center(cx, note_y, note, "class:timer" if "!" in note else "class:muted")
     elif v.phase == "pass":
         dest = v.pass_to
         if m.game.seated and dest is not None:
@@ -166,7 +167,7 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         cv.put(x0, y0 + 2, "x2 " + " ".join(m.fmt(c) for c in doubles), "class:timer")
     # south: one line, the scores, the turn and the timer first, then who
     (head, tags), (_none, second) = _seat_lines(m, by_pos["S"])
-    left = m.seconds_left()
+    left = m.alarm.seconds_left()
     if left is not None and m.my_turn:
         second.append([("class:timer", _("   ⏱ {n}s").format(n=left))])
     after = [("", "   ")] + [f for part in second for f in part]
@@ -183,12 +184,12 @@ def _paint_hand(m: M.ClientModel, cv: Canvas, x0: int, w: int, y: int) -> None:
         if m.game.your_seat is None:
             cv.center(cx, y + 1, _("spectating"), "class:muted")
         return
-    ok = m.choosable()
+    ok = m.choices.choosable()
     active = bool(ok) or (m.my_turn and m.game.phase == "pass")
-    received = m.received
+    received = m.choices.received
     step = 4 if len(hand) * 4 <= w else 3
     shown = max(1, (w - 2) // step) if len(hand) * step > w else len(hand)
-    first = max(0, min(m.cursor - shown // 2, len(hand) - shown))
+    first = max(0, min(m.choices.cursor - shown // 2, len(hand) - shown))
     x = cx - (shown * step) // 2
     if first > 0:
         cv.put(x - 1, y + 1, "‹", "class:mark")
@@ -197,22 +198,22 @@ def _paint_hand(m: M.ClientModel, cv: Canvas, x0: int, w: int, y: int) -> None:
     for i in range(first, first + shown):
         card = hand[i]
         extra = []
-        illegal = active and card not in ok and card not in m.pass_sel
+        illegal = active and card not in ok and card not in m.choices.pass_sel
         if illegal:
             extra.append("class:card.dim")
         elif active:
             extra.append("class:card.legal")
-        if card in m.pass_sel:
+        if card in m.choices.pass_sel:
             extra.append("class:card.selected")
-        if card == m.lifted:
+        if card == m.choices.lifted:
             extra.append("class:card.lifted")
-        if i == m.cursor:
+        if i == m.choices.cursor:
             extra.append("class:card.badcursor" if illegal else "class:card.cursor")
-        raised = card == m.lifted or card in m.pass_sel
+        raised = card == m.choices.lifted or card in m.choices.pass_sel
         cv.frags(x, y if raised else y + 1, [card_frag(card, m.ascii, " ".join(extra))])
         label = chr(ord("a") + i)
-        cv.put(x + 1, y + 2, label, "class:hint" if i != m.cursor else "class:card.cursor")
-        if i == m.cursor and illegal:
+        cv.put(x + 1, y + 2, label, "class:hint" if i != m.choices.cursor else "class:card.cursor")
+        if i == m.choices.cursor and illegal:
             cv.put(x + 2, y + 2, "!", "class:status.error")
         elif card in received:
             cv.put(x + 2, y + 2, "+", "class:mark")

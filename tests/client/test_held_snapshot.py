@@ -55,7 +55,7 @@ def test_a_snapshot_that_answers_a_request_still_jumps_at_once() -> None:
     m = M.ClientModel("ann", clock=lambda: 100.0, trick_hold=5.0)
     _playing(m, [TRICK])
     assert m.holding
-    req = m.request(P.JoinSeat, table_id=7)
+    req = m.sender.request(P.JoinSeat, table_id=7)
     assert isinstance(req, P.JoinSeat)
     m.apply(P.Snapshot(re=req.id, table=table("playing"), view=None, your_seat=0,
                        players=PLAYERS))  # fmt: skip

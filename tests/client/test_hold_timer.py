@@ -48,7 +48,10 @@ async def test_after_esc_on_the_summary_the_next_trick_goes_at_its_own_time() ->
                 await asyncio.wait_for(client.when(lambda: m.overlay != M.SUMMARY), 2.0)
                 # then the card after it: well before the summary's 4 s would have ended
                 await asyncio.wait_for(
-                    client.when(lambda: m.display_trick() == [[2, C.parse_card("4S")]]), 2.0
+                    client.when(
+                        lambda: m.at_table.display_trick() == [[2, C.parse_card("4S")]]
+                    ),
+                    2.0,
                 )
             finally:
                 client.quit()

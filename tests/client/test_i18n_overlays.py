@@ -58,7 +58,7 @@ def with_game_over() -> M.ClientModel:
 
 def with_form() -> M.ClientModel:
     m = welcomed()
-    m.open_form()
+    m.in_lobby.open_form()
     return m
 
 
@@ -67,7 +67,7 @@ def with_bot_level() -> M.ClientModel:
     hard = {**seat_info("hard bot 1", bot=True), "strategy": "hard"}
     players = [seat_info("ann", host=True), hard, seat_info(None), seat_info(None)]
     m.apply(P.Snapshot(re=None, table=table(), view=None, your_seat=0, players=players))
-    m.open_bot_level("medium")
+    m.at_table.open_bot_level("medium")
     assert m.overlay == M.BOT_LEVEL
     return m
 

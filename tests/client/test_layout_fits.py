@@ -93,7 +93,7 @@ def passing(cast: str, **rules: Any) -> M.ClientModel:
 def playing(cast: str, **rules: Any) -> M.ClientModel:
     """The play phase, a trick half played (cards at north and east), our turn."""
     m = passing(cast, **rules)
-    m.pass_sel = set(C.parse_cards("AH QH 7H"))
+    m.choices.pass_sel = set(C.parse_cards("AH QH 7H"))
     m.enter()
     m.enter()
     for req in m.take_outbox():
@@ -135,8 +135,8 @@ def game_over(cast: str) -> M.ClientModel:
 
 def counting(cast: str) -> M.ClientModel:
     m = playing(cast)
-    m.toggle_counting()
-    assert m.counting
+    m.at_table.toggle_counting()
+    assert m.at_table.counting
     return m
 
 
@@ -177,13 +177,13 @@ def waiting(cast: str) -> M.ClientModel:
 
 def form(cast: str) -> M.ClientModel:
     m = lobby(cast)
-    m.open_form()
+    m.in_lobby.open_form()
     return m
 
 
 def bot_level(cast: str) -> M.ClientModel:
     m = waiting(cast)
-    m.open_bot_level("medium")
+    m.at_table.open_bot_level("medium")
     return m
 
 
@@ -197,7 +197,7 @@ def doubling(cast: str) -> M.ClientModel:
 def password(cast: str) -> M.ClientModel:
     m = lobby(cast)
     m.lobby.move(1)
-    m.lobby_join()
+    m.in_lobby.join_selected()
     assert m.overlay == M.PASSWORD
     return m
 
@@ -215,7 +215,7 @@ def current(cast: str) -> M.ClientModel:
 
 def stats(cast: str) -> M.ClientModel:
     m = current(cast)
-    m.open_stats()
+    m.in_lobby.open_stats()
     return m
 
 
@@ -223,7 +223,7 @@ def phrases(cast: str) -> M.ClientModel:
     m = current(cast)
     t = table("playing")
     m.apply(P.Snapshot(re=None, table=t, view=None, your_seat=0, players=players(cast)))
-    m.open_phrases()
+    m.social.open_phrases()
     return m
 
 

@@ -40,7 +40,7 @@ def test_enter_on_a_name_under_a_table_shows_that_players_profile() -> None:
     assert "carla" in render_text(m)
     m.lobby.move_person(1)  # the last name stays chosen
     assert m.lobby.chosen_person() == "carla"
-    m.lobby_enter()
+    m.in_lobby.enter()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.GetProfile) and ask.name == "carla"
     assert m.overlay == M.PROFILE
@@ -51,7 +51,7 @@ def test_left_of_the_first_name_or_another_table_is_joining_again() -> None:
     m.lobby.move_person(1)
     m.lobby.move_person(-1)
     assert m.lobby.chosen_person() is None
-    m.lobby_enter()
+    m.in_lobby.enter()
     (join,) = m.take_outbox()
     assert isinstance(join, P.JoinSeat) and join.table_id == 7
     m = _lobby()
@@ -59,7 +59,7 @@ def test_left_of_the_first_name_or_another_table_is_joining_again() -> None:
     m.lobby.move(1)  # Saturday: ann and three bots; no name chosen there yet
     assert m.lobby.chosen_person() is None and m.lobby.people() == ["ann"]
     m.lobby.move_person(1)
-    m.lobby_enter()
+    m.in_lobby.enter()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.GetProfile) and ask.name == "ann"
 

@@ -43,15 +43,15 @@ def test_lobby_lists_updates_and_joins_the_selected_table() -> None:
     m.apply(P.TableUpdate(table_id=9, table=t2))
     assert [t["id"] for t in m.lobby.rows()] == [7, 9]
     assert "Friday" in render_text(m) and "Other" in render_text(m)
-    m.lobby_join()
+    m.in_lobby.join_selected()
     assert m.take_outbox() == [P.JoinSeat(id=2, table_id=7)]
     m.lobby.move(1)
-    m.lobby_join(spectate=True)
+    m.in_lobby.join_selected(spectate=True)
     assert m.boxes.password_prompt == PasswordPrompt(
         9, spectate=True
     )  # a password table asks first
-    m.password_type("s3")
-    m.password_submit()
+    m.in_lobby.password_type("s3")
+    m.in_lobby.password_submit()
     assert m.take_outbox() == [P.Spectate(id=3, table_id=9, password="s3")]
     m.apply(P.TableUpdate(table_id=9, table=None))
     assert [t["id"] for t in m.lobby.rows()] == [7]
@@ -60,17 +60,17 @@ def test_lobby_lists_updates_and_joins_the_selected_table() -> None:
 def test_create_form_sends_rules_password_and_timers() -> None:
     m = welcomed()
     m.take_outbox()
-    m.open_form()
+    m.in_lobby.open_form()
     assert m.boxes.form is not None
-    m.form_move(1)
-    m.form_change(1)  # preset -> levant
-    m.form_move(1)
-    m.form_change(1)  # target -> first choice
-    m.form_move(1)
-    m.form_type("pw")
-    m.form_move(1)
-    m.form_change(1)
-    m.form_submit()
+    m.in_lobby.form_move(1)
+    m.in_lobby.form_change(1)  # preset -> levant
+    m.in_lobby.form_move(1)
+    m.in_lobby.form_change(1)  # target -> first choice
+    m.in_lobby.form_move(1)
+    m.in_lobby.form_type("pw")
+    m.in_lobby.form_move(1)
+    m.in_lobby.form_change(1)
+    m.in_lobby.form_submit()
     (req,) = m.take_outbox()
     assert isinstance(req, P.CreateTable)
     assert req.preset == "levant" and req.overrides == {"target": 11}
@@ -84,13 +84,13 @@ def test_waiting_room_host_adds_bots_and_starts() -> None:
     m.apply(P.Snapshot(re=None, table=table(), view=None, your_seat=0, players=players))
     assert m.screen == M.TABLE
     assert "waiting for players (1/4)" in render_text(m)
-    m.add_bot("random")
+    m.at_table.add_bot("random")
     assert m.take_outbox() == [P.AddBot(id=2, seat=1, strategy="random")]
     m.apply(P.SeatUpdate(table_id=7, seat=1, player=seat_info("rb", bot=True)))
-    m.add_bot("random")
+    m.at_table.add_bot("random")
     added = m.take_outbox()[0]
     assert isinstance(added, P.AddBot) and added.seat == 2
-    m.start()
+    m.at_table.start()
     assert isinstance(m.take_outbox()[0], P.Start)
 
 
@@ -116,11 +116,12 @@ def test_pass_phase_choose_three_confirm_then_send() -> None:
     pick = C.parse_cards("AH QH 7H")
     for card in pick:
         m.choose(hand.index(card))
-    assert m.pass_sel == set(pick)
+    assert m.choices.pass_sel == set(pick)
     m.enter()
-    assert m.pass_confirm and not m.outbox  # first Enter only stages
+    assert m.choices.pass_confirm and not m.outbox  # first Enter only stages
     m.escape()
-    assert not m.pass_confirm and m.pass_sel  # Esc backs out of the confirm, keeps the pick
+    # Esc backs out of the confirm, keeps the pick
+    assert not m.choices.pass_confirm and m.choices.pass_sel
     m.enter()
     m.enter()
     (req,) = m.take_outbox()
@@ -136,33 +137,34 @@ def test_pass_ban_dims_the_last_card_of_a_suit() -> None:
     hand = C.parse_cards("2C 3D 4D 5D 2H 3H 4H 5H 6H 2S 3S 4S 5S")
     m.apply(P.Dealt(round=0, dealer=3, hand=hand, pass_to=1))
     two_c = C.parse_card("2C")
-    assert two_c not in m.pass_choosable()  # a singleton club may not be passed
+    assert two_c not in m.choices.pass_choosable()  # a singleton club may not be passed
     m.choose(m.hand.index(two_c))
-    assert two_c not in m.pass_sel and m.status_error
+    assert two_c not in m.choices.pass_sel and m.status_error
     assert "last of clubs" in m.status
     # choosing two diamonds leaves the third diamond choosable only if it is not the last
     for c in C.parse_cards("3D 4D"):
         m.choose(m.hand.index(c))
-    assert C.parse_card("5D") not in m.pass_choosable()
+    assert C.parse_card("5D") not in m.choices.pass_choosable()
 
 
 def test_doubling_prompt_when_rules_allow() -> None:
     m = at_table("levant")
-    assert m.double_offer == [C.QUEEN_SPADES, C.TEN_DIAMONDS] or set(m.double_offer) == {
+    offer = m.choices.double_offer
+    assert offer == [C.QUEEN_SPADES, C.TEN_DIAMONDS] or set(offer) == {
         C.QUEEN_SPADES,
         C.TEN_DIAMONDS,
     }
     assert "doubling" in render_text(m)
     m.take_outbox()
-    first = m.double_offer[0]
-    m.answer_double(True)
+    first = m.choices.double_offer[0]
+    m.choices.answer_double(True)
     assert m.take_outbox()[0] == P.DeclareDouble(id=2, card=first)
-    m.answer_double(False)
-    assert not m.double_offer and not m.outbox
+    m.choices.answer_double(False)
+    assert not m.choices.double_offer and not m.outbox
     m.apply(P.DoubleRevealed(seat=0, card=first))
     assert m.game.view is not None and m.game.view.doubled == [[first, 0]]
     plain = at_table("classic")
-    assert plain.double_offer == []
+    assert plain.choices.double_offer == []
 
 
 def test_passed_received_starts_play_and_turn_arrives() -> None:
@@ -170,8 +172,8 @@ def test_passed_received_starts_play_and_turn_arrives() -> None:
     assert m.game.phase == "play" and len(m.hand) == 13
     assert "received" in m.status
     m.apply(P.YourTurn(phase="play", legal=[C.parse_card("2C")], deadline=30.0))
-    assert m.my_turn and m.seconds_left() == 30
-    assert m.legal_plays() == {C.parse_card("2C")}
+    assert m.my_turn and m.alarm.seconds_left() == 30
+    assert m.choices.legal_plays() == {C.parse_card("2C")}
 
 
 def test_play_needs_lift_then_confirm_and_refuses_illegal() -> None:
@@ -180,12 +182,12 @@ def test_play_needs_lift_then_confirm_and_refuses_illegal() -> None:
     m.apply(P.YourTurn(phase="play", legal=[two_c], deadline=None))
     m.take_outbox()
     m.choose(m.hand.index(C.parse_card("AS")))
-    assert m.lifted is None and m.status_error  # illegal: not even lifted
+    assert m.choices.lifted is None and m.status_error  # illegal: not even lifted
     m.choose(m.hand.index(two_c))
-    assert m.lifted == two_c and not m.outbox
+    assert m.choices.lifted == two_c and not m.outbox
     m.escape()
-    assert m.lifted is None
-    m.cursor = m.hand.index(two_c)
+    assert m.choices.lifted is None
+    m.choices.cursor = m.hand.index(two_c)
     m.enter()
     m.enter()
     (req,) = m.take_outbox()
@@ -204,12 +206,12 @@ def test_trick_events_score_and_keep_the_last_trick() -> None:
     m.apply(P.TrickTaken(winner=3, cards=cards, points=1))
     assert m.game.view.round_points == [0, 0, 0, 1]
     assert m.game.view.taken[3] == [C.parse_card("QH")]
-    assert m.display_trick() == cards  # the finished trick stays visible
+    assert m.at_table.display_trick() == cards  # the finished trick stays visible
     assert "b3 takes it (+1)" in render_text(m)
-    m.toggle_last_trick()
-    assert m.show_last and "last trick" in render_text(m)
+    m.at_table.toggle_last_trick()
+    assert m.at_table.show_last and "last trick" in render_text(m)
     m.apply(P.CardPlayed(seat=3, card=C.parse_card("4S")))
-    assert m.display_trick() == [[3, C.parse_card("4S")]] and not m.show_last
+    assert m.at_table.display_trick() == [[3, C.parse_card("4S")]] and not m.at_table.show_last
 
 
 def test_round_summary_and_game_over_with_rematch() -> None:
@@ -225,11 +227,11 @@ def test_round_summary_and_game_over_with_rematch() -> None:
     text = render_text(m)
     assert "You win!" in text and "loser:  b1" in text
     m.take_outbox()
-    m.rematch()
-    m.rematch()  # one vote only
+    m.at_table.rematch()
+    m.at_table.rematch()  # one vote only
     assert [type(x) for x in m.take_outbox()] == [P.Rematch]
     m.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
-    assert m.game.phase == "pass" and not m.rematch_voted
+    assert m.game.phase == "pass" and not m.at_table.rematch_voted
 
 
 def test_seat_updates_show_away_and_bot() -> None:
@@ -243,7 +245,7 @@ def test_seat_updates_show_away_and_bot() -> None:
 
 def test_snapshot_replaces_everything() -> None:
     m = play_phase()
-    m.lifted = 5
+    m.choices.lifted = 5
     view = {
         "seat": 0,
         "phase": "play",
@@ -267,7 +269,7 @@ def test_snapshot_replaces_everything() -> None:
         "result": None,
     }
     m.apply(P.Snapshot(re=None, table=table("playing"), view=view, your_seat=0, players=PLAYERS))
-    assert m.hand == [1, 0] and m.lifted is None and m.legal_plays() == {0, 1}
+    assert m.hand == [1, 0] and m.choices.lifted is None and m.choices.legal_plays() == {0, 1}
     assert "round 3" in render_text(m)
 
 
@@ -341,9 +343,9 @@ def at_table_11(preset: str = "levant", can_double: list[int] | None = None) -> 
 def test_doubles_come_from_the_servers_prompt_on_1_1() -> None:
     # The engine's rule from our view would offer both Q♠ and 10♦; the server's word wins.
     m = at_table_11(can_double=[C.QUEEN_SPADES])
-    assert m.double_offer == [C.QUEEN_SPADES]
+    assert m.choices.double_offer == [C.QUEEN_SPADES]
     none = at_table_11(can_double=[])
-    assert none.double_offer == [] and none.can_double() == []
+    assert none.choices.double_offer == [] and none.choices.can_double() == []
 
 
 def test_doubles_come_from_the_snapshot_view_on_1_1() -> None:
@@ -357,7 +359,7 @@ def test_doubles_come_from_the_snapshot_view_on_1_1() -> None:
     }  # fmt: skip
     m.apply(P.Snapshot(re=None, table=table("playing", "levant"), view=view, your_seat=0,
                        players=PLAYERS))  # fmt: skip
-    assert m.double_offer == [C.TEN_DIAMONDS]
+    assert m.choices.double_offer == [C.TEN_DIAMONDS]
 
 
 def test_resume_into_the_lobby_drops_the_stale_table_on_1_1() -> None:
@@ -397,25 +399,25 @@ def waiting_room(host: bool = True) -> M.ClientModel:
 
 def test_host_removes_the_last_bot() -> None:
     m = waiting_room()
-    m.remove_bot()
+    m.at_table.remove_bot()
     (req,) = m.take_outbox()
     assert isinstance(req, P.RemoveBot) and req.seat == 3
     assert "rb3" in m.status
     m.apply(P.SeatUpdate(table_id=7, seat=3, player=seat_info(None)))
-    m.remove_bot()
+    m.at_table.remove_bot()
     (again,) = m.take_outbox()
     assert isinstance(again, P.RemoveBot) and again.seat == 1
     m.apply(P.SeatUpdate(table_id=7, seat=1, player=seat_info(None)))
-    m.remove_bot()
+    m.at_table.remove_bot()
     assert m.take_outbox() == [] and "no bot" in m.status
 
 
 def test_only_the_host_removes_bots_and_refusals_are_shown() -> None:
     guest = waiting_room(host=False)
-    guest.remove_bot()
+    guest.at_table.remove_bot()
     assert guest.take_outbox() == [] and guest.status_error
     m = waiting_room()
-    m.remove_bot()
+    m.at_table.remove_bot()
     (req,) = m.take_outbox()
     assert isinstance(req, P.RemoveBot)
     m.apply(P.Error(re=req.id, code="no_such_bot", message="no bot in that seat"))
@@ -440,7 +442,7 @@ def test_remove_bot_key_is_bound_and_in_the_help() -> None:
 # ---- lobby: statistics -----------------------------------------------------------------
 def test_stats_screen_asks_and_shows_a_table() -> None:
     m = welcomed_11()
-    m.open_stats()
+    m.in_lobby.open_stats()
     (req,) = m.take_outbox()
     assert isinstance(req, P.GetStats) and req.name is None
     assert "asking the server" in render_text(m)
@@ -473,15 +475,15 @@ def test_stats_screen_asks_and_shows_a_table() -> None:
 
 def test_stats_with_no_games_and_late_replies() -> None:
     m = welcomed_11()
-    m.open_stats()
+    m.in_lobby.open_stats()
     (req,) = m.take_outbox()
     assert isinstance(req, P.GetStats)
     m.apply(P.Stats(re=req.id, players=[]))
     assert "no finished games yet" in render_text(m)
-    m.open_stats()
+    m.in_lobby.open_stats()
     (again,) = m.take_outbox()
     assert isinstance(again, P.GetStats)
-    m.close_stats()
+    m.in_lobby.close_stats()
     m.apply(P.Stats(re=again.id, players=[{"name": "x", "games": 1, "wins": 1,
                                            "avg_points_per_round": 0.0}]))  # fmt: skip
     assert not m.boxes.stats_open and m.boxes.stats is None
@@ -490,16 +492,16 @@ def test_stats_with_no_games_and_late_replies() -> None:
 def test_stats_are_not_asked_of_a_1_0_server() -> None:
     m = welcomed()
     m.take_outbox()
-    m.open_stats()
+    m.in_lobby.open_stats()
     assert m.take_outbox() == [] and not m.boxes.stats_open and "1.0" in m.status
 
 
 # ---- create form: a typed target -------------------------------------------------------
 def form_at_target(m: M.ClientModel) -> CreateForm:
     m.take_outbox()
-    m.open_form()
+    m.in_lobby.open_form()
     assert m.boxes.form is not None
-    m.form_move(2)
+    m.in_lobby.form_move(2)
     assert m.boxes.form.field == "target"
     return m.boxes.form
 
@@ -507,16 +509,16 @@ def form_at_target(m: M.ClientModel) -> CreateForm:
 def test_create_form_takes_a_typed_target() -> None:
     m = welcomed()
     f = form_at_target(m)
-    m.form_type("0")  # a leading zero is dropped
-    m.form_type("2")
-    m.form_type("x")  # not a digit: refused, nothing typed
+    m.in_lobby.form_type("0")  # a leading zero is dropped
+    m.in_lobby.form_type("2")
+    m.in_lobby.form_type("x")  # not a digit: refused, nothing typed
     assert m.status_error and f.target_text == "2"
-    m.form_type("50")
-    m.form_backspace()
-    m.form_type("7")
+    m.in_lobby.form_type("50")
+    m.in_lobby.form_backspace()
+    m.in_lobby.form_type("7")
     assert f.target == 257
     assert "257_" in render_text(m)
-    m.form_submit()
+    m.in_lobby.form_submit()
     (req,) = m.take_outbox()
     assert isinstance(req, P.CreateTable) and req.overrides == {"target": 257}
 
@@ -524,14 +526,14 @@ def test_create_form_takes_a_typed_target() -> None:
 def test_create_form_refuses_a_target_out_of_range() -> None:
     m = welcomed()
     f = form_at_target(m)
-    m.form_type("123456")  # capped at five digits: 12345 > 10000
+    m.in_lobby.form_type("123456")  # capped at five digits: 12345 > 10000
     assert f.target_text == "12345" and f.target is None
-    m.form_move(1)  # away from the field and back: still refused at submit
-    m.form_submit()
+    m.in_lobby.form_move(1)  # away from the field and back: still refused at submit
+    m.in_lobby.form_submit()
     assert m.take_outbox() == [] and m.boxes.form is f and f.field == "target"
     assert "1 to 10000" in m.status
     f.target_text = ""
-    m.form_submit()
+    m.in_lobby.form_submit()
     (req,) = m.take_outbox()
     assert isinstance(req, P.CreateTable) and req.overrides == {}
 
@@ -539,11 +541,11 @@ def test_create_form_refuses_a_target_out_of_range() -> None:
 def test_create_form_arrows_still_cycle_targets_from_a_typed_one() -> None:
     m = welcomed()
     f = form_at_target(m)
-    m.form_type("51")
-    m.form_change(1)
+    m.in_lobby.form_type("51")
+    m.in_lobby.form_change(1)
     assert f.target == 101
-    m.form_change(-1)
-    m.form_change(-1)
+    m.in_lobby.form_change(-1)
+    m.in_lobby.form_change(-1)
     assert f.target == 31
 
 
@@ -551,8 +553,8 @@ def test_partnership_marks_the_partner_and_shows_team_totals() -> None:
     m = at_table("partnership")
     assert m.game.view is not None
     m.game.view = replace(m.game.view, totals=[5, 6, 7, 8])
-    while m.double_offer:  # close the doubling prompts so every seat is visible
-        m.answer_double(False)
+    while m.choices.double_offer:  # close the doubling prompts so every seat is visible
+        m.choices.answer_double(False)
     text = render_text(m)
     assert "b2 [bot] (partner)" in text  # seat 2 sits opposite seat 0
     assert "b2 [bot] (partner) · team 12" in text and "b1 [bot] · team 14" in text
@@ -591,10 +593,10 @@ def test_long_names_still_make_a_valid_table_name() -> None:
 
 def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
     m = trick_on_table()
-    m.cursor = m.hand.index(C.parse_card("AS"))
+    m.choices.cursor = m.hand.index(C.parse_card("AS"))
     assert "a!" in render_text(m).split("\n")[-3]  # the cursor on an illegal card is marked
     m.enter()
-    assert m.status_error and "must follow clubs" in m.status and m.lifted is None
+    assert m.status_error and "must follow clubs" in m.status and m.choices.lifted is None
     # void in the led suit: a Leekha must go
     v = trick_on_table(led="5H", legal="QS")
     assert v.game.view is not None
@@ -633,8 +635,8 @@ def test_refusals_name_the_rule_and_the_cursor_shows_it() -> None:
 
 def test_doubles_show_beside_the_doubler_only_while_passing_and_summary_marks_them() -> None:
     m = at_table("levant")
-    while m.double_offer:
-        m.answer_double(False)
+    while m.choices.double_offer:
+        m.choices.answer_double(False)
     m.apply(P.DoubleRevealed(seat=1, card=C.QUEEN_SPADES))
     assert "+0  x2 Q♠" in render_text(m)  # on b1's line, after the scores
     m.apply(P.PassDone(seat=0))
@@ -669,11 +671,11 @@ def test_stale_status_lines_go() -> None:
     assert "ready" in q.status
     q.apply(P.CardPlayed(seat=3, card=C.parse_card("9C")))
     q.apply(P.YourTurn(phase="play", legal=C.parse_cards("2C 3C"), deadline=None))
-    assert "ready" not in q.status and "must follow clubs" in q.status and q.lifted is None
+    assert "ready" not in q.status and "must follow clubs" in q.status and q.choices.lifted is None
     # the rematch line goes with the new deal
     r = play_phase()
     r.apply(P.GameOver(winners=[0], losers=[1], totals=[0, 113, 10, 2]))
-    r.rematch()
+    r.at_table.rematch()
     (req,) = r.take_outbox()[-1:]
     assert isinstance(req, P.Rematch)
     r.apply(P.Ok(re=req.id))
@@ -709,8 +711,8 @@ def test_game_flow_is_explained() -> None:
         v.apply(P.CardPlayed(seat=seat, card=card))
     v.apply(P.TrickTaken(winner=1, cards=plays, points=0))
     v.apply(P.Dealt(round=0, dealer=0, hand=HAND, pass_to=1))
-    v.toggle_last_trick()
-    assert not v.show_last and "no trick" in v.status
+    v.at_table.toggle_last_trick()
+    assert not v.at_table.show_last and "no trick" in v.status
 
 
 def take_trick(m: M.ClientModel, winner: int = 1) -> None:
@@ -730,22 +732,22 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     assert m.holding and "b1 takes Q♠! (+13)" in render_text(m)
     m.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))  # bots go on: it waits
     m.apply(P.YourTurn(phase="play", legal=[C.parse_card("3D")], deadline=30.0))
-    assert m.display_trick()[0][1] == C.parse_card("9C") and not m.my_turn
+    assert m.at_table.display_trick()[0][1] == C.parse_card("9C") and not m.my_turn
     assert "any key next trick" in render_text(m)
     now[0] = 101.0
     assert not m.tick() and m.holding
     now[0] = 101.6
     assert m.tick() and not m.holding
-    assert m.display_trick() == [[1, C.parse_card("AD")]] and m.my_turn
-    assert m.seconds_left() == 29  # the turn's clock ran from when it arrived
+    assert m.at_table.display_trick() == [[1, C.parse_card("AD")]] and m.my_turn
+    assert m.alarm.seconds_left() == 29  # the turn's clock ran from when it arrived
     # a key (release_hold) goes on sooner
     m2 = play_phase()
     m2.hold.seconds = 5.0
     take_trick(m2)
     m2.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))
-    assert m2.holding and m2.display_trick()[0] == [3, C.parse_card("9C")]
+    assert m2.holding and m2.at_table.display_trick()[0] == [3, C.parse_card("9C")]
     m2.release_hold()
-    assert not m2.holding and m2.display_trick() == [[1, C.parse_card("AD")]]
+    assert not m2.holding and m2.at_table.display_trick() == [[1, C.parse_card("AD")]]
 
 
 def test_hints_and_status_are_never_cut_at_80x24() -> None:
@@ -818,15 +820,15 @@ def test_help_is_per_screen_and_explains_the_marks() -> None:
 
 def test_score_sheet_received_cards_leekha_callout_bell_and_stats() -> None:
     m = play_phase()
-    m.bell = True
-    assert m.received == set(C.parse_cards("3C 4C 6C"))
+    m.alarm.bell = True
+    assert m.choices.received == set(C.parse_cards("3C 4C 6C"))
     labels = render_text(m).split("\n")[-3]
     assert labels.count("+") == 3
     m.apply(P.YourTurn(phase="play", legal=C.parse_cards("3C"), deadline=None))
-    assert m.ring
+    assert m.alarm.ring
     take_trick(m)
     assert "b1 takes Q♠!" in m.status
-    assert m.received == set()  # our first play ends the marks
+    assert m.choices.received == set()  # our first play ends the marks
     m.apply(P.RoundScored(round=0, round_points=[0, 26, 0, 0], totals=[0, 26, 0, 0],
                           taken=[[], C.cards_of(m.game.rules.penalty_mask), [], []]))  # fmt: skip
     m.enter()
@@ -851,7 +853,7 @@ def test_counting_aid_shows_cards_out_and_voids_and_the_host_can_forbid_it() -> 
     m = trick_on_table()
     m.apply(P.CardPlayed(seat=0, card=C.parse_card("2C")))
     m.apply(P.CardPlayed(seat=1, card=C.parse_card("5H")))  # b1 shows a club void
-    m.toggle_counting()
+    m.at_table.toggle_counting()
     text = render_text(m)
     out = m.game.cards_out()
     assert C.parse_card("9C") not in out[C.CLUBS] and C.parse_card("5H") not in out[C.HEARTS]
@@ -859,28 +861,28 @@ def test_counting_aid_shows_cards_out_and_voids_and_the_host_can_forbid_it() -> 
     assert sum(len(cards) for cards in out) == 52 - len(m.hand) - 3
     assert "still out" in text and "b1:♣" in text
     m.game.table = cast(TableSummary, dict(m.game.table or {}, counting_aid=False))
-    m.toggle_counting()
-    assert not m.counting and "host" in m.status
+    m.at_table.toggle_counting()
+    assert not m.at_table.counting and "host" in m.status
 
 
 def test_the_create_form_forbids_the_counting_aid_on_a_1_2_server() -> None:
     m = M.ClientModel("ann", clock=lambda: 100.0)
     m.apply(P.Welcome(re=1, version=[1, 2], server="srv", token="t" * 16, name="ann"))
     m.take_outbox()
-    m.open_form()
+    m.in_lobby.open_form()
     assert m.boxes.form is not None
     m.boxes.form.row = m.boxes.form.ROWS.index("counting_aid")
-    m.form_change(1)
+    m.in_lobby.form_change(1)
     assert "forbidden" in render_text(m)
-    m.form_submit()
+    m.in_lobby.form_submit()
     (req,) = m.take_outbox()
     assert isinstance(req, P.CreateTable) and req.counting_aid is False
     old = welcomed()  # a 1.0 server would not know the field: it is not sent
     old.take_outbox()
-    old.open_form()
+    old.in_lobby.open_form()
     assert old.boxes.form is not None
     old.boxes.form.counting_aid = False
-    old.form_submit()
+    old.in_lobby.form_submit()
     (req,) = old.take_outbox()
     assert isinstance(req, P.CreateTable) and req.counting_aid is True
 
@@ -923,15 +925,15 @@ def test_a_timer_about_to_run_out_warns_once_and_rings_when_asked() -> None:
     now = [100.0]
     m = dealt(now, bell=True)
     m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=30.0))
-    m.ring = False
+    m.alarm.ring = False
     now[0] = 119.5  # 11 s left: nothing yet
     assert not m.tick() and "seconds left" not in m.status
     now[0] = 120.2  # 10 s left
-    assert m.tick() and m.ring and "10 seconds left" in m.status and m.status_error
+    assert m.tick() and m.alarm.ring and "10 seconds left" in m.status and m.status_error
     assert "10 seconds left" in render_text(m)
-    m.ring = False
+    m.alarm.ring = False
     now[0] = 125.0
-    assert not m.tick() and not m.ring  # once per deadline
+    assert not m.tick() and not m.alarm.ring  # once per deadline
     m.apply(P.PassDone(seat=0))
     m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
     assert "seconds left" not in m.status  # the position moved: the warning goes
@@ -968,14 +970,14 @@ def test_a_timer_set_to_off_asks_for_an_untimed_table() -> None:
     """Off is the wire's 0 (untimed); null would be the server's default timer."""
     m = welcomed()
     m.take_outbox()
-    m.open_form()
+    m.in_lobby.open_form()
     assert m.boxes.form is not None
     for _ in range(4):
-        m.form_move(1)  # to the pass timer
-    m.form_change(-2)  # 60 -> 30 -> off
-    m.form_move(1)
-    m.form_change(-2)  # 30 -> 15 -> off
-    m.form_submit()
+        m.in_lobby.form_move(1)  # to the pass timer
+    m.in_lobby.form_change(-2)  # 60 -> 30 -> off
+    m.in_lobby.form_move(1)
+    m.in_lobby.form_change(-2)  # 30 -> 15 -> off
+    m.in_lobby.form_submit()
     (req,) = m.take_outbox()
     assert isinstance(req, P.CreateTable)
     assert req.pass_timer_s == 0 and req.turn_timer_s == 0

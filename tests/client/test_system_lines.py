@@ -29,7 +29,7 @@ def test_a_timeout_line_shows_in_the_chat_and_on_the_status_line() -> None:
 
 def test_a_refusal_shows_the_servers_reason() -> None:
     m = play_phase()
-    req = m.request(P.Rematch)
+    req = m.sender.request(P.Rematch)
     assert isinstance(req, P.Rematch)
     reason = "seat 2 is empty: someone must sit there or the host adds a bot"
     m.apply(
@@ -50,10 +50,10 @@ def test_quit_keeps_the_seat_and_leave_mid_game_asks_first() -> None:
     assert not m.ask_quit()
     assert "your seat stays yours" in m.status
     m.escape()
-    m.leave()
+    m.at_table.leave()
     assert m.take_outbox() == [] and "a bot takes your seat for good" in m.status
     m.escape()
-    assert not m.leave_confirm
-    m.leave()
-    m.leave()
+    assert not m.at_table.leave_confirm
+    m.at_table.leave()
+    m.at_table.leave()
     assert [type(r) for r in m.take_outbox()] == [P.Leave]

@@ -45,7 +45,7 @@ def people() -> list[dict[str, Any]]:
 def watching(clock: Clock) -> M.ClientModel:
     """cat spectates table 7 in its pass phase."""
     m = welcomed(clock, "cat")
-    req = m.request(P.Spectate, table_id=7)
+    req = m.sender.request(P.Spectate, table_id=7)
     m.apply(P.Snapshot(re=rid(req), table=table("playing"), view=None, your_seat=None,
                        players=people()))  # fmt: skip
     m.apply(P.Dealt(round=0, dealer=3, hand=[], pass_to=None))
@@ -79,11 +79,11 @@ def test_a_resumed_client_counts_down_from_the_servers_figure() -> None:
     m.apply(P.YourTurn(phase="pass", legal=HAND, deadline=60.0))
     # The server's clock says 12.5 s are left (a resume: the clock kept running there).
     m.apply(P.Turn(phase="pass", seats=[[0, 12.5]]))
-    assert m.seconds_left() == 13
+    assert m.alarm.seconds_left() == 13
     clock.now += 12.4
-    assert m.seconds_left() == 1
+    assert m.alarm.seconds_left() == 1
     clock.now += 0.2
-    assert m.seconds_left() == 0
+    assert m.alarm.seconds_left() == 0
 
 
 def test_a_bot_in_bobs_seat_is_said_on_every_screen_and_one_key_takes_it_back() -> None:
@@ -128,22 +128,22 @@ def test_status_lines_go_when_the_state_they_describe_changes() -> None:
     clock = Clock()
     m = welcomed(clock)
     m.apply(P.TableList(re=None, tables=[table("waiting")]))
-    req = m.request(P.JoinSeat, table_id=7, password="nope")
+    req: P.Message = m.sender.request(P.JoinSeat, table_id=7, password="nope")
     m.apply(P.Error(code="bad_password", message="wrong or missing table password", re=rid(req)))
     assert "wrong password" in m.status
-    req = m.request(P.JoinSeat, table_id=7, password="sesame")
+    req = m.sender.request(P.JoinSeat, table_id=7, password="sesame")
     m.apply(P.Snapshot(re=rid(req), table=table("waiting"), view=None, your_seat=0,
                        players=PLAYERS))  # fmt: skip
     assert "wrong password" not in m.status
-    req = m.request(P.Start)
+    req = m.sender.request(P.Start)
     m.apply(P.Error(code="not_ready", message="x", re=rid(req), rule="seats_empty",
                     args={"seats": [1, 2, 3]}))  # fmt: skip
     assert "seats 2, 3 and 4 are empty" in m.status
     m.apply(P.TableUpdate(table_id=7, table=table("playing")))
     assert m.status == ""
-    m.leave()
+    m.at_table.leave()
     assert "press L again" in m.status
-    m.leave()
+    m.at_table.leave()
     (leave,) = [r for r in m.take_outbox() if isinstance(r, P.Leave)]
     m.apply(P.Ok(re=leave.id))
     assert m.screen == M.LOBBY and "press L again" not in m.status
@@ -156,11 +156,11 @@ def test_a_new_table_starts_with_its_own_chat() -> None:
                        players=PLAYERS))  # fmt: skip
     m.apply(P.ChatMessage(sender="bob", text="first table", table_id=7))
     assert [t for _w, t in m.chat] == ["first table"]
-    req = m.request(P.Leave)
+    req: P.Message = m.sender.request(P.Leave)
     m.apply(P.Ok(re=rid(req)))
     m.apply(P.ChatMessage(sender="zed", text="in the lobby", table_id=None))
     other = {**table("waiting"), "id": 8}
-    req = m.request(P.JoinSeat, table_id=8)
+    req = m.sender.request(P.JoinSeat, table_id=8)
     m.apply(P.Snapshot(re=rid(req), table=other, view=None, your_seat=1, players=PLAYERS))
     assert list(m.chat) == []  # the server replays table 8's own lines next
     m.apply(P.ChatMessage(sender="eve", text="second table", table_id=8))

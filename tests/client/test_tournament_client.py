@@ -67,7 +67,7 @@ def test_state_lines_show_standings_tables_and_who_is_waited_for() -> None:
 
 def test_tournament_screen_list_follow_watch() -> None:
     m = lobby()
-    m.open_tournaments()
+    m.in_lobby.open_tournaments()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.ListTournaments) and m.overlay == M.TOURNAMENTS
     assert "asking the server" in render_text(m)
@@ -76,7 +76,7 @@ def test_tournament_screen_list_follow_watch() -> None:
                                   "games_total": 8}  # fmt: skip
     m.apply(P.TournamentList(re=ask.id, tournaments=[summary]))  # type: ignore[attr-defined]
     assert "#7 Friday: round robin, running, 3/8 games, 4 entrants" in render_text(m)
-    m.tournament_enter()
+    m.in_lobby.tournament_enter()
     (get,) = m.take_outbox()
     assert isinstance(get, P.GetTournament) and get.tournament_id == 7
     m.apply(P.TournamentState(re=get.id, tournament=state()))
@@ -84,15 +84,15 @@ def test_tournament_screen_list_follow_watch() -> None:
     assert "#7 Friday" in screen and "95% CI" in screen
     assert "live tables (Enter to watch):" in screen
     assert [k for k, _ in hint_items(m)] == ["↑↓", "Enter", "e", "g", "Esc"]
-    m.tournament_refresh()
+    m.in_lobby.tournament_refresh()
     (again,) = m.take_outbox()
     assert isinstance(again, P.GetTournament) and again.tournament_id == 7
     # A push with one more game done and the tables moved on replaces what is shown.
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=1)))
     assert "4/8 games" in render_text(m) and "  41  game" not in render_text(m)
     m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=2)))
-    m.tournament_move(1)
-    m.tournament_enter()
+    m.in_lobby.tournament_move(1)
+    m.in_lobby.tournament_enter()
     (watch,) = m.take_outbox()
     assert isinstance(watch, P.Spectate) and watch.table_id == 41
     assert m.boxes.tournaments is None
@@ -108,7 +108,7 @@ def test_tournament_screen_back_refusal_and_old_servers() -> None:
     m.escape()
     assert m.overlay is None
     old = lobby((1, 2))
-    old.open_tournaments()
+    old.in_lobby.open_tournaments()
     assert old.overlay is None and "1.3" in old.status
 
 

@@ -70,7 +70,7 @@ def test_a_countdown_reads_as_minutes_or_hours() -> None:
 def test_the_list_and_the_view_count_down_on_the_clients_clock() -> None:
     clock = Tick()
     m = _lobby(clock)
-    m.open_tournaments()
+    m.in_lobby.open_tournaments()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.ListTournaments)
     at = time.time() + 300
@@ -83,7 +83,7 @@ def test_the_list_and_the_view_count_down_on_the_clients_clock() -> None:
     assert f"starts at {when}, in 5:00" in render_text(m)
     clock.now += 61
     assert f"starts at {when}, in 3:59" in render_text(m)
-    m.tournament_enter()
+    m.in_lobby.tournament_enter()
     (get,) = m.take_outbox()
     assert isinstance(get, P.GetTournament)
     waiting: Tournament = {**state(status="waiting", tables=0, done=0), "starts_at": at,

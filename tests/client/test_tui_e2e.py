@@ -50,7 +50,7 @@ async def test_play_a_whole_game_by_keyboard_then_quit(tmp_path: Path) -> None:
             await play_whole_game(client, inp)
             result = m.game.view.result if m.game.view else None
             assert result is not None and max(result["totals"]) >= 10
-            await press(client, inp, "r", lambda: m.rematch_voted, "rematch voted")
+            await press(client, inp, "r", lambda: m.at_table.rematch_voted, "rematch voted")
             await until(client, lambda: m.game.phase == "pass", "rematch dealt")
             await press(client, inp, "q", lambda: m.quit_confirm, "quit asked")
             inp.send_text("q")
@@ -272,9 +272,9 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
                     await press(client, inp, "b\r", seated, f"{filled} seats filled")
                 await press(client, inp, "s", lambda: m.game.phase == "pass", "game started")
                 # Mid-game, leaving gives the seat up for good: L asks, L again leaves.
-                await press(client, inp, "L", lambda: m.leave_confirm, "leaving asked")
+                await press(client, inp, "L", lambda: m.at_table.leave_confirm, "leaving asked")
                 await press(client, inp, "L", lambda: m.screen == M.LOBBY, "back in the lobby")
-                await until(client, lambda: not m.requests, "the table list answered")
+                await until(client, lambda: not m.sender.requests, "the table list answered")
                 inp.send_text("qq")
                 assert await asyncio.wait_for(task, WAIT) == 0
         finally:

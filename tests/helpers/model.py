@@ -70,7 +70,7 @@ def at_table(preset: str = "classic", **rules: Any) -> M.ClientModel:
 
 def play_phase(**rules: Any) -> M.ClientModel:
     m = at_table(**rules)
-    m.pass_sel = set(C.parse_cards("AH QH 7H"))
+    m.choices.pass_sel = set(C.parse_cards("AH QH 7H"))
     m.enter()
     m.enter()
     (req,) = m.take_outbox()

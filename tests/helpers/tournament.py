@@ -47,13 +47,13 @@ def lobby(version: tuple[int, int] = (1, 3)) -> M.ClientModel:
 def opened(tournament_id: int = 2) -> tuple[M.ClientModel, P.GetTournament]:
     """The tournament screen with one tournament listed, Enter pressed on it."""
     m = lobby()
-    m.open_tournaments()
+    m.in_lobby.open_tournaments()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.ListTournaments)
     m.apply(P.TournamentList(re=ask.id, tournaments=[
         {"id": tournament_id, "name": "A", "format": "swiss", "status": "running",
          "entrants": 5, "games_done": 3, "games_total": 48}]))  # fmt: skip
-    m.tournament_enter()
+    m.in_lobby.tournament_enter()
     (get,) = m.take_outbox()
     assert isinstance(get, P.GetTournament) and get.tournament_id == tournament_id
     return m, get

@@ -86,8 +86,8 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
             lambda: (
                 m.game.phase == "game_over"
                 or m.boxes.summary is not None
-                or m.double_offer != []
-                or (m.my_turn and (m.game.phase == "pass" or bool(m.legal_plays())))
+                or m.choices.double_offer != []
+                or (m.my_turn and (m.game.phase == "pass" or bool(m.choices.legal_plays())))
             ),
             "my move",
         )
@@ -95,29 +95,30 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
             await press(client, inp, "\r", lambda: m.boxes.summary is None, "summary closed")
         elif m.game.phase == "game_over":
             return
-        elif m.double_offer:
+        elif m.choices.double_offer:
 
-            def declined(n: int = len(m.double_offer)) -> bool:
-                return len(m.double_offer) < n
+            def declined(n: int = len(m.choices.double_offer)) -> bool:
+                return len(m.choices.double_offer) < n
 
             await press(client, inp, "n", declined, "double declined")
         elif m.game.phase == "pass":
-            while len(m.pass_sel) < 3:
-                card = next(c for c in m.hand if c in m.pass_choosable() and c not in m.pass_sel)
+            ch = m.choices
+            while len(ch.pass_sel) < 3:
+                card = next(c for c in m.hand if c in ch.pass_choosable() and c not in ch.pass_sel)
                 key = chr(ord("a") + m.hand.index(card))
 
                 def chosen(c: int = card) -> bool:
-                    return c in m.pass_sel
+                    return c in m.choices.pass_sel
 
                 await press(client, inp, key, chosen, "card chosen")
-            await press(client, inp, "\r", lambda: m.pass_confirm, "pass staged")
+            await press(client, inp, "\r", lambda: m.choices.pass_confirm, "pass staged")
             await press(client, inp, "\r", lambda: not m.my_turn, "pass sent")
         else:
-            i, card = next((i, c) for i, c in enumerate(m.hand) if c in m.legal_plays())
+            i, card = next((i, c) for i, c in enumerate(m.hand) if c in m.choices.legal_plays())
             key = chr(ord("a") + i)
 
             def lifted(c: int = card) -> bool:
-                return m.lifted == c
+                return m.choices.lifted == c
 
             def played(c: int = card) -> bool:
                 return c not in m.hand

@@ -126,9 +126,9 @@ def test_the_client_shows_a_phrase_in_its_language_in_the_chat_and_by_the_seat(
         now[0] += 6.0  # the bubble goes; the chat line stays
         screen = render_text(m)
         assert f"«{words}»" not in screen and words in screen
-        m.open_phrases()
+        m.social.open_phrases()
         assert m.overlay == M.PHRASES
-        m.say_phrase(2)
+        m.social.say_phrase(2)
         (sent,) = [r for r in m.take_outbox() if isinstance(r, P.Phrase)]
         assert m.overlay is None and sent.code == "well_played"
     finally:

@@ -68,12 +68,12 @@ PROFILE = P.Profile(re=0, name="bob", stats=STATS, recent=[GAME])
 def test_the_client_shows_a_profile_from_the_statistics() -> None:
     m = M.ClientModel("ann")
     m.apply(C.Welcome(re=1, version=[1, 4], server="s", token="t" * 8, name="ann"))
-    m.open_stats()
+    m.in_lobby.open_stats()
     (ask,) = [r for r in m.take_outbox() if isinstance(r, C.GetStats)]
     row = dict(PROFILE.stats or {})
     m.apply(C.Stats(re=ask.id, players=[{**row, "name": "ann"}, row]))
-    m.stats_move(1)
-    m.stats_profile()
+    m.in_lobby.stats_move(1)
+    m.in_lobby.stats_profile()
     assert m.overlay == M.PROFILE
     (asked,) = [r for r in m.take_outbox() if isinstance(r, P.GetProfile)]
     assert asked.name == "bob"
