@@ -104,7 +104,9 @@ class Table:
         #: finished it); anyone else in that seat sees the finished game as a spectator.
         self.finishers: list[str | None] = [None] * 4
         self.chat = TableChat(self.id, hub.store, self.members, self.send)
-        timers = options.turn_timers or clock
+        # Not `or`: an empty Deadlines is falsy (it has a length), and the tables made
+        # while no turn timer ran would each have taken the reactor instead.
+        timers = options.turn_timers if options.turn_timers is not None else clock
         self.turn_clock = TurnClock(self, timers, options.afk_limit, self.send, self._broadcast)
         self.turns = self.turn_clock.turns
         self.people = People(self, clock, options.seat_grace_s)

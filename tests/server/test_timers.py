@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+from helpers.server import Harness
 from twisted.internet.task import Clock
 
+from leekha.protocol import catalogue as M
 from leekha.server.timers import BATCH, SLOT_S, Deadlines, FixedDelay, Watch
 
 
@@ -197,3 +199,17 @@ def test_an_earlier_deadline_rearms_and_a_call_may_schedule_another() -> None:
     assert fired == [2.0, 30.0]
     clock.advance(12.0)
     assert fired == [2.0, 30.0, 42.0] and not shared
+
+
+def test_every_table_on_a_server_shares_one_clock_timer_for_its_turn_timers() -> None:
+    """Tables made while no turn timer runs (an empty `Deadlines` has length 0) still
+    take the lobby's shared timers, not one reactor timer per seat and move."""
+    h = Harness()
+    for n in range(3):
+        host = h.player(f"host{n}")
+        h.table_with_bots(host, pass_timer_s=60, turn_timer_s=60)
+        assert isinstance(host.request(M.Start(id=host.rid())), M.Ok)
+    turn_timers = [c for c in h.clock.getDelayedCalls() if "Turns" in c.func.__qualname__]
+    shared = h.lobby.options.turn_timers
+    assert turn_timers == [] and isinstance(shared, Deadlines) and len(shared) == 3
+    h.stop()
