@@ -173,6 +173,7 @@ def run_step(
     concurrency: int = 25,
     patch: str | None = None,
     profile: Path | None = None,
+    profile_rate: int = 100,
     probe: bool = False,
     loadgen_gc: bool = False,
     settle: float = 0.0,
@@ -220,7 +221,7 @@ def run_step(
                 raise RuntimeError(f"load generator failed during setup: {rest[-500:]}")
         setup_s = time.perf_counter() - t0
         rss_loaded = server.rss_bytes()
-        cpu0, w0 = server.cpu_seconds(), time.perf_counter()
+        (user0, sys0), w0 = server.cpu_times(), time.perf_counter()
         spy = None
         if profile is not None:
             # Sampling profile of the server during the window (py-spy, if installed).
@@ -235,6 +236,8 @@ def run_step(
                     "--format",
                     "raw",
                     "--idle",
+                    "--rate",
+                    str(profile_rate),
                     "--output",
                     str(profile),
                 ],
@@ -252,7 +255,7 @@ def run_step(
         for p in procs:
             line = _read_line(p, seconds + 120)
             results.append(json.loads(line) if line.strip() else {"error": "no result"})
-        cpu1, w1 = server.cpu_seconds(), time.perf_counter()
+        (user1, sys1), w1 = server.cpu_times(), time.perf_counter()
         if cprofile:
             os.kill(server.pid, signal.SIGUSR2)
             time.sleep(2)  # the server writes $LEEKHA_PROFILE before it is stopped
@@ -270,6 +273,7 @@ def run_step(
     if errors:
         raise RuntimeError(f"load generator failed: {errors[0]}")
     window = max(r["seconds"] for r in results)
+    cpu0, cpu1 = user0 + sys0, user1 + sys1
     latencies = [x for r in results for x in r["latencies"]]
     msgs = sum(r["sent"] + r["received"] for r in results)
     return {
@@ -285,6 +289,8 @@ def run_step(
         "msgs_per_s": round(msgs / window, 1),
         "actions_per_s": round(sum(r["sent"] for r in results) / window, 1),
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / (w1 - w0), 1),
+        # Of it, the kernel's share (system time: the sockets' sends and receives).
+        "server_sys_pct": round(100 * (sys1 - sys0) / max(1e-9, cpu1 - cpu0), 1),
         # The server's CPU for each action a player sent (the messages it causes included).
         "server_cpu_us_per_action": round(
             1e6 * (cpu1 - cpu0) / (w1 - w0) / max(1e-9, sum(r["sent"] for r in results) / window),
@@ -331,6 +337,7 @@ def full_speed(args: argparse.Namespace) -> dict[str, Any]:
         extra=NO_RATE_LIMIT,
         patch=args.patch,
         profile=args.profile,
+        profile_rate=args.profile_rate,
     )
     echo_msgs = 2 * echo_rt
     cpu_per_msg = 1e6 * step["server_cpu_pct"] / 100 / step["msgs_per_s"]
@@ -413,6 +420,7 @@ def human_pace(args: argparse.Namespace) -> dict[str, Any]:
                 workers=args.workers,
                 patch=args.patch,
                 profile=spy,
+                profile_rate=args.profile_rate,
                 probe=args.probe,
                 loadgen_gc=args.loadgen_gc,
                 settle=args.settle,
@@ -444,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     p_full.add_argument("--target", type=int, default=None)
     p_full.add_argument("--json", action="store_true")
     p_full.add_argument("--profile", type=Path, default=None, help="py-spy raw output file")
+    p_full.add_argument("--profile-rate", type=int, default=100, help="py-spy samples a second")
     p_full.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
     p_human = sub.add_parser("human", help="human pace: latency, CPU and memory per table")
     p_human.add_argument("--steps", default="250,500,1000,2000,4000")
@@ -463,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     p_human.add_argument(
         "--profile", type=Path, default=None, help="py-spy raw output, one file per step"
     )
+    p_human.add_argument("--profile-rate", type=int, default=100, help="py-spy samples a second")
     p_human.add_argument(
         "--probe",
         action="store_true",
@@ -507,7 +517,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{s['server']:>7}: {s['server_cpu_us_per_action']} us per action "
                 f"({s['actions_per_s']} actions/s, server CPU {s['server_cpu_pct']}%, "
-                f"p99 {s['p99_ms']} ms, load average {s['load_average']})"
+                f"{s['server_sys_pct']}% of it in the kernel, p99 {s['p99_ms']} ms, "
+                f"load average {s['load_average']})"
             )
         print(
             f"median CPU per action: this {result['this_us_per_action']} us, "

@@ -219,9 +219,14 @@ class ServerProcess:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process so far."""
+        return sum(self.cpu_times())
+
+    def cpu_times(self) -> tuple[float, float]:
+        """User and system (kernel: the sockets, SQLite's file writes) CPU time of the
+        server process so far."""
         with open(f"/proc/{self.pid}/stat") as fh:
             parts = fh.read().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / _CLK_TCK
+        return int(parts[11]) / _CLK_TCK, int(parts[12]) / _CLK_TCK
 
     def rss_bytes(self) -> int:
         with open(f"/proc/{self.pid}/status") as fh:
