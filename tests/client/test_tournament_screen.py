@@ -70,7 +70,14 @@ def test_a_waiting_tournament_says_whom_it_waits_for_and_ranks_nobody(tmp_path: 
         term.send("T")
         term.until(lambda: "#1 Cup: round robin" in term.text(), "the tournament list")
         term.send("\r")
-        term.until(lambda: "waiting for: ghost" in term.text(), "whom it waits for")
+        # The whole box, down to its last note and the hints under it: a wait for one
+        # line of it may see a frame half drawn.
+        term.until(
+            lambda: "waiting for: ghost" in term.text()
+            and "waiting for the client entrants to enter" in term.text()
+            and "Esc back" in term.lines()[-2],
+            "whom it waits for, and the server's notes",
+        )
         lines = term.lines()
         assert all(len(line) <= 80 for line in lines)
         entrants = {"random#1", "random#2", "random#3", "ghost"}
