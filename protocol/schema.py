@@ -73,6 +73,11 @@ def _each(check: Callable[[object, str], Any], items: Sequence[object], path: st
         raise
 
 
+def _ints(items: list[Any]) -> bool:
+    """Every item an int (not a bool, which msgpack keeps apart); True when empty."""
+    return not items or set(map(type, items)) == {int}
+
+
 def _type_name(value: object) -> str:
     if value is None:
         return "null"
@@ -105,6 +110,8 @@ class IntSpec(Spec):
 
     def check(self, value: object, path: str) -> int:
         # bool is an int subclass in Python but a distinct msgpack type: reject it.
+        if type(value) is int and self.lo <= value <= self.hi:
+            return value  # the common case, without a call (every seat, card and id)
         number = _expect(value, (int,), "int", path)
         if not self.lo <= number <= self.hi:
             raise _bad(path, f"{number} out of range {self.lo}..{self.hi}")
@@ -227,9 +234,17 @@ class CardSetSpec(Spec):
     max_len: int
 
     def check(self, value: object, path: str) -> list[int]:
+        if type(value) is list and self.min_len <= len(value) <= self.max_len and _ints(value):
+            # Distinct ints 0..51 checked in C (a prompt's legal cards, a hand): the
+            # item-by-item checks below only run to say what is wrong.
+            cards = sorted(set(value))
+            if len(cards) == len(value) and (
+                not cards or (cards[0] >= CARD.lo and cards[-1] <= CARD.hi)
+            ):
+                return cards
         items = _as_list(value, path)
         _length(len(items), self.min_len, self.max_len, path)
-        cards: list[int] = _each(CARD.check, items, path)
+        cards = _each(CARD.check, items, path)
         if len(set(cards)) != len(cards):
             raise _bad(path, "duplicate card")
         return sorted(cards)

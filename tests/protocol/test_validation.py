@@ -7,6 +7,8 @@ from dataclasses import MISSING
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from leekha.protocol import (
     MESSAGE_TYPES,
@@ -304,3 +306,28 @@ def test_add_bot_defaults_to_heuristic() -> None:
     assert to_dict(from_dict({"type": "add_bot", "id": 1, "seat": 2}, "client"))["strategy"] == (
         "heuristic"
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.integers(-2, 54), st.booleans(), st.floats(0, 51), st.text(max_size=1)),
+        max_size=15,
+    ),
+    st.integers(0, 4),
+    st.integers(0, 14),
+)
+def test_a_card_set_is_judged_alike_on_the_quick_path_and_item_by_item(
+    items: list[Any], lo: int, hi: int
+) -> None:
+    """A list of distinct cards is checked in one go; anything else, and any tuple, item
+    by item. Both say the same: the same cards, or the same refusal."""
+    spec = schema.CardSetSpec(lo, max(lo, hi))
+
+    def judged(value: object) -> object:
+        try:
+            return spec.check(value, "cards")
+        except ProtocolError as exc:
+            return (exc.code, exc.message)
+
+    assert judged(items) == judged(tuple(items))
