@@ -8,12 +8,13 @@ from collections.abc import Callable
 from prompt_toolkit.utils import get_cwidth
 
 from leekha.client import rtl
-from leekha.client.i18n import _
+from leekha.client.i18n import N_, _
 from leekha.client.rulestext import preset_word, summary
 from leekha.client.tui import model as M
 from leekha.client.tui import social, tournament
 from leekha.client.tui.canvas import Canvas, Frags, frags_width
 from leekha.client.tui.cardfrags import card_frag
+from leekha.client.tui.keymap import help_rows
 from leekha.client.tui.sheets import (
     paint_game_over,
     paint_round_summary,
@@ -25,54 +26,29 @@ from leekha.client.tui.sheets import (
 )
 from leekha.common.config import PRESETS
 
-
-def _help_rows(m: M.ClientModel) -> list[str]:
-    if m.screen == M.LOBBY:
-        return [
-            _("↑/↓ j/k      choose a table"),
-            _("Enter        sit at the table"),
-            _("←/→          a name under it; Enter: profile"),
-            _("w            watch the table"),
-            _("Q            quick play: seat me now (bots fill in)"),
-            _("n            new table"),
-            _("g            refresh the list"),
-            _("S            player statistics"),
-            _("T            tournaments: standings, Enter watches"),
-            _("t            chat;  Enter sends, Esc closes"),
-            _("p            quick phrases"),
-            _("q            quit (asks first)"),
-            _("?            this help"),
-        ]
-    return [
-        _("←/→          move along your hand"),
-        _("a … m        jump to a card (pass: choose it)"),
-        _("Enter        lift a card; Enter again plays it"),
-        _("space        pass phase: choose/unchoose a card"),
-        _("Esc          cancel / close"),
-        _("y / n        answer the doubling prompt"),
-        _("v            show the last trick"),
-        _("S            score sheet"),
-        _("C            card-counting aid (if the table allows)"),
-        _("t            chat;  p quick phrases;  r rematch"),
-        _("b x s        host: add bot, remove bot, start"),
-        _("L            leave the table;  q quit"),
-        _("I            invite a friend: a line to paste"),
-        _("P            the players' profiles"),
-        "",
-        _("(D) dealer   +N points taken this round"),
-        _("x2 doubled card   + a card passed to you"),
-        _("! the cursor is on a card you may not play"),
-    ]
+#: Under the keys, at a table: what the marks on the cards and seats mean.
+LEGEND = (
+    N_("(D) dealer   +N points taken this round"),
+    N_("x2 doubled card   + a card passed to you"),
+    N_("! the cursor is on a card you may not play"),
+)
+HELP_KEY_WIDTH = 13  # the key column of a help row; the words start after it
 
 
 def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
-    rows = _help_rows(m)
-    if len(rows) + 3 > cv.height - 2 and "" in rows:  # a short window: keys before the legend
-        rows = rows[: rows.index("")]
-    x, y = cv.box(56, len(rows) + 3, _("keys"))
-    for i, row in enumerate(rows):
-        put_key_row(cv, x, y + i, 52, row, "class:box")
-    cv.line(x, y + len(rows), 52, _("Esc to close"), "class:box class:muted")
+    """The key table's rows for the screen under the box, then (at a table, if the window
+    has room) the legend."""
+    rows = help_rows(m)
+    legend = [_(line) for line in LEGEND] if m.screen == M.TABLE else []
+    room = len(rows) + len(legend) + 4 <= cv.height - 2
+    extra = ["", *legend] if legend and room else []
+    height = len(rows) + len(extra) + 3
+    x, y = cv.box(56, height, _("keys"))
+    for i, (keys, words) in enumerate(rows):
+        put_columns(cv, x, y + i, 52, [(0, keys), (HELP_KEY_WIDTH, words)], "class:box")
+    for i, line in enumerate(extra):
+        put_key_row(cv, x, y + len(rows) + i, 52, line, "class:box")
+    cv.line(x, y + height - 3, 52, _("Esc to close"), "class:box class:muted")
 
 
 def put_key_row(cv: Canvas, x: int, y: int, width: int, row: str, style: str) -> None:

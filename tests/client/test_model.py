@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -432,7 +433,7 @@ def test_remove_bot_key_is_bound_and_in_the_help() -> None:
                                close_chat=lambda: None, send_chat=lambda: None))  # fmt: skip
     live = [b for b in kb.get_bindings_for_keys(("x",)) if b.filter()]
     assert len(live) == 1
-    live[0].handler(None)  # type: ignore[arg-type]
+    live[0].handler(SimpleNamespace(data="x"))  # type: ignore[arg-type]
     assert [type(x) for x in m.take_outbox()] == [P.RemoveBot]
     assert "x remove bot" in render_text(m)
     m.toggle_help()
