@@ -149,6 +149,10 @@ class GameReplies:
         seated = self.s.game.seated
         if not self.s.game.seat_update(msg):
             return
+        if self.s.line.error and self.s.game.status_word == "waiting":
+            # A refusal in the waiting room is about its seats ("seats 2, 3 and 4 are
+            # empty"): once someone sits down or leaves, it no longer says what is true.
+            self.s.line.clear()
         if seated and self.s.game.released:
             self.s.say(_("the game is over and your seat is freed: L goes back to the lobby"))
         if self.auto is not None and msg.player.get("name"):

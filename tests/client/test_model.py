@@ -995,3 +995,18 @@ def test_a_player_who_left_keeps_their_name_in_the_result() -> None:
     alone = [seat_info("ann"), seat_info(None), seat_info(None), seat_info(None)]
     m.apply(P.Snapshot(re=None, table={**table(), "id": 8}, view=None, your_seat=0, players=alone))
     assert m.player_name(1) == "seat 2"  # another table: its own names
+
+
+def test_a_start_refused_for_empty_seats_goes_once_someone_sits_down() -> None:
+    """Issue 24, by hand: "Starting refused: seats 2, 3 and 4 are empty" stayed after bob
+    sat down, no longer true."""
+    m = waiting_room()
+    m.at_table.start()
+    (req,) = m.take_outbox()[-1:]
+    assert isinstance(req, P.Start)
+    m.apply(P.Error(re=req.id, code="not_ready", message="seats 2, 3 and 4 are empty"))
+    assert "Starting refused" in m.status
+    m.apply(P.SeatUpdate(table_id=8, seat=1, player=seat_info("bob")))
+    assert "Starting refused" in m.status  # another table's seat: nothing here changed
+    m.apply(P.SeatUpdate(table_id=7, seat=2, player=seat_info("bob")))
+    assert m.status == ""
