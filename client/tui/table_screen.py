@@ -66,13 +66,15 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
         second.append(clock)
     elif v.phase == "pass":
         # Only during the pass is a doubled card known to be in the doubler's hand: that
-        # comes before the pass's progress, which a narrow line leaves out first.
+        # comes before the pass's progress, which a narrow line leaves out first. The
+        # clock comes before the word: a seat on a side has room for one of them only,
+        # and the clock says that the seat is passing as well.
         doubled = [c for c, s in v.doubled if s == seat]
         if doubled:
             second.append([("class:timer", "  x2 " + " ".join(m.fmt(c) for c in doubled))])
         done = v.passes_done[seat] and not m.game.waiting_for(seat)
-        second.append([("class:muted", _("  passed") if done else _("  passing…"))])
         second.append(clock)
+        second.append([("class:muted", _("  passed") if done else _("  passing…"))])
     return (head, tags), ([], second)
 
 
