@@ -77,6 +77,9 @@ def for_members(
     """`messages` for each of `seats`, with one shared object per public message: the
     outbox encodes a message sent to several members once."""
     public = [None if isinstance(e, PRIVATE) else message(e, None) for e in events]
+    if None not in public:  # nothing private (a card played): one list for everyone
+        same = [m for m in public if m is not None]
+        return dict.fromkeys(seats, same)
     out: dict[int | None, list[Message]] = {}
     for seat in seats:
         if seat in out:
