@@ -245,7 +245,10 @@ def wrap(text: str, width: int) -> list[str]:
     width = max(1, width)
     out: list[str] = []
     line = ""
-    for word in text.split():
+    # Only plain spaces break a line: a no-break space (a time "3:25\u202fAM") holds.
+    for word in text.replace("\n", " ").replace("\t", " ").split(" "):
+        if not word:
+            continue
         while len(word) > width:
             if line:
                 out.append(line)
@@ -264,3 +267,30 @@ def wrap(text: str, width: int) -> list[str]:
     if line:
         out.append(line)
     return out or [""]
+
+
+def wrap_hanging(text: str, width: int, hang: int = 4) -> list[str]:
+    """`wrap`, keeping the text's own indent, the lines after the first indented `hang`
+    more: one entry of a list that takes several rows still reads as one."""
+    lead = len(text) - len(text.lstrip(" "))
+    first, *rest = wrap(text, width - lead)
+    if not rest:
+        return [" " * lead + first]
+    more = wrap(" ".join(rest), width - lead - hang)
+    return [" " * lead + first, *(" " * (lead + hang) + line for line in more)]
+
+
+def share(lengths: list[int], room: int) -> list[int]:
+    """Widths for texts of these lengths in `room` columns: the short ones whole, what is
+    left split evenly among the long ones."""
+    out = list(lengths)
+    while sum(out) > room and max(out, default=0) > 3:
+        longest = max(out)
+        out = [min(n, longest - 1) for n in out]
+    return out
+
+
+def fit_all(texts: list[str], room: int) -> list[str]:
+    """Texts that share `room` columns (the names at a table), the longest shortened
+    first, each with its ellipsis."""
+    return [fit(t, w) for t, w in zip(texts, share([get_cwidth(t) for t in texts], room))]

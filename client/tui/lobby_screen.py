@@ -9,7 +9,7 @@ from prompt_toolkit.utils import get_cwidth
 from leekha.client.i18n import _
 from leekha.client.rulestext import preset_word
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, fit
+from leekha.client.tui.canvas import Canvas, fit, share
 from leekha.client.tui.sheets import put_columns
 from leekha.client.tui.words import bot_name
 
@@ -52,16 +52,6 @@ def _mark_person(cv: Canvas, x: int, y: int, t: Mapping[str, object], w: int, n:
                 return
             n -= 1
         x += get_cwidth(shown) + sep
-
-
-def share(lengths: list[int], room: int) -> list[int]:
-    """Widths for texts of these lengths in `room` columns: the short ones whole, what is
-    left split evenly among the long ones."""
-    out = list(lengths)
-    while sum(out) > room and max(out, default=0) > 3:
-        longest = max(out)
-        out = [min(n, longest - 1) for n in out]
-    return out
 
 
 def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -> None:

@@ -4,6 +4,7 @@ one painter per overlay name of the model; `OVERLAYS` is the one table the frame
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
@@ -12,7 +13,7 @@ from leekha.client.i18n import N_, _
 from leekha.client.rulestext import preset_word, summary
 from leekha.client.tui import model as M
 from leekha.client.tui import social, tournament
-from leekha.client.tui.canvas import Canvas, Frags, frags_width
+from leekha.client.tui.canvas import Canvas, Frags, fit, frags_width
 from leekha.client.tui.cardfrags import card_frag
 from leekha.client.tui.keymap import help_rows
 from leekha.client.tui.sheets import (
@@ -173,31 +174,53 @@ def _paint_stats(m: M.ClientModel, cv: Canvas) -> None:
     shown = rows[: max(1, cv.height - 9)] if rows else []
     width = min(cv.width, 72)
     x, y = cv.box(width, len(shown) + 6, _("player statistics"))
-    heads = [_("player"), _("rating"), _("games"), _("wins")]
-    heads += [_("avg/round"), _("Leekhas"), _("moons")]
-    widths = (-18, 13, 5, 5, 9, 7, 5)
-    head = " ".join(h.ljust(-w) if w < 0 else h.rjust(w) for h, w in zip(heads, widths))
-    cv.put(x, y, head[: width - 4], "class:box.title")
+    lines = _stats_lines(shown, width - 4)
+    cv.put(x, y, lines[0], "class:box.title")
     if rows is None:
         cv.put(x, y + 1, _("asking the server…"), "class:box class:muted")
     elif not rows:
         cv.put(x, y + 1, _("no finished games yet"), "class:box class:muted")
-    for i, p in enumerate(shown):
-        avg = float(p.get("avg_points_per_round", 0.0))
-        mu, sigma = p.get("rating"), p.get("rating_sigma")
-        rating = f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest")
-        line = (
-            f"{str(p.get('name', ''))[:18]:<18} {rating:>13} {p.get('games', 0):>5}"
-            f" {p.get('wins', 0):>5} {avg:>9.1f} {p.get('leekhas', 0):>7} {p.get('moons', 0):>5}"
-        )
+    for i, line in enumerate(lines[1:]):
         style = "class:box class:cursorrow" if i == m.boxes.stats_cursor else "class:box"
-        cv.put(x, y + 1 + i, line[: width - 4], style)
+        cv.put(x, y + 1 + i, line, style)
     more = ""
     if rows and len(rows) > len(shown):
         more = _("  (+{n} more)").format(n=len(rows) - len(shown))
     row = y + 1 + max(1, len(shown))
     cv.put(x, row, _("rating: skill ± 3× its uncertainty"), "class:box class:muted")
     cv.put(x, row + 1, _("Esc to close") + more, "class:box class:muted")
+
+
+#: The statistics' name column; a longer name is shortened, with its ellipsis.
+STATS_NAME = 18
+
+
+def _stats_lines(rows: list[dict[str, Any]], width: int) -> list[str]:
+    """The statistics as a heading and a line per player in `width` columns: the name,
+    then as many whole columns as fit, in order of importance (never half a heading)."""
+    ratings = []
+    for p in rows:
+        mu, sigma = p.get("rating"), p.get("rating_sigma")
+        ratings.append(f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest"))
+    columns = [
+        (_("rating"), ratings),
+        (_("games"), [str(p.get("games", 0)) for p in rows]),
+        (_("wins"), [str(p.get("wins", 0)) for p in rows]),
+        (_("avg/round"), [f"{float(p.get('avg_points_per_round', 0.0)):.1f}" for p in rows]),
+        (_("Leekhas"), [str(p.get("leekhas", 0)) for p in rows]),
+        (_("moons"), [str(p.get("moons", 0)) for p in rows]),
+    ]
+    names = [fit(str(p.get("name", "")), STATS_NAME) for p in rows]
+    lines = [_("player"), *names]
+    lines = [line + " " * (STATS_NAME - get_cwidth(line)) for line in lines]
+    used = STATS_NAME
+    for head, cells in columns:
+        w = max(get_cwidth(c) for c in [head, *cells])
+        if used + 1 + w > width:
+            break
+        used += 1 + w
+        lines = [line + " " + c.rjust(w) for line, c in zip(lines, [head, *cells])]
+    return lines
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:

@@ -159,6 +159,8 @@ def build_replay_app(model: ReplayModel, **io: Any) -> Any:
 def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True) -> Canvas:
     """One replay frame on a canvas: four open hands around the trick. The trick's
     geometry, the round summary and the game-over box are the table screen's own."""
+    from prompt_toolkit.utils import get_cwidth
+
     from leekha.client.i18n import _
     from leekha.client.tui.canvas import Canvas, fit, frags_width
     from leekha.client.tui.cardfrags import card_frag
@@ -173,13 +175,16 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
     cv = Canvas(width, height)
     names = model.names
     rules = model.record.rules
-    head = " " + _("Replay · {rules} · round {n}/{rounds} · step {step}/{steps}").format(
-        rules=rulestext.summary(rules),
-        n=f.round + 1,
-        rounds=model.rounds,
-        step=f.step,
-        steps=len(model.record.actions),
-    )
+    # Where the viewer is, whole; the rules go first when the line is too narrow.
+    parts = [
+        _("Replay"),
+        rulestext.summary(rules),
+        _("round {n}/{rounds}").format(n=f.round + 1, rounds=model.rounds),
+        _("step {step}/{steps}").format(step=f.step, steps=len(model.record.actions)),
+    ]
+    if get_cwidth(" " + " · ".join(parts)) > width:
+        del parts[1]
+    head = " " + " · ".join(parts)
     cv.put(0, 0, fit(head, width).ljust(width), "class:header")
     cx = width // 2
     body_top, body_bot = 1, height - 3
@@ -234,13 +239,14 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
         cv.center(cx, spots["S"][1] + 1, note, "class:muted")
     cv.put(1, height - 2, fit(f.action, width - 1), "class:status")
     if keys:
+        # A narrow line drops hints from the end (help stays): quitting goes before the jumps.
         hints = [
             ("←→", _("step")),
             ("↑↓", _("trick")),
             ("n/p", _("round")),
+            ("q", _("quit")),
             ("1-9", _("round N")),
             ("g/G", _("start/end")),
-            ("q", _("quit")),
             ("?", _("help")),
         ]
         cv.put(0, height - 1, fit_hints(hints, width), "class:hint")
@@ -250,8 +256,8 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
         )
         paint_round_summary(cv, summary, names, ascii, _("→ to deal the next round"))
     if f.result is not None:
-        winners = ", ".join(names[s] for s in f.result["winners"])
-        head = _("{names} wins").format(names=winners)
+        # The winners are the box's next line: the head does not say them twice.
+        head = _("the final scores")
         paint_game_over(cv, names, f.result, model.history(), head, None, "")
     if model.show_help:
         rows = [

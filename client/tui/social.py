@@ -16,7 +16,8 @@ from typing import Any
 from prompt_toolkit.utils import get_cwidth
 
 from leekha.client.i18n import N_, _
-from leekha.client.tui.canvas import Canvas
+from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap
+from leekha.client.tui.words import bot_name
 from leekha.protocol.invite import Invite
 from leekha.protocol.people import PHRASES
 
@@ -51,22 +52,27 @@ class InviteBox:
 
 def paint_invite(box: InviteBox, cv: Canvas) -> None:
     line = box.shown.line()
-    inner = INVITE_WIDTH - 4
+    width = min(INVITE_WIDTH, cv.width)
+    inner = width - 4
+    # The line is the point of the box: every character of it, broken at the box's edge.
     pieces = [line[i : i + inner] for i in range(0, len(line), inner)]
-    rows = len(pieces) + 5
-    x, y = cv.box(INVITE_WIDTH, rows, _("invite a friend"))
-    cv.put(x, y, _("Send this line; pasted in a terminal it lands at this table:"), "class:box")
-    for i, piece in enumerate(pieces):
-        cv.put(x, y + 1 + i, piece, "class:box class:lobby.head")
-    row = y + 1 + len(pieces)
     if box.password is None:
         note = ""
     elif box.carry:
         note = _("p: leave the password out (it is in the line)")
     else:
         note = _("p: put the password in the line")
-    cv.put(x, row, note, "class:box class:muted")
-    cv.put(x, row + 1, _("It is also printed when you quit. Esc to close"), "class:box class:muted")
+    ask = wrap(_("Send this line; pasted in a terminal it lands at this table:"), inner)
+    foot = [*(wrap(note, inner) if note else [""]),
+            *wrap(_("It is also printed when you quit. Esc to close"), inner)]  # fmt: skip
+    x, y = cv.box(width, len(ask) + len(pieces) + len(foot) + 3, _("invite a friend"))
+    for i, text in enumerate(ask):
+        cv.line(x, y + i, inner, text, "class:box")
+    y += len(ask)
+    for i, piece in enumerate(pieces):
+        cv.put(x, y + i, piece, "class:box class:lobby.head")
+    for i, text in enumerate(foot, start=y + len(pieces)):
+        cv.line(x, i, inner, text, "class:box class:muted")
 
 
 #: Each quick phrase's words (the wire carries only the code: protocol.people.PHRASES).
@@ -137,7 +143,7 @@ def paint_profile(box: ProfileBox, cv: Canvas) -> None:
         x, y = cv.box(40, len(box.names) + 3, _("whose profile?"))
         for i, name in enumerate(box.names):
             style = "class:box class:cursorrow" if i == box.cursor else "class:box"
-            cv.put(x, y + i, name[:36], style)
+            cv.put(x, y + i, fit(name, 36), style)
         cv.put(x, y + len(box.names), _("Enter to show, Esc to close"), "class:box class:muted")
         return
     p = box.profile
@@ -156,12 +162,13 @@ def paint_profile(box: ProfileBox, cv: Canvas) -> None:
         line = _("{games} games, {wins} won, {avg:.1f} points a round").format(
             games=s["games"], wins=s["wins"], avg=s["avg_points_per_round"]
         )
-        cv.put(x, y + 1, line[:inner], "class:box")
+        cv.put(x, y + 1, fit(line, inner), "class:box")
     cv.put(x, y + 2, _("latest games:") if recent else "", "class:box class:muted")
     for i, g in enumerate(recent):
         mark = "✓" if g["won"] else "·"
-        others = ", ".join(n for j, n in enumerate(g["players"]) if j != g["seat"] and n)
         pts = _("{n} pts").format(n=g["points"])
-        text = f"{mark} {_when(g['finished'])} {str(g['table'])[:14]:<14} {pts:>7}  {others}"
-        cv.put(x, y + 3 + i, text[:inner], "class:box")
+        head = f"{mark} {_when(g['finished'])} {fit(str(g['table']), 14):<14} {pts:>7}  "
+        others = [bot_name(n, j) for j, n in enumerate(g["players"]) if j != g["seat"] and n]
+        room = inner - get_cwidth(head) - 2 * max(0, len(others) - 1)
+        cv.put(x, y + 3 + i, fit(head + ", ".join(fit_all(others, room)), inner), "class:box")
     cv.put(x, y + 3 + len(recent), _("✓ won · Esc back"), "class:box class:muted")

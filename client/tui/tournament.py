@@ -16,10 +16,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from prompt_toolkit.utils import get_cwidth
+
 from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.tournament import text
-from leekha.client.tui.canvas import Canvas, fit
+from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap_hanging
 from leekha.protocol.tournament_text import standings_rows
 from leekha.protocol.views import Tournament, TournamentSummary, TournamentTable
 
@@ -135,8 +137,11 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
     if t is None:
         cv.put(x, y, _("asking the server…"), "class:box class:muted")
         return
-    head = f"{text.about(t)} · {text.progress(t)}"
-    cv.put(x, y, fit(head, inner), "class:box class:muted")
+    head = wrap_hanging(f"{text.about(t)} · {text.progress(t)}", inner, 2)
+    for line in head[:2]:  # what kind of tournament, and how far: whole, on two rows
+        cv.put(x, y, fit(line, inner), "class:box class:muted")
+        y += 1
+    y -= 1
     start = text.start_text(t, s.left(t))
     if start is not None:  # the start time has a line of its own: it must not be cut
         y += 1
@@ -191,7 +196,7 @@ def _paint_tables(
         if row > bottom:
             break
         style = "class:box class:cursorrow" if i == s.cursor else "class:box"
-        cv.put(x, row, fit(_table_row(names, table), inner), style)
+        cv.put(x, row, fit(_table_row(names, table, inner), inner), style)
 
 
 def _idle(t: Tournament) -> str:
@@ -215,19 +220,23 @@ def _put_cells(cv: Canvas, x: int, y: int, width: int, cells: list[str], style: 
         x += len(cell) + 2
 
 
-def _table_row(names: dict[int, str], table: TournamentTable) -> str:
+def _table_row(names: dict[int, str], table: TournamentTable, width: int = 74) -> str:
     """A live table in one short row: its id, game, deal and rotation (counted from 1, as
-    the table's name), who sits where."""
+    the table's name), who sits where, the longest names shortened to fit `width`."""
     where = _("game {game} deal {deal} rot {rotation}").format(**text.numbers(table))
-    return f"{table['table_id']:>4}  {where}  {text.seats_text(names, table)}"
+    head = f"{table['table_id']:>4}  {where}  "
+    seated = [names.get(int(e), "?") for e in table["seats"]]
+    room = width - get_cwidth(head) - 2 * (len(seated) - 1)
+    return head + ", ".join(fit_all(seated, room))
 
 
 def _paint_list(s: TournamentScreen, cv: Canvas, width: int) -> None:
     """One line per tournament, and a second one under it for a start time."""
     rows = s.listing
-    shown: list[tuple[int, str]] = []  # (tournament's index, a line of it)
+    shown: list[tuple[int, str]] = []  # (tournament's index, a row of it)
     for i, t in enumerate(rows or []):
-        shown += [(i, line) for line in text.summary_lines(t, s.left(t))]
+        for line in text.summary_lines(t, s.left(t)):
+            shown += [(i, row) for row in wrap_hanging(line, width - 4)]
     shown = shown[: max(1, cv.height - 8)]
     x, y = cv.box(width, max(len(shown), 1) + 4, _("tournaments"))
     if rows is None:

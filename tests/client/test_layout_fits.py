@@ -1,27 +1,22 @@
-"""Nothing cut, nothing painted over: every screen and overlay, in every language, at 80x24
-and at the smallest supported size, with long names (24 characters, Latin and Arabic).
+"""Nothing cut, nothing painted over: the table and lobby screens and their overlays, in
+every language, at 80x24 and at the smallest supported size, with long names (24
+characters, Latin and Arabic). The other boxes (tournaments, profiles, the invitation, the
+replay viewer) are test_layout_boxes.py's; what a frame is checked for is helpers.layout's.
 
 The frames are painted through the model and the layout, without a terminal, so the whole
-sweep takes seconds. A frame fails on any cut it can detect:
-- two texts of one layer painted over each other (`Canvas.overlaps`; a box is a new layer,
-  meant to cover what is under it);
-- a text that ran past the window's edge (`Canvas.cut`);
-- an ellipsis that does not end a name: a fixed label shortened (`[pw]` drawn `[p…` or
-  `…`, a tag drawn `(D…`), since a layout shortens only what people typed.
-The Arabic frames are checked twice: in logical order (the words as the catalogue has
-them) and as a left-to-right terminal gets them (bidi on, mirrored layout).
+sweep takes seconds. The Arabic frames are checked twice: in logical order (the words as
+the catalogue has them) and as a left-to-right terminal gets them (bidi on, mirrored
+layout).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from babel.messages.pofile import read_po
+from helpers.layout import CASTS, LATIN, LONG_TABLE, cut_labels, language, players, problems
 from helpers.model import HAND, table, welcomed
 
 from leekha import protocol as P
@@ -34,43 +29,10 @@ from leekha.client.tui.layout import MIN_HEIGHT, MIN_WIDTH, Options, paint
 from leekha.client.tui.words import bot_name
 from leekha.common import cards as C
 
-LOCALE = Path(__file__).resolve().parents[2] / "client" / "locale"
-
-LATIN = "Bartholomew Featherstone"  # 24 characters
-ARABIC = "عبد الرحمن بن عبد العزيز"  # 24 characters
-OTHER = "Maximiliana Worthington"
-assert len(LATIN) == len(ARABIC) == 24
-
-#: Who sits where: long names on every side, or three bots of one level (whose names
-#: share their first word, so a column cut to it would read the same three times).
-CASTS: dict[str, list[tuple[str, str | None]]] = {
-    "long names": [(LATIN, None), (ARABIC, None), (OTHER, None), ("medium bot 3", "medium")],
-    "bots": [("ann", None), ("hard bot 1", "hard"), ("hard bot 2", "hard"), ("hard bot 3", "hard")],
-}
-NAMES = {n for cast in CASTS.values() for n, _level in cast} | {"Friday", LATIN + " II"}
-
-
-def shown_names() -> set[str]:
-    """The names as the reader sees them: a bot the server named is named in their words."""
-    return NAMES | {
-        bot_name(n, seat, level) for cast in CASTS.values() for seat, (n, level) in enumerate(cast)
-    }
+__all__ = ["language"]  # the fixture, parametrized by language
 
 SIZES = [(80, 24), (MIN_WIDTH, MIN_HEIGHT)]
 assert (MIN_WIDTH, MIN_HEIGHT) == (60, 20)
-
-
-def players(cast: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": name,
-            "is_bot": level is not None,
-            "connected": True,
-            "strategy": level,
-            "is_host": seat == 0,
-        }
-        for seat, (name, level) in enumerate(CASTS[cast])
-    ]
 
 
 def seated(cast: str, status: str = "playing", **rules: Any) -> M.ClientModel:
@@ -143,7 +105,7 @@ def counting(cast: str) -> M.ClientModel:
 def lobby(cast: str) -> M.ClientModel:
     m = welcomed(CASTS[cast][0][0])
     locked = table("waiting")
-    locked.update(id=8, name=LATIN + " II", has_password=True)
+    locked.update(id=8, name=LONG_TABLE, has_password=True)
     locked["seats"] = [{"name": p["name"], "is_bot": p["is_bot"], "connected": True}
                        for p in players(cast)]  # fmt: skip
     locked["seats"][3] = {"name": None, "is_bot": False, "connected": False}
@@ -273,59 +235,6 @@ OVERLAY = {
 }
 
 
-@pytest.fixture(params=[("en", False), ("it", False), ("ar", False), ("ar", True)],
-                ids=["en", "it", "ar", "ar-bidi"])  # fmt: skip
-def language(request: pytest.FixtureRequest) -> Iterator[tuple[str, bool]]:
-    lang, bidi = request.param
-    i18n.set_language(lang)
-    rtl.set_enabled(bidi)
-    yield lang, bidi
-    i18n.set_language("en")
-    rtl.set_enabled(False)
-
-
-@cache
-def catalogue_texts(lang: str) -> tuple[str, ...]:
-    """Every message of the language as the screens may show it (English: the ids)."""
-    with (LOCALE / ("it" if lang == "en" else lang) / "LC_MESSAGES" / "leekha.po").open("rb") as f:
-        cat = read_po(f)
-    texts: list[object] = []
-    for msg in cat:
-        text = msg.id if lang == "en" else msg.string
-        texts.extend(text if isinstance(text, (list, tuple)) else [text])
-    return tuple(" " + t for t in texts if isinstance(t, str) and "…" in t)
-
-
-def name_prefix(stem: str) -> bool:
-    """Whether `stem` is the start of a name (or of a word in one): a name may be shortened."""
-    return any(n.startswith(stem) or f" {stem}" in f" {n}" for n in shown_names())
-
-
-def cut_labels(text: str, lang: str) -> list[str]:
-    """The rows of a frame with an ellipsis that is neither one of a message's own
-    ("passing…", "a … m") nor the end of a shortened name."""
-    texts = catalogue_texts(lang)
-    bad = []
-    for row in text.split("\n"):
-        for m in re.finditer(r"(\S*)…", row):
-            p = m.end() - 1
-            if any(row[max(0, p - 3) : p + 1] in t for t in texts):
-                continue
-            stem = m.group(1).lstrip("│([«")
-            if stem and name_prefix(stem):
-                continue
-            bad.append(row.strip())
-    return bad
-
-
-def problems(cv: Canvas, lang: str, logical: bool) -> list[str]:
-    out = [f"{a!r} painted over by {b!r}" for a, b in cv.overlaps]
-    out += [f"past the edge: {t!r}" for t in cv.cut]
-    if logical:
-        out += [f"cut label: {row!r}" for row in cut_labels(cv.text(), lang)]
-    return out
-
-
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("cast", list(CASTS))
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -341,6 +250,46 @@ def test_nothing_is_cut_or_painted_over(
     if ("q", _("quit")) in hint_items(m) and not bidi:
         assert f"q {_('quit')}" in cv.text(), "the quit key is not on the hint line"
     assert found == [], "\n".join([*found, cv.text()])
+
+
+def _occupied(cv: Canvas) -> list[tuple[int, int, int]]:
+    """Each row's first and last painted column: where the texts lie, whatever order
+    their letters are in."""
+    out = []
+    for y, row in enumerate(cv.cells):
+        used = [x for x, (_s, ch) in enumerate(row) if ch.strip()]
+        if used:
+            out.append((y, used[0], used[-1]))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "ar"])
+def test_the_seats_sit_where_the_players_do_in_every_language(lang: str) -> None:
+    """The table is a picture of four people at a table, not a line of text, so a
+    right-to-left language does not mirror it. Play goes counter-clockwise: the player on
+    your right plays after you and gets your three passed cards (the rules, README of the
+    seeds), so that seat is drawn at the right for an Arabic reader too; mirroring east and
+    west would put the one you pass to on your left. What does change in Arabic is each
+    text inside its place (the letters right to left, a line of running text against the
+    right edge): with bidi on, every text covers the same cells as without it."""
+    i18n.set_language(lang)
+    try:
+        m = passing("bots")
+        assert m.game.view is not None and m.game.view.pass_to == 1
+        plain = paint(m, Options(), 80, 24)
+        east = bot_name("hard bot 1", 1, "hard")
+        note = _("passing to {name}").format(name=east)
+        rows = plain.text().split("\n")
+        west = bot_name("hard bot 3", 3, "hard")
+        row = next(row for row in rows if east in row and note not in row)
+        assert -1 < row.find(west) < row.find(east), plain.text()  # west, then east at the right
+        rtl.set_enabled(True)
+        table_rows = slice(1, -2)  # the hints and the status line are running text
+        seen = _occupied(paint(m, Options(), 80, 24))[table_rows]
+        assert seen == _occupied(plain)[table_rows]
+    finally:
+        rtl.set_enabled(False)
+        i18n.set_language("en")
 
 
 FINGERPRINT = ":".join(f"{b:02X}" for b in range(0xA0, 0xC0))  # 32 bytes, as trust.py shows it
