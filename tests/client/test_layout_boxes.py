@@ -89,7 +89,7 @@ def tournament(cast: str, status: str = "running", tables: int = 2) -> Tournamen
 
 def listing(cast: str) -> M.ClientModel:
     m = current(cast)
-    m.open_tournaments()
+    m.in_lobby.open_tournaments()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.ListTournaments)
     first: TournamentSummary = {
@@ -108,7 +108,7 @@ def listing(cast: str) -> M.ClientModel:
 def following(status: str, tables: int = 2) -> Callable[[str], M.ClientModel]:
     def build(cast: str) -> M.ClientModel:
         m = listing(cast)
-        m.tournament_enter()
+        m.in_lobby.tournament_enter()
         (get,) = m.take_outbox()
         assert isinstance(get, P.GetTournament)
         m.apply(P.TournamentState(re=get.id, tournament=tournament(cast, status, tables)))
@@ -120,11 +120,11 @@ def following(status: str, tables: int = 2) -> Callable[[str], M.ClientModel]:
 def entered(cast: str) -> M.ClientModel:
     """e on a waiting tournament: the server's yes, and the status line saying so."""
     m = following("waiting", 0)(cast)
-    m.tournament_join()
+    m.in_lobby.tournament_join()
     (enter,) = m.take_outbox()
     assert isinstance(enter, P.EnterTournament)
     m.apply(P.TournamentState(re=enter.id, tournament=tournament(cast, "waiting", 0)))
-    assert m.entered is not None
+    assert m.in_lobby.entered is not None
     return m
 
 
@@ -140,13 +140,13 @@ def tournament_game(cast: str) -> M.ClientModel:
 
 def profiles(cast: str) -> M.ClientModel:
     m = seated(cast)
-    m.open_profiles([n for n, _level in CASTS[cast]])
+    m.social.open_profiles([n for n, _level in CASTS[cast]])
     return m
 
 
 def profile(cast: str) -> M.ClientModel:
     m = profiles(cast)
-    m.profile_show()
+    m.social.profile_show()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.GetProfile)
     names = [n for n, _level in CASTS[cast]]
@@ -164,17 +164,17 @@ def profile(cast: str) -> M.ClientModel:
 
 def invite(cast: str) -> M.ClientModel:
     m = seated(cast, LONG_TABLE)
-    m.table_password = "correct horse battery"
+    m.social.table_password = "correct horse battery"
     host = "leekha-games.example.org"
-    m.invite_for = lambda tid: Invite(host, 7241, tid, None, True, FINGERPRINT)
-    m.open_invite()
-    m.invite_toggle_password()  # the password in the line: the longest line there is
+    m.social.invite_for = lambda tid: Invite(host, 7241, tid, None, True, FINGERPRINT)
+    m.social.open_invite()
+    m.social.invite_toggle_password()  # the password in the line: the longest line there is
     return m
 
 
 def statistics(cast: str) -> M.ClientModel:
     m = current(cast)
-    m.open_stats()
+    m.in_lobby.open_stats()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.GetStats)
     rows = [
@@ -191,8 +191,8 @@ def watch_password(cast: str) -> M.ClientModel:
     locked = table("playing")
     locked.update(id=8, name=LONG_TABLE, has_password=True)
     m.apply(P.TableList(re=None, tables=[locked]))
-    m.lobby_join(spectate=True)
-    m.password_type("x")
+    m.in_lobby.join_selected(spectate=True)
+    m.in_lobby.password_type("x")
     return m
 
 
