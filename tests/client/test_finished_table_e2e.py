@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 from helpers.processes import serve
-from helpers.pty import LEEKHA, Terminal, Terminals
+from helpers.pty import LEEKHA, START, Terminal, Terminals
 from helpers.screens import isolated_home, keep, recorded_stats, stats_rows
 
 #: Clocks short enough for dan's timeouts to hand his seat to the autopilot at once.
 FAST = ("--default-pass-timer-s", "0.3", "--default-turn-timer-s", "0.3")
 #: A low target: a game of a round or two.
 RULES = ("--rule", "target=20")
-START = 60.0
 
 
 def opened_late(terms: Terminals, name: str, port: int) -> dict[str, list[int]]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers.loopback import serve_for_people
-from helpers.pty import LEEKHA, Terminal
+from helpers.pty import LEEKHA, START, Terminal
 
 #: The server's line to a person who waits for a bot's seat (in the table's chat).
 WAITS = "Quick play: you take a bot's seat when this round ends"
@@ -41,6 +41,7 @@ def _seats_shown(term: Terminal) -> bool:
     return True
 
 
+@pytest.mark.timeout(300)  # about 30 s; the waits allow a loaded machine's slow starts
 def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -52,12 +53,12 @@ def test_quick_play_seats_a_person_and_a_later_one_takes_a_bot_seat(
         ann = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "ann", "--guest",
                         "--quick", "--wait", "1", "--level", "easy", *long_game])  # fmt: skip
         terms.append(ann)
-        ann.until(lambda: "ann (you)" in ann.text(), "ann seated by quick play")
+        ann.until(lambda: "ann (you)" in ann.text(), "ann seated by quick play", START)
         ann.until(lambda: _easy_bots(ann) == 3, "three easy bots fill in")
         bob = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "bob", "--guest",
                         *long_game])  # fmt: skip
         terms.append(bob)
-        bob.until(lambda: "Q quick play" in bob.text(), "bob's lobby")
+        bob.until(lambda: "Q quick play" in bob.text(), "bob's lobby", START)
         bob.send("Q")
         # Watching and the status line last only until the round ends, which a loaded
         # machine may draw in the same frame: the waits are for what stays, the table in

@@ -9,25 +9,26 @@ from pathlib import Path
 
 import pytest
 from helpers.loopback import serve_process
-from helpers.pty import LEEKHA, Terminal
+from helpers.pty import LEEKHA, START, Terminal
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(240)
 def test_lobby_tournament_standings_then_watch_a_table(tmp_path: Path) -> None:
-    # Slow bots, so that the tournament's four tables are still being played when looked at.
+    # Slow bots and a long game (to 101), so that the tournament's four tables are still
+    # being played when looked at, however long a loaded machine takes to start the client.
     proc, port = serve_process(tmp_path / "data", "--bot-think-ms", "150")
     term = None
     try:
         bots = [x for _ in range(4) for x in ("--entrant", "server:random")]
         made = subprocess.run(
             [LEEKHA, "tournament", "create", f"127.0.0.1:{port}", "--name", "Friday",
-             "--deals", "1", "--rule", "target=31", *bots],
+             "--deals", "1", *bots],
             capture_output=True, text=True, timeout=30,
         )  # fmt: skip
         assert made.returncode == 0, made.stderr
         assert made.stdout.startswith("#1 Friday: round robin, rules classic, 1 deal")
         term = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "eve", "--guest"])
-        term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints")
+        term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints", START)
         term.send("T")
         term.until(lambda: "#1 Friday: round robin" in term.text(), "the tournament list")
         term.send("\r")
@@ -51,7 +52,7 @@ def test_lobby_tournament_standings_then_watch_a_table(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(240)
 def test_a_waiting_tournament_says_whom_it_waits_for_and_ranks_nobody(tmp_path: Path) -> None:
     """QA: the screen showed "rank 1" for everyone before any game, and neither whom a
     waiting tournament waits for nor the server's notes that `status` prints."""
@@ -66,7 +67,7 @@ def test_a_waiting_tournament_says_whom_it_waits_for_and_ranks_nobody(tmp_path: 
         )  # fmt: skip
         assert made.returncode == 0, made.stderr
         term = Terminal([LEEKHA, "join", f"127.0.0.1:{port}", "--name", "eve", "--guest"])
-        term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints")
+        term.until(lambda: "T tournaments" in term.text(), "the lobby with its hints", START)
         term.send("T")
         term.until(lambda: "#1 Cup: round robin" in term.text(), "the tournament list")
         term.send("\r")

@@ -19,6 +19,9 @@ import pyte
 import pytest
 
 WAIT = 20.0
+#: Seconds a `leekha` process may take to start and draw its first screen on a loaded
+#: machine (one `leekha join` took 31 s at load 9 with six test runs beside it).
+START = 90.0
 LEEKHA = str(Path(sys.executable).with_name("leekha"))
 
 
