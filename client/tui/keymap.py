@@ -80,7 +80,7 @@ def _text_field(
     type_char: Callable[[M.ClientModel, str], None],
     backspace: Callable[[M.ClientModel], None],
     submit: Callable[[M.ClientModel], None],
-    submit_words: str,
+    submit_words: str | Callable[[Where], str],
 ) -> list[Entry]:
     """A typed field: printable keys type, backspace, Enter submits, Esc closes."""
 
@@ -94,6 +94,12 @@ def _text_field(
         Entry("⌫", on("backspace", do(backspace)), where, silent="edits the field"),
         Entry("…", on("<any>", typed), where, silent="types into the field"),
     ]
+
+
+def _password_enter(w: Where) -> str:
+    """What Enter does in the password box: the table is joined, or watched."""
+    prompt = w.m.boxes.password_prompt
+    return N_("watch") if prompt is not None and prompt.spectate else N_("join")
 
 
 Move = Callable[[M.ClientModel, int], object]
@@ -171,7 +177,7 @@ CLIENT_KEYS: list[Entry] = [
                  N_("create")),
     *_text_field(box(PASSWORD), lambda m, t: m.in_lobby.password_type(t),
                  lambda m: m.in_lobby.password_backspace(),
-                 lambda m: m.in_lobby.password_submit(), N_("join")),
+                 lambda m: m.in_lobby.password_submit(), _password_enter),
     # statistics, the score sheet, the profiles, the tournaments
     _list(box(STATS), lambda m, n: m.in_lobby.stats_move(n), N_("choose")),
     Entry("Enter", on("enter", do(lambda m: m.in_lobby.stats_profile())), box(STATS),

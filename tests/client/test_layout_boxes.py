@@ -292,3 +292,10 @@ def test_the_replay_says_the_winner_once() -> None:
     assert r.frame.result is not None
     winner = r.names[r.frame.result["winners"][0]]
     assert text.count(winner + " wins") == 0 and f"winner: {winner}" in text, text
+
+
+def test_the_password_box_for_watching_says_watch() -> None:
+    """Its words and its hint line say what Enter does: watch, not join."""
+    text = paint(watch_password("bots"), Options(), 80, 24).text()
+    hints = text.split("\n")[-2]
+    assert "Enter to watch" in text and "Enter watch" in hints and "join" not in text, text
