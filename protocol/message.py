@@ -4,14 +4,22 @@ A message is a frozen dataclass whose fields each carry a `Spec`, declared with
 `@message(tag, sender, doc)` and `spec_field(spec, doc)`. Construction validates
 and normalises, so an instance that exists is always encodable, whether it came off the
 wire or was built by the server.
+
+A declared class becomes its dataclass when it is first used (`realize`: built, or its
+fields asked for), not when the catalogue is imported. Making the ~70 dataclasses was the
+largest cost of importing the protocol, and a process uses a third of them before it has
+anything to show (`leekha play` to its first table). Until then the class is registered
+and has its tag, sender and doc; `dataclasses.fields` refuses it (loudly: it is not yet a
+dataclass) rather than answering with no fields, and everything here realizes first.
 """
 
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 from .errors import ProtocolError
 from .schema import Spec
@@ -25,6 +33,8 @@ __all__ = [
     "from_dict",
     "message",
     "meta",
+    "realize",
+    "realize_all",
     "register",
     "spec_field",
     "to_dict",
@@ -55,7 +65,6 @@ def spec_field(
     )
 
 
-@dataclass(frozen=True, kw_only=True)
 class Message:
     """Base of every wire message. `TYPE` is the wire tag, `SENDER` who may send it."""
 
@@ -65,6 +74,16 @@ class Message:
     #: The protocol version that added this message: a peer that negotiated an older one
     #: never receives it (it could not decode it).
     SINCE: ClassVar[tuple[int, int]] = (1, 0)
+    if TYPE_CHECKING:  # every declared class, once realized (it is not one before)
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    def __init__(self, **values: Any) -> None:
+        """Only the first construction of a declared class comes here: it makes the class
+        its dataclass, whose own `__init__` builds this message and every later one."""
+        cls = type(self)
+        if not realize(cls):
+            raise TypeError(f"{cls.__name__} is not a message declared with @message")
+        cls.__init__(self, **values)
 
     def __post_init__(self) -> None:
         for name, path, check in _checks(type(self)):
@@ -76,6 +95,7 @@ class Message:
         sending records it checked when they changed), without checking every nested
         field again: a page of 25 table summaries costs ~1 ms to check. Fields left out
         take their defaults."""
+        realize(cls)
         msg = object.__new__(cls)
         for f in fields(cls):
             if f.name in values:
@@ -120,15 +140,45 @@ def message(
     def declare(cls: type[Msg]) -> type[Msg]:
         cls.TYPE, cls.SENDER, cls.DOC, cls.SINCE = tag, sender, doc, since
         # A class without a docstring gets one from `dataclass`, which formats its
-        # signature for it: a tenth of the time every process spends declaring messages.
+        # signature for it: a tenth of the time a dataclass takes to make.
         cls.__doc__ = cls.__doc__ or doc
-        return register(dataclass(frozen=True, kw_only=True)(cls))
+        _DECLARED.add(cls)
+        return register(cls)
 
     return declare
 
 
+#: Declared classes not yet made dataclasses (`realize`).
+_DECLARED: set[type[Message]] = set()
+_REALIZING = threading.RLock()
+
+
+def realize(cls: type[Message]) -> bool:
+    """Make a declared message class the frozen keyword-only dataclass it declares, once
+    (its declared bases first); False when `cls` is not a declared message. Every path
+    here that needs the fields calls it; `realize_all` is for tools that read every
+    class at once."""
+    if cls not in _DECLARED:
+        return "__dataclass_fields__" in cls.__dict__
+    with _REALIZING:
+        if cls in _DECLARED:
+            for base in reversed(cls.__mro__[1:]):
+                if base in _DECLARED:
+                    realize(base)
+            dataclass(frozen=True, kw_only=True)(cls)
+            _DECLARED.discard(cls)
+    return True
+
+
+def realize_all() -> None:
+    """Every registered message class as its dataclass (the docs' generator, the tests)."""
+    for cls in list(MESSAGE_TYPES.values()):
+        realize(cls)
+
+
 def wire_fields(cls: type[Message]) -> list[tuple[str, str, Spec, object]]:
     """(attribute, wire key, spec, default or MISSING) per field, in wire order."""
+    realize(cls)
     out: list[tuple[str, str, Spec, object]] = []
     for f in fields(cls):
         default: object = f.default

@@ -11,8 +11,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from babel.dates import format_datetime, format_time
-
 from leekha.client.i18n import _, language, ngettext
 from leekha.protocol import tournament_text as export
 from leekha.protocol.tournament_text import counted
@@ -98,6 +96,9 @@ def summary_line(t: Mapping[str, Any]) -> str:
 def local_time(at: float, now: float | None = None) -> str:
     """A time on the server's clock as this machine's local time, in the interface
     language: the time alone when it is today, else with the day."""
+    # Babel's calendar data only when a time is shown: the rest of the client needs none.
+    from babel.dates import format_datetime, format_time
+
     when = datetime.fromtimestamp(at).astimezone()
     today = (datetime.now() if now is None else datetime.fromtimestamp(now)).astimezone()
     if when.date() == today.date():
