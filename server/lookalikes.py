@@ -5,15 +5,17 @@ confusable-homoglyphs ships the table as a 900 KB JSON file, which its module pa
 import, with urllib (for its updater) imported alongside: about 100 ms of processor time
 before a server can greet its first player, the largest single cost of `leekha play`'s
 start that is ours. The map derived from it is small, so it is kept in the user's cache
-folder (marshal: a few ms to read) under the size and time of the file it came from; a new
-version of the library, or CONFUSABLE_DATA pointing at other data, is derived afresh. The
-library's table stays the one source: the cache is only ever a copy of what `derive` makes
-of it, and a cache that cannot be read or written costs time, never a different answer.
+folder (marshal: a few ms to read) under the path, size and time of the file it came
+from; a new version of the library, or CONFUSABLE_DATA pointing at other data, is derived
+afresh. The library's table stays the one source: the cache is only ever a copy of what
+`derive` makes of it, and a cache that cannot be read or written costs time, never a
+different answer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import marshal
 import os
@@ -25,7 +27,7 @@ import platformdirs
 
 #: Bump when `derive` changes what it makes of the table, so an old cache is not read.
 FORMAT = 1
-CACHE_NAME = "confusables.marshal"
+CACHE_STEM = "confusables"
 
 
 def derive() -> dict[str, str]:
@@ -92,8 +94,12 @@ def _write(cached: Path, key: str, table: dict[str, str]) -> None:
             os.unlink(tmp)
 
 
-def cache_path() -> Path:
-    return platformdirs.user_cache_path("leekha") / CACHE_NAME
+def cache_path(key: str) -> Path:
+    """One file per table it was made from: two installs on one machine (two virtual
+    environments, a new version of the library beside the old) each keep their own
+    rather than replace each other's on every start."""
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return platformdirs.user_cache_path("leekha") / f"{CACHE_STEM}-{digest}.marshal"
 
 
 @cache
@@ -102,7 +108,7 @@ def prototypes() -> dict[str, str]:
     key = _key(source())
     if key is None:
         return derive()
-    cached = cache_path()
+    cached = cache_path(key)
     table = _read(cached, key)
     if table is None:
         table = derive()

@@ -19,8 +19,8 @@ def table() -> dict[str, str]:
 
 @pytest.fixture
 def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    path = tmp_path / "cache" / lookalikes.CACHE_NAME
-    monkeypatch.setattr(lookalikes, "cache_path", lambda: path)
+    path = tmp_path / "cache" / "confusables.marshal"
+    monkeypatch.setattr(lookalikes, "cache_path", lambda key: path)
     lookalikes.prototypes.cache_clear()
     yield path
     lookalikes.prototypes.cache_clear()
@@ -71,6 +71,14 @@ def test_an_unwritable_cache_folder_still_gives_the_map(
 ) -> None:
     cached.parent.write_text("a file where the folder should be")
     assert lookalikes.prototypes() == table
+
+
+def test_each_table_has_its_own_cache_file() -> None:
+    one, other = (
+        lookalikes.cache_path("1:/a/confusables.json:1:2"),
+        lookalikes.cache_path("1:/b/confusables.json:1:2"),
+    )
+    assert one != other and one.parent == other.parent
 
 
 def test_another_data_folder_is_another_table(
