@@ -56,15 +56,37 @@ def run_on_reactor(main: Callable[[Any], Awaitable[int]], *, tls: bool = True) -
     install_reactor(tls=tls)
     from twisted.internet import defer, task
 
+    running: list[asyncio.Future[int]] = []
+
     async def react(reactor: Any) -> None:
-        rc = await defer.Deferred.fromFuture(asyncio.ensure_future(main(reactor)))
+        running.append(asyncio.ensure_future(main(reactor)))
+        try:
+            rc = await defer.Deferred.fromFuture(running[0])
+        except asyncio.CancelledError:
+            return  # stopped by a signal, the reactor gone: nothing left to say
         raise SystemExit(int(rc))
 
     try:
         task.react(lambda reactor: defer.ensureDeferred(react(reactor)))
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
+    finally:
+        _settle(running)
     return 0
+
+
+def _settle(running: list[asyncio.Future[int]]) -> None:
+    """A command stopped by a signal (Ctrl-C, SIGTERM) before its coroutine ended: the
+    reactor stopped under it. Cancel the coroutine and let the loop deliver that, as
+    `asyncio.run` does, so that asyncio does not print "Task was destroyed but it is
+    pending!" and the task's innards at exit."""
+    if not running or running[0].done():
+        return
+    main = running[0]
+    main.cancel()
+    loop = main.get_loop()
+    if not loop.is_closed():
+        loop.run_until_complete(asyncio.gather(main, return_exceptions=True))
 
 
 async def twisted_await(coro: Coroutine[Any, Any, T]) -> T:

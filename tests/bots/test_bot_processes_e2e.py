@@ -63,14 +63,20 @@ def test_refused_connection_is_one_line_and_exit_2(tmp_path: Path) -> None:
         proc.kill()
 
 
-def test_sigterm_stops_a_waiting_bot_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_signal_stops_a_waiting_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
+    """Nothing but the bot's own log lines: no traceback, and no asyncio "Task was
+    destroyed but it is pending!" with the task's innards (the reactor stopped under
+    the command's coroutine)."""
     with serve(tmp_path) as (_server, port):
         proc = bot(tmp_path, port, "--table", "alone")
         try:
             proc.wait_line(r"seat 0 at table")
-            proc.popen.send_signal(signal.SIGTERM)
+            proc.popen.send_signal(sig)
             assert proc.finish() == 0
-            assert "Traceback" not in proc.text()
+            text = proc.text()
+            assert "Traceback" not in text and "Task was destroyed" not in text, text
+            assert all("[leekha." in line for line in text.splitlines() if line.strip()), text
         finally:
             proc.kill()
 
