@@ -69,8 +69,17 @@ class TableState:
         #: players back to the lobby): the finished table stays on screen to be read, and
         #: we are no longer one of its members.
         self.released = False
+        self._freed_seat: int | None = None  # the seat that was ours, once `released`
 
     # ---- what it is --------------------------------------------------------------------
+    @property
+    def viewpoint(self) -> int:
+        """The seat drawn at the bottom of the table: ours; the one the server freed for
+        us, so that the finished table does not turn round under the player; else 0."""
+        if self.your_seat is not None:
+            return self.your_seat
+        return self._freed_seat if self.released and self._freed_seat is not None else 0
+
     @property
     def table_id(self) -> int | None:
         return None if self.table is None else int(self.table["id"])
@@ -204,7 +213,7 @@ class TableState:
         self.players[msg.seat] = cast(PlayerInfo, dict(msg.player))
         self._remember_names()
         if msg.seat == self.your_seat and not msg.player.get("name"):
-            self.your_seat = None
+            self._freed_seat, self.your_seat = self.your_seat, None
             self.released = True
         return True
 

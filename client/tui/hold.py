@@ -29,6 +29,9 @@ HELD = (
     P.GameOver,
     P.YourTurn,
     P.Turn,
+    # Who sits where, in order with the play: the server frees a tournament player's seat
+    # right after the game's end, which must not overtake the last trick and the result.
+    P.SeatUpdate,
 )
 
 

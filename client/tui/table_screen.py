@@ -95,8 +95,7 @@ def fit_line(line: SeatLine, width: int, keep_name: int = 10) -> Frags:
 
 def _seat_pos(m: M.ClientModel, seat: int) -> str:
     """Where a seat sits on screen: the viewer is south and play runs counter-clockwise."""
-    me = m.game.your_seat if m.game.your_seat is not None else 0
-    return ("S", "E", "N", "W")[(seat - me) % 4]
+    return ("S", "E", "N", "W")[(seat - m.game.viewpoint) % 4]
 
 
 def trick_spots(cx: int, cy: int, w: int, h: int) -> dict[str, tuple[int, int]]:

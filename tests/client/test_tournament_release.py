@@ -5,7 +5,7 @@ seat read "(empty) (you)" until L, and L was refused ("you are not at a table").
 
 from __future__ import annotations
 
-from helpers.model import PLAYERS, at_table, seat_info, table
+from helpers.model import HAND, PLAYERS, at_table, seat_info, table, welcomed
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
@@ -52,3 +52,23 @@ def test_another_seat_emptied_leaves_ours_alone() -> None:
     assert m.game.seated and "ann (you)" in render_text(m)
     m.at_table.leave()
     assert [type(r) for r in m.take_outbox()] == [P.Leave]
+
+
+def test_the_freeing_waits_behind_a_held_trick_and_the_table_keeps_its_place() -> None:
+    """In a real tournament the server frees the seat right after `game_over`, while the
+    last trick may still be held on screen: the freeing waits its turn (a seat already
+    freed would fold the last trick as a spectator's). Then the finished table does not
+    turn round: our old seat stays at the bottom."""
+    m = welcomed(trick_hold=1.0)
+    players = [seat_info("b1", bot=True), seat_info("b2", bot=True), seat_info("ann"),
+               seat_info("b3", bot=True)]  # fmt: skip
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=2, players=players))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=3))
+    north = render_text(m).splitlines()[1]
+    assert "b1" in north
+    m.hold.trick()  # a finished trick on screen
+    m.apply(P.SeatUpdate(table_id=7, seat=2, player=seat_info(None)))
+    assert m.game.seated  # queued behind the hold
+    m.release_hold()
+    assert not m.game.seated and m.game.released
+    assert "b1" in render_text(m).splitlines()[1]  # still north: the table kept its place
