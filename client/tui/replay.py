@@ -111,38 +111,17 @@ def build_replay_app(model: ReplayModel, **io: Any) -> Any:
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.layout import Layout, Window
 
+    from leekha.client.tui.keytable import register
     from leekha.client.tui.layout import STYLE, FrameControl
+    from leekha.client.tui.replay_keys import REPLAY_KEYS, Pressed, Seen
 
     control = FrameControl(lambda w, h: paint_replay(model, w, h))
     kb = KeyBindings()
 
-    def bind(keys: list[str], fn: Any) -> None:
-        for key in keys:
+    def pressed(event: KeyPressEvent) -> Pressed:
+        return Pressed(model, lambda: event.app.exit(result=0))
 
-            @kb.add(key)
-            def _(event: KeyPressEvent, fn: Any = fn) -> None:
-                fn()
-
-    bind(["right", "space", "l"], lambda: model.step(1))
-    bind(["left", "backspace", "h"], lambda: model.step(-1))
-    bind(["down", "j"], lambda: model.next_trick(1))
-    bind(["up", "k"], lambda: model.next_trick(-1))
-    bind(["n", "pagedown"], lambda: model.round_step(1))
-    bind(["p", "pageup"], lambda: model.round_step(-1))
-    bind(["home", "g"], model.home)
-    bind(["end", "G"], model.end)
-    bind(["?"], lambda: setattr(model, "show_help", not model.show_help))
-    for d in "123456789":
-        bind([d], lambda d=d: model.jump_round(int(d)))
-
-    @kb.add("q")
-    @kb.add("c-c")
-    @kb.add("escape")
-    def _(event: KeyPressEvent) -> None:
-        if model.show_help:
-            model.show_help = False
-        else:
-            event.app.exit(result=0)
+    register(kb, REPLAY_KEYS, lambda: Seen(model, model.show_help), pressed)
 
     app: Application[int] = Application(
         layout=Layout(Window(control, always_hide_cursor=True)),
@@ -162,11 +141,12 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
     from prompt_toolkit.utils import get_cwidth
 
     from leekha.client.i18n import _
+    from leekha.client.tui import replay_keys
     from leekha.client.tui.canvas import Canvas, fit, frags_width
     from leekha.client.tui.cardfrags import card_frag
     from leekha.client.tui.hints import fit_hints
     from leekha.client.tui.overlays import RoundSummary
-    from leekha.client.tui.sheets import paint_game_over, paint_round_summary
+    from leekha.client.tui.sheets import paint_game_over, paint_round_summary, put_columns
     from leekha.client.tui.table_screen import trick_spots
     from leekha.common import cards as C
 
@@ -239,17 +219,7 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
         cv.center(cx, spots["S"][1] + 1, note, "class:muted")
     cv.put(1, height - 2, fit(f.action, width - 1), "class:status")
     if keys:
-        # A narrow line drops hints from the end (help stays): quitting goes before the jumps.
-        hints = [
-            ("←→", _("step")),
-            ("↑↓", _("trick")),
-            ("n/p", _("round")),
-            ("q", _("quit")),
-            ("1-9", _("round N")),
-            ("g/G", _("start/end")),
-            ("?", _("help")),
-        ]
-        cv.put(0, height - 1, fit_hints(hints, width), "class:hint")
+        cv.put(0, height - 1, fit_hints(replay_keys.hints(model), width), "class:hint")
     if f.round_over is not None and f.result is None:
         summary = RoundSummary(
             f.round, f.round_over, f.totals, f.taken, [c for c, _seat in f.doubled]
@@ -260,18 +230,10 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
         head = _("the final scores")
         paint_game_over(cv, names, f.result, model.history(), head, None, "")
     if model.show_help:
-        rows = [
-            _("→ / space   next action"),
-            _("←           previous action"),
-            _("↓ / ↑       next / previous trick"),
-            _("n / p       next / previous round"),
-            _("1 … 9       round N"),
-            _("g / G       start / end"),
-            _("q / Esc     quit"),
-        ]
+        rows = replay_keys.help_rows(model)
         x, y = cv.box(min(width, 50), len(rows) + 3, _("replay keys"))
-        for i, key_row in enumerate(rows):
-            cv.put(x, y + i, key_row, "class:box")
+        for i, (keys_shown, words) in enumerate(rows):
+            put_columns(cv, x, y + i, 46, [(0, keys_shown), (12, words)], "class:box")
     return cv.asciified() if ascii else cv
 
 

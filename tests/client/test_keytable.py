@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from helpers.model import HAND, PLAYERS, at_table, play_phase, seat_info, table, welcomed
@@ -27,9 +27,13 @@ from leekha.client.tui.keyfilters import Actions, Press, Where, layer, lobby, on
 from leekha.client.tui.keymap import CLIENT_KEYS, Entry, help_rows
 from leekha.client.tui.keys import build_keys
 from leekha.client.tui.layout import render_text
+from leekha.client.tui.replay_model import ReplayModel
 from leekha.common import cards as C
 from leekha.protocol.invite import Invite
 from leekha.protocol.views import TournamentSummary
+
+W = TypeVar("W")
+P_ = TypeVar("P_")
 
 
 def noop() -> None:
@@ -212,9 +216,12 @@ def named_keys(shown: str) -> list[tuple[str | Keys, ...]]:
     return [b.keys for b in kb.bindings]
 
 
-def problems(m: M.ClientModel, table: Sequence[Entry]) -> list[str]:
-    where = Where(m, layer(m))
-    kb = keytable.register(KeyBindings(), table, lambda: where, lambda e: Press(m, ACTIONS))
+def problems(
+    table: Sequence[keytable.Key[W, P_]], where: W, press: P_, help_at: W | None
+) -> list[str]:
+    """What is wrong with `table`'s keys at `where`; `help_at` is what the help box there
+    describes (None: no help box can open here)."""
+    kb = keytable.register(KeyBindings(), table, lambda: where, lambda e: press)
     live = [b for b in kb.bindings if b.filter()]
     found = []
     twice = Counter(b.keys for b in live if b.keys != (Keys.Any,))
@@ -222,11 +229,11 @@ def problems(m: M.ClientModel, table: Sequence[Entry]) -> list[str]:
     hints = keytable.hints(table, where)
     line = fit_hints(hints, 80)
     on_line = {(k, v) for k, v in hints if f"{k} {v}" in line}
-    help_open = any(b.keys == ("?",) for b in live)  # Esc on the box comes back here
-    helped = set(keytable.help_rows(table, where)) if help_open else set()
+    helped = set(keytable.help_rows(table, help_at)) if help_at is not None else set()
     for b in live:
         e = b.handler.entry  # type: ignore[attr-defined]
-        hint, help = e.words(e.hint, where), e.words(e.help, where)
+        hint = e.words(e.hint, where)
+        help = e.words(e.help, help_at) if help_at is not None else None
         column = _(e.help_keys or e.shown)
         if not (e.silent or (_(e.shown), hint) in on_line or (column, help) in helped):
             found.append(f"{b.keys} is live, but neither hinted nor in the help")
@@ -238,10 +245,19 @@ def problems(m: M.ClientModel, table: Sequence[Entry]) -> list[str]:
     return found
 
 
+def client_problems(m: M.ClientModel, table: Sequence[Entry]) -> list[str]:
+    """The game screen's: the help box opens with ?, where ? is live, and describes the
+    layer it opened over (the one on top now)."""
+    where = Where(m, layer(m))
+    kb = keytable.register(KeyBindings(), table, lambda: where, lambda e: Press(m, ACTIONS))
+    help_opens = any(b.keys == ("?",) and b.filter() for b in kb.bindings)
+    return problems(table, where, Press(m, ACTIONS), where if help_opens else None)
+
+
 @pytest.mark.parametrize("state", list(STATES))
 def test_every_live_key_is_named_and_every_named_key_is_live(state: str) -> None:
     m = STATES[state]()
-    assert problems(m, CLIENT_KEYS) == []
+    assert client_problems(m, CLIENT_KEYS) == []
 
 
 @pytest.mark.parametrize("state", list(STATES))
@@ -277,10 +293,32 @@ def test_every_entry_is_live_somewhere_and_each_key_works() -> None:
 def test_the_check_fails_on_an_unnamed_key_and_on_a_hint_for_an_unbound_key() -> None:
     m = in_lobby()
     unnamed = Entry("z", on("z", lambda p: None), lobby)
-    assert problems(m, [*CLIENT_KEYS, unnamed]) == [
+    assert client_problems(m, [*CLIENT_KEYS, unnamed]) == [
         "('z',) is live, but neither hinted nor in the help"
     ]
     dead = Entry("Z", (), lobby, hint="zap", rank=0)
-    assert problems(m, [*CLIENT_KEYS, dead]) == ["the hint Z 'zap' names a key that is not live"]
+    assert client_problems(m, [*CLIENT_KEYS, dead]) == [
+        "the hint Z 'zap' names a key that is not live"
+    ]
     clash = Entry("w", on("w", lambda p: None), lobby, hint="watch it", rank=0)
-    assert problems(m, [*CLIENT_KEYS, clash]) == ["('w',) live twice"]
+    assert client_problems(m, [*CLIENT_KEYS, clash]) == ["('w',) live twice"]
+
+
+@pytest.mark.parametrize("help_open", [False, True])
+def test_the_replay_viewers_keys_are_named_and_live(help_open: bool) -> None:
+    from leekha.client.tui.replay import render_replay_text
+    from leekha.client.tui.replay_keys import REPLAY_KEYS, Pressed, Seen
+    from leekha.common.bots.base import make_strategy, play_out
+    from leekha.common.config import preset
+    from leekha.common.game import Game
+    from leekha.common.record import GameRecord
+
+    game = Game(preset("classic", {"target": 30}), 3)
+    play_out(game, [make_strategy("random", 3 + i) for i in range(4)])
+    r = ReplayModel(GameRecord.of(game, ["ann", "bob", "cy", "di"]))
+    r.show_help = help_open
+    assert problems(REPLAY_KEYS, Seen(r, help_open), Pressed(r, noop), Seen(r, False)) == []
+    shown = render_replay_text(r)
+    if help_open:
+        for keys, words in keytable.help_rows(REPLAY_KEYS, Seen(r, False)):
+            assert keys in shown and words in shown, shown
