@@ -393,6 +393,9 @@ def against(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         shutil.rmtree(other, ignore_errors=True)
     this, them = statistics.median(runs["this"]), statistics.median(runs["against"])
+    # Each pair ran back to back, so its ratio is the one least moved by the machine's load
+    # drifting over the invocation (other people's work on a shared machine).
+    pairs = [round(a / b, 3) for a, b in zip(runs["this"], runs["against"], strict=True)]
     return {
         "mode": "against",
         "tables": tables,
@@ -401,6 +404,8 @@ def against(args: argparse.Namespace) -> dict[str, Any]:
         "this_us_per_action": this,
         "against_us_per_action": them,
         "ratio": round(this / them, 3),
+        "pair_ratios": pairs,
+        "median_pair_ratio": statistics.median(pairs),
     }
 
 
@@ -523,6 +528,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"median CPU per action: this {result['this_us_per_action']} us, "
             f"{result['against']} {result['against_us_per_action']} us -> {result['ratio']}"
+        )
+        print(
+            f"pairs (each run back to back): {result['pair_ratios']}, median "
+            f"{result['median_pair_ratio']}"
         )
     elif args.mode == "full":
         print(
