@@ -71,6 +71,12 @@ from leekha.client.tui.overlays import (
 )
 
 CARD_KEYS = "a b c d e f g h i j k l m"
+
+
+def _seated_game_over(w: Where) -> bool:
+    """The game-over box of a player in a seat: a spectator, or a person whose seat the
+    server has freed (a tournament's game), has no rematch vote."""
+    return w.top == GAME_OVER and w.m.game.seated
 Entry = Key[Where, Press]
 When = Callable[[Where], bool]
 
@@ -254,7 +260,7 @@ CLIENT_KEYS: list[Entry] = [
           hint=N_("double it"), help=N_("double the card: everyone sees it"), rank=1),
     Entry("n", on("n", lambda p: p.m.choices.answer_double(False)), box(DOUBLE),
           hint=N_("keep it hidden"), help=N_("keep the card hidden"), rank=2),
-    Entry("r", on("r enter", do(lambda m: m.at_table.rematch())), box(GAME_OVER),
+    Entry("r", on("r enter", do(lambda m: m.at_table.rematch())), _seated_game_over,
           hint=N_("rematch"), help=N_("rematch: the same table again"), rank=1,
           help_keys="r Enter"),
     # the table: the waiting room

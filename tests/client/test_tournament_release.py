@@ -9,6 +9,7 @@ from helpers.model import HAND, PLAYERS, at_table, seat_info, table, welcomed
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
+from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import render_text
 
 
@@ -72,3 +73,12 @@ def test_the_freeing_waits_behind_a_held_trick_and_the_table_keeps_its_place() -
     m.release_hold()
     assert not m.game.seated and m.game.released
     assert "b1" in render_text(m).splitlines()[1]  # still north: the table kept its place
+
+
+def test_only_a_seated_player_is_offered_a_rematch() -> None:
+    """A spectator's game-over hints offered "r rematch" (found in issue 24's run by hand),
+    and so did a person's whose seat the server had freed: neither has a vote."""
+    m = finished_tournament_game()
+    assert "r" in [key for key, _words in hint_items(m)]
+    m.apply(P.SeatUpdate(table_id=7, seat=0, player=seat_info(None)))
+    assert "r" not in [key for key, _words in hint_items(m)]
