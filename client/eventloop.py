@@ -57,22 +57,44 @@ def run_on_reactor(main: Callable[[Any], Awaitable[int]], *, tls: bool = True) -
     from twisted.internet import defer, task
 
     running: list[asyncio.Future[int]] = []
+    interrupted: list[int] = []
+
+    async def noting(reactor: Any) -> int:
+        _note_interrupt(interrupted)  # once running: Twisted's handler is in place by then
+        return await main(reactor)
 
     async def react(reactor: Any) -> None:
-        running.append(asyncio.ensure_future(main(reactor)))
+        running.append(asyncio.ensure_future(noting(reactor)))
         try:
             rc = await defer.Deferred.fromFuture(running[0])
         except asyncio.CancelledError:
             return  # stopped by a signal, the reactor gone: nothing left to say
         raise SystemExit(int(rc))
 
+    code = 0
     try:
         task.react(lambda reactor: defer.ensureDeferred(react(reactor)))
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 1
-    finally:
-        _settle(running)
-    return 0
+        code = exc.code if isinstance(exc.code, int) else 1
+    cut_short = bool(running) and not running[0].done()
+    _settle(running)
+    return 130 if cut_short and interrupted else code
+
+
+def _note_interrupt(interrupted: list[int]) -> None:
+    """Ctrl-C stops the reactor (Twisted's own SIGINT handler, no KeyboardInterrupt):
+    note it too, so the command ends with 130 as every command does when interrupted."""
+    import signal
+
+    twisted_handler = signal.getsignal(signal.SIGINT)
+    if not callable(twisted_handler):
+        return
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+        twisted_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, on_interrupt)
 
 
 def _settle(running: list[asyncio.Future[int]]) -> None:

@@ -63,17 +63,21 @@ def test_refused_connection_is_one_line_and_exit_2(tmp_path: Path) -> None:
         proc.kill()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
-def test_a_signal_stops_a_waiting_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 0), (signal.SIGINT, 130)], ids=["SIGTERM", "Ctrl-C"]
+)
+def test_a_signal_stops_a_waiting_bot_cleanly(
+    tmp_path: Path, sig: signal.Signals, code: int
+) -> None:
     """Nothing but the bot's own log lines: no traceback, and no asyncio "Task was
     destroyed but it is pending!" with the task's innards (the reactor stopped under
-    the command's coroutine)."""
+    the command's coroutine). Ctrl-C ends it with 130, as README's exit codes say."""
     with serve(tmp_path) as (_server, port):
         proc = bot(tmp_path, port, "--table", "alone")
         try:
             proc.wait_line(r"seat 0 at table")
             proc.popen.send_signal(sig)
-            assert proc.finish() == 0
+            assert proc.finish() == code
             text = proc.text()
             assert "Traceback" not in text and "Task was destroyed" not in text, text
             assert all("[leekha." in line for line in text.splitlines() if line.strip()), text
