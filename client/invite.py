@@ -16,6 +16,7 @@ from typing import Any
 from leekha.client.i18n import N_, _
 from leekha.client.options import address_help
 from leekha.protocol.invite import Invite, InviteError
+from leekha.protocol.views import TableSummary
 
 #: What is wrong with a pasted line, by `InviteError.code`, in the reader's language.
 PROBLEMS = {
@@ -54,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls", action="store_true", help=_("the server serves TLS"))
 
 
-def find_table(tables: list[dict[str, Any]], wanted: str) -> dict[str, Any] | None:
+def find_table(tables: list[TableSummary], wanted: str) -> TableSummary | None:
     """The table a person named: by its number first, else by its exact name, else by a
     name that differs only in case."""
     if wanted.isdigit():
@@ -95,7 +96,7 @@ async def invite_main(reactor: Any, host: str, port: int, args: argparse.Namespa
         print(_("leekha invite: {problem}").format(problem=dial_error(exc)), file=sys.stderr)
         return 1
     try:
-        tables: list[dict[str, Any]] = []
+        tables: list[TableSummary] = []
         cursor: int | None = None
         while True:
             reply = await link.ask(P.ListTables, cursor=cursor)

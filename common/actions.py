@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final, NotRequired, TypedDict
 
 from leekha.common import errors as E
 from leekha.common.cards import check_card
@@ -20,6 +20,16 @@ PASS_COUNT: Final = 3
 SEATS: Final = 4
 
 
+class ActionMap(TypedDict):
+    """An action as the wire and the game records carry it: a pass has `cards`, a double
+    and a play have `card`."""
+
+    kind: str
+    seat: int
+    card: NotRequired[int]
+    cards: NotRequired[list[int]]
+
+
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Three cards handed to the pass target; `cards` is kept sorted, as records store it."""
@@ -27,7 +37,7 @@ class Pass:
     seat: int
     cards: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ActionMap:
         return {"kind": "pass", "seat": self.seat, "cards": list(self.cards)}
 
 
@@ -39,7 +49,7 @@ class _OneCard:
     seat: int
     card: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ActionMap:
         return {"kind": self.KIND, "seat": self.seat, "card": self.card}
 
 

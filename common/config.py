@@ -24,6 +24,11 @@ UNDERCUT_CEILINGS: Final = ("led_high", "leekha_rank")
 # default, so the rules map of every table a 1.1 peer can play stays byte-identical.
 _LATER_DEFAULTS: Final[dict[str, object]] = {"undercut_ceiling": "led_high"}
 
+#: One rule option's value: every option is a flag, a number or a named choice.
+Option = int | bool | str
+#: A table's rules as a dict (`RulesConfig.to_dict`), option by name.
+Rules = dict[str, Option]
+
 MAX_TARGET: Final = 10_000
 MAX_MOON: Final = 1_000
 
@@ -86,10 +91,10 @@ class RulesConfig:
         return sum(self.card_points())
 
     # ---- conversion -----------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Rules:
         # Every field is a scalar, so no deep copy (asdict) is needed: every seat view
         # carries this dict, and bot matches build one per decision.
-        out = {f.name: getattr(self, f.name) for f in _FIELDS}
+        out: Rules = {f.name: getattr(self, f.name) for f in _FIELDS}
         for key, default in _LATER_DEFAULTS.items():
             if out[key] == default:
                 del out[key]

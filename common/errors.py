@@ -6,6 +6,7 @@ in any language branch on the code rather than parse English.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 NOT_YOUR_TURN: Final = "not_your_turn"
@@ -56,6 +57,14 @@ VOID_RULE: Final = "void_rule"
 PASS_BAN: Final = "pass_ban"
 
 
+#: One fact a refusal or a notice is worded with: a count, a flag, a name or code, null,
+#: or a list of them (seats, cards, option values). The wire's `args` carries these
+#: (leekha.protocol.schema.ArgSpec checks them).
+Fact = int | bool | str | None | Sequence[int | str]
+#: The facts of one refusal or notice, by name.
+Facts = dict[str, Fact]
+
+
 class CodedError(Exception):
     """A refusal with a stable code: the engine's errors and the server's `Refused` alike.
 
@@ -70,13 +79,13 @@ class CodedError(Exception):
         message: str,
         *,
         rule: str | None = None,
-        args: dict[str, object] | None = None,
+        args: Facts | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.rule = rule
-        self.facts = dict(args or {})
+        self.facts: Facts = dict(args or {})
 
 
 class LeekhaError(CodedError):
@@ -104,7 +113,7 @@ class ConfigError(LeekhaError, ValueError):
         got: object,
         *,
         rule: str = "rules_choice",
-        args: dict[str, object] | None = None,
+        args: Facts | None = None,
     ) -> None:
         super().__init__(
             "bad_rules",

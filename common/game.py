@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from leekha.common import cards as C
 from leekha.common import errors as E
 from leekha.common.actions import (
     PASS_COUNT,
     Action,
+    ActionMap,
     Double,
     Pass,
     Play,
@@ -60,6 +61,7 @@ __all__ = [
     "PLAY",
     "SEATS",
     "Game",
+    "PlayedTrick",
     "deal",
     "exempt_mask",
     "legal_passes",
@@ -74,6 +76,16 @@ PLAY: Final = "play"
 OVER: Final = "game_over"
 
 SEATS: Final = 4
+
+
+class PlayedTrick(TypedDict):
+    """A finished trick of the round as the game keeps it (a view shows it as a
+    `view.TrickRecord`): the leader, the (seat, card) plays in order, who took it."""
+
+    leader: int
+    cards: list[tuple[int, int]]
+    winner: int
+    points: int
 
 _BIT = C.BIT
 _SUIT_OF = C.SUIT_OF
@@ -134,7 +146,7 @@ class Game:
         self._tied = False
         self._rules = PlayRules(config)
         self._leekha_mask = self._rules.leekha_mask
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[ActionMap] = []
         self.totals = [0] * SEATS
         self.history: list[list[int]] = []
         self.outcome: Outcome | None = None
@@ -196,7 +208,7 @@ class Game:
         self._table = self.config.card_points()
         self.taken = [0] * SEATS
         self.round_points = [0] * SEATS
-        self.tricks: list[dict[str, Any]] = []
+        self.tricks: list[PlayedTrick] = []
         self.trick: list[tuple[int, int]] = []
         self.trick_high = -1
         self.trick_has_leekha = False
@@ -274,7 +286,7 @@ class Game:
         ]
 
     # ---- actions -------------------------------------------------------------------
-    def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
+    def apply(self, action: Action | Mapping[str, object]) -> list[Event]:
         """Apply one action and say what happened; the entry point of servers and replay.
 
         A wire or record map is read through `actions.from_dict`, so both shapes take the
@@ -391,7 +403,7 @@ class Game:
                     tuple(C.cards_of(won & self.doubled_mask)),
                 )
             )
-        self.tricks.append({"leader": self.leader, "cards": trick, "winner": winner, "points": pts})
+        self.tricks.append({"leader": trick[0][0], "cards": trick, "winner": winner, "points": pts})
         self.trick = []
         self.trick_high = -1
         self.trick_has_leekha = False
@@ -494,9 +506,9 @@ class Game:
 def replay(
     config: RulesConfig,
     seed: int,
-    actions: Sequence[Action | Mapping[str, Any]],
+    actions: Sequence[Action | Mapping[str, object]],
     *,
-    watch: Callable[[Game, Action | Mapping[str, Any], list[Event]], None] | None = None,
+    watch: Callable[[Game, Action | Mapping[str, object], list[Event]], None] | None = None,
 ) -> Game:
     """Rebuild a game from its record; raises RuleError if any action is illegal.
 

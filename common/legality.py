@@ -159,7 +159,7 @@ class PlayRules:
         led = _SUIT_OF[trick[0][1]]
         moves = C.cards_of(legal)
         shown = C.format_cards(moves)
-        facts: dict[str, object] = {"card": card, "suit": led, "legal": moves}
+        facts: E.Facts = {"card": card, "suit": led, "legal": moves}
         if hand & _SUIT_MASK[led]:
             if _SUIT_OF[card] != led:
                 return RuleError(

@@ -6,20 +6,26 @@ cards cannot leak through either path by construction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from leekha.common import cards as C
-from leekha.common.config import RulesConfig
+from leekha.common.config import Rules, RulesConfig
 from leekha.common.events import SeatStats
-from leekha.common.game import PASS, SEATS, Game
+from leekha.common.game import PASS, SEATS, Game, PlayedTrick
 from leekha.common.outcome import Reason
 
-__all__ = ["Result", "Rules", "SeatStats", "SeatView", "SeatViews", "TrickRecord", "seat_view"]
-
-#: A table's rules as a dict (`RulesConfig.to_dict`): every value a scalar.
-Rules = dict[str, object]
+__all__ = [
+    "Result",
+    "Rules",
+    "SeatStats",
+    "SeatView",
+    "SeatViewDict",
+    "SeatViews",
+    "TrickRecord",
+    "seat_view",
+]
 
 
 class TrickRecord(TypedDict):
@@ -40,6 +46,34 @@ class Result(TypedDict):
     reason: Reason
     tie_extended: bool
     stats: list[SeatStats] | None  # null from a server older than 1.4
+
+
+class SeatViewDict(TypedDict):
+    """A `SeatView` as a map, the way a snapshot carries it (records.SEAT_VIEW): the
+    same keys in the same order (tests/protocol/test_views.py holds them equal)."""
+
+    seat: int | None
+    phase: str
+    round: int
+    dealer: int
+    pass_to: int | None
+    turn: int | None
+    hand: list[int]
+    passed: list[int] | None
+    received: list[int] | None
+    passes_done: list[bool]
+    doubled: list[list[int]]
+    trick: list[list[int]]
+    leader: int | None
+    tricks: list[TrickRecord]
+    taken: list[list[int]]
+    round_points: list[int]
+    totals: list[int]
+    legal: list[int]
+    history: list[list[int]]
+    result: Result | None
+    can_double: list[int]
+    rules: Rules
 
 
 @dataclass(frozen=True)
@@ -71,13 +105,36 @@ class SeatView:
     can_double: list[int] = field(default_factory=list)
     rules: Rules = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+    def to_dict(self) -> SeatViewDict:
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": self.dealer,
+            "pass_to": self.pass_to,
+            "turn": self.turn,
+            "hand": self.hand,
+            "passed": self.passed,
+            "received": self.received,
+            "passes_done": self.passes_done,
+            "doubled": self.doubled,
+            "trick": self.trick,
+            "leader": self.leader,
+            "tricks": self.tricks,
+            "taken": self.taken,
+            "round_points": self.round_points,
+            "totals": self.totals,
+            "legal": self.legal,
+            "history": self.history,
+            "result": self.result,
+            "can_double": self.can_double,
+            "rules": self.rules,
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
+    def from_dict(cls, data: SeatViewDict) -> SeatView:
         """The view of a checked wire map (records.SEAT_VIEW), keys by field name."""
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        return cls(**data)
 
     @classmethod
     def _of(cls, fields: dict[str, object]) -> SeatView:
@@ -130,7 +187,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     return _build(game, seat, tricks, _rows(game.history), _taken(game), game.config.to_dict())
 
 
-def _trick_records(tricks: list[dict[str, Any]]) -> list[TrickRecord]:
+def _trick_records(tricks: list[PlayedTrick]) -> list[TrickRecord]:
     return [
         {
             "leader": t["leader"],
@@ -165,7 +222,7 @@ class SeatViews:
 
     def __init__(self, game: Game) -> None:
         self._game = game
-        self._round: list[dict[str, Any]] | None = None  # the game's trick list they mirror
+        self._round: list[PlayedTrick] | None = None  # the game's trick list they mirror
         self._tricks: list[TrickRecord] = []
         self._taken: list[list[int]] = []
         self._history: list[list[int]] = []

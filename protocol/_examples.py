@@ -17,11 +17,20 @@ from . import catalogue as msg
 from . import people
 from . import tournaments as tour
 from .message import Message
-from .views import Tournament
+from .views import (
+    Control,
+    PlayerInfo,
+    Rules,
+    SeatInfo,
+    SeatViewDict,
+    TableStatus,
+    TableSummary,
+    Tournament,
+)
 
 __all__ = ["EXAMPLES", "TRANSCRIPT", "Step"]
 
-CLASSIC = {
+CLASSIC: Rules = {
     "club_leekha": False,
     "dealer_rule": "rotate",
     "doubling": False,
@@ -38,12 +47,12 @@ CLASSIC = {
 TOKEN = "q3W0vY2kZp8sLx1N"
 
 
-def _seat(name: str | None, bot: bool = False, connected: bool = True) -> dict[str, object]:
+def _seat(name: str | None, bot: bool = False, connected: bool = True) -> SeatInfo:
     return {"name": name, "is_bot": bot, "connected": connected if name else False}
 
 
-def _player(name: str | None, strategy: str | None = None, host: bool = False) -> dict[str, object]:
-    control = None if name is None else "bot" if strategy is not None else "human"
+def _player(name: str | None, strategy: str | None = None, host: bool = False) -> PlayerInfo:
+    control: Control | None = None if name is None else "bot" if strategy is not None else "human"
     return {
         "name": name,
         "is_bot": strategy is not None,
@@ -56,7 +65,7 @@ def _player(name: str | None, strategy: str | None = None, host: bool = False) -
 
 
 #: Bob's seat after his second timeout in a row: a bot plays it until he acts.
-BOB_AUTOPILOT = {
+BOB_AUTOPILOT: PlayerInfo = {
     "name": "bob",
     "is_bot": False,
     "connected": True,
@@ -77,10 +86,8 @@ GAME_OVER = msg.GameOver(
 )
 
 
-def _table(
-    status: str, seats: list[dict[str, object]], connected0: bool = True
-) -> dict[str, object]:
-    seats = [dict(s) for s in seats]
+def _table(status: TableStatus, seats: list[SeatInfo], connected0: bool = True) -> TableSummary:
+    seats = [s.copy() for s in seats]
     seats[0]["connected"] = connected0
     return {
         "id": 7,
@@ -104,33 +111,31 @@ PLAYERS = [_player("alice", host=True), *(_player(b, "heuristic") for b in BOTS)
 HAND = [0, 5, 11, 14, 21, 24, 27, 33, 37, 41, 49, 50, 51]
 
 
-def _view(**changes: object) -> dict[str, object]:
-    view: dict[str, object] = {
-        "seat": 0,
-        "phase": "pass",
-        "round": 0,
-        "dealer": 0,
-        "pass_to": 1,
-        "turn": None,
-        "hand": [],
-        "passed": None,
-        "received": None,
-        "passes_done": [False, False, False, False],
-        "doubled": [],
-        "trick": [],
-        "leader": None,
-        "tricks": [],
-        "taken": [[], [], [], []],
-        "round_points": [0, 0, 0, 0],
-        "totals": [0, 0, 0, 0],
-        "legal": [],
-        "history": [],
-        "result": None,
-        "can_double": [],
-        "rules": CLASSIC,
-    }
-    view.update(changes)
-    return view
+#: Seat 0's view at the deal of round 0 (the examples change what they show).
+VIEW: SeatViewDict = {
+    "seat": 0,
+    "phase": "pass",
+    "round": 0,
+    "dealer": 0,
+    "pass_to": 1,
+    "turn": None,
+    "hand": [],
+    "passed": None,
+    "received": None,
+    "passes_done": [False, False, False, False],
+    "doubled": [],
+    "trick": [],
+    "leader": None,
+    "tricks": [],
+    "taken": [[], [], [], []],
+    "round_points": [0, 0, 0, 0],
+    "totals": [0, 0, 0, 0],
+    "legal": [],
+    "history": [],
+    "result": None,
+    "can_double": [],
+    "rules": CLASSIC,
+}
 
 
 TRICK_1 = [[1, 7], [2, 12], [3, 3], [0, 0]]
@@ -146,26 +151,27 @@ SNAP_NEW = msg.Snapshot(
 )
 SNAP_START = msg.Snapshot(
     table=_table("playing", FULL),
-    view=_view(hand=HAND, legal=HAND),
+    view={**VIEW, "hand": HAND, "legal": HAND},
     your_seat=0,
     players=PLAYERS,
 )
 SNAP_RESUME = msg.Snapshot(
     re=1,
     table=_table("playing", FULL),
-    view=_view(
-        phase="play",
-        turn=1,
-        leader=1,
-        hand=AFTER_TWO,
-        passed=[24, 50, 51],
-        received=[2, 13, 30],
-        passes_done=[True, True, True, True],
-        tricks=[
+    view={
+        **VIEW,
+        "phase": "play",
+        "turn": 1,
+        "leader": 1,
+        "hand": AFTER_TWO,
+        "passed": [24, 50, 51],
+        "received": [2, 13, 30],
+        "passes_done": [True, True, True, True],
+        "tricks": [
             {"leader": 1, "cards": TRICK_1, "winner": 2, "points": 0},
             {"leader": 2, "cards": TRICK_2, "winner": 1, "points": 0},
         ],
-    ),
+    },
     your_seat=0,
     players=PLAYERS,
 )

@@ -49,6 +49,7 @@ from .schema import (
     StrSpec,
     TupleSpec,
 )
+from .views import Facts, PlayerInfo, PlayerStats, Rules, SeatViewDict, TableSummary
 
 __all__ = [
     "AddBot",
@@ -232,7 +233,7 @@ class Error(Message):
         "null = the code says it all",
         default=None,
     )
-    args: dict[str, Any] = spec_field(ARGS, _ARGS_DOC, default_factory=dict)
+    args: Facts = spec_field(ARGS, _ARGS_DOC, default_factory=dict)
 
 
 @message("ok", S, "The request succeeded (for requests with no richer reply).")
@@ -272,7 +273,7 @@ class ListTables(Message):
 @message("table_list", S, "One page of the table list, in table id order.")
 class TableList(Message):
     re: int | None = spec_field(NullableSpec(REQ_ID), _RE_OR_NULL_DOC, default=None)
-    tables: list[dict[str, Any]] = spec_field(
+    tables: list[TableSummary] = spec_field(
         ListSpec(TABLE_SUMMARY, 0, 1000),
         f"the tables of this page (the reference server sends at most {LIST_PAGE})",
     )
@@ -289,7 +290,7 @@ class TableList(Message):
 @message("table_update", S, "One table was created, changed, or (table null) removed.")
 class TableUpdate(Message):
     table_id: int = spec_field(TABLE_ID, "which table")
-    table: dict[str, Any] | None = spec_field(
+    table: TableSummary | None = spec_field(
         NullableSpec(TABLE_SUMMARY), "its new summary; null = removed"
     )
 
@@ -303,7 +304,7 @@ class CreateTable(Message):
     preset: str = spec_field(
         StrSpec(1, 32), "rules preset: classic, levant, golden, ...", default="classic"
     )
-    overrides: dict[str, Any] = spec_field(
+    overrides: Rules = spec_field(
         RULES,
         "rules keys changed from the preset (the rules table at the top)",
         default_factory=dict,
@@ -450,12 +451,12 @@ class Chat(Message):
 )
 class Snapshot(Message):
     re: int | None = spec_field(NullableSpec(REQ_ID), _RE_OR_NULL_DOC, default=None)
-    table: dict[str, Any] = spec_field(TABLE_SUMMARY, "the table summary")
-    view: dict[str, Any] | None = spec_field(
+    table: TableSummary = spec_field(TABLE_SUMMARY, "the table summary")
+    view: SeatViewDict | None = spec_field(
         NullableSpec(SEAT_VIEW), "your seat view; null before the first deal"
     )
     your_seat: int | None = spec_field(NullableSpec(SEAT), "your seat, null when spectating")
-    players: list[dict[str, Any]] = spec_field(ListSpec(PLAYER_INFO, 4, 4), "per seat")
+    players: list[PlayerInfo] = spec_field(ListSpec(PLAYER_INFO, 4, 4), "per seat")
 
 
 @message(
@@ -559,7 +560,7 @@ class GameOver(Message):
 class SeatUpdate(Message):
     table_id: int = spec_field(TABLE_ID, "the table")
     seat: int = spec_field(SEAT, "which seat")
-    player: dict[str, Any] = spec_field(PLAYER_INFO, "who is there now")
+    player: PlayerInfo = spec_field(PLAYER_INFO, "who is there now")
 
 
 @message(
@@ -594,7 +595,7 @@ class ChatMessage(Message):
         "and refusals); null = a person's line",
         default=None,
     )
-    args: dict[str, Any] = spec_field(ARGS, _ARGS_DOC, default_factory=dict)
+    args: Facts = spec_field(ARGS, _ARGS_DOC, default_factory=dict)
 
 
 @message(
@@ -638,6 +639,6 @@ class GetStats(Message):
 )
 class Stats(Message):
     re: int = spec_field(REQ_ID, _RE_DOC)
-    players: list[dict[str, Any]] = spec_field(
+    players: list[PlayerStats] = spec_field(
         ListSpec(PLAYER_STATS, 0, STATS_MAX), "one entry per player"
     )

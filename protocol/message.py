@@ -19,7 +19,17 @@ import copy
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, dataclass_transform
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Literal,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    dataclass_transform,
+    overload,
+)
 
 from .errors import ProtocolError
 from .schema import Spec
@@ -28,8 +38,10 @@ __all__ = [
     "CLIENT_TYPES",
     "MESSAGE_TYPES",
     "SERVER_TYPES",
+    "FieldMeta",
     "Message",
     "Sender",
+    "Wire",
     "from_dict",
     "message",
     "meta",
@@ -43,26 +55,59 @@ __all__ = [
 ]
 
 Sender = Literal["client", "server", "both"]
+T = TypeVar("T")
+#: A value as msgpack carries it: the shape of a message's wire map (`to_dict`), which
+#: only the codec's edge handles; past it, the messages' typed fields and views.
+Wire: TypeAlias = (
+    bool | int | float | str | bytes | list["Wire"] | tuple["Wire", ...] | dict[str, "Wire"] | None
+)
 
 
-def meta(spec: Spec, *, wire: str | None = None, doc: str = "") -> dict[str, Any]:
-    """Field metadata: the spec, the wire key when it differs from the attribute name
-    (`from` is a Python keyword), and a one-line meaning for the docs."""
+class FieldMeta(TypedDict):
+    """What a message field's metadata holds: its spec, the wire key when it differs from
+    the attribute name (`from` is a Python keyword), and a one-line meaning for the docs."""
+
+    spec: Spec
+    wire: str | None
+    doc: str
+
+
+def meta(spec: Spec, *, wire: str | None = None, doc: str = "") -> FieldMeta:
+    """A field's metadata (`FieldMeta`)."""
     return {"spec": spec, "wire": wire, "doc": doc}
+
+
+@overload
+def spec_field(spec: Spec, doc: str, *, default: T, wire: str | None = None) -> T: ...
+
+
+@overload
+def spec_field(
+    spec: Spec, doc: str, *, default_factory: Callable[[], T], wire: str | None = None
+) -> T: ...
+
+
+@overload
+def spec_field(spec: Spec, doc: str, *, wire: str | None = None) -> Any: ...
 
 
 def spec_field(
     spec: Spec,
     doc: str,
     *,
-    default: Any = MISSING,
-    default_factory: Any = MISSING,
+    default: object = MISSING,
+    default_factory: Callable[[], object] | None = None,
     wire: str | None = None,
-) -> Any:
-    """A message field: its spec, its meaning for the docs, and a default when optional."""
-    return field(
-        default=default, default_factory=default_factory, metadata=meta(spec, wire=wire, doc=doc)
-    )
+) -> object:
+    """A message field: its spec, its meaning for the docs, and a default when optional.
+    Typed as `dataclasses.field` is: the field's value type, from its default (a required
+    field's comes from its annotation)."""
+    metadata = meta(spec, wire=wire, doc=doc)
+    if default_factory is not None:
+        return field(default_factory=default_factory, metadata=metadata)
+    if default is not MISSING:
+        return field(default=default, metadata=metadata)
+    return field(metadata=metadata)
 
 
 class Message:
@@ -75,9 +120,9 @@ class Message:
     #: never receives it (it could not decode it).
     SINCE: ClassVar[tuple[int, int]] = (1, 0)
     if TYPE_CHECKING:  # every declared class, once realized (it is not one before)
-        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+        __dataclass_fields__: ClassVar[dict[str, Field[object]]]
 
-    def __init__(self, **values: Any) -> None:
+    def __init__(self, **values: object) -> None:
         """Only the first construction of a declared class comes here: it makes the class
         its dataclass, whose own `__init__` builds this message and every later one."""
         cls = type(self)
@@ -90,7 +135,7 @@ class Message:
             object.__setattr__(self, name, check(getattr(self, name), path))
 
     @classmethod
-    def prechecked(cls: type[Msg], **values: Any) -> Msg:
+    def prechecked(cls: type[Msg], **values: object) -> Msg:
         """The message built from values that already passed their specs (a server
         sending records it checked when they changed), without checking every nested
         field again: a page of 25 table summaries costs ~1 ms to check. Fields left out
@@ -201,10 +246,12 @@ def _fields(cls: type[Message]) -> tuple[tuple[str, str, Spec, object], ...]:
     return found
 
 
-_CHECKS: dict[type[Message], tuple[tuple[str, str, Callable[[object, str], Any]], ...]] = {}
+#: (attribute, path in a refusal, its spec's check) per field.
+_Checks = tuple[tuple[str, str, Callable[[object, str], object]], ...]
+_CHECKS: dict[type[Message], _Checks] = {}
 
 
-def _checks(cls: type[Message]) -> tuple[tuple[str, str, Callable[[object, str], Any]], ...]:
+def _checks(cls: type[Message]) -> _Checks:
     """(attribute, path in a refusal, its spec's check) per field, once per class: every
     message the server builds is checked, and formatting each field's path cost more
     than checking most of them."""
@@ -216,27 +263,27 @@ def _checks(cls: type[Message]) -> tuple[tuple[str, str, Callable[[object, str],
     return found
 
 
-def _wire_dict(msg: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": msg.TYPE}
+def _wire_dict(msg: Message) -> dict[str, Wire]:
+    out: dict[str, Wire] = {"type": msg.TYPE}
     for name, key, _spec, _default in _fields(type(msg)):
         out[key] = getattr(msg, name)
     return out
 
 
-def wire_map(msg: Message) -> dict[str, Any]:
+def wire_map(msg: Message) -> dict[str, Wire]:
     """The wire map of a message sharing its values, for read-only use where `to_dict`'s
     copy costs too much (the load generator handles every message of thousands of seats)."""
     return _wire_dict(msg)
 
 
-def to_dict(msg: Message) -> dict[str, Any]:
+def to_dict(msg: Message) -> dict[str, Wire]:
     """The wire map of a message (a fresh copy: mutating it never touches the message)."""
     if not isinstance(msg, Message) or type(msg).TYPE not in MESSAGE_TYPES:
         raise ProtocolError("unknown_type", f"not a registered message: {type(msg).__name__}")
     return copy.deepcopy(_wire_dict(msg))
 
 
-def _request_id(data: Mapping[Any, Any]) -> int | None:
+def _request_id(data: Mapping[object, object]) -> int | None:
     rid = data.get("id")
     return rid if type(rid) is int and 0 <= rid < 2**31 else None
 
@@ -260,7 +307,7 @@ def from_dict(data: object, sender: Literal["client", "server"] | None = None) -
         raise ProtocolError("unknown_type", f"unknown message type {tag[:64]!r}", re)
     if sender is not None and cls.SENDER not in (sender, "both"):
         raise ProtocolError("unknown_type", f"{tag!r} may not be sent by a {sender}", re)
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     for name, key, _spec, default in _fields(cls):
         if key in data:
             kwargs[name] = data[key]

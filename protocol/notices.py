@@ -9,6 +9,8 @@ each code's arguments are part of the protocol (docs/protocol.md, "Notices and r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = ["NOTICES", "RULES", "english"]
 
 #: Notice code -> the English sentence (arguments in braces). Cards are card ints on the
@@ -58,7 +60,7 @@ RULES: dict[str, str] = {
 }
 
 
-def english(template: str, args: dict[str, object]) -> str:
+def english(template: str, args: Mapping[str, object]) -> str:
     """The English sentence of a notice or rule, lists joined with commas (cards the
     caller has already turned into text)."""
     shown = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in args.items()}

@@ -12,8 +12,6 @@ at once can never race for one seat.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .catalogue import TABLE_ID, _rid
 from .message import Message, Sender, message, spec_field
 from .records import NAME, PLAYER_STATS, RULES
@@ -30,6 +28,7 @@ from .schema import (
     RecordSpec,
     StrSpec,
 )
+from .views import PlayerStats, RecentGame, Rules
 
 __all__ = ["PHRASES", "RECORDS", "GetProfile", "Phrase", "PhraseSaid", "Profile", "QuickPlay"]
 
@@ -110,7 +109,7 @@ class PhraseSaid(Message):
 class QuickPlay(Message):
     id: int = _rid()
     preset: str = spec_field(StrSpec(1, 32), "rules preset", default="classic")
-    overrides: dict[str, Any] = spec_field(
+    overrides: Rules = spec_field(
         RULES, "rules keys changed from the preset", default_factory=dict
     )
     bot: str = spec_field(
@@ -145,10 +144,10 @@ class GetProfile(Message):
 class Profile(Message):
     re: int = spec_field(REQ_ID, "`id` of the `get_profile`")
     name: str = spec_field(NAME, "whose profile")
-    stats: dict[str, Any] | None = spec_field(
+    stats: PlayerStats | None = spec_field(
         NullableSpec(PLAYER_STATS), "as in `stats` (people only: a bot has none)"
     )
-    recent: list[dict[str, Any]] = spec_field(
+    recent: list[RecentGame] = spec_field(
         ListSpec(RECENT_GAME, 0, RECENT_MAX),
         f"their last finished games (at most {RECENT_MAX}), newest first: `finished` in "
         "seconds since 1970 (UTC), `points` their total in that game",

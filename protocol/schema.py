@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TypeGuard, TypeVar, cast
+
+from leekha.common.errors import Fact
 
 from .errors import ProtocolError
 
@@ -61,7 +63,7 @@ def _length(size: int, lo: int, hi: int, path: str) -> None:
         raise _bad(path, f"length {size} not in {lo}..{hi}")
 
 
-def _each(check: Callable[[object, str], Any], items: Sequence[object], path: str) -> list[Any]:
+def _each(check: Callable[[object, str], T], items: Sequence[object], path: str) -> list[T]:
     """Every item checked. An item's own path (`path[i]`) is built only for the refusal:
     a hand of thirteen cards would otherwise format thirteen paths nobody reads. The
     checks are functions of the value, so the second pass fails where the first did."""
@@ -73,7 +75,7 @@ def _each(check: Callable[[object, str], Any], items: Sequence[object], path: st
         raise
 
 
-def _ints(items: list[Any]) -> bool:
+def _ints(items: list[object]) -> TypeGuard[list[int]]:
     """Every item an int (not a bool, which msgpack keeps apart); True when empty."""
     return not items or set(map(type, items)) == {int}
 
@@ -93,9 +95,10 @@ def _type_name(value: object) -> str:
 
 
 class Spec:
-    """Base of all specs; subclasses implement `check` and `describe`."""
+    """Base of all specs; subclasses implement `check` and `describe`. A subclass's
+    `check` says the type of the value it returns."""
 
-    def check(self, value: object, path: str) -> Any:
+    def check(self, value: object, path: str) -> object:
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -197,7 +200,7 @@ class ScalarSpec(Spec):
 class NullableSpec(Spec):
     inner: Spec
 
-    def check(self, value: object, path: str) -> Any:
+    def check(self, value: object, path: str) -> object:
         return None if value is None else self.inner.check(value, path)
 
     def describe(self) -> str:
@@ -216,7 +219,7 @@ class ListSpec(Spec):
     min_len: int
     max_len: int
 
-    def check(self, value: object, path: str) -> list[Any]:
+    def check(self, value: object, path: str) -> list[object]:
         items = _as_list(value, path)
         _length(len(items), self.min_len, self.max_len, path)
         return _each(self.item.check, items, path)
@@ -261,7 +264,7 @@ class TupleSpec(Spec):
     items: tuple[Spec, ...]
     label: str = ""
 
-    def check(self, value: object, path: str) -> list[Any]:
+    def check(self, value: object, path: str) -> list[object]:
         items = _as_list(value, path)
         if len(items) != len(self.items):
             raise _bad(path, f"expected {len(self.items)} items, got {len(items)}")
@@ -284,12 +287,12 @@ class MapSpec(Spec):
     max_items: int
     max_key: int = 32
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> dict[str, object]:
         if not isinstance(value, Mapping):
             raise _bad(path, f"expected map, got {_type_name(value)}")
         if len(value) > self.max_items:
             raise _bad(path, f"{len(value)} entries, at most {self.max_items}")
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for key in sorted(value, key=str):
             if type(key) is not str or not 1 <= len(key) <= self.max_key:
                 raise _bad(path, f"bad key {key!r}")
@@ -309,7 +312,7 @@ class ArgSpec(Spec):
     max_str: int = 200
     max_items: int = 52
 
-    def check(self, value: object, path: str) -> Any:
+    def check(self, value: object, path: str) -> Fact:
         if value is None or type(value) is bool:
             return value
         if type(value) is int:
@@ -354,7 +357,7 @@ class RecordSpec(Spec):
                 spec_fields.append((key, entry, _REQUIRED))
         return RecordSpec(record_name, tuple(spec_fields))
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> dict[str, object]:
         if not isinstance(value, Mapping):
             raise _bad(path, f"expected map ({self.name}), got {_type_name(value)}")
         try:
@@ -362,8 +365,8 @@ class RecordSpec(Spec):
         except ProtocolError:  # again, to name the field (as `_each`)
             return self._fields(value, path, True)
 
-    def _fields(self, value: Mapping[Any, Any], path: str, named: bool) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def _fields(self, value: Mapping[object, object], path: str, named: bool) -> dict[str, object]:
+        out: dict[str, object] = {}
         for key, spec, default in self.fields:
             if key in value:
                 out[key] = spec.check(value[key], f"{path}.{key}" if named else path)

@@ -3,26 +3,36 @@
 Messages carry these records as plain dicts, so code that reads `snapshot.table["seats"]`
 or a folded seat view gets key names checked by mypy rather than by a crash at a LAN
 party. tests/protocol/test_views.py keeps each TypedDict's keys equal to its record's.
-The seat view has no TypedDict: its static type is the engine's `leekha.common.view.SeatView`
-(`seatview.of_snapshot`), whose fields the test holds equal to SEAT_VIEW's keys; the records
-a seat view holds (a trick, a result, a seat's figures) are the engine's TypedDicts too.
+A seat view's static type is the engine's `leekha.common.view.SeatView` (`seatview.of_snapshot`);
+on the wire it is that view's map, `SeatViewDict`, whose keys the test holds equal to
+SEAT_VIEW's; the records a seat view holds (a trick, a result, a seat's figures) are the
+engine's TypedDicts too.
 """
 
 from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from leekha.common.config import Rules
+from leekha.common.errors import Facts
 from leekha.common.events import SeatStats
-from leekha.common.view import Result, Rules, TrickRecord
+from leekha.common.view import Result, SeatViewDict, TrickRecord
 
 __all__ = [
+    "Control",
     "Entrant",
+    "Facts",
     "PlayerInfo",
+    "PlayerStats",
+    "RecentGame",
     "Result",
+    "Rules",
     "SeatInfo",
     "SeatStats",
+    "SeatViewDict",
     "Standing",
     "StartTime",
+    "TableStatus",
     "TableSummary",
     "Timers",
     "Tournament",
@@ -68,6 +78,29 @@ class PlayerInfo(TypedDict):
     is_host: bool
     control: Control | None  # (1.4) who plays the seat now; null from an older server
     control_reason: str | None  # (1.4) why (docs/protocol.md, "Seat control")
+
+
+class PlayerStats(TypedDict):
+    name: str
+    games: int
+    wins: int
+    avg_points_per_round: float
+    rating: float | None  # (1.2) null = a guest's name
+    rating_sigma: float | None
+    leekhas: int
+    moons: int
+
+
+class RecentGame(TypedDict):
+    """(1.4) One finished game in a `profile`."""
+
+    game_id: int
+    table: str
+    finished: float
+    seat: int
+    points: int
+    won: bool
+    players: list[str]
 
 
 class Entrant(TypedDict):

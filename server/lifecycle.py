@@ -17,16 +17,22 @@ the next game starts. Pure: no clock, no messages.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
-WAITING = "waiting"
-PLAYING = "playing"
-FINISHED = "finished"
-STATES = (WAITING, PLAYING, FINISHED)
+from leekha.common.errors import Facts
+from leekha.protocol.views import TableStatus
+
+#: A table's state, as its summary shows it.
+Status = TableStatus
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+FINISHED: Final = "finished"
+STATES: Final[tuple[Status, ...]] = (WAITING, PLAYING, FINISHED)
 
 Event = Literal["start", "rematch", "game_over"]
 
-TRANSITIONS: dict[tuple[str, Event], str] = {
+TRANSITIONS: dict[tuple[Status, Event], Status] = {
     (WAITING, "start"): PLAYING,
     (FINISHED, "start"): PLAYING,
     (FINISHED, "rematch"): PLAYING,
@@ -35,14 +41,22 @@ TRANSITIONS: dict[tuple[str, Event], str] = {
 
 #: Why an event is refused in a state: the `not_ready` refusal's rule
 #: (leekha.protocol.notices.RULES words each).
-_WRONG_STATE: dict[tuple[str, Event], str] = {
+_WRONG_STATE: dict[tuple[Status, Event], str] = {
     (PLAYING, "start"): "game_running",
     (PLAYING, "rematch"): "game_still_running",
     (WAITING, "rematch"): "no_game_yet",
 }
 
 
-def refusal(status: str, event: Event, empty: list[int]) -> tuple[str, dict[str, object]] | None:
+def status_of(text: str) -> Status:
+    """A state read back from storage; ValueError when the text names none (a damaged row)."""
+    for status in STATES:
+        if status == text:
+            return status
+    raise ValueError(f"not a table state: {text!r}")
+
+
+def refusal(status: Status, event: Event, empty: list[int]) -> tuple[str, Facts] | None:
     """Why `event` cannot happen now, as (rule, its facts), or None if it may (given the
     empty seats)."""
     if (status, event) not in TRANSITIONS:
@@ -55,17 +69,17 @@ def refusal(status: str, event: Event, empty: list[int]) -> tuple[str, dict[str,
     return None
 
 
-def leaving_gives_seat_to_bot(status: str) -> bool:
+def leaving_gives_seat_to_bot(status: Status) -> bool:
     """A person giving up a seat mid-game hands it to a stand-in bot; otherwise it is freed."""
     return status == PLAYING
 
 
-def next_state(status: str, event: Event) -> str:
+def next_state(status: Status, event: Event) -> Status:
     """The state after `event` (the caller has checked `refusal`)."""
     return TRANSITIONS[(status, event)]
 
 
-def keeps_absent_seat(status: str) -> bool:
+def keeps_absent_seat(status: Status) -> bool:
     """While a game runs an absent person keeps their seat (a bot plays it); outside a game
     nobody waits for them past the grace period."""
     return status == PLAYING

@@ -12,20 +12,21 @@ from __future__ import annotations
 from bisect import bisect_right, insort
 
 from leekha.protocol.catalogue import LIST_PAGE
+from leekha.protocol.views import TableSummary
 
 
 class Listing:
     def __init__(self) -> None:
-        self._summaries: dict[int, dict[str, object]] = {}
+        self._summaries: dict[int, TableSummary] = {}
         self._ids: list[int] = []  # sorted
 
     def __len__(self) -> int:
         return len(self._ids)
 
-    def get(self, table_id: int) -> dict[str, object] | None:
+    def get(self, table_id: int) -> TableSummary | None:
         return self._summaries.get(table_id)
 
-    def put(self, table_id: int, summary: dict[str, object]) -> bool:
+    def put(self, table_id: int, summary: TableSummary) -> bool:
         """Store a table's summary; False when it is the one already stored."""
         old = self._summaries.get(table_id)
         if old == summary:
@@ -42,7 +43,7 @@ class Listing:
 
     def page(
         self, cursor: int | None, size: int = LIST_PAGE
-    ) -> tuple[list[dict[str, object]], int | None]:
+    ) -> tuple[list[TableSummary], int | None]:
         """The summaries of up to `size` tables with ids above `cursor` (all when None),
         and the cursor of the next page (None when this one reaches the end)."""
         start = 0 if cursor is None else bisect_right(self._ids, cursor)

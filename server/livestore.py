@@ -12,7 +12,9 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from leekha.common.config import Rules
 from leekha.server.database import Database
+from leekha.server.lifecycle import Status, status_of
 
 log = Logger()
 
@@ -59,11 +61,11 @@ class TableRow:
     host_token: str | None
     host_name: str | None
     preset: str
-    rules: dict[str, object]
+    rules: Rules
     password: str | None
     pass_s: float | None
     turn_s: float | None
-    status: str
+    status: Status
     game_no: int = 0
     seed: int | None = None
     seats: list[SeatRow | None] = field(default_factory=lambda: [None] * 4)
@@ -284,7 +286,7 @@ class LiveTables(Database):
             password=r[6],
             pass_s=r[7],
             turn_s=r[8],
-            status=r[9],
+            status=status_of(r[9]),
             game_no=r[10],
             seed=r[11],
         )

@@ -15,10 +15,11 @@ from typing import Any
 from twisted.logger import Logger
 
 from leekha.common.config import preset
-from leekha.common.errors import ConfigError
+from leekha.common.errors import ConfigError, Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol.catalogue import STATS_MAX
 from leekha.protocol.message import Message
+from leekha.protocol.views import PlayerStats, TableSummary
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.identities import Identities
@@ -152,7 +153,7 @@ class Lobby(SessionDesk):
             self._cancel_expiry(session)
 
     # ---- statistics ----------------------------------------------------------------------
-    def stats(self, name: str | None) -> list[dict[str, object]]:
+    def stats(self, name: str | None) -> list[PlayerStats]:
         """The leaderboard for `get_stats` (humans only): ratings (1.2) and totals."""
         return wire_standings(self.store, name, STATS_MAX, WIRE_NAME_MAX)
 
@@ -305,7 +306,7 @@ class Lobby(SessionDesk):
         sender: str,
         text: str,
         code: str | None = None,
-        args: dict[str, object] | None = None,
+        args: Facts | None = None,
     ) -> None:
         """A chat line to everyone in the lobby (a server notice with its code, 1.4)."""
         lobby_msg = M.ChatMessage(
@@ -328,7 +329,8 @@ class Lobby(SessionDesk):
             return
         self._push(update)
         self._counts()
-        self._note_deserted(table.id, update.table or {})
+        if update.table is not None:  # always: `_list` puts the summary in it
+            self._note_deserted(table.id, update.table)
 
     def _list(self, table: Table) -> M.TableUpdate | None:
         """Put the table's summary in the listing, checked once here (the `table_update`
@@ -341,7 +343,7 @@ class Lobby(SessionDesk):
         self.listing.put(table.id, update.table or summary)
         return update
 
-    def _note_deserted(self, table_id: int, summary: dict[str, Any]) -> None:
+    def _note_deserted(self, table_id: int, summary: TableSummary) -> None:
         """Keep the deserted-table index (waiting, no human connected) and close the
         oldest past max_deserted_tables: an empty table waiting out its grace period
         costs the lobby a line, and churned from many addresses they would bury it."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from leekha.protocol.people import RECENT_MAX, Profile
+from leekha.protocol.views import RecentGame
 
 if TYPE_CHECKING:
     from leekha.server.lobby import Lobby
@@ -35,7 +36,7 @@ def profile(lobby: Lobby, rid: int, name: str) -> Profile:
         ):
             if 0 <= seat < 4:
                 seated[int(game_id)][seat] = str(who)[:64]
-    recent: list[dict[str, object]] = [
+    recent: list[RecentGame] = [
         {
             "game_id": int(game_id),
             "table": str(table or "")[:64],

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from leekha.common.bots import BUILTIN
 from leekha.common.bots.base import strategy_names
+from leekha.protocol.views import Control, PlayerInfo, SeatInfo
 from leekha.server.clock import Timer
 from leekha.server.errors import Refused
 from leekha.server.persistence import SeatRow
@@ -25,6 +26,16 @@ WIRE_NAME_MAX = 64
 BOT_ALIASES = {"basic": DEFAULT_BOT, "default": DEFAULT_BOT}
 #: What a stand-in bot's name adds to the player's.
 STAND_IN_SUFFIX = " (bot)"
+#: What `player_info` says of a seat nobody holds.
+EMPTY_SEAT: PlayerInfo = {
+    "name": None,
+    "is_bot": False,
+    "connected": False,
+    "strategy": None,
+    "is_host": False,
+    "control": None,
+    "control_reason": None,
+}
 
 
 def bot_strategy_name(requested: str) -> str:
@@ -87,7 +98,7 @@ class Seat:
         """True while a server bot makes this seat's decisions."""
         return self.is_bot or self.away or self.afk
 
-    def control(self) -> tuple[str, str | None]:
+    def control(self) -> tuple[Control, str | None]:
         """(1.4) Who plays the seat and why (docs/protocol.md, "Seat control")."""
         if self.is_bot:
             return "bot", "left" if self.stand_in else "added"
@@ -154,16 +165,16 @@ class Room:
             raise Refused("seat_taken", f"seat {wanted} is taken")
         return wanted
 
-    def seat_info(self, i: int) -> dict[str, object]:
+    def seat_info(self, i: int) -> SeatInfo:
         s = self.seats[i]
         if s is None:
             return {"name": None, "is_bot": False, "connected": False}
         return {"name": s.name, "is_bot": s.is_bot, "connected": s.is_bot or s.connected}
 
-    def player_info(self, i: int, host_token: str | None) -> dict[str, object]:
+    def player_info(self, i: int, host_token: str | None) -> PlayerInfo:
         s = self.seats[i]
         if s is None:
-            return {"name": None, "is_bot": False, "connected": False}
+            return EMPTY_SEAT.copy()
         control, reason = s.control()
         return {
             "name": s.name,

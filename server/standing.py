@@ -19,6 +19,7 @@ from leekha.common.config import RulesConfig
 from leekha.common.events import Event, RoundScored, TrickTaken
 from leekha.common.game import Game, replay
 from leekha.common.record import GameRecord
+from leekha.protocol.views import PlayerStats
 from leekha.server.identities import name_key
 from leekha.server.persistence import Store
 from leekha.server.ratings import Entrant, Rating, rate_game
@@ -182,10 +183,10 @@ def standings(
 
 def wire_standings(
     store: Store, name: str | None, most: int, name_max: int
-) -> list[dict[str, object]]:
+) -> list[PlayerStats]:
     """The `stats` lines of the wire: `standings` of humans, at most `most` of them, the
     rating as mu and sigma (protocol 1.2)."""
-    out: list[dict[str, object]] = []
+    out: list[PlayerStats] = []
     for line in standings(store, name)[:most]:
         if not line["name"]:
             continue

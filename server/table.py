@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from twisted.logger import Logger
 
 from leekha.common.actions import from_dict
 from leekha.common.config import RulesConfig
-from leekha.common.errors import LeekhaError
+from leekha.common.errors import Fact, LeekhaError
 from leekha.common.events import Event, RoundScored
 from leekha.common.game import OVER, Game, replay
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
+from leekha.protocol.views import SeatViewDict, TableSummary
 from leekha.server import tableview, wire_events
 from leekha.server.autopilot import Actions, Autopilot, Think, think_inline
 from leekha.server.clock import Clock
@@ -203,12 +204,12 @@ class Table:
         """A line in the table's chat: everyone here hears it, and later comers too."""
         self.chat.say(sender, text)
 
-    def notice(self, code: str, **args: object) -> None:
+    def notice(self, code: str, **args: Fact) -> None:
         """One of the server's own lines (leekha.protocol.notices): everyone here hears its
         code and facts, later comers too; `text` is the English for older clients."""
         self.chat.notice(code, args)
 
-    def seat_notice(self, code: str, i: int, **args: object) -> None:
+    def seat_notice(self, code: str, i: int, **args: Fact) -> None:
         seat = self.seats[i]
         self.notice(code, name=seat.name if seat is not None else "", seat=i, **args)
 
@@ -226,10 +227,10 @@ class Table:
         self.hub.release(token, self)
 
     # ---- what the table looks like (leekha.server.tableview) ---------------------------
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> TableSummary:
         return tableview.summary(self)
 
-    def view(self, seat: int | None) -> dict[str, Any] | None:
+    def view(self, seat: int | None) -> SeatViewDict | None:
         return tableview.view(self, seat)
 
     def snapshot(self, token: str, re: int | None = None) -> M.Snapshot:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from leekha.common import cards as C
 from leekha.common.actions import Action, Pass
+from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
 from leekha.protocol.notices import NOTICES, english
@@ -23,8 +24,6 @@ SYSTEM_SENDER = "*"
 #: Table chat lines replayed to whoever joins or resumes.
 CHAT_REPLAY = 50
 
-#: A notice's facts (names, seats, cards, counts), as the wire's `args` carries them.
-Facts = dict[str, object]
 
 
 class TableChat:

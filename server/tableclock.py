@@ -15,12 +15,13 @@ from typing import Protocol
 
 from twisted.logger import Logger
 
+from leekha.common.errors import Fact
 from leekha.common.game import PASS, Game
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
 from leekha.server.autopilot import Autopilot
 from leekha.server.clock import Clock
-from leekha.server.lifecycle import PLAYING
+from leekha.server.lifecycle import PLAYING, Status
 from leekha.server.seats import Seat
 from leekha.server.turns import Key, Turns, count_timeout, pending, prompt_for
 
@@ -36,7 +37,7 @@ class Timed(Protocol):
     id: int
     closed: bool
     game: Game | None
-    status: str
+    status: Status
     pass_s: float | None
     turn_s: float | None
     autopilot: Autopilot
@@ -46,7 +47,7 @@ class Timed(Protocol):
 
     def seat_changed(self, i: int) -> None: ...
 
-    def seat_notice(self, code: str, i: int, **args: object) -> None: ...
+    def seat_notice(self, code: str, i: int, **args: Fact) -> None: ...
 
     def after_change(self) -> None: ...
 

@@ -15,6 +15,7 @@ from typing import Protocol
 from twisted.logger import Logger
 
 from leekha.common.config import RulesConfig
+from leekha.common.errors import Facts
 from leekha.common.events import Event
 from leekha.common.game import Game
 from leekha.protocol.message import Message
@@ -23,7 +24,7 @@ from leekha.server import lifecycle as L
 from leekha.server.autopilot import Autopilot
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
-from leekha.server.lifecycle import FINISHED
+from leekha.server.lifecycle import FINISHED, Status
 from leekha.server.persistence import Store
 from leekha.server.seats import Room, Seat
 from leekha.server.standing import store_finished
@@ -32,7 +33,7 @@ from leekha.server.turns import Turns
 log = Logger()
 
 
-def not_ready(rule: str, args: dict[str, object] | None = None) -> None:
+def not_ready(rule: str, args: Facts | None = None) -> None:
     """Refuse with `not_ready`, the rule (leekha.protocol.notices.RULES) and its facts."""
     args = args or {}
     raise Refused("not_ready", english(RULES[rule], args), rule=rule, args=args)
@@ -43,7 +44,7 @@ class Played(Protocol):
 
     id: int
     name: str
-    status: str
+    status: Status
     config: RulesConfig
     game: Game | None
     game_no: int

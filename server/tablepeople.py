@@ -14,11 +14,12 @@ from typing import Protocol
 
 from twisted.logger import Logger
 
+from leekha.common.errors import Fact
 from leekha.protocol.message import Message
 from leekha.server import lifecycle as L
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
-from leekha.server.lifecycle import PLAYING
+from leekha.server.lifecycle import PLAYING, Status
 from leekha.server.seats import (
     DEFAULT_BOT,
     Room,
@@ -37,7 +38,7 @@ class Host(Protocol):
     """The table as its seat bookkeeping sees it."""
 
     id: int
-    status: str
+    status: Status
     closed: bool
     host_token: str | None
     password: str | None
@@ -54,9 +55,9 @@ class Host(Protocol):
 
     def make_host(self, i: int) -> None: ...
 
-    def notice(self, code: str, **args: object) -> None: ...
+    def notice(self, code: str, **args: Fact) -> None: ...
 
-    def seat_notice(self, code: str, i: int, **args: object) -> None: ...
+    def seat_notice(self, code: str, i: int, **args: Fact) -> None: ...
 
     def after_change(self) -> None: ...
 

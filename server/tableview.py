@@ -8,13 +8,14 @@ spectator, so a hand never reaches anyone but the one who held it.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from leekha.common.config import RulesConfig
 from leekha.common.game import Game
-from leekha.common.view import seat_view
+from leekha.common.view import SeatViewDict, seat_view
 from leekha.protocol import catalogue as M
-from leekha.server.lifecycle import FINISHED
+from leekha.protocol.views import TableSummary
+from leekha.server.lifecycle import FINISHED, Status
 from leekha.server.seats import Room
 
 
@@ -31,13 +32,13 @@ class Shown(Protocol):
     pass_s: float | None
     turn_s: float | None
     counting_aid: bool
-    status: str
+    status: Status
     room: Room
     game: Game | None
     finishers: list[str | None]
 
 
-def summary(t: Shown) -> dict[str, object]:
+def summary(t: Shown) -> TableSummary:
     """The table as the lobby's list and every snapshot describe it."""
     return {
         "id": t.id,
@@ -54,7 +55,7 @@ def summary(t: Shown) -> dict[str, object]:
     }
 
 
-def view(t: Shown, seat: int | None) -> dict[str, Any] | None:
+def view(t: Shown, seat: int | None) -> SeatViewDict | None:
     """The member's seat view, or None before the first deal."""
     return seat_view(t.game, seat).to_dict() if t.game is not None else None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from leekha.common.errors import Facts
 from leekha.protocol import people
 from leekha.protocol.notices import NOTICES, english
 from leekha.server.errors import Refused
@@ -51,7 +52,7 @@ class Voice:
         if table is not None:
             table.notice("muted", name=session.name, seconds=seconds)
         else:
-            args: dict[str, object] = {"name": session.name, "seconds": seconds}
+            args: Facts = {"name": session.name, "seconds": seconds}
             self.lobby.lobby_line(SYSTEM_SENDER, english(NOTICES["muted"], args), "muted", args)
 
     def phrase(self, session: Session, code: str) -> None:

@@ -8,7 +8,6 @@ a table's state for itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
 
 from leekha import protocol as P
 from leekha.protocol.views import TableSummary
@@ -23,14 +22,14 @@ class Lobby:
     person: int | None = None
 
     def listed(self, msg: P.TableList) -> None:
-        self.tables = {int(t["id"]): cast(TableSummary, t) for t in msg.tables}
+        self.tables = {int(t["id"]): t for t in msg.tables}
         self._clamp()
 
     def updated(self, msg: P.TableUpdate) -> None:
         if msg.table is None:
             self.tables.pop(msg.table_id, None)
         else:
-            self.tables[msg.table_id] = cast(TableSummary, msg.table)
+            self.tables[msg.table_id] = msg.table
         self._clamp()
 
     def rows(self) -> list[TableSummary]:

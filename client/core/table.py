@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import cast
 
 from leekha import protocol as P
 from leekha.common import cards as C
@@ -39,7 +38,15 @@ class SeatStats:
 
 
 def _empty_seat() -> PlayerInfo:
-    return cast(PlayerInfo, {"name": None, "is_bot": False, "connected": False})
+    return {
+        "name": None,
+        "is_bot": False,
+        "connected": False,
+        "strategy": None,
+        "is_host": False,
+        "control": None,
+        "control_reason": None,
+    }
 
 
 class TableState:
@@ -186,9 +193,9 @@ class TableState:
         elif msg.your_seat is not None:
             self.watching = None
         self.released = False
-        self.table = cast(TableSummary, msg.table)
+        self.table = msg.table
         self.view = seatview.of_snapshot(msg)
-        self.players = [cast(PlayerInfo, dict(p)) for p in msg.players]
+        self.players = [p.copy() for p in msg.players]
         self._remember_names()
         self.your_seat = msg.your_seat
         self.trick_done = False
@@ -201,7 +208,7 @@ class TableState:
 
     def table_update(self, msg: P.TableUpdate) -> None:
         if self.table is not None and msg.table is not None and self.table_id == msg.table_id:
-            self.table = cast(TableSummary, msg.table)
+            self.table = msg.table
 
     def seat_update(self, msg: P.SeatUpdate) -> bool:
         """Who is in a seat now; False when it is about another table. Our own seat
@@ -210,7 +217,7 @@ class TableState:
             return False
         while len(self.players) < 4:
             self.players.append(_empty_seat())
-        self.players[msg.seat] = cast(PlayerInfo, dict(msg.player))
+        self.players[msg.seat] = msg.player.copy()
         self._remember_names()
         if msg.seat == self.your_seat and not msg.player.get("name"):
             self._freed_seat, self.your_seat = self.your_seat, None

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from helpers import records as R
 from helpers.botclient import Harness, game_snapshot, only, players, summary
 from twisted.internet import error
 from twisted.python.failure import Failure
@@ -66,10 +67,9 @@ def test_host_starts_once_four_seats_are_full() -> None:
     h.feed(P.Snapshot(re=create.id, table=summary(1, "t"), view=None, your_seat=0,
                       players=players(1, host=0)))  # fmt: skip
     for seat in (1, 2):
-        upd = P.SeatUpdate(table_id=1, seat=seat, player={"name": f"p{seat}", "is_bot": False,
-                                                            "connected": True})  # fmt: skip
+        upd = P.SeatUpdate(table_id=1, seat=seat, player=R.player(f"p{seat}"))
         assert h.feed(upd) == []
-    upd = P.SeatUpdate(table_id=1, seat=3, player={"name": "z", "is_bot": True, "connected": True})
+    upd = P.SeatUpdate(table_id=1, seat=3, player=R.player("z", bot=True))
     only(h.feed(upd), P.Start)
 
 

@@ -11,14 +11,16 @@ import random
 from typing import Any
 
 import pytest
+from helpers import records as R
 from helpers.engine import bot_moves
 
 from leekha import protocol as P
 from leekha.client.bot.view import ViewTracker
 from leekha.common.bots.base import decide, make_strategy
-from leekha.common.config import preset
+from leekha.common.config import Rules, preset
 from leekha.common.game import Game
-from leekha.common.view import result, seat_view
+from leekha.common.view import SeatViewDict, result, seat_view
+from leekha.protocol.views import TableSummary
 from leekha.server import wire_events
 
 CHECKED = [
@@ -28,12 +30,8 @@ CHECKED = [
 ]  # fmt: skip
 
 
-def _summary(rules: dict[str, Any]) -> dict[str, Any]:
-    empty = {"name": None, "is_bot": False, "connected": False}
-    return {
-        "id": 1, "name": "t", "preset": "classic", "rules": rules, "seats": [empty] * 4,
-        "spectators": 0, "status": "playing", "has_password": False, "timers": {},
-    }  # fmt: skip
+def _summary(rules: Rules) -> TableSummary:
+    return R.summary(rules=rules, status="playing")
 
 
 def _events(game: Game, seat: int, action: dict[str, Any]) -> list[P.Message]:
@@ -48,11 +46,12 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
     game = Game(config, seed)
     me = seed % 4
     tracker = ViewTracker()
-    snap_view = {k: v for k, v in seat_view(game, me).to_dict().items() if k in CHECKED}
-    snap_view["legal"] = []
+    # what an older server sends: no legal cards yet, no 1.1 fields (decoded as defaults)
+    snap_view: SeatViewDict = {**seat_view(game, me).to_dict(), "legal": [], "can_double": [],
+                               "rules": {}}  # fmt: skip
     tracker.apply(
         P.Snapshot(table=_summary(config.to_dict()), view=snap_view, your_seat=me,
-                   players=[{"name": "x", "is_bot": False, "connected": True}] * 4)
+                   players=[R.player("x")] * 4)
     )  # fmt: skip
     strategies = [make_strategy("random", seed + s) for s in range(4)]
     rng = random.Random(seed)
@@ -63,10 +62,10 @@ def test_tracked_view_matches_engine_at_every_step(preset_name: str, seed: int) 
             cards = action["cards"]
             assert isinstance(cards, list)
             tracker.own_pass(list(cards))  # the `ok` to our own pass
-        expected = seat_view(game, me).to_dict()
+        expected = seat_view(game, me)
         got = tracker.view
         for key in CHECKED:
-            assert getattr(got, key) == expected[key], (steps, key)
+            assert getattr(got, key) == getattr(expected, key), (steps, key)
     assert game.outcome is not None and tracker.view.result == result(game)
 
 
@@ -77,7 +76,7 @@ def test_prompt_makes_a_seat_view_for_strategies() -> None:
     view = seat_view(game, 0).to_dict()
     tracker.apply(
         P.Snapshot(table=_summary(config.to_dict()), view={**view, "legal": []}, your_seat=0,
-                   players=[{"name": "x", "is_bot": False, "connected": True}] * 4)
+                   players=[R.player("x")] * 4)
     )  # fmt: skip
     assert not tracker.my_move()
     tracker.apply(P.YourTurn(phase="pass", legal=view["legal"]))
@@ -98,7 +97,7 @@ def test_a_1_1_server_lists_the_doubles_itself() -> None:
     tracker.apply(P.Welcome(re=1, version=[1, 1], server="s", token="t", name="b"))
     tracker.apply(
         P.Snapshot(table=_summary(config.to_dict()), view={**view, "legal": []}, your_seat=0,
-                   players=[{"name": "x", "is_bot": False, "connected": True}] * 4)
+                   players=[R.player("x")] * 4)
     )  # fmt: skip
     tracker.apply(P.YourTurn(phase="pass", legal=view["legal"], can_double=[]))
     assert tracker.seat_view().can_double == []  # the server's word, not our derivation
@@ -111,7 +110,7 @@ def test_a_1_1_server_lists_the_doubles_itself() -> None:
     old.apply(P.Welcome(re=1, version=[1, 0], server="s", token="t", name="b"))
     old.apply(
         P.Snapshot(table=_summary(config.to_dict()), view={**view, "can_double": []},
-                   your_seat=0, players=[{"name": "x", "is_bot": False, "connected": True}] * 4)
+                   your_seat=0, players=[R.player("x")] * 4)
     )  # fmt: skip
     assert old.seat_view().can_double == derived
 
@@ -120,7 +119,7 @@ def test_null_view_before_first_deal() -> None:
     tracker = ViewTracker()
     tracker.apply(
         P.Snapshot(table=_summary(preset("classic").to_dict()), view=None, your_seat=2,
-                   players=[{"name": None, "is_bot": False, "connected": False}] * 4)
+                   players=[R.player()] * 4)
     )  # fmt: skip
     assert tracker.seat == 2
     assert not tracker.my_move()

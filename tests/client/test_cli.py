@@ -13,6 +13,7 @@ from helpers.server import Harness
 
 from leekha.client import cli
 from leekha.client.options import DEFAULT_PORT, parse_address, parse_rule
+from leekha.common.config import Rules
 from leekha.protocol import catalogue as M
 from leekha.server.settings import DEFAULT_PORT as SERVER_DEFAULT_PORT
 
@@ -107,7 +108,7 @@ def test_rule_values_read_as_json_or_text(text: str, pair: tuple[str, object]) -
 @pytest.mark.parametrize("command", ["match", "play"])
 @pytest.mark.parametrize("overrides", [{"target": -5}, {"void_rul": "free"}, {"talbees": "yes"}])
 def test_a_bad_rule_gets_the_servers_error(
-    command: str, overrides: dict[str, object], capsys: pytest.CaptureFixture[str]
+    command: str, overrides: Rules, capsys: pytest.CaptureFixture[str]
 ) -> None:
     host = Harness().player("host")
     reply = host.request(M.CreateTable(id=1, name="x", overrides=overrides))

@@ -17,6 +17,7 @@ from leekha.client import i18n, rtl
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import Options, paint
 from leekha.common import cards as C
+from leekha.protocol.views import PlayerInfo
 
 
 @pytest.fixture(params=[("en", False), ("it", False), ("ar", False), ("ar", True)])
@@ -64,7 +65,7 @@ def with_form() -> M.ClientModel:
 
 def with_bot_level() -> M.ClientModel:
     m = welcomed()
-    hard = {**seat_info("hard bot 1", bot=True), "strategy": "hard"}
+    hard: PlayerInfo = {**seat_info("hard bot 1", bot=True), "strategy": "hard"}
     players = [seat_info("ann", host=True), hard, seat_info(None), seat_info(None)]
     m.apply(P.Snapshot(re=None, table=table(), view=None, your_seat=0, players=players))
     m.at_table.open_bot_level("medium")

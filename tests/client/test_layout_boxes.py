@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from helpers import records as R
 from helpers.layout import (
     ARABIC,
     CASTS,
@@ -38,7 +39,7 @@ from leekha.common.config import preset
 from leekha.common.game import Game
 from leekha.common.record import GameRecord
 from leekha.protocol.invite import Invite
-from leekha.protocol.views import Tournament, TournamentSummary
+from leekha.protocol.views import PlayerStats, RecentGame, Tournament, TournamentSummary
 
 __all__ = ["language"]  # the fixture, parametrized by language
 
@@ -150,9 +151,9 @@ def profile(cast: str) -> M.ClientModel:
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.GetProfile)
     names = [n for n, _level in CASTS[cast]]
-    stats = {"name": names[0], "games": 1234, "wins": 321, "avg_points_per_round": -12.5,
-             "rating": 31.4159, "rating_sigma": 2.5, "leekhas": 17, "moons": 3}  # fmt: skip
-    recent = [
+    stats = R.stats_line(names[0], 1234, 321, -12.5, rating=31.4159, rating_sigma=2.5,
+                         leekhas=17, moons=3)  # fmt: skip
+    recent: list[RecentGame] = [
         {"game_id": 9000 + i, "table": (LONG_TABLE, ARABIC, "Friday")[i % 3],
          "finished": 1.7e9 + i * 3600, "seat": i % 4, "points": 101 - 40 * i, "won": i == 1,
          "players": names}
@@ -177,7 +178,7 @@ def statistics(cast: str) -> M.ClientModel:
     m.in_lobby.open_stats()
     (ask,) = m.take_outbox()
     assert isinstance(ask, P.GetStats)
-    rows = [
+    rows: list[PlayerStats] = [
         {"name": n, "games": 10**i, "wins": 3 * i, "avg_points_per_round": 7.25 * i - 9,
          "rating": 25.0 + i, "rating_sigma": 1.5, "leekhas": i, "moons": i // 2}
         for i, (n, _level) in enumerate(CASTS[cast])
@@ -189,7 +190,7 @@ def statistics(cast: str) -> M.ClientModel:
 def watch_password(cast: str) -> M.ClientModel:
     m = current(cast)
     locked = table("playing")
-    locked.update(id=8, name=LONG_TABLE, has_password=True)
+    locked.update({"id": 8, "name": LONG_TABLE, "has_password": True})
     m.apply(P.TableList(re=None, tables=[locked]))
     m.in_lobby.join_selected(spectate=True)
     m.in_lobby.password_type("x")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers import records as R
 from helpers.layout import CASTS, LATIN, LONG_TABLE, cut_labels, language, players, problems
 from helpers.model import HAND, table, welcomed
 
@@ -28,6 +29,7 @@ from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import MIN_HEIGHT, MIN_WIDTH, Options, paint
 from leekha.client.tui.words import bot_name
 from leekha.common import cards as C
+from leekha.protocol.views import TableStatus
 
 __all__ = ["language"]  # the fixture, parametrized by language
 
@@ -35,11 +37,10 @@ SIZES = [(80, 24), (MIN_WIDTH, MIN_HEIGHT)]
 assert (MIN_WIDTH, MIN_HEIGHT) == (60, 20)
 
 
-def seated(cast: str, status: str = "playing", **rules: Any) -> M.ClientModel:
+def seated(cast: str, status: TableStatus = "playing", **rules: Any) -> M.ClientModel:
     m = welcomed(CASTS[cast][0][0])
     t = table(status, **rules)
-    t["seats"] = [{"name": p["name"], "is_bot": p["is_bot"], "connected": True}
-                  for p in players(cast)]  # fmt: skip
+    t["seats"] = [R.seat(p["name"], bot=p["is_bot"], connected=True) for p in players(cast)]
     m.apply(P.Snapshot(re=None, table=t, view=None, your_seat=0, players=players(cast)))
     return m
 
@@ -105,10 +106,9 @@ def counting(cast: str) -> M.ClientModel:
 def lobby(cast: str) -> M.ClientModel:
     m = welcomed(CASTS[cast][0][0])
     locked = table("waiting")
-    locked.update(id=8, name=LONG_TABLE, has_password=True)
-    locked["seats"] = [{"name": p["name"], "is_bot": p["is_bot"], "connected": True}
-                       for p in players(cast)]  # fmt: skip
-    locked["seats"][3] = {"name": None, "is_bot": False, "connected": False}
+    locked.update({"id": 8, "name": LONG_TABLE, "has_password": True})
+    locked["seats"] = [R.seat(p["name"], bot=p["is_bot"], connected=True) for p in players(cast)]
+    locked["seats"][3] = R.seat()
     m.apply(P.TableList(re=None, tables=[table("playing"), locked]))
     return m
 

@@ -4,28 +4,23 @@ table (bots have no profile and are passed over), Enter shows that player's prof
 
 from __future__ import annotations
 
-from typing import Any
-
+from helpers import records as R
 from helpers.model import table
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import render_text
+from leekha.protocol.views import TableSummary
 
 
 def _lobby() -> M.ClientModel:
     m = M.ClientModel("eve", clock=lambda: 100.0)
     m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="eve"))
     m.take_outbox()
-    first: dict[str, Any] = table()
-    first["seats"] = [
-        {"name": "ann", "is_bot": False, "connected": True},
-        {"name": "b1", "is_bot": True, "connected": True},
-        {"name": "carla", "is_bot": False, "connected": True},
-        {"name": None, "is_bot": False, "connected": False},
-    ]
-    second = {**table(), "id": 8, "name": "Saturday"}
+    first = table()
+    first["seats"] = [R.seat("ann"), R.seat("b1", bot=True), R.seat("carla"), R.seat()]
+    second: TableSummary = {**table(), "id": 8, "name": "Saturday"}
     m.apply(P.TableList(re=None, tables=[first, second], total=2, next=None))
     return m
 
@@ -67,7 +62,7 @@ def test_left_of_the_first_name_or_another_table_is_joining_again() -> None:
 def test_a_table_of_bots_has_no_name_to_choose() -> None:
     m = _lobby()
     m.apply(P.TableUpdate(table_id=8, table=None))
-    m.apply(P.TableUpdate(table_id=7, table={**table(), "seats": [
-        {"name": f"b{i}", "is_bot": True, "connected": True} for i in range(4)]}))  # fmt: skip
+    bots: TableSummary = {**table(), "seats": [R.seat(f"b{i}", bot=True) for i in range(4)]}
+    m.apply(P.TableUpdate(table_id=7, table=bots))
     m.lobby.move_person(1)
     assert m.lobby.chosen_person() is None

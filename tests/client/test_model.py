@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from helpers import records as R
 from helpers.model import HAND, PLAYERS, at_table, play_phase, seat_info, table, welcomed
 
 from leekha import protocol as P
@@ -15,7 +16,8 @@ from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.layout import render_text
 from leekha.common import cards as C
 from leekha.common.events import SeatStats
-from leekha.protocol.views import PlayerInfo, TableSummary
+from leekha.common.view import SeatViewDict
+from leekha.protocol.views import PlayerStats, TableSummary
 
 
 def dealt(now: list[float], **kw: Any) -> M.ClientModel:
@@ -247,7 +249,7 @@ def test_seat_updates_show_away_and_bot() -> None:
 def test_snapshot_replaces_everything() -> None:
     m = play_phase()
     m.choices.lifted = 5
-    view = {
+    view: SeatViewDict = {
         "seat": 0,
         "phase": "play",
         "round": 2,
@@ -268,6 +270,8 @@ def test_snapshot_replaces_everything() -> None:
         "legal": [0, 1],
         "history": [],
         "result": None,
+        "can_double": [],
+        "rules": {},
     }
     m.apply(P.Snapshot(re=None, table=table("playing"), view=view, your_seat=0, players=PLAYERS))
     assert m.hand == [1, 0] and m.choices.lifted is None and m.choices.legal_plays() == {0, 1}
@@ -351,7 +355,7 @@ def test_doubles_come_from_the_servers_prompt_on_1_1() -> None:
 
 def test_doubles_come_from_the_snapshot_view_on_1_1() -> None:
     m = welcomed_11()
-    view = {
+    view: SeatViewDict = {
         "seat": 0, "phase": "pass", "round": 0, "dealer": 3, "pass_to": 1, "turn": None,
         "hand": HAND, "passed": None, "received": None, "passes_done": [False] * 4,
         "doubled": [], "trick": [], "leader": None, "tricks": [], "taken": [[], [], [], []],
@@ -447,9 +451,9 @@ def test_stats_screen_asks_and_shows_a_table() -> None:
     (req,) = m.take_outbox()
     assert isinstance(req, P.GetStats) and req.name is None
     assert "asking the server" in render_text(m)
-    rows = [
-        {"name": "ann", "games": 12, "wins": 5, "avg_points_per_round": 7.25},
-        {"name": "bo", "games": 3, "wins": 0, "avg_points_per_round": 12.0},
+    rows: list[PlayerStats] = [
+        R.stats_line("ann", 12, 5, 7.25),
+        R.stats_line("bo", 3, 0, 12.0),
         {
             "name": "cy",
             "games": 4,
@@ -485,8 +489,7 @@ def test_stats_with_no_games_and_late_replies() -> None:
     (again,) = m.take_outbox()
     assert isinstance(again, P.GetStats)
     m.in_lobby.close_stats()
-    m.apply(P.Stats(re=again.id, players=[{"name": "x", "games": 1, "wins": 1,
-                                           "avg_points_per_round": 0.0}]))  # fmt: skip
+    m.apply(P.Stats(re=again.id, players=[R.stats_line("x", 1, 1, 0.0)]))
     assert not m.boxes.stats_open and m.boxes.stats is None
 
 
@@ -906,7 +909,7 @@ def test_long_names_never_run_into_each_other_or_the_chat() -> None:
     m = trick_on_table()
     long = [seat_info("a" * 24, host=True)] + [seat_info("b" * 20 + str(i), bot=True)
                                                for i in (1, 2, 3)]  # fmt: skip
-    m.game.players = cast(list[PlayerInfo], long)
+    m.game.players = long
     m.name = "a" * 24
     for line in render_text(m).split("\n")[1:-2]:
         table, _sep, chat = line.partition("│")

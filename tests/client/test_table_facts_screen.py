@@ -5,13 +5,12 @@ where they were said, and a spectator that watches the same table after a restar
 
 from __future__ import annotations
 
-from typing import Any
-
 from helpers.model import HAND, PLAYERS, seat_info, table
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
+from leekha.protocol.views import PlayerInfo, TableSummary
 
 
 def rid(req: P.Message) -> int:
@@ -36,8 +35,8 @@ def welcomed(clock: Clock, name: str = "ann") -> M.ClientModel:
     return m
 
 
-def people() -> list[dict[str, Any]]:
-    out = [dict(p) for p in PLAYERS]
+def people() -> list[PlayerInfo]:
+    out = [p.copy() for p in PLAYERS]
     out[1] = {**seat_info("bob"), "control": "human"}
     return out
 
@@ -97,7 +96,7 @@ def test_a_bot_in_bobs_seat_is_said_on_every_screen_and_one_key_takes_it_back() 
                          players=people()))  # fmt: skip
     bob.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=2))
     cat = watching(clock)
-    autopilot = {**people()[1], "strategy": "heuristic", "control": "autopilot",
+    autopilot: PlayerInfo = {**people()[1], "strategy": "heuristic", "control": "autopilot",
                  "control_reason": "timeouts"}  # fmt: skip
     notice = P.ChatMessage(sender="*", text="x", table_id=7, code="timeouts_bot",
                            args={"name": "bob", "seat": 1, "count": 2})  # fmt: skip
@@ -113,7 +112,7 @@ def test_a_bot_in_bobs_seat_is_said_on_every_screen_and_one_key_takes_it_back() 
     bob.choose(0)  # a card key
     (req,) = bob.take_outbox()
     assert isinstance(req, P.TakeBack)
-    back = {**autopilot, "strategy": None, "control": "human", "control_reason": None}
+    back: PlayerInfo = {**autopilot, "strategy": None, "control": "human", "control_reason": None}
     took = P.ChatMessage(sender="*", text="x", table_id=7, code="took_back",
                          args={"name": "bob", "seat": 1})  # fmt: skip
     for m in (ann, bob, cat):
@@ -159,7 +158,7 @@ def test_a_new_table_starts_with_its_own_chat() -> None:
     req: P.Message = m.sender.request(P.Leave)
     m.apply(P.Ok(re=rid(req)))
     m.apply(P.ChatMessage(sender="zed", text="in the lobby", table_id=None))
-    other = {**table("waiting"), "id": 8}
+    other: TableSummary = {**table("waiting"), "id": 8}
     req = m.sender.request(P.JoinSeat, table_id=8)
     m.apply(P.Snapshot(re=rid(req), table=other, view=None, your_seat=1, players=PLAYERS))
     assert list(m.chat) == []  # the server replays table 8's own lines next

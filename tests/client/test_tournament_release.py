@@ -11,6 +11,7 @@ from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import render_text
+from leekha.protocol.views import TableSummary
 
 
 def finished_tournament_game() -> M.ClientModel:
@@ -40,7 +41,7 @@ def test_the_next_tournament_game_seats_a_released_person_with_the_bell() -> Non
     m = finished_tournament_game()
     m.apply(P.SeatUpdate(table_id=7, seat=0, player=seat_info(None)))
     m.alarm.ring = False
-    nxt = {**table("playing"), "id": 9, "name": "evening #2"}
+    nxt: TableSummary = {**table("playing"), "id": 9, "name": "evening #2"}
     m.apply(P.Snapshot(re=None, table=nxt, view=None, your_seat=1, players=PLAYERS))
     assert m.alarm.ring
     assert "your tournament game is ready: evening #2" in m.status

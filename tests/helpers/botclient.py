@@ -13,31 +13,20 @@ from leekha.client.bot.client import BotClient, BotOptions
 from leekha.common.config import preset
 from leekha.common.game import Game
 from leekha.common.view import seat_view
+from leekha.protocol.views import PlayerInfo, TableStatus, TableSummary
+
+from . import records as R
 
 RULES = preset("classic").to_dict()
 
 
-EMPTY: dict[str, object] = {"name": None, "is_bot": False, "connected": False}
+def summary(tid: int, name: str, status: TableStatus = "waiting", taken: int = 1) -> TableSummary:
+    seats = [R.seat(f"p{i}") for i in range(taken)] + [R.seat() for _ in range(4 - taken)]
+    return R.summary(id=tid, name=name, host="p0", rules=RULES, seats=seats, status=status)
 
 
-def summary(tid: int, name: str, status: str = "waiting", taken: int = 1) -> dict[str, Any]:
-    seats = [{"name": f"p{i}", "is_bot": False, "connected": True} for i in range(taken)]
-    seats += [EMPTY] * (4 - taken)
-    return {
-        "id": tid, "name": name, "host": "p0", "preset": "classic", "rules": RULES,
-        "seats": seats, "spectators": 0, "status": status, "has_password": False,
-        "timers": {},
-    }  # fmt: skip
-
-
-def players(taken: int, host: int | None = None) -> list[dict[str, Any]]:
-    out = []
-    for i in range(4):
-        if i < taken:
-            out.append({"name": f"p{i}", "is_bot": False, "connected": True, "is_host": i == host})
-        else:
-            out.append(dict(EMPTY))
-    return out
+def players(taken: int, host: int | None = None) -> list[PlayerInfo]:
+    return [R.player(f"p{i}", host=i == host) if i < taken else R.player() for i in range(4)]
 
 
 class Harness:

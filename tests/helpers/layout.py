@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -26,6 +25,9 @@ from babel.messages.pofile import read_po
 from leekha.client import i18n, rtl
 from leekha.client.tui.canvas import Canvas
 from leekha.client.tui.words import bot_name
+from leekha.protocol.views import PlayerInfo
+
+from . import records as R
 
 LOCALE = Path(__file__).resolve().parents[2] / "client" / "locale"
 
@@ -47,16 +49,10 @@ LANGUAGES = [("en", False), ("it", False), ("ar", False), ("ar", True)]
 LANGUAGE_IDS = ["en", "it", "ar", "ar-bidi"]
 
 
-def players(cast: str) -> list[dict[str, Any]]:
+def players(cast: str) -> list[PlayerInfo]:
     """The `players` of a snapshot: the cast's names, seat 0 the host."""
     return [
-        {
-            "name": name,
-            "is_bot": level is not None,
-            "connected": True,
-            "strategy": level,
-            "is_host": seat == 0,
-        }
+        R.player(name, bot=level is not None, connected=True, strategy=level, host=seat == 0)
         for seat, (name, level) in enumerate(CASTS[cast])
     ]
 

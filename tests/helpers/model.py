@@ -10,33 +10,25 @@ from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.common import cards as C
 from leekha.common.config import PRESETS
+from leekha.protocol.views import PlayerInfo, TableStatus, TableSummary
+
+from . import records as R
 
 
-def seat_info(name: str | None, bot: bool = False, host: bool = False) -> dict[str, Any]:
-    return {
-        "name": name,
-        "is_bot": bot,
-        "connected": name is not None,
-        "strategy": "random" if bot else None,
-        "is_host": host,
-    }
+def seat_info(name: str | None, bot: bool = False, host: bool = False) -> PlayerInfo:
+    return R.player(name, bot=bot, strategy="random" if bot else None, host=host)
 
 
-def table(status: str = "waiting", preset: str = "classic", **rules: Any) -> dict[str, Any]:
-    return {
-        "id": 7,
-        "name": "Friday",
-        "host": "ann",
-        "preset": preset,
-        "rules": PRESETS[preset].with_overrides(rules).to_dict(),
-        "seats": [
-            {"name": n, "is_bot": n != "ann", "connected": True} for n in ("ann", "b1", "b2", "b3")
-        ],
-        "spectators": 0,
-        "status": status,
-        "has_password": False,
-        "timers": {"pass_s": None, "turn_s": None},
-    }
+def table(status: TableStatus = "waiting", preset: str = "classic", **rules: Any) -> TableSummary:
+    return R.summary(
+        id=7,
+        name="Friday",
+        host="ann",
+        preset=preset,
+        rules=PRESETS[preset].with_overrides(rules).to_dict(),
+        seats=[R.seat(n, bot=n != "ann", connected=True) for n in ("ann", "b1", "b2", "b3")],
+        status=status,
+    )
 
 
 PLAYERS = [seat_info("ann", host=True)] + [seat_info(f"b{i}", bot=True) for i in (1, 2, 3)]

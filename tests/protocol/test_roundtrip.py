@@ -110,7 +110,9 @@ def test_split_at_every_byte_decodes_the_same_as_whole() -> None:
 def test_to_dict_is_a_copy() -> None:
     msg = from_dict({"type": "pass_cards", "id": 1, "cards": [3, 1, 2]})
     wire = to_dict(msg)
-    wire["cards"].append(9)
+    cards = wire["cards"]
+    assert isinstance(cards, list)
+    cards.append(9)
     assert to_dict(msg)["cards"] == [1, 2, 3]
 
 

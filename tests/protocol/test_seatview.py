@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from helpers import records as R
 
 from leekha import protocol as P
 from leekha.common import cards as C
@@ -21,19 +22,17 @@ from leekha.protocol.seatview import (
     own_pass,
     prompted,
 )
+from leekha.protocol.views import TableSummary
 
 QS, TD = C.QUEEN_SPADES, C.TEN_DIAMONDS
 HAND = C.parse_cards("2C 5C KC 3D 10D QD 2H 7H QH AH 4S QS AS")
 TRICK: TrickRecord = {"leader": 1, "cards": [[1, 2], [2, 3], [3, 4], [0, 5]], "winner": 0,
                       "points": 0}  # fmt: skip
-PLAYERS = [{"name": "x", "is_bot": False, "connected": True}] * 4
+PLAYERS = [R.player("x")] * 4
 
 
-def _summary() -> dict[str, object]:
-    return {
-        "id": 1, "name": "t", "preset": "classic", "rules": {}, "seats": [PLAYERS[0]] * 4,
-        "spectators": 0, "status": "playing", "has_password": False, "timers": {},
-    }  # fmt: skip
+def _summary() -> TableSummary:
+    return R.summary(seats=[R.seat("x")] * 4, status="playing")
 
 
 def _dealt(round: int = 0) -> P.Dealt:

@@ -17,6 +17,7 @@ from leekha.protocol import (
     GameOver,
     Hello,
     JoinSeat,
+    Message,
     PassCards,
     PlayCard,
     ProtocolError,
@@ -28,6 +29,12 @@ from leekha.protocol import (
 )
 from leekha.protocol._examples import EXAMPLES
 from leekha.protocol.message import wire_fields
+
+
+def raw(msg: Message) -> dict[str, Any]:
+    """A message's wire map to read deep into or tamper with, typed as loosely as the
+    garbage these tests write into it."""
+    return to_dict(msg)
 
 
 def bad(data: Any, code: str, *needles: str) -> ProtocolError:
@@ -91,7 +98,7 @@ def test_every_field_rejects_a_wrong_type(tag: str) -> None:
 def test_unknown_keys_are_ignored() -> None:
     msg = from_dict(with_("play_card", future_field=[1, {"x": None}]))
     assert msg == EXAMPLES["play_card"]
-    table = to_dict(EXAMPLES["table_list"])
+    table = raw(EXAMPLES["table_list"])
     table["tables"][0]["future"] = 1
     assert from_dict(table) == EXAMPLES["table_list"]
 
@@ -167,16 +174,16 @@ def test_rules_maps() -> None:
 
 
 def test_nested_records() -> None:
-    snap = to_dict(EXAMPLES["snapshot"])
+    snap = raw(EXAMPLES["snapshot"])
     del snap["view"]["phase"]
     bad(snap, "missing_field", "snapshot.view.phase")
-    snap = to_dict(EXAMPLES["snapshot"])
+    snap = raw(EXAMPLES["snapshot"])
     snap["view"]["tricks"][0]["winner"] = 9
     bad(snap, "bad_field", "snapshot.view.tricks[0].winner")
-    snap = to_dict(EXAMPLES["snapshot"])
+    snap = raw(EXAMPLES["snapshot"])
     snap["table"]["seats"][2] = {"name": None, "is_bot": 0, "connected": False}
     bad(snap, "bad_field", "snapshot.table.seats[2].is_bot")
-    snap = to_dict(EXAMPLES["snapshot"])
+    snap = raw(EXAMPLES["snapshot"])
     snap["table"]["timers"] = {}
     restored = from_dict(snap)
     assert isinstance(restored, Snapshot)
@@ -258,14 +265,14 @@ def test_create_table_timers_accept_zero_for_untimed(value: Any, ok: bool) -> No
 
 
 def test_seat_view_can_double_and_rules_are_optional_and_checked() -> None:
-    snap = to_dict(EXAMPLES["snapshot"])
+    snap = raw(EXAMPLES["snapshot"])
     view = snap["view"]
     del view["can_double"], view["rules"]
-    decoded = to_dict(from_dict(snap))
+    decoded = raw(from_dict(snap))
     assert decoded["view"]["can_double"] == [] and decoded["view"]["rules"] == {}
     view["can_double"] = [49, 21]
     view["rules"] = {"doubling": True}
-    decoded = to_dict(from_dict(snap))
+    decoded = raw(from_dict(snap))
     assert decoded["view"]["can_double"] == [21, 49]  # a card set: sorted
     assert decoded["view"]["rules"] == {"doubling": True}
     view["can_double"] = [49, 49]
@@ -294,7 +301,7 @@ def test_stats_messages() -> None:
         from_dict({"type": "stats", "re": 1, "players": []}, "client")
     assert info.value.code == "unknown_type"  # server → client only
     line = {"name": "a", "games": 1, "wins": 0, "avg_points_per_round": 3}
-    msg = to_dict(from_dict({"type": "stats", "re": 1, "players": [line]}, "server"))
+    msg = raw(from_dict({"type": "stats", "re": 1, "players": [line]}, "server"))
     assert msg["players"][0]["avg_points_per_round"] == 3.0
     with pytest.raises(ProtocolError, match="wins"):
         from_dict({"type": "stats", "re": 1, "players": [{**line, "wins": -1}]}, "server")

@@ -7,7 +7,8 @@ import dataclasses
 import pytest
 
 from leekha.common.view import SeatView as EngineSeatView
-from leekha.protocol import records, tournaments, views
+from leekha.common.view import SeatViewDict
+from leekha.protocol import people, records, tournaments, views
 from leekha.protocol.schema import RecordSpec
 
 PAIRS = [
@@ -18,6 +19,8 @@ PAIRS = [
     (views.TrickRecord, records.TRICK_RECORD),
     (views.SeatStats, records.SEAT_STATS),
     (views.Result, records.RESULT),
+    (views.PlayerStats, records.PLAYER_STATS),
+    (views.RecentGame, people.RECENT_GAME),
     (views.Entrant, tournaments.ENTRANT),
     (views.Standing, tournaments.STANDING),
     (views.TournamentTable, tournaments.TOURNAMENT_TABLE),
@@ -35,3 +38,4 @@ def test_typed_dict_keys_are_the_record_keys(typed: type, record: RecordSpec) ->
 def test_the_wire_seat_view_is_the_engines_seat_view() -> None:
     engine = [f.name for f in dataclasses.fields(EngineSeatView)]
     assert [key for key, _spec, _default in records.SEAT_VIEW.fields] == engine
+    assert list(SeatViewDict.__annotations__) == engine

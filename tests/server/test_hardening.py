@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import records as R
 from helpers.server import VERSIONS, Harness, created_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from leekha.protocol import catalogue as M
 from leekha.protocol.catalogue import LIST_PAGE
 from leekha.protocol.codec import DEFAULT_MAX_FRAME, encode
+from leekha.protocol.views import TableSummary
 from leekha.server.listing import Listing
 
 
@@ -81,10 +83,10 @@ def test_listing_pages_match_a_sorted_dict(
     ops: list[tuple[bool, int]], cursor: int | None, size: int
 ) -> None:
     listing = Listing()
-    model: dict[int, dict[str, Any]] = {}
+    model: dict[int, TableSummary] = {}
     for put, table_id in ops:
         if put:
-            summary: dict[str, object] = {"id": table_id, "n": len(model)}
+            summary = R.summary(id=table_id, spectators=len(model))
             listing.put(table_id, summary)
             model[table_id] = summary
         else:

@@ -8,7 +8,7 @@ connections on a fake clock.
 
 from __future__ import annotations
 
-from helpers.server import VERSIONS, FakeClient, Harness
+from helpers.server import VERSIONS, FakeClient, Harness, status
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -176,7 +176,7 @@ class TableLife(RuleBasedStateMachine):
         if table.status == "finished" and table.humans() and not table.room.empty():
             for i in table.humans():  # everyone seated votes (an AFK seat needs no vote)
                 seat = table.seats[i]
-                if table.status == "playing":
+                if status(table) == "playing":
                     break
                 assert seat is not None
                 name = next(n for n in PEOPLE if self.sid(n) == seat.token)
@@ -184,7 +184,7 @@ class TableLife(RuleBasedStateMachine):
                     self.come_back(name)
                 reply = self.ask(name, M.Rematch(id=self.rid(name)))
                 assert isinstance(reply, M.Ok), reply
-            assert table.status == "playing"
+            assert status(table) == "playing"
             return
         if not table.humans():  # only spectators: whoever sits down takes the controls
             outside = [n for n in PEOPLE if not self.at_table(n)]
@@ -204,7 +204,7 @@ class TableLife(RuleBasedStateMachine):
             assert isinstance(reply, M.Ok), reply
         reply = self.ask(host, M.Start(id=self.rid(host)))
         assert isinstance(reply, M.Ok), reply
-        assert table.status == "playing"
+        assert status(table) == "playing"
 
     # ---- invariants --------------------------------------------------------------------
     @invariant()

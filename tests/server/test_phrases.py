@@ -5,6 +5,7 @@ core folding them into the chat pane and the seat's bubble in the reader's langu
 from __future__ import annotations
 
 import pytest
+from helpers import records as R
 from helpers.server import FakeClient, Harness, created_table
 
 from leekha import protocol as P
@@ -108,15 +109,8 @@ def test_the_client_shows_a_phrase_in_its_language_in_the_chat_and_by_the_seat(
     try:
         i18n.set_language(lang)
         m.apply(C.Welcome(re=1, version=[1, 4], server="s", token="t" * 8, name="ann"))
-        table = {"id": 7, "name": "x", "preset": "classic", "status": "waiting", "rules": {},
-                 "seats": [{"name": n, "is_bot": False, "connected": True}
-                           for n in ("ann", "bob", None, None)],
-                 "has_password": False, "spectators": 0,
-                 "timers": {"pass_s": None, "turn_s": None}}  # fmt: skip
-        players = [{"name": n, "is_bot": False, "connected": True, "is_host": n == "ann",
-                    "strategy": None} for n in ("ann", "bob")]  # fmt: skip
-        players += [{"name": None, "is_bot": False, "connected": False, "is_host": False,
-                     "strategy": None}] * 2  # fmt: skip
+        table = R.summary(id=7, name="x", seats=[R.seat(n) for n in ("ann", "bob", None, None)])
+        players = [R.player(n, host=n == "ann") for n in ("ann", "bob", None, None)]
         m.apply(C.Snapshot(re=None, table=table, view=None, your_seat=0, players=players))
         m.apply(P.PhraseSaid(sender="bob", code="well_played", seat=1, table_id=7))
         m.apply(P.PhraseSaid(sender="zed", code="hello", table_id=None))  # the lobby's: not here

@@ -4,12 +4,14 @@ none; and the client shows a profile from the lobby's statistics and at a table.
 
 from __future__ import annotations
 
+from helpers import records as R
 from helpers.server import FakeClient, Harness, created_table, play_until
 
 from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
 from leekha.protocol import catalogue as C
+from leekha.protocol.views import RecentGame
 
 
 def person(h: Harness, name: str) -> FakeClient:
@@ -58,10 +60,16 @@ def test_a_profile_is_what_the_records_say() -> None:
     assert isinstance(bot, P.Profile) and bot.stats is None and bot.recent == []
 
 
-STATS = {"name": "bob", "games": 7, "wins": 3, "avg_points_per_round": 6.5, "rating": 25.0}
-STATS |= {"rating_sigma": 2.0, "leekhas": 4, "moons": 1}
-GAME = {"game_id": 9, "table": "friday", "finished": 1764620400.0, "seat": 1, "points": 42}
-GAME |= {"won": True, "players": ["ann", "bob", "cy", "medium bot 3"]}
+STATS = R.stats_line("bob", 7, 3, 6.5, rating=25.0, rating_sigma=2.0, leekhas=4, moons=1)
+GAME: RecentGame = {
+    "game_id": 9,
+    "table": "friday",
+    "finished": 1764620400.0,
+    "seat": 1,
+    "points": 42,
+    "won": True,
+    "players": ["ann", "bob", "cy", "medium bot 3"],
+}
 PROFILE = P.Profile(re=0, name="bob", stats=STATS, recent=[GAME])
 
 
@@ -70,7 +78,8 @@ def test_the_client_shows_a_profile_from_the_statistics() -> None:
     m.apply(C.Welcome(re=1, version=[1, 4], server="s", token="t" * 8, name="ann"))
     m.in_lobby.open_stats()
     (ask,) = [r for r in m.take_outbox() if isinstance(r, C.GetStats)]
-    row = dict(PROFILE.stats or {})
+    assert PROFILE.stats is not None
+    row = PROFILE.stats.copy()
     m.apply(C.Stats(re=ask.id, players=[{**row, "name": "ann"}, row]))
     m.in_lobby.stats_move(1)
     m.in_lobby.stats_profile()

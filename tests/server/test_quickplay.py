@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers.server import FakeClient, Harness, answer_prompts
+from helpers.server import FakeClient, Harness, answer_prompts, status
 
 from leekha import protocol as P
 from leekha.protocol import catalogue as C
@@ -71,7 +71,7 @@ def test_one_person_gets_a_table_of_bots_after_their_wait() -> None:
     (table,) = h.lobby.tables.values()
     assert table.status == "waiting" and bots(table) == []
     h.advance(0.2)
-    assert table.status == "playing" and bots(table) == ["easy"] * 3
+    assert status(table) == "playing" and bots(table) == ["easy"] * 3
     assert holders(h) == {ann.sid: 1}
 
 
@@ -146,7 +146,7 @@ def test_a_crowd_arriving_over_time(crowd: int) -> None:
             h.advance(1, step=0.5)
             quick(c)
             assert where(h, c)[0] is b
-        assert b.status == "playing" and bots(b) == []  # four people: no waiting
+        assert status(b) == "playing" and bots(b) == []  # four people: no waiting
         h.advance(30, step=0.5)
         assert bots(b) == []  # its fill timer was cancelled
         quick(ida)
@@ -156,7 +156,7 @@ def test_a_crowd_arriving_over_time(crowd: int) -> None:
         assert c_table.status == "playing" and len(bots(c_table)) == 3
     else:
         h.advance(20.1, step=0.5)
-        assert b.status == "playing" and len(bots(b)) == 3
+        assert status(b) == "playing" and len(bots(b)) == 3
     assert holders(h) == {p.sid: 1 for p in people}  # everyone seated once, no seat twice
 
 
@@ -203,4 +203,4 @@ def test_a_restored_waiting_quick_table_fills_after_its_wait(tmp_path: Path) -> 
     h2.advance(29.5, step=0.5)
     assert table.status == "waiting"  # the whole wait again: ann is reconnecting too
     h2.advance(1, step=0.5)
-    assert table.status == "playing" and bots(table) == ["hard"] * 3
+    assert status(table) == "playing" and bots(table) == ["hard"] * 3

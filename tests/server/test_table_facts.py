@@ -136,7 +136,8 @@ def test_a_refused_card_names_the_rule_and_its_facts() -> None:
                     "undercut",
                 )
                 assert reply.args["card"] == illegal[0]
-                assert sorted(reply.args["legal"]) == sorted(turns[-1].legal)
+                legal = reply.args["legal"]
+                assert isinstance(legal, list) and sorted(legal) == sorted(turns[-1].legal)
                 return
             ann.request(M.PlayCard(id=ann.rid(), card=turns[-1].legal[0]))
     raise AssertionError("never had an illegal card to try")
