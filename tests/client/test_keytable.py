@@ -30,7 +30,7 @@ from leekha.client.tui.layout import render_text
 from leekha.client.tui.replay_model import ReplayModel
 from leekha.common import cards as C
 from leekha.protocol.invite import Invite
-from leekha.protocol.views import TournamentSummary
+from leekha.protocol.views import PlayerInfo, TableSummary, TournamentSummary
 
 W = TypeVar("W")
 P_ = TypeVar("P_")
@@ -53,7 +53,7 @@ def in_lobby(person: bool = False) -> M.ClientModel:
     m = current()
     first = table()
     first["seats"][2] = {"name": "carla", "is_bot": False, "connected": True}
-    locked = {**table(), "id": 8, "name": "Saturday", "has_password": True}
+    locked: TableSummary = {**table(), "id": 8, "name": "Saturday", "has_password": True}
     m.apply(P.TableList(re=None, tables=[first, locked], total=2, next=None))
     if person:
         m.lobby.move_person(1)
@@ -111,7 +111,7 @@ def doubling() -> M.ClientModel:
 
 def autopiloted() -> M.ClientModel:
     m = my_play()
-    me: dict[str, Any] = {**PLAYERS[0], "control": "autopilot", "control_reason": "timeouts"}
+    me: PlayerInfo = {**PLAYERS[0], "control": "autopilot", "control_reason": "timeouts"}
     m.apply(P.SeatUpdate(table_id=7, seat=0, player=me))
     assert m.game.autopiloted
     return m
