@@ -4,8 +4,10 @@ rules overrides checked like the server checks them, and a `--help` that stays l
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -212,3 +214,40 @@ def test_each_built_in_name_is_registered_by_its_module() -> None:
     assert set(MODULE_OF) == set(BUILTIN)
     for name in BUILTIN:
         assert _REGISTRY[name].__module__ == f"leekha.common.bots.{MODULE_OF[name]}", name
+
+
+#: What `leekha play`'s table and server import, and a first name check, in a process of
+#: its own: prints what of the deferred work was done anyway.
+_DEFERRED_PROBE = """
+import sys
+from leekha.client.eventloop import install_reactor
+install_reactor(tls=False)
+import leekha.client.tui.app, leekha.client.tui.play, leekha.server.app, leekha.server.local
+from leekha.protocol.message import MESSAGE_TYPES
+from leekha.server.limits import skeleton
+assert skeleton("\u0501an") == skeleton("dan")  # Cyrillic komi de: the look-alikes are there
+made = [t for t, c in MESSAGE_TYPES.items() if "__dataclass_fields__" in c.__dict__]
+loaded = {m for m in sys.modules if sys.modules[m] is not None}
+# A module may build a constant message (server/connection.py's refusal frame).
+few = len(made) <= 3 < len(MESSAGE_TYPES)
+print(sorted(loaded & {"confusable_homoglyphs", "babel.dates"}), few)
+"""
+
+
+def test_play_defers_what_its_first_table_does_not_need(tmp_path: Path) -> None:
+    """Start-up time: importing what `leekha play` runs makes hardly any message dataclass
+    (each is made when first used), leaves Babel's calendar data out, and once the look-alike
+    map is cached, a name check reads the cache, not confusable-homoglyphs' JSON. The
+    first run, with an empty cache, shows that the probe sees the library when it loads."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def probe() -> str:
+        out = subprocess.run(
+            [sys.executable, "-c", _DEFERRED_PROBE],
+            capture_output=True, text=True, timeout=60, env=env,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+    assert probe() == "['confusable_homoglyphs'] True"
+    assert probe() == "[] True"
