@@ -31,6 +31,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 
 from leekha.client.i18n import _
 from leekha.client.rulestext import summary
@@ -88,6 +89,7 @@ CHAT_MAX_WIDTH = 40
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 COUNT_WIDTH = 16  # the counting aid's column: a suit and its 13 ranks
 TABLE_MAX_WIDTH, TABLE_MAX_HEIGHT = 100, 34
+HEADER_NAME_MIN = 8  # a table's name shortened to less than this says nothing: left out
 
 
 @dataclass
@@ -114,15 +116,25 @@ def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
         style = "class:header.alert"
     right = fit(right, width)
     # The right part (who you are, or the connection) wins; on the left the rules go
-    # first, then the table's name is shortened: the labels are never cut.
-    room = max(0, width - len(right) - 1)
-    if len(parts) > 3 and len(" " + " · ".join(parts)) > room:
+    # first, then the table's name is shortened, or left out when too little of it would
+    # show; then the parts after it, and last the title: a label is never cut.
+    room = max(0, width - get_cwidth(right) - 1)
+
+    def wide(ps: list[str]) -> int:
+        return get_cwidth(" " + " · ".join(ps))
+
+    if len(parts) > 3 and wide(parts) > room:
         del parts[2]
-    if len(parts) > 1 and len(" " + " · ".join(parts)) > room:
-        fixed = len(" " + " · ".join(parts)) - len(parts[1])
-        parts[1] = fit(parts[1], max(1, room - fixed))
-    left = fit(" " + " · ".join(parts), room)
-    pad = max(0, width - len(left) - len(right))
+    if len(parts) > 1 and wide(parts) > room:
+        name_room = room - (wide(parts) - get_cwidth(parts[1]))
+        if name_room >= HEADER_NAME_MIN:
+            parts[1] = fit(parts[1], name_room)
+        else:
+            del parts[1]
+    while parts and wide(parts) > room:
+        parts.pop()
+    left = " " + " · ".join(parts) if parts else ""
+    pad = max(0, width - get_cwidth(left) - get_cwidth(right))
     return [(style, left + " " * pad + right)]
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from leekha.client.i18n import _
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, Frags, wrap
+from leekha.client.tui.canvas import Canvas, Frags, fit, wrap
+from leekha.client.tui.sheets import column_names
 from leekha.common import cards as C
+
+#: How wide a seat's name is in the counting aid's "void:" line.
+VOID_NAME = 8
 
 
 def paint_counting(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int) -> int:
@@ -22,13 +26,15 @@ def paint_counting(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int) -> in
         row += 1
     voids = []
     symbols = C.SUIT_LETTERS if m.ascii else C.SUIT_SYMBOLS
+    # The score sheet's short names: distinct ("hard 1", "hard 2"), shortened with "…".
+    short = column_names([m.player_name(seat) for seat in range(4)], VOID_NAME)
     for seat in range(4):
         if seat != m.game.your_seat and m.game.shown_void[seat]:
             suits = "".join(symbols[s] for s in sorted(m.game.shown_void[seat]))
-            voids.append(f"{m.player_name(seat)[:8]}:{suits}")
+            voids.append(f"{short[seat]}:{suits}".replace(" ", "\u00a0"))
     if voids:
         for line in wrap(_("void: {seats}").format(seats=" ".join(voids)), w)[:2]:
-            cv.put(x0, row, line, "class:muted")
+            cv.put(x0, row, line.replace("\u00a0", " "), "class:muted")
             row += 1
     return row - y0 + 1
 
@@ -44,10 +50,12 @@ def paint_side(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -
     cv.put(x0, y0, _("chat (t to talk)")[:w], "class:muted")
     lines: list[Frags] = []
     for sender, text in m.chat:
-        wrapped = wrap(f"{sender}: {text}", w)
+        # The sender's name stays on one row, shortened to the column if need be.
+        name = fit(sender, max(1, w - 1)) + ":"
+        token = name.replace(" ", "\u00a0")
+        wrapped = wrap(f"{token} {text}", w)
         first = wrapped[0]
-        name = f"{sender}:"
-        lines.append([("class:chat.from", name), ("", first[len(name) :])])
+        lines.append([("class:chat.from", name), ("", first[len(token) :])])
         lines.extend([[("", rest)] for rest in wrapped[1:]])
     room = h - 1
     for i, frags in enumerate(lines[-room:] if room > 0 else []):

@@ -17,7 +17,16 @@ from typing import Any
 
 import pytest
 from helpers import records as R
-from helpers.layout import CASTS, LATIN, LONG_TABLE, cut_labels, language, players, problems
+from helpers.layout import (
+    ARABIC,
+    CASTS,
+    LATIN,
+    LONG_TABLE,
+    cut_labels,
+    language,
+    players,
+    problems,
+)
 from helpers.model import HAND, table, welcomed
 
 from leekha import protocol as P
@@ -53,7 +62,7 @@ def passing(cast: str, **rules: Any) -> M.ClientModel:
     return m
 
 
-def playing(cast: str, **rules: Any) -> M.ClientModel:
+def playing(cast: str, trick: str = "10S 8S 9S", **rules: Any) -> M.ClientModel:
     """The play phase, a trick half played (cards at north and east), our turn."""
     m = passing(cast, **rules)
     m.choices.pass_sel = set(C.parse_cards("AH QH 7H"))
@@ -65,9 +74,8 @@ def playing(cast: str, **rules: Any) -> M.ClientModel:
     for seat in range(4):
         m.apply(P.PassDone(seat=seat))
     m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
-    m.apply(P.CardPlayed(seat=1, card=C.parse_card("10S")))
-    m.apply(P.CardPlayed(seat=2, card=C.parse_card("8S")))
-    m.apply(P.CardPlayed(seat=3, card=C.parse_card("9S")))
+    for seat, card in enumerate(C.parse_cards(trick), start=1):
+        m.apply(P.CardPlayed(seat=seat, card=card))
     m.apply(P.YourTurn(phase="play", legal=C.parse_cards("4S QS AS"), deadline=30.0))
     return m
 
@@ -197,6 +205,51 @@ def spectating(cast: str) -> M.ClientModel:
     return m
 
 
+def voids(cast: str) -> M.ClientModel:
+    """The counting aid once two seats showed a void (they did not follow spades)."""
+    m = playing(cast, "10S 9H 9D")
+    m.at_table.toggle_counting()
+    assert any(m.game.shown_void)
+    return m
+
+
+def partners(cast: str) -> M.ClientModel:
+    """Partnership rules: the partner's and the team's tags on the seats."""
+    return playing(cast, preset="partnership")
+
+
+def chatting(cast: str) -> M.ClientModel:
+    """Long names saying long things in the chat column."""
+    m = playing(cast)
+    for sender in (LATIN, ARABIC):
+        m.apply(P.ChatMessage(sender=sender, text="well played, that queen was a gift",
+                              table_id=7))  # fmt: skip
+    return m
+
+
+def last_trick(cast: str) -> M.ClientModel:
+    """v after a trick: who took it, over the middle."""
+    m = playing(cast)
+    m.apply(P.CardPlayed(seat=0, card=C.parse_card("AS")))
+    played = [[seat, card] for seat, card in zip((1, 2, 3, 0), C.parse_cards("10S 8S 9S AS"))]
+    m.apply(P.TrickTaken(winner=0, cards=played, points=0))
+    m.at_table.toggle_last_trick()
+    return m
+
+
+def reconnecting(cast: str) -> M.ClientModel:
+    m = playing(cast)
+    m.link.lost(_("attempt {n}, next in {s:.0f}s").format(n=3, s=4.0))
+    return m
+
+
+def failed(cast: str) -> M.ClientModel:
+    m = connecting(cast)
+    m.link.failed(_("cannot connect to {where}: {why}").format(
+        where="leekha-games.example.org:7241", why="connection refused"))  # fmt: skip
+    return m
+
+
 SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
     "connecting": connecting,
     "statistics": stats,
@@ -216,6 +269,12 @@ SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
     "round summary": summary,
     "score sheet": scores,
     "game over": game_over,
+    "count aid voids": voids,
+    "partnership": partners,
+    "chat": chatting,
+    "last trick": last_trick,
+    "reconnecting": reconnecting,
+    "cannot connect": failed,
 }
 
 
