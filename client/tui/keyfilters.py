@@ -78,14 +78,8 @@ def layer(m: M.ClientModel) -> str | None:
 
 
 def under_help(m: M.ClientModel) -> str | None:
-    """The layer the help box describes: the one on top were the box closed. The box is
-    first in `Overlays.top`'s order, so that is the same order asked without it."""
-    boxes = m.boxes
-    was, boxes.show_help = boxes.show_help, False
-    try:
-        return m.overlay
-    finally:
-        boxes.show_help = was
+    """The layer the help box describes: the one on top were the box closed."""
+    return m.under_help
 
 
 def do(fn: Callable[[M.ClientModel], object]) -> Callable[[Press], None]:

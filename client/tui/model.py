@@ -186,11 +186,20 @@ class ClientModel:
     @property
     def overlay(self) -> str | None:
         """The overlay on top: painted last, closed by Esc, owner of the keys and hints."""
+        return self._overlay(help_box=True)
+
+    @property
+    def under_help(self) -> str | None:
+        """The overlay the help box covers, whose keys the help box lists."""
+        return self._overlay(help_box=False)
+
+    def _overlay(self, *, help_box: bool) -> str | None:
         return self.boxes.top(
             self.screen,
             waiting=self.game.status_word == "waiting",
             doubling=bool(self.choices.double_offer),
             over=self.game.phase == "game_over",
+            help_box=help_box,
         )
 
     @property

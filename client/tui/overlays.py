@@ -70,10 +70,13 @@ class Overlays:
     show_scores: bool = False
     summary: RoundSummary | None = None
 
-    def top(self, screen: str, *, waiting: bool, doubling: bool, over: bool) -> str | None:
+    def top(
+        self, screen: str, *, waiting: bool, doubling: bool, over: bool, help_box: bool = True
+    ) -> str | None:
         """The box on top on `screen`; at a table, `waiting` (not started), `doubling` (a
-        Leekha card may be revealed) and `over` (the game has ended) open theirs."""
-        if self.show_help:
+        Leekha card may be revealed) and `over` (the game has ended) open theirs. Without
+        `help_box`, the box the help box covers (the one whose keys it lists)."""
+        if self.show_help and help_box:
             return HELP
         if self.phrase_picker and screen != CONNECTING:
             return PHRASES
