@@ -94,11 +94,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="leekha-startup-") as work:
         base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         base.update(TERM="xterm-256color", PYTHONPYCACHEPREFIX=str(Path(work) / "pyc"))
-        envs = {"this tree": base}
+        # Both trees through the same door (PYTHONPATH), so that how the packages are
+        # found (this environment's editable install or the path) is not in the ratio.
+        trees = {"this tree": Path(__file__).resolve().parents[1]}
         if args.against is not None:
-            tree = _tree(args.against, Path(work) / "against")
+            trees[str(args.against)] = args.against
+        envs = {}
+        for i, (name, checkout) in enumerate(trees.items()):
+            tree = _tree(checkout, Path(work) / f"tree{i}")
             path = os.pathsep.join(p for p in (str(tree), base.get("PYTHONPATH")) if p)
-            envs[str(args.against)] = dict(base, PYTHONPATH=path)
+            envs[name] = dict(base, PYTHONPATH=path)
         bare: list[float] = []
         drawn: dict[str, list[float]] = {name: [] for name in envs}
         total: dict[str, list[float]] = {name: [] for name in envs}
