@@ -8,41 +8,56 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from leekha.common import errors as E
-from leekha.common.config import RulesConfig
+from leekha.common.actions import ActionMap
+from leekha.common.actions import from_dict as action_of
+from leekha.common.config import Rules, RulesConfig
 from leekha.common.errors import LeekhaError, RuleError
 from leekha.common.game import Game, replay
 
 RECORD_VERSION = 1
 
 
+class RecordDict(TypedDict):
+    """A record as JSON holds it: what replays the game, and what it came to."""
+
+    version: int
+    rules: Rules
+    seed: int
+    players: list[str]
+    actions: list[ActionMap]
+    history: list[list[int]]
+    result: dict[str, list[int]] | None
+    meta: dict[str, object]
+
+
 @dataclass(frozen=True)
 class GameRecord:
     rules: RulesConfig
     seed: int
-    actions: list[dict[str, Any]]
+    actions: list[ActionMap]
     players: list[str] = field(default_factory=lambda: ["", "", "", ""])
     meta: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: Game, players: list[str] | None = None, **meta: object) -> GameRecord:
         return cls(
-            game.config, game.seed, [dict(a) for a in game.actions], players or [""] * 4, meta
+            game.config, game.seed, [a.copy() for a in game.actions], players or [""] * 4, meta
         )
 
     def replay(self) -> Game:
         return replay(self.rules, self.seed, self.actions)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RecordDict:
         game = self.replay()
         return {
             "version": RECORD_VERSION,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "players": list(self.players),
-            "actions": [dict(a) for a in self.actions],
+            "actions": [a.copy() for a in self.actions],
             "history": game.history,
             "result": game.outcome.to_dict() if game.outcome else None,
             "meta": dict(self.meta),
@@ -50,7 +65,8 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
-        """Read a record and check that it replays; raises LeekhaError(bad_record) if not."""
+        """Read a record (JSON's maps, unchecked) and check that it replays; raises
+        LeekhaError(bad_record) if not. Its actions are kept as the engine writes them."""
         try:
             if data.get("version") != RECORD_VERSION:
                 raise RuleError(E.BAD_RECORD, f"unsupported record version {data.get('version')!r}")
@@ -64,7 +80,7 @@ class GameRecord:
             record = cls(
                 RulesConfig.from_dict(data["rules"]),
                 seed,
-                [dict(a) for a in actions],
+                [action_of(a).to_dict() for a in actions],
                 [str(p) for p in players],
                 dict(data.get("meta") or {}),
             )

@@ -14,7 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from leekha.server.reactor import install_asyncio_reactor
-from leekha.server.settings import SettingsError
+from leekha.server.settings import ServerSettings, SettingsError
 from leekha.server.settings_cli import add_server_arguments, settings_from_args
 
 
@@ -25,15 +25,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _begin_logging(level: str, stream: TextIO) -> None:
     from twisted.logger import (
         FilteringLogObserver,
+        ILogFilterPredicate,
+        ILogObserver,
         LogLevel,
         LogLevelFilterPredicate,
         globalLogBeginner,
         textFileLogObserver,
     )
 
-    predicate: Any = LogLevelFilterPredicate(defaultLogLevel=LogLevel.levelWithName(level))
-    text: Any = textFileLogObserver(stream)
-    observer: Any = FilteringLogObserver(text, [predicate])
+    # The interfaces adapt each object to itself (it provides them): mypy, without zope's
+    # plugin, then sees the interface types Twisted's signatures ask for.
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.levelWithName(level))
+    text = ILogObserver(textFileLogObserver(stream))
+    observer = ILogObserver(FilteringLogObserver(text, [ILogFilterPredicate(predicate)]))
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
 
 
@@ -66,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(reactor: Any, settings: Any) -> None:
+async def _serve(reactor: Any, settings: ServerSettings) -> None:
     """Start, then serve until SIGINT/SIGTERM (`task.react` stops the reactor, and the
     server stops before it) or a fatal database error; raises SystemExit with the code."""
     from twisted.internet.defer import Deferred, ensureDeferred

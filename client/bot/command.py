@@ -156,6 +156,8 @@ def _options(args: argparse.Namespace) -> tuple[list[BotOptions], str | None]:
 def _begin_logging(verbose: bool) -> None:
     from twisted.logger import (
         FilteringLogObserver,
+        ILogFilterPredicate,
+        ILogObserver,
         LogLevel,
         LogLevelFilterPredicate,
         globalLogBeginner,
@@ -163,11 +165,12 @@ def _begin_logging(verbose: bool) -> None:
     )
 
     level = LogLevel.debug if verbose else LogLevel.info
-    predicate: Any = LogLevelFilterPredicate(defaultLogLevel=level)
+    predicate = LogLevelFilterPredicate(defaultLogLevel=level)
     if not verbose:  # Twisted's own steps ("Starting factory", each retry) are noise here
         predicate.setLogLevelForNamespace("twisted", LogLevel.warn)
-    text: Any = textFileLogObserver(sys.stderr)
-    observer: Any = FilteringLogObserver(text, [predicate])
+    # Each object adapted to the interface it provides (itself), as Twisted's types ask.
+    text = ILogObserver(textFileLogObserver(sys.stderr))
+    observer = ILogObserver(FilteringLogObserver(text, [ILogFilterPredicate(predicate)]))
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
 
 
