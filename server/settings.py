@@ -9,10 +9,8 @@ from the same table are `leekha.server.settings_cli`.
 
 from __future__ import annotations
 
-import difflib
 import math
 import socket
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -308,12 +306,16 @@ def _check(key: str, value: object, source: str) -> object:
 
 
 def _unknown(key: str, source: str) -> SettingsError:
+    import difflib  # only to word a refusal: an embedded server (`leekha play`) never needs it
+
     close = difflib.get_close_matches(key, FIELDS, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(FIELDS)}"
     return SettingsError(key, f"unknown setting{hint}", source)
 
 
 def _read_file(path: Path) -> dict[str, object]:
+    import tomllib  # a config file is read by `leekha serve`; `leekha play` has none
+
     source = str(path)
     try:
         with path.open("rb") as fh:

@@ -230,15 +230,17 @@ made = [t for t, c in MESSAGE_TYPES.items() if "__dataclass_fields__" in c.__dic
 loaded = {m for m in sys.modules if sys.modules[m] is not None}
 # A module may build a constant message (server/connection.py's refusal frame).
 few = len(made) <= 3 < len(MESSAGE_TYPES)
-print(sorted(loaded & {"confusable_homoglyphs", "babel.dates"}), few)
+deferred = {"confusable_homoglyphs", "babel.dates", "difflib", "tomllib"}
+print(sorted(loaded & deferred), few)
 """
 
 
 def test_play_defers_what_its_first_table_does_not_need(tmp_path: Path) -> None:
     """Start-up time: importing what `leekha play` runs makes hardly any message dataclass
-    (each is made when first used), leaves Babel's calendar data out, and once the look-alike
-    map is cached, a name check reads the cache, not confusable-homoglyphs' JSON. The
-    first run, with an empty cache, shows that the probe sees the library when it loads."""
+    (each is made when first used), leaves Babel's calendar data, difflib and tomllib (a
+    refusal's wording, a config file) out, and once the look-alike map is cached, a name
+    check reads the cache, not confusable-homoglyphs' JSON. The first run, with an empty
+    cache, shows that the probe sees the library when it loads."""
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
 
     def probe() -> str:
