@@ -12,7 +12,7 @@ from prompt_toolkit.utils import get_cwidth
 from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, fit, frags_width
+from leekha.client.tui.canvas import Canvas, fit, frags_width, wrap
 from leekha.client.tui.cardfrags import cards_line
 from leekha.common import cards as C
 from leekha.common.view import Result
@@ -28,7 +28,17 @@ def paint_round_summary(
 ) -> None:
     """The round's taken cards and points; doubled cards marked x2, and why if it ended early."""
     width = min(cv.width, 72)
-    x, y = cv.box(width, 10, title or _("round {n} over").format(n=s.round + 1))
+    # Under the seats: the doubled cards, then why the round went as it did, wrapped
+    # whole (the note is a sentence: a slice of it would read as another one).
+    notes: list[tuple[str, str]] = []
+    if s.doubled:
+        marks = _("x2: {cards} scored double").format(
+            cards=" ".join(C.format_card(c, ascii=ascii) for c in C.display_order(s.doubled))
+        )
+        notes.append((marks, "class:box class:timer"))
+    notes += [(row, "class:box class:timer") for row in wrap(s.note, width - 4) if s.note]
+    x, y = cv.box(width, max(10, 8 + len(notes)),
+                  title or _("round {n} over").format(n=s.round + 1))  # fmt: skip
     pts_x = x + width - 16
     cv.put(x, y, _("player"), "class:box class:box.title")
     cv.put(x + 16, y, _("taken"), "class:box class:box.title")
@@ -46,14 +56,10 @@ def paint_round_summary(
             line.append(("class:box", f"+{len(taken) - max(0, room // 4 - 1)}"))
         cv.frags(x + 16, row, line)
         cv.put(pts_x, row, f"{s.round_points[seat]:>5}  {s.totals[seat]:>5}", "class:box")
-    if s.doubled:
-        marks = _("x2: {cards} scored double").format(
-            cards=" ".join(C.format_card(c, ascii=ascii) for c in C.display_order(s.doubled))
-        )
-        cv.put(x, y + 5, marks, "class:box class:timer")
-    if s.note:
-        cv.put(x, y + 6, s.note[: width - 4], "class:box class:timer")
-    cv.put(x, y + 7, footer, "class:box class:muted")
+    first = y + 5 if len(notes) > 1 or s.doubled else y + 6  # one note keeps its old row
+    for i, (note, style) in enumerate(notes):
+        cv.put(x, first + i, note, style)
+    cv.put(x, max(y + 7, first + len(notes)), footer, "class:box class:muted")
 
 
 def put_columns(

@@ -89,6 +89,15 @@ def summary(cast: str) -> M.ClientModel:
     return m
 
 
+def summary_note(cast: str) -> M.ClientModel:
+    """A round summary with a note: the target reached, but a tie plays on."""
+    m = playing(cast, preset="levant")
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2],
+                          taken=TAKEN, tie=True))  # fmt: skip
+    assert m.boxes.summary is not None and m.boxes.summary.note, "no note to show"
+    return m
+
+
 def scores(cast: str) -> M.ClientModel:
     m = summary(cast)
     m.enter()
@@ -269,6 +278,7 @@ SCREENS: dict[str, Callable[[str], M.ClientModel]] = {
     "round summary": summary,
     "score sheet": scores,
     "game over": game_over,
+    "round summary note": summary_note,
     "count aid voids": voids,
     "partnership": partners,
     "chat": chatting,
@@ -289,6 +299,7 @@ OVERLAY = {
     "doubling": M.DOUBLE,
     "table help": M.HELP,
     "round summary": M.SUMMARY,
+    "round summary note": M.SUMMARY,
     "score sheet": M.SCORES,
     "game over": M.GAME_OVER,
 }
@@ -308,6 +319,10 @@ def test_nothing_is_cut_or_painted_over(
     found = problems(cv, lang, logical=not bidi)
     if ("q", _("quit")) in hint_items(m) and not bidi:
         assert f"q {_('quit')}" in cv.text(), "the quit key is not on the hint line"
+    note = m.boxes.summary.note if m.overlay == M.SUMMARY and m.boxes.summary else ""
+    words = set(re.findall(r"\S+", cv.text()))
+    if not bidi:  # the round's note is a sentence: every word of it whole
+        found += [f"the note lost {w!r}" for w in note.split() if w not in words]
     assert found == [], "\n".join([*found, cv.text()])
 
 
