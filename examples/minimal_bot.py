@@ -169,7 +169,7 @@ class Bot:
                 }
             )
         self.on_snapshot(self.wait_for("sit", rid))
-        print(f"seat {self.seat} at table {self.args.table!r}", file=sys.stderr)
+        print(f"seat {self.seat + 1} at table {self.args.table!r}", file=sys.stderr)
         if self.host and self.args.fill:
             for seat in range(4):
                 if not self.occupied[seat]:

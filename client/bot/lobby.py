@@ -114,7 +114,9 @@ class LobbySteps(BotSeat):
             self.table_id = None  # a seatless snapshot must not stop the lobby's lookup
             return
         if not self.seated.called:
-            log.info("{bot}: seat {seat} at table {t}", bot=self.name, seat=seat, t=self.table_id)
+            # Seats are counted from 1 wherever a person reads them, logs included.
+            log.info("{bot}: seat {seat} at table {t}", bot=self.name, seat=seat + 1,
+                     t=self.table_id)  # fmt: skip
             if self.is_host:
                 self.created = True
             self.seated.callback(None)

@@ -52,7 +52,7 @@ class MoveSteps(BotSeat):
             bot=self.name,
             n=self.games_done,
             totals=result["totals"] if result else None,
-            winners=result["winners"] if result else None,
+            winners=[w + 1 for w in result["winners"]] if result else None,
         )
         if self.options.games and self.games_done >= self.options.games:
             self._send(P.Leave(id=self._new_id()), Note("leave"))

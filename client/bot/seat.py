@@ -299,7 +299,7 @@ class BotSeat:
     def _resumed_at(self, table_id: int | None, seat: int | None) -> None:
         """Act on a 1.1 welcome's word on where the resumed session is."""
         if table_id is not None and seat is not None:
-            log.info("{bot}: session resumed at seat {seat}", bot=self.name, seat=seat)
+            log.info("{bot}: session resumed at seat {seat}", bot=self.name, seat=seat + 1)
             return  # the snapshot that follows puts us back in the game
         log.info("{bot}: no longer seated after resume; finding the table", bot=self.name)
         if table_id is not None:

@@ -75,7 +75,7 @@ def test_a_signal_stops_a_waiting_bot_cleanly(
     with serve(tmp_path) as (_server, port):
         proc = bot(tmp_path, port, "--table", "alone")
         try:
-            proc.wait_line(r"seat 0 at table")
+            proc.wait_line(r"seat 1 at table")
             proc.popen.send_signal(sig)
             assert proc.finish() == code
             text = proc.text()

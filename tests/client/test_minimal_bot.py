@@ -67,7 +67,7 @@ def test_minimal_bot_hosts_three_leekha_bots(tmp_path: Path) -> None:
         host = minimal(tmp_path, port, "--table", "mixed", "--target", "30")
         guests = None
         try:
-            host.wait_line(r"seat 0 at table 'mixed'")
+            host.wait_line(r"seat 1 at table 'mixed'")
             guests = bot(tmp_path, port, "--table", "mixed", "--count", "3", "--name", "g")
             assert host.finish() == 0, host.text()
             assert guests.finish() == 0, guests.text()
