@@ -108,6 +108,17 @@ async def _serve(reactor: Any, settings: ServerSettings) -> None:
     raise SystemExit(1)
 
 
+def _is_name(host: str) -> bool:
+    """A host name rather than an address, well-formed or not (999.1.1.1 is an address)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return not set(host) <= set("0123456789.:")
+    return False
+
+
 def start_problem(exc: BaseException) -> str:
     """Why the server cannot start, in one line an operator can act on."""
     from twisted.internet import error
@@ -117,6 +128,8 @@ def start_problem(exc: BaseException) -> str:
         cause = exc.socketError
         if isinstance(cause, OSError) and cause.errno == errno.EADDRINUSE:
             return f"cannot listen on {where}: the port is in use (another server?)"
+        if isinstance(cause, socket.gaierror) and _is_name(exc.interface or ""):
+            return f"cannot listen on {where}: the host name does not resolve"
         if isinstance(cause, socket.gaierror):
             return f"cannot listen on {where}: no such address on this machine"
         why = cause.strerror if isinstance(cause, OSError) and cause.strerror else cause

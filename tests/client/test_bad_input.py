@@ -157,6 +157,7 @@ CASES = [
         1,
     ),
     case(PROC, "serve --host 999.1.1.1", r"cannot listen on 999.1.1.1:7241: no such address", 1),
+    case(PROC, "serve --host nosuch.invalid", r"invalid:7241: the host name does not resolve", 1),
     case(PROC, "serve --listen garbage:1", r"cannot start: Unknown endpoint type: 'garbage'", 1),
     case(
         PROC,
