@@ -73,8 +73,7 @@ class TableOptions:
     seat_grace_s: float
     afk_limit: int
     think: Think = think_inline
-    #: The clock of the turn timers: every table's in one `leekha.server.timers.Deadlines`
-    #: on a server; None is the table's own clock.
+    #: The turn timers' clock: on a server, one `timers.Deadlines` for all; None: `clock`.
     turn_timers: Clock | None = None
 
 
@@ -105,8 +104,7 @@ class Table:
         #: finished it); anyone else in that seat sees the finished game as a spectator.
         self.finishers: list[str | None] = [None] * 4
         self.chat = TableChat(self.id, hub.store, self.members, self.send)
-        # Not `or`: an empty Deadlines is falsy (it has a length), and the tables made
-        # while no turn timer ran would each have taken the reactor instead.
+        # Not `or`: an empty Deadlines is falsy (it has a length).
         timers = options.turn_timers if options.turn_timers is not None else clock
         self.turn_clock = TurnClock(self, timers, options.afk_limit, self.send, self._broadcast)
         self.turns = self.turn_clock.turns
