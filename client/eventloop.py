@@ -11,12 +11,49 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+
+if TYPE_CHECKING:
+    from twisted.internet.interfaces import IDelayedCall
+    from twisted.python.threadpool import ThreadPool
 
 T = TypeVar("T")
 
 
-def install_reactor(*, tls: bool = True) -> Any:
+class ReactorTime(Protocol):
+    """The reactor as a source of time: all a client session, a bot and a tournament link
+    call on it themselves (endpoints take the reactor untyped). Twisted's IReactorTime
+    cannot be an annotation here (zope interfaces, no mypy plugin); this matches its
+    methods, so the running reactor, `task.Clock` and `MemoryReactorClock` all fit."""
+
+    def seconds(self) -> float: ...
+
+    def callLater(
+        self, delay: float, callable: Callable[..., object], *args: object, **kw: object
+    ) -> IDelayedCall: ...
+
+
+class Reactor(ReactorTime, Protocol):
+    """The running reactor as a command and the server use it: time, a call once it runs,
+    a trigger before shutdown, and the thread pool that the database's slow work goes to."""
+
+    def callWhenRunning(
+        self, callable: Callable[..., object], *args: object, **kw: object
+    ) -> object: ...
+
+    def addSystemEventTrigger(
+        self,
+        phase: str,
+        eventType: str,
+        callable: Callable[..., object],
+        *args: object,
+        **kw: object,
+    ) -> object: ...
+
+    def getThreadPool(self) -> ThreadPool: ...
+
+
+def install_reactor(*, tls: bool = True) -> Reactor:
     """Install (or reuse) Twisted's asyncio reactor on a fresh loop and return it: the one
     event loop every leekha command runs on, `leekha serve` included (server/reactor.py
     hands this out to the server's commands; the TUI and the bot client import nothing
@@ -39,7 +76,8 @@ def install_reactor(*, tls: bool = True) -> Any:
         asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
     from twisted.internet import reactor
 
-    return reactor
+    # The module swaps itself for the installed reactor object, which mypy cannot see.
+    return cast(Reactor, reactor)
 
 
 def is_tls_error(exc: object) -> bool:
@@ -50,7 +88,7 @@ def is_tls_error(exc: object) -> bool:
     return ssl is not None and isinstance(exc, ssl.Error)
 
 
-def run_on_reactor(main: Callable[[Any], Awaitable[int]], *, tls: bool = True) -> int:
+def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = True) -> int:
     """Run `main(reactor)` to completion on the asyncio reactor; return its exit code.
     `tls=False`: the process makes no TLS connection (see `install_reactor`)."""
     install_reactor(tls=tls)
@@ -59,11 +97,11 @@ def run_on_reactor(main: Callable[[Any], Awaitable[int]], *, tls: bool = True) -
     running: list[asyncio.Future[int]] = []
     interrupted: list[int] = []
 
-    async def noting(reactor: Any) -> int:
+    async def noting(reactor: Reactor) -> int:
         _note_interrupt(interrupted)  # once running: Twisted's handler is in place by then
         return await main(reactor)
 
-    async def react(reactor: Any) -> None:
+    async def react(reactor: Reactor) -> None:
         running.append(asyncio.ensure_future(noting(reactor)))
         try:
             rc = await defer.Deferred.fromFuture(running[0])

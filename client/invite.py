@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from leekha.client.i18n import N_, _
 from leekha.client.options import address_help
 from leekha.protocol.invite import Invite, InviteError
 from leekha.protocol.views import TableSummary
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
 
 #: What is wrong with a pasted line, by `InviteError.code`, in the reader's language.
 PROBLEMS = {
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     return run_on_reactor(lambda reactor: invite_main(reactor, host, port, args))
 
 
-async def invite_main(reactor: Any, host: str, port: int, args: argparse.Namespace) -> int:
+async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse.Namespace) -> int:
     """Connect, find the table, print the line; exit code 1 when any of it fails."""
     from leekha import protocol as P
     from leekha.client.session import ConnectFailed, Target, dial_error

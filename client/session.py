@@ -27,13 +27,13 @@ from __future__ import annotations
 import base64
 import itertools
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from twisted.application.internet import ClientService
 from twisted.internet import defer, error, task
 from twisted.internet.base import DelayedCall
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
-from twisted.internet.interfaces import IStreamClientEndpoint
+from twisted.internet.interfaces import IReactorTime, IStreamClientEndpoint
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -55,6 +55,9 @@ from leekha.client.trust import KnownHosts, TrustingCreator, first_contact_notic
 from leekha.client.wire import SessionProtocol
 from leekha.protocol.auth import challenge_payload
 from leekha.protocol.connection import Pending
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
 
 __all__ = [
     "ClientSession",
@@ -84,7 +87,7 @@ class ClientSession:
 
     def __init__(
         self,
-        reactor: Any,
+        reactor: ReactorTime,
         target: Target,
         name: str,
         *,
@@ -103,6 +106,9 @@ class ClientSession:
         dead_after: float = 75.0,
     ) -> None:
         self.reactor = reactor
+        # The same reactor as Twisted's own APIs type it (zope interfaces, which no
+        # Protocol matches under mypy without the zope plugin).
+        self._clock = cast(IReactorTime, reactor)
         self.target = target
         self.name = name
         self.wanted_name = name
@@ -163,7 +169,7 @@ class ClientSession:
             self._endpoint(),
             cast(Any, factory),
             retryPolicy=self._policy,
-            clock=self.reactor,
+            clock=self._clock,
         )
         self._first = defer.Deferred()
         self._service.startService()
@@ -365,7 +371,7 @@ class ClientSession:
         if self._service is None:
             return defer.succeed(None)
         service, self._service = self._service, None
-        turn: defer.Deferred[None] = task.deferLater(self.reactor, 0, lambda: None)
+        turn: defer.Deferred[None] = task.deferLater(self._clock, 0, lambda: None)
         return turn.addCallback(lambda _: service.stopService())
 
     def _forget_token(self) -> None:

@@ -16,13 +16,13 @@ import ipaddress
 import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.application.service import MultiService, Service
 from twisted.internet.defer import Deferred, DeferredList, ensureDeferred
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import IListeningPort, IStreamServerEndpoint
+from twisted.internet.interfaces import IListeningPort, IReactorFromThreads, IStreamServerEndpoint
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -39,6 +39,9 @@ from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, quote, with_credentials
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import Reactor
 
 log = Logger()
 
@@ -225,7 +228,7 @@ def _shown(description: str) -> str:
 
 
 async def start_server(
-    reactor: Any,
+    reactor: Reactor,
     settings: ServerSettings,
     *,
     store: Store | None = None,
@@ -255,7 +258,9 @@ async def start_server(
     try:
         try:
             lobby = Lobby(reactor, settings, store)
-            lobby.options.think = lambda f: deferToThreadPool(reactor, reactor.getThreadPool(), f)
+            # Twisted types the reactor as a zope interface, which a Protocol cannot match.
+            threads = cast(IReactorFromThreads, reactor)
+            lobby.options.think = lambda f: deferToThreadPool(threads, reactor.getThreadPool(), f)
             restored = lobby.restore()
         except StoreFailed as exc:
             raise DatabaseProblem(Path(store.path), f'SQLite says "{exc.cause}"') from None

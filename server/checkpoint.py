@@ -13,15 +13,19 @@ while SQLite works.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from twisted.application.internet import TimerService
 from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IReactorFromThreads
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha.server.persistence import Store
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import Reactor
 
 log = Logger()
 
@@ -42,7 +46,7 @@ def checkpoint(path: str) -> tuple[int, int, int]:
 class Checkpointer(TimerService):
     """A child service of the server: checkpoints `store` from the thread pool."""
 
-    def __init__(self, reactor: Any, store: Store) -> None:  # zope: untyped
+    def __init__(self, reactor: Reactor, store: Store) -> None:
         super().__init__(CHECKPOINT_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
         self.clock = reactor
         self.reactor = reactor
@@ -58,7 +62,9 @@ class Checkpointer(TimerService):
         if self._running is not None:  # the last one is still copying: skip a beat
             return
         pool = self.reactor.getThreadPool()
-        self._running = deferToThreadPool(self.reactor, pool, checkpoint, self.store.path)
+        # Twisted types the reactor as a zope interface, which a Protocol cannot match.
+        threads = cast(IReactorFromThreads, self.reactor)
+        self._running = deferToThreadPool(threads, pool, checkpoint, self.store.path)
         self._running.addBoth(self._done)
         self._running.addErrback(self._failed)
 

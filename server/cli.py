@@ -11,11 +11,14 @@ import errno
 import signal
 import socket
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from leekha.server.reactor import install_asyncio_reactor
 from leekha.server.settings import ServerSettings, SettingsError
 from leekha.server.settings_cli import add_server_arguments, settings_from_args
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import Reactor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(reactor: Any, settings: ServerSettings) -> None:
+async def _serve(reactor: Reactor, settings: ServerSettings) -> None:
     """Start, then serve until SIGINT/SIGTERM (`task.react` stops the reactor, and the
     server stops before it) or a fatal database error; raises SystemExit with the code."""
     from twisted.internet.defer import Deferred, ensureDeferred

@@ -10,7 +10,7 @@ command line (`leekha.client.cli`, the composition root) hands them this module 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
@@ -20,6 +20,9 @@ from leekha.server.lifecycle import PLAYING
 from leekha.server.persistence import Store, db_path
 from leekha.server.records_cli import play_data_dir
 from leekha.server.session import token_id
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import Reactor
 
 __all__ = [
     "forget_unfinished", "hold", "kept_game", "play_data_dir", "start", "unfinished_round",
@@ -40,7 +43,7 @@ def hold(folder: Path) -> tuple[DataLock | None, int | None]:
 
 
 def start(
-    reactor: Any,
+    reactor: Reactor,
     folder: Path,
     *,
     name: str,

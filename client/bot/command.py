@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from leekha.client.i18n import _
 from leekha.client.options import (
@@ -29,6 +29,7 @@ from leekha.client.options import (
 
 if TYPE_CHECKING:  # the bot client is imported only when the command runs
     from leekha.client.bot.seat import BotOptions
+    from leekha.client.eventloop import Reactor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -184,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
     return run_on_reactor(lambda reactor: _fleet_main(reactor, options, args.verbose))
 
 
-async def _fleet_main(reactor: Any, options: list[BotOptions], verbose: bool) -> int:
+async def _fleet_main(reactor: Reactor, options: list[BotOptions], verbose: bool) -> int:
     from leekha.client.bot.run import BotFleet
 
     _begin_logging(verbose)

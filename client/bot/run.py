@@ -7,13 +7,17 @@ fleet with one clear line instead of one per bot.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha.client.bot.client import BotClient, BotOptions, ConnectFailed, EntryRefused
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
 
 log = Logger()
 
@@ -23,7 +27,7 @@ class BotFleet:
     tournament, 2 if the server could not be reached; `error` is the line to show the
     operator."""
 
-    def __init__(self, reactor: Any, options: list[BotOptions]) -> None:
+    def __init__(self, reactor: ReactorTime, options: list[BotOptions]) -> None:
         self.reactor = reactor
         self.options = options
         self.bots: list[BotClient] = []
@@ -85,5 +89,5 @@ class BotFleet:
             return defer.succeed(None)
         d = defer.DeferredList(waits, consumeErrors=True)
         # Never hang the exit on a peer that does not close: give it two seconds.
-        d.addTimeout(2.0, self.reactor)
+        d.addTimeout(2.0, cast(IReactorTime, self.reactor))  # zope-typed: see ReactorTime
         return d.addBoth(lambda _result: None)

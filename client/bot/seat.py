@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from twisted.internet import defer
 from twisted.internet.base import DelayedCall
@@ -29,6 +29,9 @@ from leekha.client.session import ConnectFailed as ConnectFailed
 from leekha.common.bots.base import Strategy, make_strategy
 from leekha.common.view import Rules
 from leekha.protocol.version import WELCOME_SAYS_SEAT, speaks
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
 
 log = Logger()
 
@@ -136,7 +139,7 @@ class BotSeat:
 
     def __init__(
         self,
-        reactor: Any,
+        reactor: ReactorTime,
         options: BotOptions,
         *,
         strategy: Strategy | None = None,
@@ -369,7 +372,6 @@ class BotSeat:
             self._later("start", 0.5, self._maybe_start)
         elif kind == "rematch" and msg.code == "not_ready":
             self._later("rematch", 1.0, self._vote_rematch)
-
 
     def _cancel(self, key: str) -> None:
         call = self._timers.pop(key, None)

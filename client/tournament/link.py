@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from twisted.internet import defer
 
@@ -21,6 +21,9 @@ from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.session import ClientSession, ConnectFailed, Target
 from leekha.protocol.views import Tournament
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
 
 CLIENT = "leekha-tournament"
 
@@ -55,7 +58,7 @@ class Link:
 
     def __init__(
         self,
-        reactor: Any,
+        reactor: ReactorTime,
         target: Target,
         name: str,
         on_state: Callable[[Tournament], None] = lambda _t: None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 
@@ -18,13 +18,16 @@ from leekha.protocol import version as V
 from leekha.protocol.version import speaks
 from leekha.protocol.views import Tournament
 
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
+
 
 def _print(lines: list[str]) -> None:
     print("\n".join(lines))
 
 
 async def main(
-    reactor: Any, host: str, port: int, args: argparse.Namespace, request: dict[str, Any]
+    reactor: ReactorTime, host: str, port: int, args: argparse.Namespace, request: dict[str, Any]
 ) -> int:
     """Run one action; the exit code: 0 done, 1 the server or the link said no."""
     finished: defer.Deferred[Tournament] = defer.Deferred()

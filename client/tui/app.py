@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -33,6 +33,9 @@ from leekha.client.tui.keys import Actions, build_keys
 from leekha.client.tui.layout import STYLE, Options, build_layout
 from leekha.protocol.invite import Invite
 
+if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
+
 
 class ClientApp:
     """A full-screen client for one server session."""
@@ -40,7 +43,7 @@ class ClientApp:
     def __init__(
         self,
         model: M.ClientModel,
-        reactor: Any,
+        reactor: ReactorTime,
         host: str,
         port: int,
         *,

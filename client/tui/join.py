@@ -21,6 +21,7 @@ from leekha.client.tui.play import add_screen_arguments
 from leekha.common.bots import LEVELS
 
 if TYPE_CHECKING:
+    from leekha.client.eventloop import ReactorTime
     from leekha.protocol.people import QuickPlay
 
 
@@ -192,7 +193,7 @@ def _identity() -> Any:
 
 
 async def join_main(
-    reactor: Any,
+    reactor: ReactorTime,
     host: str,
     port: int,
     name: str,

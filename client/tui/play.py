@@ -17,7 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from leekha.client.i18n import _
 from leekha.client.options import (
@@ -29,6 +29,9 @@ from leekha.client.options import (
     strategy_help,
 )
 from leekha.common.bots import BUILTIN, LEVELS
+
+if TYPE_CHECKING:
+    from leekha.client.eventloop import Reactor
 
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
@@ -55,7 +58,7 @@ class Local(Protocol):
     def hold(self, folder: Path) -> tuple[Held | None, int | None]: ...
 
     def start(
-        self, reactor: Any, folder: Path, *, name: str, bot_think_ms: int, lock: Held | None
+        self, reactor: Reactor, folder: Path, *, name: str, bot_think_ms: int, lock: Held | None
     ) -> Any: ...
 
     def unfinished_round(self, folder: Path, token: str) -> int | None: ...
@@ -206,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def play_main(
-    reactor: Any,
+    reactor: Reactor,
     args: argparse.Namespace,
     *,
     ready: Callable[[Any], None] | None = None,
