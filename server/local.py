@@ -9,6 +9,7 @@ command line (`leekha.client.cli`, the composition root) hands them this module 
 
 from __future__ import annotations
 
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,10 @@ from leekha.server.records_cli import play_data_dir
 from leekha.server.session import token_id
 
 if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+
     from leekha.client.eventloop import Reactor
+    from leekha.server.app import RunningServer
 
 __all__ = [
     "forget_unfinished", "hold", "kept_game", "play_data_dir", "start", "unfinished_round",
@@ -49,7 +53,7 @@ def start(
     name: str,
     bot_think_ms: int,
     lock: object = None,
-) -> Any:
+) -> Coroutine[Deferred[object], object, RunningServer]:
     """A server on 127.0.0.1 for one player, its database in `folder`: a Deferred that
     fires with the running server (`.port`, `.stop()`). `lock`: `hold(folder)`'s, which
     the server keeps until it stops (typed `object` here because the client knows it

@@ -22,6 +22,7 @@ from leekha.common.bots import LEVELS
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import ReactorTime
+    from leekha.client.tui.app import ClientApp
     from leekha.protocol.people import QuickPlay
 
 
@@ -202,7 +203,7 @@ async def join_main(
     trick_hold: float = 0.0,
     bell: bool = False,
     label: str | None = None,
-    ready: Callable[[Any], None] | None = None,
+    ready: Callable[[ClientApp], None] | None = None,
     invite: Any = None,
     quick: QuickPlay | None = None,
     quick_now: bool = False,

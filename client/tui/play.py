@@ -15,7 +15,7 @@ import getpass
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -31,7 +31,10 @@ from leekha.client.options import (
 from leekha.common.bots import BUILTIN, LEVELS
 
 if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+
     from leekha.client.eventloop import Reactor
+    from leekha.client.tui.app import ClientApp
 
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
@@ -49,6 +52,15 @@ class Held(Protocol):
     def release(self) -> None: ...
 
 
+class LocalServer(Protocol):
+    """The server `leekha play` started (server/app.py's RunningServer)."""
+
+    @property
+    def port(self) -> int: ...
+
+    def stop(self) -> Coroutine[Deferred[object], object, None]: ...
+
+
 class Local(Protocol):
     """What `leekha play` needs of a server on this machine: server/local.py, which the
     command line hands over as `args.local` (the TUI imports nothing of the server)."""
@@ -59,7 +71,7 @@ class Local(Protocol):
 
     def start(
         self, reactor: Reactor, folder: Path, *, name: str, bot_think_ms: int, lock: Held | None
-    ) -> Any: ...
+    ) -> Coroutine[Deferred[object], object, LocalServer]: ...
 
     def unfinished_round(self, folder: Path, token: str) -> int | None: ...
 
@@ -212,7 +224,7 @@ async def play_main(
     reactor: Reactor,
     args: argparse.Namespace,
     *,
-    ready: Callable[[Any], None] | None = None,
+    ready: Callable[[ClientApp], None] | None = None,
     **io: Any,
 ) -> int:
     """The whole `leekha play` session; `io` passes input/output through and `ready` gets
@@ -279,7 +291,7 @@ async def play_main(
             await twisted_await(server.stop())
 
 
-def _when_drawn(client: Any, report: str | None, leave: bool) -> None:
+def _when_drawn(client: ClientApp, report: str | None, leave: bool) -> None:
     """Benchmark hooks: note the wall-clock time of the first drawn table, maybe quit."""
     fut = client.when(lambda: client.table_drawn_at is not None)
 
