@@ -53,6 +53,11 @@ ASCII_FOR = str.maketrans(
 )
 
 
+#: Strips beside a box narrower than this (and than an eighth of the window) are blanked
+#: (see `Canvas._clear_slivers`).
+SLIVER = 10
+
+
 class Canvas:
     def __init__(self, width: int, height: int) -> None:
         self.width = max(1, width)
@@ -156,6 +161,7 @@ class Canvas:
         y = (self.height - h) // 2
         self.fill(x, y, w, h, style)
         for yy in range(y, y + h):
+            self._clear_slivers(self.cells[yy], x, x + w)
             self._clear_cut_words(self.cells[yy], x - 1, -1)
             self._clear_cut_words(self.cells[yy], x + w, 1)
         border = style + " class:box.border"
@@ -167,6 +173,15 @@ class Canvas:
             self.put(x + w - 1, yy, "│", border)
         self.put(x, y + h - 1, "└" + "─" * (w - 2) + "┘", border)
         return x + 2, y + 1
+
+    def _clear_slivers(self, row: list[tuple[str, str]], left: int, right: int) -> None:
+        """Blank a strip beside a box too narrow to read (a chat column's last words, a
+        seat's first letters): single words there read as noise, not as the screen."""
+        narrow = min(SLIVER, self.width // 8)
+        if 0 < left < narrow:
+            row[:left] = [("", " ")] * left
+        if 0 < self.width - right < narrow:
+            row[right:] = [("", " ")] * (self.width - right)
 
     def _clear_cut_words(self, row: list[tuple[str, str]], x: int, step: int) -> None:
         """Blank what is left of a word a box cut in two: a lone "a" beside a border

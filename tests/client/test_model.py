@@ -901,6 +901,21 @@ def test_a_box_leaves_no_half_word_beside_it() -> None:
     assert row.startswith("ann ") and "(" not in row and "13" not in row  # "(you)" was cut
 
 
+def test_a_wide_box_leaves_no_lone_chat_words_in_the_strip_beside_it() -> None:
+    """Found in issue 24's run by hand: a game-over box over the chat column left its last
+    words (`seat`, `to`, `bob:`) standing in a strip seven cells wide."""
+    from leekha.client.tui.canvas import Canvas
+
+    cv = Canvas(80, 5)
+    for y in range(5):
+        cv.put(56, y, "bob takes the seat to")
+        cv.put(0, y, "hard bot 3")
+    cv.box(66, 3)
+    rows = cv.text().split("\n")
+    assert all(r[73:].strip() == "" and r[:7].strip() == "" for r in rows[1:4]), rows
+    assert rows[0].endswith("seat to") and rows[4].startswith("hard bot 3")  # outside it
+
+
 def test_long_names_never_run_into_each_other_or_the_chat() -> None:
     from leekha.client.tui.canvas import clip, frags_width
 
