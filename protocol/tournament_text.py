@@ -9,7 +9,9 @@ server's export prints the same columns.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final
+
+from .views import ExportDoc, LabelledEntrant, Standing
 
 __all__ = [
     "HEADINGS",
@@ -61,14 +63,6 @@ def _interval(low: float | None, high: float | None) -> str:
     return "-" if low is None or high is None else f"{low:.2f}..{high:.2f}"
 
 
-def _label(entrant: Mapping[str, Any]) -> str:
-    if entrant.get("label"):
-        return str(entrant["label"])
-    if entrant.get("name"):
-        return str(entrant["name"])
-    return f"{entrant.get('strategy')}#{counted(int(entrant.get('index') or 0))}"
-
-
 def padded(rows: Sequence[Sequence[str]], left: int = 1) -> list[list[str]]:
     """Rows with every cell padded to its column's widest: the first `left` columns flush
     left, the rest right. (A screen that lays text out right to left places the cells
@@ -98,16 +92,16 @@ STANDING_COLUMNS: Final = (
 )  # fmt: skip
 
 
-def _rank(s: Mapping[str, Any], house: str) -> str:
+def _rank(s: Standing, house: str) -> str:
     """The rank as shown: "house" for a house bot, and none ("-") before the entrant's
     first finished game, where every entrant would tie and the order means nothing."""
-    rank = s.get("rank")
+    rank = s["rank"]
     if rank is None:
         return house
     return str(rank) if s["games"] else "-"
 
 
-def _standing_cells(s: Mapping[str, Any], label: str, house: str) -> dict[str, str]:
+def _standing_cells(s: Standing, label: str, house: str) -> dict[str, str]:
     return {
         "entrant": label,
         "rank": _rank(s, house),
@@ -115,38 +109,38 @@ def _standing_cells(s: Mapping[str, Any], label: str, house: str) -> dict[str, s
         "wins": str(s["wins"]),
         "rounds": str(s["rounds"]),
         "points": str(s["points"]),
-        "mean": _number(s.get("mean") if s["rounds"] else None),
-        "interval": _interval(s.get("low"), s.get("high")),
+        "mean": _number(s["mean"] if s["rounds"] else None),
+        "interval": _interval(s["low"], s["high"]),
         "fallback": str(s["fallback_games"]),
     }
 
 
 def standings_rows(
-    entrants: Sequence[Mapping[str, Any]],
-    lines: Sequence[Mapping[str, Any]],
+    entrants: Sequence[LabelledEntrant],
+    lines: Sequence[Standing],
     headings: Mapping[str, str] = HEADINGS,
     columns: Sequence[str] = STANDING_COLUMNS,
 ) -> list[list[str]]:
     """The standings as padded cells, from wire or export maps: a heading row, then one
-    row per entrant, in `columns` (the entrant's name first, flush left)."""
-    labels = {int(e["index"]): _label(e) for e in entrants}
+    row per entrant, in `columns` (the entrant's label first, flush left)."""
+    labels = {e["index"]: e["label"] for e in entrants}
     rows = [[headings[c] for c in columns]]
     for s in lines:
-        cells = _standing_cells(s, labels.get(int(s["entrant"]), "?"), headings["house"])
+        cells = _standing_cells(s, labels.get(s["entrant"], "?"), headings["house"])
         rows.append([cells[c] for c in columns])
     return padded(rows)
 
 
 def standings_table(
-    entrants: Sequence[Mapping[str, Any]],
-    lines: Sequence[Mapping[str, Any]],
+    entrants: Sequence[LabelledEntrant],
+    lines: Sequence[Standing],
     headings: Mapping[str, str] = HEADINGS,
 ) -> list[str]:
     """The standings as text lines (`standings_rows` joined)."""
     return joined(standings_rows(entrants, lines, headings))
 
 
-def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) -> list[str]:
+def games_table(doc: ExportDoc, headings: Mapping[str, str] = HEADINGS) -> list[str]:
     """Every game of an export: number, deal, rotation (counted from 1, as the table
     names), record id, players with their points, winners."""
     h = headings
@@ -157,19 +151,15 @@ def games_table(doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS) 
         players = [f"{name} {points}" for name, points in pairs]
         winners = ", ".join(g["players"][w] for w in g["winners"])
         record = "-" if g["record_id"] is None else str(g["record_id"])
-        numbers = (str(counted(g[key])) for key in ("game", "deal", "rotation"))
+        numbers = (str(counted(n)) for n in (g["game"], g["deal"], g["rotation"]))
         rows.append([*numbers, record, *players, winners])
     return _columns(rows, left=0)
 
 
-def table(
-    doc: Mapping[str, Any], headings: Mapping[str, str] = HEADINGS, title: str | None = None
-) -> str:
+def table(doc: ExportDoc, headings: Mapping[str, str] = HEADINGS, title: str | None = None) -> str:
     """The export as a readable text: a title line, the standings, then every game."""
     t = doc["tournament"]
-    title = title or headings["title"].format(
-        name=t.get("name", ""), format=t.get("format", ""), deals=t.get("deals", "?")
-    )
+    title = title or headings["title"].format(name=t["name"], format=t["format"], deals=t["deals"])
     return "\n".join(
         [title, "", *standings_table(doc["entrants"], doc["standings"], headings), "",
          *games_table(doc, headings)]

@@ -6,7 +6,9 @@ party. tests/protocol/test_views.py keeps each TypedDict's keys equal to its rec
 A seat view's static type is the engine's `leekha.common.view.SeatView` (`seatview.of_snapshot`);
 on the wire it is that view's map, `SeatViewDict`, whose keys the test holds equal to
 SEAT_VIEW's; the records a seat view holds (a trick, a result, a seat's figures) are the
-engine's TypedDicts too.
+engine's TypedDicts too. Past them, the tournament export's document (`leekha tournament
+export`, server/tournament/export.py) has its TypedDicts here too: no wire record checks
+those, the export builds them and the text tables read them.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from leekha.common.view import Result, SeatViewDict, TrickRecord
 __all__ = [
     "Control",
     "Entrant",
+    "ExportDoc",
+    "ExportEntrant",
+    "ExportGame",
+    "ExportStanding",
     "Facts",
+    "GameEntry",
+    "LabelledEntrant",
     "PlayerInfo",
     "PlayerStats",
     "RecentGame",
@@ -36,6 +44,7 @@ __all__ = [
     "TableSummary",
     "Timers",
     "Tournament",
+    "TournamentMeta",
     "TournamentSummary",
     "TournamentTable",
     "TrickRecord",
@@ -170,3 +179,77 @@ class Tournament(TypedDict):
     notes: list[str]
     starts_at: NotRequired[float | None]  # (1.4; a decoded message always has both)
     starts_in_s: NotRequired[int | None]
+
+
+# The export document (JSON, not on the wire): a superset of the wire's maps.
+
+
+class TournamentMeta(TypedDict):
+    """The export's `tournament` entry: the tournament's own facts, as the store has them."""
+
+    id: int
+    name: str
+    format: str
+    status: str
+    preset: str
+    deals: int
+    stages: int | None
+    move_timer_s: float | None
+    seed: int
+    starts_at: float | None
+    rules: Rules
+    games_done: int
+    games_total: int
+
+
+class LabelledEntrant(TypedDict):
+    """An entrant as the standings tables show it: its index and its label."""
+
+    index: int
+    label: str
+
+
+class ExportEntrant(TypedDict):
+    index: int
+    name: str | None
+    strategy: str | None
+    kind: str  # "server", "client" or "house" (tournaments.KINDS)
+    label: str
+
+
+class ExportStanding(Standing):
+    """A standing of the export: the wire's, with the entrant's label and deals played."""
+
+    label: str
+    deals: int
+
+
+class GameEntry(TypedDict):
+    """A finished game as the store keeps it (`GameResult.to_dict`): numbers from 0."""
+
+    game: int
+    stage: int
+    deal: int
+    rotation: int
+    seed: int
+    seats: list[int]
+    record_id: int | None
+    rounds: list[list[int]]
+    points: list[int]
+    winners: list[int]
+    fallback_moves: list[int]
+
+
+class ExportGame(GameEntry):
+    """A game of the export: the store's, with its seats' labels and winning entrants."""
+
+    players: list[str]
+    winner_entrants: list[int]
+
+
+class ExportDoc(TypedDict):
+    version: int
+    tournament: TournamentMeta
+    entrants: list[ExportEntrant]
+    standings: list[ExportStanding]
+    games: list[ExportGame]

@@ -8,12 +8,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
 from leekha.client.i18n import _
 from leekha.client.tournament import text
+from leekha.protocol.views import ExportDoc, Tournament
 from leekha.server.persistence import Store, db_path
 from leekha.server.tournament import export
 from leekha.server.tournament.store import Stored, TournamentStore
@@ -38,17 +38,29 @@ def load(data_dir: Path | None, tournament_id: int) -> Stored:
     return stored
 
 
-def document(stored: Stored) -> dict[str, Any]:
+def document(stored: Stored) -> ExportDoc:
     """The export document of a stored tournament."""
     return export.document(stored.meta(), stored.entrants, list(stored.results.values()))
 
 
-def state_of(stored: Stored, doc: dict[str, Any]) -> dict[str, Any]:
-    """The document as `text.state_lines` reads a server's state: an entrant is present
-    when it has entered; live tables are the running server's to tell."""
-    entrants = [{**e, "present": e["index"] in stored.tokens} for e in doc["entrants"]]
-    return {**doc["tournament"], "entrants": entrants, "standings": doc["standings"],
-            "tables": [], "notes": []}  # fmt: skip
+def state_of(stored: Stored, doc: ExportDoc) -> Tournament:
+    """The document as `text.state_lines` reads a server's state: an entrant is named by
+    its label (as the wire names it) and present when it has entered; live tables are
+    the running server's to tell."""
+    t = doc["tournament"]
+    timer = t["move_timer_s"]
+    return {
+        "id": t["id"], "name": t["name"], "format": t["format"], "status": t["status"],
+        "preset": t["preset"], "rules": t["rules"], "deals": t["deals"],
+        "stages": t["stages"], "move_timer_s": None if timer is None else round(timer),
+        "entrants": [
+            {"index": e["index"], "name": e["label"], "strategy": e["strategy"],
+             "kind": e["kind"], "present": e["index"] in stored.tokens}
+            for e in doc["entrants"]
+        ],
+        "standings": list(doc["standings"]), "tables": [], "games_done": t["games_done"],
+        "games_total": t["games_total"], "notes": [], "starts_at": t["starts_at"],
+    }  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:

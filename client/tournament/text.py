@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from leekha.client.i18n import _, language, ngettext
 from leekha.protocol import tournament_text as export
 from leekha.protocol.tournament_text import counted
+from leekha.protocol.views import (
+    ExportDoc,
+    LabelledEntrant,
+    Tournament,
+    TournamentMeta,
+    TournamentSummary,
+    TournamentTable,
+)
 
 
 def headings() -> dict[str, str]:
@@ -57,38 +64,37 @@ def games_text(done: int, total: int) -> str:
     )
 
 
-def about(t: Mapping[str, Any]) -> str:
+def about(t: Tournament | TournamentMeta) -> str:
     """Format, rules, deals (and Swiss stages): what kind of tournament it is."""
     text = _("{format}, rules {preset}, {deals}").format(
-        format=format_name(str(t["format"])), preset=t.get("preset", "?"),
-        deals=deals_text(int(t.get("deals") or 0)),
+        format=format_name(t["format"]), preset=t["preset"], deals=deals_text(t["deals"]),
     )  # fmt: skip
-    if t.get("stages"):
-        stages = ngettext("{n} stage", "{n} stages", t["stages"]).format(n=t["stages"])
+    if n := t["stages"]:
+        stages = ngettext("{n} stage", "{n} stages", n).format(n=n)
         text = _("{about}, {stages}").format(about=text, stages=stages)
     return text
 
 
-def progress(t: Mapping[str, Any]) -> str:
+def progress(t: Tournament | TournamentSummary) -> str:
     """Status and games done: "running: 3/32 games"."""
     return _("{status}: {games}").format(
-        status=status_name(str(t["status"])), games=games_text(t["games_done"], t["games_total"])
+        status=status_name(t["status"]), games=games_text(t["games_done"], t["games_total"])
     )
 
 
-def summary_lines(t: Mapping[str, Any], left: int | None = None) -> list[str]:
+def summary_lines(t: TournamentSummary, left: int | None = None) -> list[str]:
     """One tournament of a list: its summary line, and a second one under it for its
     start time if it has one (`left`: as `start_text`)."""
     start = start_text(t, left)
     return [summary_line(t)] + ([] if start is None else ["    " + start])
 
 
-def summary_line(t: Mapping[str, Any]) -> str:
+def summary_line(t: TournamentSummary) -> str:
     """One tournament of a list: id, name, format, status and progress."""
     entrants = ngettext("{n} entrant", "{n} entrants", t["entrants"]).format(n=t["entrants"])
     return _("#{id} {name}: {format}, {status}, {games}, {entrants}").format(
-        id=t["id"], name=t["name"], format=format_name(str(t["format"])),
-        status=status_name(str(t["status"])), games=games_text(t["games_done"], t["games_total"]),
+        id=t["id"], name=t["name"], format=format_name(t["format"]),
+        status=status_name(t["status"]), games=games_text(t["games_done"], t["games_total"]),
         entrants=entrants,
     )  # fmt: skip
 
@@ -114,61 +120,64 @@ def countdown(seconds: int) -> str:
     return _("{h} h {m:02d} min").format(h=seconds // 3600, m=seconds % 3600 // 60)
 
 
-def start_text(t: Mapping[str, Any], left: int | None = None) -> str | None:
+def start_text(t: Tournament | TournamentSummary, left: int | None = None) -> str | None:
     """(1.4) When a tournament starts, as a local time and a countdown (`left`: the
     seconds left now, else the server's `starts_in_s` as sent); None: no start time."""
     at = t.get("starts_at")
     if at is None:
         return None
     left = t.get("starts_in_s") if left is None else left
-    when = local_time(float(at))
-    if t.get("status") != "waiting":
+    when = local_time(at)
+    if t["status"] != "waiting":
         return _("started at {time}").format(time=when)
     if left:
-        return _("starts at {time}, in {left}").format(time=when, left=countdown(int(left)))
+        return _("starts at {time}, in {left}").format(time=when, left=countdown(left))
     return _("starts at {time}, any moment now").format(time=when)
 
 
-def labels(t: Mapping[str, Any]) -> dict[int, str]:
+def labels(t: Tournament) -> dict[int, str]:
     """Entrant index -> how it is shown (a house bot marked as such)."""
     out = {}
-    for e in t.get("entrants", ()):
-        label = str(e.get("label") or e.get("name") or e.get("strategy") or "?")
-        if e.get("kind") == "house":
+    for e in t["entrants"]:
+        label = e["name"] or e["strategy"] or "?"
+        if e["kind"] == "house":
             label = _("{name} (house)").format(name=label)
-        out[int(e["index"])] = label
+        out[e["index"]] = label
     return out
 
 
-def missing(t: Mapping[str, Any]) -> str:
+def shown(t: Tournament) -> list[LabelledEntrant]:
+    """The entrants as the standings tables label them (`labels`)."""
+    return [{"index": index, "label": label} for index, label in labels(t).items()]
+
+
+def missing(t: Tournament) -> str:
     """The client entrants not connected, by name ("" when all are here): whom a
     waiting tournament waits for."""
-    away = [e for e in t["entrants"] if e.get("kind") == "client" and not e.get("present")]
-    return ", ".join(str(e.get("name")) for e in away)
+    away = [e for e in t["entrants"] if e["kind"] == "client" and not e["present"]]
+    return ", ".join(e["name"] for e in away)
 
 
-def state_lines(t: Mapping[str, Any]) -> list[str]:
+def state_lines(t: Tournament) -> list[str]:
     """A tournament's state (`tournament_state`'s map): title, progress, standings, live
     tables and the server's notes."""
     head = _("#{id} {name}: {about}").format(id=t["id"], name=t["name"], about=about(t))
-    names = labels(t)
-    shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
     start = start_text(t)
     lines = [head, progress(t) if start is None else f"{progress(t)} · {start}"]
-    lines += ["", *export.standings_table(shown, t["standings"], headings())]
+    lines += ["", *export.standings_table(shown(t), t["standings"], headings())]
     who = missing(t)
     if t["status"] == "waiting" and who:
         lines += ["", _("waiting for: {names}").format(names=who)]
-    if t.get("tables"):
+    if t["tables"]:
         lines += ["", _("live tables:")]
         lines += [table_line(t, table) for table in t["tables"]]
-    notes = [str(note) for note in t.get("notes", ())]
+    notes = t["notes"]
     if notes:  # a log, not the state: "waiting for ..." stays in it once the games began
         lines += ["", _("what happened, latest last:"), *("  " + note for note in notes)]
     return lines
 
 
-def table_line(t: Mapping[str, Any], table: Mapping[str, Any]) -> str:
+def table_line(t: Tournament, table: TournamentTable) -> str:
     """One live table: its id, game, deal, rotation (counted from 1, as the table's name)
     and who sits where."""
     return _("table {table}: game {game}, deal {deal}, rotation {rotation}: {seats}").format(
@@ -176,19 +185,23 @@ def table_line(t: Mapping[str, Any], table: Mapping[str, Any]) -> str:
     )
 
 
-def numbers(table: Mapping[str, Any]) -> dict[str, int]:
+def numbers(table: TournamentTable) -> dict[str, int]:
     """A live table's game, deal and rotation as people count them (from 1, as the
     table's name `NAME #n`); the wire numbers them from 0."""
-    return {key: counted(int(table[key])) for key in ("game", "deal", "rotation")}
+    return {
+        "game": counted(table["game"]),
+        "deal": counted(table["deal"]),
+        "rotation": counted(table["rotation"]),
+    }
 
 
-def seats_text(names: Mapping[int, str], table: Mapping[str, Any]) -> str:
+def seats_text(names: Mapping[int, str], table: TournamentTable) -> str:
     """Who sits at a live table, seat by seat."""
-    return ", ".join(names.get(int(e), "?") for e in table["seats"])
+    return ", ".join(names.get(e, "?") for e in table["seats"])
 
 
-def export_text(doc: Mapping[str, Any]) -> str:
+def export_text(doc: ExportDoc) -> str:
     """The export as a readable table, with translated headings."""
     t = doc["tournament"]
-    title = _("{name} ({about})").format(name=t.get("name", ""), about=about(t))
+    title = _("{name} ({about})").format(name=t["name"], about=about(t))
     return export.table(doc, headings(), title)

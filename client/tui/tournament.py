@@ -166,9 +166,7 @@ def _standings_room(t: Tournament, rows: int) -> int:
 
 def _paint_standings(cv: Canvas, x: int, row: int, inner: int, t: Tournament, room: int) -> int:
     """The standings from `row` on, cut to `room` rows; returns the row after them."""
-    names = text.labels(t)
-    shown = [{**e, "label": names[int(e["index"])]} for e in t["entrants"]]
-    lines = standings_rows(shown, t["standings"], text.headings(), COLUMNS)
+    lines = standings_rows(text.shown(t), t["standings"], text.headings(), COLUMNS)
     for i, cells in enumerate(lines[:room]):
         _put_cells(cv, x, row, inner, cells, "class:box.title" if i == 0 else "class:box")
         row += 1

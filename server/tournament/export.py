@@ -8,8 +8,8 @@ are a superset of the wire's (`tournament_state`), so `standings_table` prints e
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from leekha.protocol.tournament_text import (
     HEADINGS,
@@ -21,6 +21,13 @@ from leekha.protocol.tournament_text import (
     standings_rows,
     standings_table,
     table,
+)
+from leekha.protocol.views import (
+    ExportDoc,
+    ExportEntrant,
+    ExportGame,
+    ExportStanding,
+    TournamentMeta,
 )
 from leekha.server.tournament.plan import Entrant
 from leekha.server.tournament.standings import GameResult, standings
@@ -43,7 +50,7 @@ __all__ = [
 EXPORT_VERSION: Final = 1
 
 
-def entrant_dict(e: Entrant) -> dict[str, Any]:
+def entrant_dict(e: Entrant) -> ExportEntrant:
     """An entrant as the wire and the export show it."""
     return {
         "index": e.index, "name": e.name, "strategy": e.strategy, "kind": e.kind,
@@ -52,25 +59,26 @@ def entrant_dict(e: Entrant) -> dict[str, Any]:
 
 
 def document(
-    tournament: Mapping[str, Any], entrants: Sequence[Entrant], results: Sequence[GameResult]
-) -> dict[str, Any]:
+    tournament: TournamentMeta, entrants: Sequence[Entrant], results: Sequence[GameResult]
+) -> ExportDoc:
     """The export: `tournament` (id, name, format, status, preset, rules, deals, stages,
     games_total... as the store has them), the entrants, the standings and every game."""
     labels = [e.label for e in entrants]
-    games = []
-    for r in sorted(results, key=lambda r: r.game.number):
-        entry = r.to_dict()
-        entry["players"] = [labels[e] for e in r.game.seats]
-        entry["winner_entrants"] = [r.game.seats[w] for w in r.winners]
-        games.append(entry)
-    lines = []
-    for s in standings(entrants, results):
-        line: dict[str, object] = dict(s.to_dict())
-        line.update(label=labels[s.entrant], deals=s.deals)
-        lines.append(line)
+    games: list[ExportGame] = [
+        {
+            **r.to_dict(),
+            "players": [labels[e] for e in r.game.seats],
+            "winner_entrants": [r.game.seats[w] for w in r.winners],
+        }
+        for r in sorted(results, key=lambda r: r.game.number)
+    ]
+    lines: list[ExportStanding] = [
+        {**s.to_dict(), "label": labels[s.entrant], "deals": s.deals}
+        for s in standings(entrants, results)
+    ]
     return {
         "version": EXPORT_VERSION,
-        "tournament": dict(tournament),
+        "tournament": tournament,
         "entrants": [entrant_dict(e) for e in entrants],
         "standings": lines,
         "games": games,

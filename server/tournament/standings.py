@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Final
 
 from leekha.common.intervals import Interval
+from leekha.protocol.views import GameEntry
 from leekha.protocol.views import Standing as WireStanding
 from leekha.server.tournament.plan import SEATS, Entrant, PlannedGame
 
@@ -39,7 +40,7 @@ class GameResult:
     fallback_moves: tuple[int, ...] = (0, 0, 0, 0)
     record_id: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GameEntry:
         """A JSON- and msgpack-safe map (the export's game entry, minus names)."""
         g = self.game
         return {
@@ -57,7 +58,7 @@ class GameResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+    def from_dict(cls, data: GameEntry) -> GameResult:
         """The inverse of `to_dict` (for a store that keeps results as JSON)."""
         a, b, c, d = (int(e) for e in data["seats"])
         game = PlannedGame(

@@ -17,8 +17,9 @@ import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
+from leekha.common.config import Rules
+from leekha.protocol.views import TournamentMeta
 from leekha.server.persistence import Store
 from leekha.server.tournament.plan import Entrant, PlannedGame, total_games
 from leekha.server.tournament.standings import GameResult
@@ -66,13 +67,6 @@ CREATE TABLE IF NOT EXISTS tournament_games (
 """
 
 
-#: The facts of `Stored.meta` read straight off the tournament.
-META = (
-    "id", "name", "format", "status", "preset", "deals", "stages", "move_timer_s", "seed",
-    "starts_at",
-)  # fmt: skip
-
-
 @dataclass
 class Stored:
     """One tournament as the database holds it. `entrants` is the whole field (house bots
@@ -83,7 +77,7 @@ class Stored:
     name: str
     format: str
     preset: str
-    rules: dict[str, Any]
+    rules: Rules
     deals: int
     stages: int | None
     move_timer_s: float | None
@@ -105,12 +99,15 @@ class Stored:
         ranked = sum(1 for e in self.entrants if not e.house)
         return total_games(self.format, ranked, self.deals, self.stages)
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> TournamentMeta:
         """The tournament's own facts, as the export's `tournament` entry."""
-        facts = {k: getattr(self, k) for k in META}
-        facts.update(rules=dict(self.rules), games_done=len(self.results))
-        facts["games_total"] = self.games_total
-        return facts
+        return {
+            "id": self.id, "name": self.name, "format": self.format, "status": self.status,
+            "preset": self.preset, "deals": self.deals, "stages": self.stages,
+            "move_timer_s": self.move_timer_s, "seed": self.seed, "starts_at": self.starts_at,
+            "rules": dict(self.rules), "games_done": len(self.results),
+            "games_total": self.games_total,
+        }  # fmt: skip
 
 
 class TournamentStore:

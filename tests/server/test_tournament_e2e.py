@@ -121,6 +121,7 @@ def test_four_entrants_eight_deals_one_killed_and_the_standings_add_up(tmp_path:
     expected: dict[int, Counter[str]] = {i: Counter() for i in range(4)}
     rotations: Counter[int] = Counter()
     for g in doc["games"]:
+        assert g["record_id"] is not None
         record = store.game_record(g["record_id"])
         assert record is not None
         game = GameRecord.from_dict(record).replay()  # every game replays

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from leekha.common.intervals import Z95, Interval
 from leekha.common.seeds import derive_seed
+from leekha.protocol.views import TournamentMeta
 from leekha.server.tournament import export, plan
 from leekha.server.tournament.plan import Entrant, PlanError, PlannedGame
 from leekha.server.tournament.standings import GameResult, standings
@@ -188,8 +189,12 @@ def test_ranks_fewest_points_first_ties_share_and_house_unranked() -> None:
 def test_export_document_and_table() -> None:
     entrants = [Entrant(0, "ann"), *(Entrant(i, strategy="heuristic") for i in (1, 2, 3))]
     results = _results(plan.round_robin(4, 2, 8), random.Random(2))
-    doc = export.document({"id": 3, "name": "Friday", "format": "round_robin", "deals": 2},
-                          entrants, results)  # fmt: skip
+    meta: TournamentMeta = {
+        "id": 3, "name": "Friday", "format": "round_robin", "status": "finished",
+        "preset": "classic", "deals": 2, "stages": None, "move_timer_s": None, "seed": 1,
+        "starts_at": None, "rules": {}, "games_done": 8, "games_total": 8,
+    }  # fmt: skip
+    doc = export.document(meta, entrants, results)
     back = json.loads(json.dumps(doc))
     assert back == doc
     assert [g["record_id"] for g in doc["games"]] == [1000 + n for n in range(8)]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from helpers.server import FakeClient, Harness
 from helpers.tournaments import _create, _hello, _run, _tournament
@@ -12,6 +10,7 @@ from leekha import protocol as P
 from leekha.client import cli
 from leekha.client.tournament import text
 from leekha.client.tui import tournament as tui_tournament
+from leekha.protocol.views import Standing, Tournament
 
 HOUSE = [x for _ in range(3) for x in ("--entrant", "server:heuristic")]
 
@@ -122,20 +121,22 @@ def test_status_and_the_screen_number_games_as_the_table_names_do() -> None:
 def test_no_rank_before_an_entrants_first_finished_game() -> None:
     """QA: "rank 1" for everyone before a single game was played. The rank column shows
     "-" for an entrant without a finished game, and the export's JSON keeps the rank."""
-    fresh: dict[str, Any] = {
+    fresh: Tournament = {
         "id": 1, "name": "cup", "format": "round_robin", "status": "running",
-        "preset": "classic", "deals": 1, "stages": None, "games_done": 0, "games_total": 4,
-        "entrants": [{"index": i, "name": f"b{i}", "kind": "server"} for i in range(4)],
+        "preset": "classic", "rules": {}, "deals": 1, "stages": None, "move_timer_s": None,
+        "games_done": 0, "games_total": 4,
+        "entrants": [{"index": i, "name": f"b{i}", "strategy": "random", "kind": "server",
+                      "present": True} for i in range(4)],
         "standings": [{"entrant": i, "rank": 1, "games": 0, "wins": 0, "rounds": 0,
                        "points": 0, "mean": 0.0, "low": None, "high": None,
-                       "fallback_games": 0} for i in range(4)],
+                       "fallback_games": 0, "fallback_moves": 0} for i in range(4)],
         "tables": [], "notes": [],
     }  # fmt: skip
     rows = [line.split() for line in text.state_lines(fresh)[3:8]]
     assert rows[0][:2] == ["entrant", "rank"]
     assert [row[:3] for row in rows[1:]] == [[f"b{i}", "-", "0"] for i in range(4)]
-    one_each = [{**s, "games": 1, "rounds": 1} for s in fresh["standings"]]
-    played = {**fresh, "standings": one_each}
+    one_each: list[Standing] = [{**s, "games": 1, "rounds": 1} for s in fresh["standings"]]
+    played: Tournament = {**fresh, "standings": one_each}
     assert [line.split()[1] for line in text.state_lines(played)[4:8]] == ["1"] * 4
 
 
