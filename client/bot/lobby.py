@@ -163,7 +163,13 @@ class LobbySteps(BotSeat):
     def _lonely(self) -> None:
         if self.status == "waiting" and sum(self.occupied) == 1 and self.table_id is not None:
             self._lonely_count += 1
-            log.debug("{bot}: alone at table {t}; looking again", bot=self.name, t=self.table_id)
+            # Said, not debug: a person watching the log sees why the table's number changes.
+            log.info(
+                "{bot}: alone at table {t}; leaving it to look for {name!r} again",
+                bot=self.name,
+                t=self.table_id,
+                name=self.options.table,
+            )
             self._send(P.Leave(id=self._new_id()), Note("leave"))
             self.table_id = None
             self.is_host = False
