@@ -22,7 +22,9 @@ from leekha.common.bots import LEVELS
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import ReactorTime
+    from leekha.client.identity import Identity
     from leekha.client.tui.app import ClientApp
+    from leekha.protocol.invite import Invite
     from leekha.protocol.people import QuickPlay
 
 
@@ -182,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def _identity() -> Any:
+def _identity() -> Identity | None:
     """This user's identity key (made on first use); a broken key file means a guest."""
     from leekha.client import identity as I
 
@@ -204,7 +206,7 @@ async def join_main(
     bell: bool = False,
     label: str | None = None,
     ready: Callable[[ClientApp], None] | None = None,
-    invite: Any = None,
+    invite: Invite | None = None,
     quick: QuickPlay | None = None,
     quick_now: bool = False,
     **io: Any,

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
     from leekha.client.eventloop import Reactor
+    from leekha.client.tokens import TokenStore
     from leekha.client.tui.app import ClientApp
 
 DEFAULT_BOT_DELAY_MS = 350
@@ -103,7 +104,7 @@ def hold_folder(local: Local, folder: Path, stack: contextlib.ExitStack) -> Held
     ).format(pid="?" if pid is None else pid, folder=folder)
 
 
-def play_tokens(folder: Path) -> Any:
+def play_tokens(folder: Path) -> TokenStore:
     """The player's session token, kept in the play folder. Its server listens on a new
     port every time, so the token is kept under one key, whatever the port."""
     from leekha.client.tokens import TokenStore

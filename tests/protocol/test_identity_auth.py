@@ -112,8 +112,8 @@ def test_join_proves_the_user_identity_unless_guest(
     from leekha.client.tui import join
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    first = join._identity()
-    assert first is not None and first.public_key == join._identity().public_key
+    first, again = join._identity(), join._identity()
+    assert first is not None and again is not None and first.public_key == again.public_key
     (tmp_path / "leekha" / I.KEY_FILE).write_text("damaged")
     assert join._identity() is None  # a broken key file: play as a guest, say why
 
