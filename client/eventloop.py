@@ -123,12 +123,13 @@ def _note_interrupt(interrupted: list[int]) -> None:
     """Ctrl-C stops the reactor (Twisted's own SIGINT handler, no KeyboardInterrupt):
     note it too, so the command ends with 130 as every command does when interrupted."""
     import signal
+    from types import FrameType
 
     twisted_handler = signal.getsignal(signal.SIGINT)
     if not callable(twisted_handler):
         return
 
-    def on_interrupt(signum: int, frame: Any) -> None:
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
         interrupted.append(signum)
         twisted_handler(signum, frame)
 

@@ -33,7 +33,11 @@ from twisted.application.internet import ClientService
 from twisted.internet import defer, error, task
 from twisted.internet.base import DelayedCall
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
-from twisted.internet.interfaces import IReactorTime, IStreamClientEndpoint
+from twisted.internet.interfaces import (
+    IOpenSSLClientConnectionCreator,
+    IReactorTime,
+    IStreamClientEndpoint,
+)
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -205,13 +209,17 @@ class ClientSession:
     # ---- connecting --------------------------------------------------------------------
     def _endpoint(self) -> IStreamClientEndpoint:
         t = self.target
-        # Twisted's interfaces are zope-typed; mypy without the zope plugin needs Any.
-        tcp: Any = HostnameEndpoint(
-            self.reactor, t.host.encode("idna"), t.port, timeout=self.connect_timeout
+        # Twisted's classes declare their interfaces with zope's @implementer, which mypy
+        # cannot see without the zope plugin: name the interface each one provides.
+        tcp = cast(
+            IStreamClientEndpoint,
+            HostnameEndpoint(
+                self.reactor, t.host.encode("idna"), t.port, timeout=self.connect_timeout
+            ),
         )
         if self._creator is None:
-            return cast(IStreamClientEndpoint, tcp)
-        return wrapClientTLS(cast(Any, self._creator), tcp)
+            return tcp
+        return wrapClientTLS(cast(IOpenSSLClientConnectionCreator, self._creator), tcp)
 
     def _policy(self, _attempt: int) -> float:
         """ClientService's delay before the next dial. Its own count restarts at every
