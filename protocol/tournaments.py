@@ -13,7 +13,6 @@ with words (`bad_tournament`, `no_such_tournament`) and the connection stays ope
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .catalogue import _RE_DOC, _RE_OR_NULL_DOC, _rid
 from .message import Message, Sender, message, spec_field
@@ -33,7 +32,7 @@ from .schema import (
     Spec,
     StrSpec,
 )
-from .views import Tournament, TournamentSummary
+from .views import EntrantRequest, Rules, Tournament, TournamentSummary
 
 __all__ = [
     "FORMATS",
@@ -174,7 +173,7 @@ class CreateTournament(Message):
         "foursomes of near standing)",
         default="round_robin",
     )
-    entrants: list[dict[str, Any]] = spec_field(
+    entrants: list[EntrantRequest] = spec_field(
         ListSpec(ENTRANT_REQUEST, 0, WIRE_ENTRANTS),
         "each a server bot (`strategy`) or a client by session `name`, exactly one of the "
         "two; 4 to 64 of them",
@@ -184,7 +183,7 @@ class CreateTournament(Message):
         NullableSpec(MSGPACK_INT), "swiss only: how many stages, 1..50", default=None
     )
     preset: str = spec_field(StrSpec(1, 32), "rules preset, as `create_table`", default="classic")
-    overrides: dict[str, Any] = spec_field(
+    overrides: Rules = spec_field(
         RULES, "rules keys changed from the preset", default_factory=dict
     )
     move_timer_s: int | None = spec_field(

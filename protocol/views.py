@@ -23,6 +23,7 @@ from leekha.common.view import Result, SeatViewDict, TrickRecord
 __all__ = [
     "Control",
     "Entrant",
+    "EntrantRequest",
     "ExportDoc",
     "ExportEntrant",
     "ExportGame",
@@ -110,6 +111,13 @@ class RecentGame(TypedDict):
     points: int
     won: bool
     players: list[str]
+
+
+class EntrantRequest(TypedDict):
+    """A `create_tournament` entrant: a client by `name` or a server bot by `strategy`."""
+
+    name: str | None
+    strategy: str | None
 
 
 class Entrant(TypedDict):

@@ -11,11 +11,11 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from leekha.common.game import Game
 from leekha.protocol import tournaments as T
-from leekha.protocol.views import StartTime, TournamentSummary
+from leekha.protocol.views import Rules, StartTime, TournamentSummary
 from leekha.server.clock import Clock
 from leekha.server.persistence import Store
 from leekha.server.seats import DEFAULT_BOT, WIRE_NAME_MAX
@@ -49,13 +49,13 @@ class LobbyPort(Protocol):
     @property
     def tables(self) -> Mapping[int, Table]: ...
 
-    def rules_of(self, preset_name: str, overrides: dict[str, Any]) -> dict[str, Any]: ...
+    def rules_of(self, preset_name: str, overrides: Rules) -> Rules: ...
 
     def open_table(
         self,
         name: str,
         preset_name: str,
-        rules: dict[str, Any],
+        rules: Rules,
         timers: tuple[float | None, float | None],
     ) -> Table: ...
 

@@ -6,11 +6,12 @@ started by the runner (leekha.server.tournament.runner) on its next look.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from twisted.logger import Logger
 
 from leekha.protocol import tournaments as T
+from leekha.protocol.views import EntrantRequest
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.limits import clean_name, name_keys
@@ -151,7 +152,7 @@ class TournamentRequests:
             raise _bad(f"the start time is more than {MAX_AHEAD_S // 86400} days ahead")
         return now + ahead
 
-    def _entrants(self, asked: list[dict[str, Any]]) -> list[P.Entrant]:
+    def _entrants(self, asked: list[EntrantRequest]) -> list[P.Entrant]:
         specs: list[tuple[str | None, str | None]] = []
         keys: set[str] = set()
         for i, e in enumerate(asked):

@@ -33,6 +33,7 @@ from helpers.pty import LEEKHA, WAIT, Terminal
 from leekha.common.record import GameRecord
 from leekha.protocol import catalogue as C
 from leekha.protocol import tournaments as T
+from leekha.protocol.views import EntrantRequest
 
 BELL = b"\x07"
 PEOPLE = ("ann", "bob", "carla", "dina")
@@ -137,7 +138,7 @@ def test_four_people_and_four_bots_play_a_timed_tournament_to_its_end(
         host = BlockingClient(port)
         host.send(C.Hello(id=host.rid(), versions=[[1, 4]], name="organiser"))
         host.until_a(C.Welcome)
-        entrants = [{"name": n, "strategy": None} for n in PEOPLE]
+        entrants: list[EntrantRequest] = [{"name": n, "strategy": None} for n in PEOPLE]
         entrants += [{"name": None, "strategy": "random"}] * 4
         host.send(T.CreateTournament(
             id=host.rid(), name="evening", format="swiss", stages=1, deals=1,

@@ -12,6 +12,7 @@ from helpers.pty import LEEKHA, Terminal
 
 from leekha.protocol import catalogue as C
 from leekha.protocol import tournaments as T
+from leekha.protocol.views import EntrantRequest
 
 BELL = b"\x07"
 
@@ -25,7 +26,7 @@ def test_a_person_enters_from_the_terminal_and_is_seated_with_the_bell(
         host = BlockingClient(port)
         host.send(C.Hello(id=host.rid(), versions=[[1, 4]], name="organiser"))
         host.until_a(C.Welcome)
-        entrants = [{"name": "ann", "strategy": None}]
+        entrants: list[EntrantRequest] = [{"name": "ann", "strategy": None}]
         entrants += [{"name": None, "strategy": s} for s in ("random", "heuristic", "random")]
         host.send(T.CreateTournament(id=host.rid(), name="evening", format="round_robin",
                                      entrants=entrants, deals=1, move_timer_s=30))  # fmt: skip

@@ -21,6 +21,7 @@ PAIRS = [
     (views.Result, records.RESULT),
     (views.PlayerStats, records.PLAYER_STATS),
     (views.RecentGame, people.RECENT_GAME),
+    (views.EntrantRequest, tournaments.ENTRANT_REQUEST),
     (views.Entrant, tournaments.ENTRANT),
     (views.Standing, tournaments.STANDING),
     (views.TournamentTable, tournaments.TOURNAMENT_TABLE),

@@ -20,6 +20,7 @@ from helpers.processes import Proc, bot, serve
 
 from leekha import protocol as P
 from leekha.common.record import GameRecord
+from leekha.protocol.views import EntrantRequest
 from leekha.server.persistence import Store
 from leekha.server.tournament.export import document
 from leekha.server.tournament.store import TournamentStore
@@ -27,13 +28,19 @@ from leekha.server.tournament.store import TournamentStore
 pytestmark = pytest.mark.timeout(150)
 
 DEALS = 8
-ENTRANTS: list[dict[str, Any]] = [
-    {"name": "ann"},
-    {"strategy": "heuristic"},
-    {"name": "bob"},
-    {"strategy": "random"},
+ENTRANTS: list[EntrantRequest] = [
+    {"name": "ann", "strategy": None},
+    {"name": None, "strategy": "heuristic"},
+    {"name": "bob", "strategy": None},
+    {"name": None, "strategy": "random"},
 ]
 ANN, BOB = 0, 2
+CRASH_CUP: list[EntrantRequest] = [
+    {"name": "ann", "strategy": None},
+    {"name": None, "strategy": "random"},
+    {"name": None, "strategy": "random"},
+    {"name": None, "strategy": "random"},
+]
 #: Server bots that think in 0 ms make a bot client send far more than a person's 50
 #: messages a second: the server would drop its moves (rate_limited) and a timer play them.
 FAST = ("--rate-limit-msgs-per-s", "10000", "--rate-burst", "10000")
@@ -164,7 +171,7 @@ def test_a_server_crash_mid_game_loses_no_game_and_plays_none_twice(tmp_path: Pa
                 P.CreateTournament(
                     id=host.conn.new_id(),
                     name="crash cup",
-                    entrants=[{"name": "ann"}] + [{"strategy": "random"}] * 3,
+                    entrants=CRASH_CUP,
                     deals=2,
                     overrides={"target": 1},
                     move_timer_s=30,  # no timer plays for ann while the server is down
