@@ -27,7 +27,7 @@ from __future__ import annotations
 import base64
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from twisted.application.internet import ClientService
 from twisted.internet import defer, error, task
@@ -35,6 +35,7 @@ from twisted.internet.base import DelayedCall
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
 from twisted.internet.interfaces import (
     IOpenSSLClientConnectionCreator,
+    IProtocolFactory,
     IReactorTime,
     IStreamClientEndpoint,
 )
@@ -171,7 +172,7 @@ class ClientSession:
         factory.noisy = False  # no "Starting factory" line per connection
         self._service = ClientService(
             self._endpoint(),
-            cast(Any, factory),
+            cast(IProtocolFactory, factory),  # zope-declared: see _endpoint
             retryPolicy=self._policy,
             clock=self._clock,
         )

@@ -16,13 +16,18 @@ import ipaddress
 import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.application.service import MultiService, Service
 from twisted.internet.defer import Deferred, DeferredList, ensureDeferred
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import IListeningPort, IReactorFromThreads, IStreamServerEndpoint
+from twisted.internet.interfaces import (
+    IListeningPort,
+    IProtocolFactory,
+    IReactorFromThreads,
+    IStreamServerEndpoint,
+)
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -47,16 +52,23 @@ log = Logger()
 
 
 @implementer(IStreamServerEndpoint)
+class _Listener(Protocol):
+    """A server endpoint as `_Recorded` uses it: IStreamServerEndpoint's one method (the
+    zope interface itself declares it without `self`, which mypy cannot call)."""
+
+    def listen(self, protocolFactory: IProtocolFactory) -> Deferred[IListeningPort]: ...
+
+
 class _Recorded:
     """An endpoint that reports the port it listened on (or why it could not) through
     `ready`, so `start_server` learns a port-0 listener's real port and a busy port is a
     clear failure, while the service does the listening."""
 
-    def __init__(self, endpoint: Any) -> None:
+    def __init__(self, endpoint: _Listener) -> None:
         self.endpoint = endpoint
         self.ready: Deferred[IListeningPort] = Deferred()
 
-    def listen(self, factory: Any) -> Deferred[IListeningPort | None]:
+    def listen(self, factory: IProtocolFactory) -> Deferred[IListeningPort | None]:
         d: Deferred[IListeningPort] = self.endpoint.listen(factory)
 
         def listening(port: IListeningPort) -> IListeningPort:
