@@ -102,7 +102,11 @@ async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse
         tables: list[TableSummary] = []
         cursor: int | None = None
         while True:
-            reply = await link.ask(P.ListTables, cursor=cursor)
+
+            def page(rid: int, at: int | None = cursor) -> P.Message:
+                return P.ListTables(id=rid, cursor=at)
+
+            reply = await link.ask(page)
             assert isinstance(reply, P.TableList)
             tables += reply.tables
             if reply.next is None:

@@ -13,12 +13,12 @@ import argparse
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from leekha import protocol as P
 from leekha.client import options
 from leekha.client.i18n import _
 from leekha.client.options import default_help
+from leekha.protocol.views import EntrantRequest
 
 SERVER_PREFIX = "server:"
 
@@ -151,7 +151,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def entrant_of(spec: str) -> dict[str, str | None]:
+def entrant_of(spec: str) -> EntrantRequest:
     """`server:STRATEGY` or a client's NAME, as the wire's entrant request."""
     spec = spec.strip()
     if spec.startswith(SERVER_PREFIX):
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(exc, 1)
     try:
         host, port = options.parse_address(args.address)
-        request: dict[str, Any] = {}
+        request: P.CreateTournament | None = None
         if action == "create":
             request = _create_request(args)
     except ValueError as exc:
@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     return run_on_reactor(lambda reactor: remote.main(reactor, host, port, args, request))
 
 
-def _create_request(args: argparse.Namespace) -> dict[str, Any]:
+def _create_request(args: argparse.Namespace) -> P.CreateTournament:
     entrants = [entrant_of(spec) for spec in args.entrant]
     if len(entrants) < 4:
         raise ValueError(
@@ -234,19 +234,23 @@ def _create_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.format == "round_robin" and stages is not None:
         raise ValueError(_("--stages is for --format swiss"))
     _config, overrides = options.rules_from_args(args)
-    request = {
-        "name": args.name,
-        "format": args.format,
-        "entrants": entrants,
-        "deals": args.deals,
-        "stages": stages,
-        "preset": args.rules,
-        "overrides": overrides,
-        "move_timer_s": args.move_timer,
-        **(args.start or {}),
-    }
+    start: dict[str, float | int] = args.start or {}
+    relative = start.get("starts_in_s")
     try:  # the wire's own limits, so a number out of range is an error and not a traceback
-        P.encode(P.CreateTournament(id=0, **request))
+        request = P.CreateTournament(
+            id=0,  # `Link.ask` gives it its request id
+            name=args.name,
+            format=args.format,
+            entrants=entrants,
+            deals=args.deals,
+            stages=stages,
+            preset=args.rules,
+            overrides=overrides,
+            move_timer_s=args.move_timer,
+            starts_at=start.get("starts_at"),
+            starts_in_s=None if relative is None else int(relative),
+        )
+        P.encode(request)
     except P.ProtocolError as exc:
         why = exc.message
         raise ValueError(_("that cannot be asked of a server: {why}").format(why=why)) from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from twisted.internet import defer
 
@@ -86,10 +86,11 @@ class Link:
     async def open(self) -> P.Welcome:
         return await waited(self.session.connect())
 
-    async def ask(self, cls: type[P.Message], **fields: Any) -> P.Message:
-        """Send a request; its reply, or Refused, or ConnectFailed when the link drops."""
+    async def ask(self, request: Callable[[int], P.Message]) -> P.Message:
+        """Send a request (`request`: the message for a request id); its reply, or
+        Refused, or ConnectFailed when the link drops."""
         answer: defer.Deferred[P.Message] = defer.Deferred()
-        if not self.requests.send(cast(Any, cls)(id=self.session.new_id(), **fields), answer):
+        if not self.requests.send(request(self.session.new_id()), answer):
             raise ConnectFailed(_("the connection to the server is down"))
         return await waited(answer)
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from twisted.internet import defer
 
@@ -27,7 +28,11 @@ def _print(lines: list[str]) -> None:
 
 
 async def main(
-    reactor: ReactorTime, host: str, port: int, args: argparse.Namespace, request: dict[str, Any]
+    reactor: ReactorTime,
+    host: str,
+    port: int,
+    args: argparse.Namespace,
+    request: P.CreateTournament | None,
 ) -> int:
     """Run one action; the exit code: 0 done, 1 the server or the link said no."""
     finished: defer.Deferred[Tournament] = defer.Deferred()
@@ -57,7 +62,9 @@ async def main(
     try:
         if not speaks(tuple(welcome.version), V.TOURNAMENTS):
             raise ConnectFailed(_("this server does not run tournaments (protocol 1.3 needed)"))
-        timed = request.get("starts_at") is not None or request.get("starts_in_s") is not None
+        timed = request is not None and (
+            request.starts_at is not None or request.starts_in_s is not None
+        )
         if timed and not speaks(tuple(welcome.version), V.TOURNAMENT_START):
             # An older server would drop the start time unread and begin at once.
             raise ConnectFailed(_("this server cannot start a tournament at a set time "
@@ -75,20 +82,23 @@ async def _act(
     host: str,
     port: int,
     args: argparse.Namespace,
-    request: dict[str, Any],
+    request: P.CreateTournament | None,
     finished: defer.Deferred[Tournament] | None,
 ) -> int:
     action = args.tournament_command
     if action == "list":
-        reply = await link.ask(P.ListTournaments)
+        reply = await link.ask(lambda rid: P.ListTournaments(id=rid))
         assert isinstance(reply, P.TournamentList)
         lines = [line for t in reply.tournaments for line in text.summary_lines(t)]
         _print(lines or [_("no tournaments on this server")])
         return 0
-    if action == "create":
-        reply = await link.ask(P.CreateTournament, **request)
+    if request is not None:
+        create = request
+        reply = await link.ask(lambda rid: dataclasses.replace(create, id=rid))
     else:
-        reply = await link.ask(P.GetTournament, tournament_id=args.tournament_id)
+        reply = await link.ask(
+            lambda rid: P.GetTournament(id=rid, tournament_id=args.tournament_id)
+        )
     assert isinstance(reply, P.TournamentState)
     t = reply.tournament
     _print(text.state_lines(t))

@@ -36,10 +36,10 @@ def test_entrant_specs_and_create_request() -> None:
          "--rule", "target=51", *(x for _ in range(3) for x in ("--entrant", "server:random"))]
     )  # fmt: skip
     req = command._create_request(args)
-    assert req["format"] == "swiss" and req["stages"] == 3 and req["deals"] == 8
-    assert req["overrides"] == {"target": 51}
-    assert req["entrants"][0] == {"name": "me", "strategy": None}
-    P.CreateTournament(id=1, **req)  # the wire takes it as it is
+    assert req.format == "swiss" and req.stages == 3 and req.deals == 8
+    assert req.overrides == {"target": 51}
+    assert req.entrants[0] == {"name": "me", "strategy": None}
+    P.encode(req)  # the wire takes it as it is
 
 
 def test_too_few_entrants_is_refused_before_connecting(capsys: pytest.CaptureFixture[str]) -> None:

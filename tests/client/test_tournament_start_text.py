@@ -58,7 +58,7 @@ def test_the_create_request_carries_the_start() -> None:
     args = parser.parse_args(
         ["create", "127.0.0.1", "--start", "+15m", *["--entrant", "server:random"] * 4]
     )
-    assert command._create_request(args)["starts_in_s"] == 900
+    assert command._create_request(args).starts_in_s == 900
 
 
 def test_a_countdown_reads_as_minutes_or_hours() -> None:
