@@ -90,6 +90,19 @@ class PlayerInfo(TypedDict):
     control_reason: str | None  # (1.4) why (docs/protocol.md, "Seat control")
 
 
+def empty_seat() -> PlayerInfo:
+    """The record of a seat nobody holds, fresh each time (the caller may fill it in)."""
+    return {
+        "name": None,
+        "is_bot": False,
+        "connected": False,
+        "strategy": None,
+        "is_host": False,
+        "control": None,
+        "control_reason": None,
+    }
+
+
 class PlayerStats(TypedDict):
     name: str
     games: int

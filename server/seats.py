@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from leekha.common.bots import BUILTIN
 from leekha.common.bots.base import strategy_names
-from leekha.protocol.views import Control, PlayerInfo, SeatInfo
+from leekha.protocol.views import Control, PlayerInfo, SeatInfo, empty_seat
 from leekha.server.clock import Timer
 from leekha.server.errors import Refused
 from leekha.server.persistence import SeatRow
@@ -26,16 +26,6 @@ WIRE_NAME_MAX = 64
 BOT_ALIASES = {"basic": DEFAULT_BOT, "default": DEFAULT_BOT}
 #: What a stand-in bot's name adds to the player's.
 STAND_IN_SUFFIX = " (bot)"
-#: What `player_info` says of a seat nobody holds.
-EMPTY_SEAT: PlayerInfo = {
-    "name": None,
-    "is_bot": False,
-    "connected": False,
-    "strategy": None,
-    "is_host": False,
-    "control": None,
-    "control_reason": None,
-}
 
 
 def bot_strategy_name(requested: str) -> str:
@@ -174,7 +164,7 @@ class Room:
     def player_info(self, i: int, host_token: str | None) -> PlayerInfo:
         s = self.seats[i]
         if s is None:
-            return EMPTY_SEAT.copy()
+            return empty_seat()
         control, reason = s.control()
         return {
             "name": s.name,

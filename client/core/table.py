@@ -18,7 +18,7 @@ from leekha.common.config import PRESETS, RulesConfig
 from leekha.common.errors import ConfigError
 from leekha.protocol import seatview
 from leekha.protocol.seatview import SeatView
-from leekha.protocol.views import PlayerInfo, TableSummary, TrickRecord
+from leekha.protocol.views import PlayerInfo, TableSummary, TrickRecord, empty_seat
 from leekha.protocol.views import SeatStats as WireSeatStats
 
 
@@ -36,17 +36,6 @@ class SeatStats:
             return None
         return [cls(s["tricks"], s["leekhas"], s["moons"]) for s in stats]
 
-
-def _empty_seat() -> PlayerInfo:
-    return {
-        "name": None,
-        "is_bot": False,
-        "connected": False,
-        "strategy": None,
-        "is_host": False,
-        "control": None,
-        "control_reason": None,
-    }
 
 
 class TableState:
@@ -216,7 +205,7 @@ class TableState:
         if self.table is None or msg.table_id != self.table_id:
             return False
         while len(self.players) < 4:
-            self.players.append(_empty_seat())
+            self.players.append(empty_seat())
         self.players[msg.seat] = msg.player.copy()
         self._remember_names()
         if msg.seat == self.your_seat and not msg.player.get("name"):

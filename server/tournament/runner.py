@@ -25,9 +25,10 @@ from twisted.logger import Logger
 
 from leekha.protocol import catalogue as M
 from leekha.protocol import tournaments as T
+from leekha.protocol.views import empty_seat
 from leekha.server.clock import Timer
 from leekha.server.lifecycle import PLAYING
-from leekha.server.seats import EMPTY_SEAT, WIRE_NAME_MAX, Seat, stand_in_name
+from leekha.server.seats import WIRE_NAME_MAX, Seat, stand_in_name
 from leekha.server.session import Session
 from leekha.server.table import Table
 from leekha.server.tournament import plan as P
@@ -360,7 +361,7 @@ class TournamentRunner:
             self.lobby.release(seat.token, table)
             table.leave(seat.token)
             if session is not None:
-                empty = EMPTY_SEAT.copy()
+                empty = empty_seat()
                 session.send(M.SeatUpdate(table_id=table.id, seat=i, player=empty))
         if not table.closed and table.room.deserted():
             table.close()

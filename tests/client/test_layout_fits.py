@@ -38,7 +38,7 @@ from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import MIN_HEIGHT, MIN_WIDTH, Options, paint
 from leekha.client.tui.words import bot_name
 from leekha.common import cards as C
-from leekha.protocol.views import TableStatus
+from leekha.protocol.views import TableStatus, empty_seat
 
 __all__ = ["language"]  # the fixture, parametrized by language
 
@@ -142,15 +142,7 @@ def with_help(build: Callable[[str], M.ClientModel]) -> Callable[[str], M.Client
 
 def waiting(cast: str) -> M.ClientModel:
     m = seated(cast, "waiting")
-    m.game.players[3] = {
-        "name": None,
-        "is_bot": False,
-        "connected": False,
-        "strategy": None,
-        "is_host": False,
-        "control": None,
-        "control_reason": None,
-    }
+    m.game.players[3] = empty_seat()
     return m
 
 
