@@ -3,8 +3,7 @@
 A player's seat belongs to a session, not to a TCP connection: Wi-Fi drops, a laptop
 sleeps, a client crashes. This module keeps the session going across connections:
 
-- the wire rules (hello first, versions, pings, request ids) are the sans-IO
-  `leekha.protocol.Connection`'s; this module only moves its bytes;
+- the wire rules (hello, versions, pings, ids) are `leekha.protocol.Connection`'s;
 - reconnecting is Twisted's `ClientService` with a back-off policy. The handshake is the
   protocol's, on top of a connection the service calls made: its `prepareConnection` step
   cannot refuse a connection and then close it (the service has no transition for a
@@ -16,9 +15,8 @@ sleeps, a client crashes. This module keeps the session going across connections
 - `Target.tls` wraps the endpoint in Twisted's TLS with `client.trust`'s certificate check.
 
 The first connection is not retried: a bad address or a refused hello fails fast with one
-sentence for the player (`ConnectFailed`). After that, drops are retried until `close()`.
-One connection's bytes are `client.wire`'s `SessionProtocol`; where to dial, the back-off
-and the failures in words are `client.dialing`'s (both re-exported here).
+sentence for the player (`ConnectFailed`); later drops are retried until `close()`. Bytes
+are `client.wire`'s; where to dial, the back-off and failures in words `client.dialing`'s.
 """
 
 
@@ -111,8 +109,7 @@ class ClientSession:
         dead_after: float = 75.0,
     ) -> None:
         self.reactor = reactor
-        # The same reactor as Twisted's own APIs type it (zope interfaces, which no
-        # Protocol matches under mypy without the zope plugin).
+        # The reactor as Twisted's APIs type it (zope interfaces: no Protocol matches).
         self._clock = cast(IReactorTime, reactor)
         self.target = target
         self.name = name
@@ -212,19 +209,15 @@ class ClientSession:
         t = self.target
         # Twisted's classes declare their interfaces with zope's @implementer, which mypy
         # cannot see without the zope plugin: name the interface each one provides.
-        tcp = cast(
-            IStreamClientEndpoint,
-            HostnameEndpoint(
-                self.reactor, t.host.encode("idna"), t.port, timeout=self.connect_timeout
-            ),
-        )
+        host = t.host.encode("idna")
+        dial = HostnameEndpoint(self.reactor, host, t.port, timeout=self.connect_timeout)
+        tcp = cast(IStreamClientEndpoint, dial)
         if self._creator is None:
             return tcp
         return wrapClientTLS(cast(IOpenSSLClientConnectionCreator, self._creator), tcp)
 
     def _policy(self, _attempt: int) -> float:
-        """ClientService's delay before the next dial. Its own count restarts at every
-        connection; ours at every welcome."""
+        """ClientService's delay before the next dial, counted from the last welcome."""
         self._failures += 1
         delay = float(self.retry(self._failures))
         if self.ever_online and not self.closing:  # a first connection is never retried

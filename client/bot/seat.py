@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from twisted.internet import defer
 from twisted.internet.base import DelayedCall
@@ -23,15 +23,13 @@ from twisted.python.failure import Failure
 from leekha import protocol as P
 from leekha.client.bot.view import DecisionKey, ViewTracker
 from leekha.client.core.requests import Answer, RequestTracker
+from leekha.client.eventloop import ReactorTime
 from leekha.client.identity import Identity
 from leekha.client.session import ClientSession, Target, retry_policy
 from leekha.client.session import ConnectFailed as ConnectFailed
 from leekha.common.bots.base import Strategy, make_strategy
 from leekha.common.view import Rules
 from leekha.protocol.version import WELCOME_SAYS_SEAT, speaks
-
-if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
 
 log = Logger()
 
