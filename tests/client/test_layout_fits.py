@@ -179,9 +179,7 @@ def connecting(cast: str) -> M.ClientModel:
 
 def current(cast: str) -> M.ClientModel:
     """Welcomed by a server of today's protocol: statistics, phrases and profiles spoken."""
-    m = M.ClientModel(CASTS[cast][0][0], clock=lambda: 100.0)
-    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name=m.name))
-    return m
+    return welcomed(CASTS[cast][0][0], version=(1, 4))
 
 
 def stats(cast: str) -> M.ClientModel:

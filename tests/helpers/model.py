@@ -37,9 +37,9 @@ PLAYERS = [seat_info("ann", host=True)] + [seat_info(f"b{i}", bot=True) for i in
 HAND = C.parse_cards("2C 5C KC 3D 10D QD 2H 7H QH AH 4S QS AS")
 
 
-def welcomed(name: str = "ann", **kw: Any) -> M.ClientModel:
+def welcomed(name: str = "ann", version: tuple[int, int] = (1, 0), **kw: Any) -> M.ClientModel:
     m = M.ClientModel(name, clock=lambda: 100.0, **kw)
-    m.apply(P.Welcome(re=1, version=[1, 0], server="srv", token="t" * 16, name=name))
+    m.apply(P.Welcome(re=1, version=list(version), server="srv", token="t" * 16, name=name))
     return m
 
 
