@@ -14,10 +14,10 @@ from twisted.application.internet import backoffPolicy
 from twisted.internet import defer, error
 from twisted.python.failure import Failure
 
-from leekha.client.eventloop import is_tls_error
 from leekha.client.i18n import _
 from leekha.client.tokens import server_key
 from leekha.client.trust import TrustError
+from leekha.protocol.reactor import is_tls_error
 
 __all__ = [
     "ConnectFailed",

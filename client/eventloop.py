@@ -11,54 +11,19 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
-    from twisted.internet.interfaces import IDelayedCall
-    from twisted.python.threadpool import ThreadPool
+    from leekha.protocol.reactor import Reactor
 
 T = TypeVar("T")
 
 
-class ReactorTime(Protocol):
-    """The reactor as a source of time: all a client session, a bot and a tournament link
-    call on it themselves (endpoints take the reactor untyped). Twisted's IReactorTime
-    cannot be an annotation here (zope interfaces, no mypy plugin); this matches its
-    methods, so the running reactor, `task.Clock` and `MemoryReactorClock` all fit."""
-
-    def seconds(self) -> float: ...
-
-    def callLater(
-        self, delay: float, callable: Callable[..., object], *args: object, **kw: object
-    ) -> IDelayedCall: ...
-
-
-class Reactor(ReactorTime, Protocol):
-    """The running reactor as a command and the server use it: time, a call once it runs,
-    a trigger before shutdown, and the thread pool that the database's slow work goes to."""
-
-    def callWhenRunning(
-        self, callable: Callable[..., object], *args: object, **kw: object
-    ) -> object: ...
-
-    def addSystemEventTrigger(
-        self,
-        phase: str,
-        eventType: str,
-        callable: Callable[..., object],
-        *args: object,
-        **kw: object,
-    ) -> object: ...
-
-    def getThreadPool(self) -> ThreadPool: ...
-
-
 def install_reactor(*, tls: bool = True) -> Reactor:
     """Install (or reuse) Twisted's asyncio reactor on a fresh loop and return it: the one
-    event loop every leekha command runs on, `leekha serve` included (server/reactor.py
-    hands this out to the server's commands; the TUI and the bot client import nothing
-    of the server). Never at import time, so tests and library users keep control of
-    their own reactor.
+    event loop every client command runs on (the server's commands install it with
+    server/reactor.py's, as the client imports nothing of the server). Never at import
+    time, so tests and library users keep control of their own reactor.
 
     `tls=False` is for a process that will never make a TLS connection (`leekha play`,
     whose server is its own, on 127.0.0.1). Twisted's reactor imports pyOpenSSL and
@@ -77,15 +42,7 @@ def install_reactor(*, tls: bool = True) -> Reactor:
     from twisted.internet import reactor
 
     # The module swaps itself for the installed reactor object, which mypy cannot see.
-    return cast(Reactor, reactor)
-
-
-def is_tls_error(exc: object) -> bool:
-    """A failure of pyOpenSSL's, without importing it: only TLS loads it (and a process
-    installed with `tls=False` never does), so when it is not loaded nothing can have
-    failed in it."""
-    ssl = sys.modules.get("OpenSSL.SSL")
-    return ssl is not None and isinstance(exc, ssl.Error)
+    return cast("Reactor", reactor)
 
 
 def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = True) -> int:

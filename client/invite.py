@@ -19,7 +19,7 @@ from leekha.protocol.invite import Invite, InviteError
 from leekha.protocol.views import TableSummary
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
+    from leekha.protocol.reactor import ReactorTime
 
 #: What is wrong with a pasted line, by `InviteError.code`, in the reader's language.
 PROBLEMS = {
@@ -88,9 +88,9 @@ def run(args: argparse.Namespace) -> int:
 async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse.Namespace) -> int:
     """Connect, find the table, print the line; exit code 1 when any of it fails."""
     from leekha import protocol as P
+    from leekha.client.options import default_name
     from leekha.client.session import ConnectFailed, Target, dial_error
     from leekha.client.tournament.link import Link, Refused
-    from leekha.client.tui.play import default_name
 
     link = Link(reactor, Target(host, port, bool(args.tls)), f"{default_name()}-invite")
     try:

@@ -11,6 +11,7 @@ commands whose help lists strategies.
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 from collections.abc import Sequence
 from dataclasses import fields
@@ -72,6 +73,14 @@ def table_name(text: str) -> str:
             )
         )
     return name
+
+
+def default_name() -> str:
+    """The player's name unless they give one: their login name, or "you"."""
+    try:
+        return getpass.getuser()[:24] or "you"
+    except (KeyError, OSError):  # no such user (pwd), or no name to be found
+        return "you"
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

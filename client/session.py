@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, cast
 
 from twisted.application.internet import ClientService
 from twisted.internet import defer, error, task
-from twisted.internet.base import DelayedCall
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
 from twisted.internet.interfaces import (
     IOpenSSLClientConnectionCreator,
@@ -60,7 +59,7 @@ from leekha.protocol.auth import challenge_payload
 from leekha.protocol.connection import Pending
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
+    from leekha.protocol.reactor import DelayedCall, ReactorTime
 
 __all__ = [
     "ClientSession",

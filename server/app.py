@@ -46,7 +46,7 @@ from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, quote, with_credentials
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import Reactor
+    from leekha.server.reactor import ServerReactor
 
 log = Logger()
 
@@ -240,7 +240,7 @@ def _shown(description: str) -> str:
 
 
 async def start_server(
-    reactor: Reactor,
+    reactor: ServerReactor,
     settings: ServerSettings,
     *,
     store: Store | None = None,

@@ -25,7 +25,7 @@ from twisted.python.failure import Failure
 from leekha.server.persistence import Store
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import Reactor
+    from leekha.server.reactor import ServerReactor
 
 log = Logger()
 
@@ -46,7 +46,7 @@ def checkpoint(path: str) -> tuple[int, int, int]:
 class Checkpointer(TimerService):
     """A child service of the server: checkpoints `store` from the thread pool."""
 
-    def __init__(self, reactor: Reactor, store: Store) -> None:
+    def __init__(self, reactor: ServerReactor, store: Store) -> None:
         super().__init__(CHECKPOINT_EVERY_S, self.tick)  # type: ignore[no-untyped-call]
         self.clock = reactor
         self.reactor = reactor

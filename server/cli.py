@@ -18,7 +18,7 @@ from leekha.server.settings import ServerSettings, SettingsError
 from leekha.server.settings_cli import add_server_arguments, settings_from_args
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import Reactor
+    from leekha.server.reactor import ServerReactor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(reactor: Reactor, settings: ServerSettings) -> None:
+async def _serve(reactor: ServerReactor, settings: ServerSettings) -> None:
     """Start, then serve until SIGINT/SIGTERM (`task.react` stops the reactor, and the
     server stops before it) or a fatal database error; raises SystemExit with the code."""
     from twisted.internet.defer import Deferred, ensureDeferred

@@ -1,35 +1,41 @@
 """The one door from a program on this machine into the server: no network in between.
 
 `leekha play` runs a server in its own process and keeps its games in a folder of its own;
-`leekha replay` reads a game that folder kept. The terminal client and the bot client
-import nothing from `leekha.server` (an import-linter contract, `client-no-server`): the
-command line (`leekha.client.cli`, the composition root) hands them this module as
-`args.local`, and they call only what is here, through `leekha.client.tui.play.Local`.
+`leekha replay` reads a game that folder kept; `leekha tournament status ID` and `export`
+read a tournament from a server's data folder. The client imports nothing from
+`leekha.server` (an import-linter contract, `client-no-server`): the command line
+(`leekha.client.cli`, the composition root) hands this module to those commands as
+`args.local`, and they call only what is here, through the `Local` protocols of
+`leekha.client.tui.play` and `leekha.client.tournament.database`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
 from leekha.common.game import replay
+from leekha.protocol.views import ExportDoc
 from leekha.server.datalock import DataDirInUse, DataLock
 from leekha.server.lifecycle import PLAYING
 from leekha.server.persistence import Store, db_path
 from leekha.server.records_cli import play_data_dir
 from leekha.server.session import token_id
+from leekha.server.settings import default_data_dir
 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
-    from leekha.client.eventloop import Reactor
+    from leekha.protocol.reactor import Reactor
     from leekha.server.app import RunningServer
+    from leekha.server.reactor import ServerReactor
 
 __all__ = [
-    "forget_unfinished", "hold", "kept_game", "play_data_dir", "start", "unfinished_round",
+    "forget_unfinished", "hold", "kept_game", "kept_tournament", "play_data_dir", "start",
+    "unfinished_round",
 ]  # fmt: skip
 
 
@@ -57,13 +63,14 @@ def start(
     """A server on 127.0.0.1 for one player, its database in `folder`: a Deferred that
     fires with the running server (`.port`, `.stop()`). `lock`: `hold(folder)`'s, which
     the server keeps until it stops (typed `object` here because the client knows it
-    only as something to release)."""
+    only as something to release). `reactor`: the process's one running Twisted reactor,
+    which the client types only as far as it uses it; it has all that the server uses."""
     from leekha.server.app import local_settings, start_server
 
     if lock is not None and not isinstance(lock, DataLock):
         raise TypeError(f"lock: {lock!r} is not the DataLock that hold() gave")
     settings = local_settings(folder, name=name, bot_think_ms=max(0, bot_think_ms))
-    return start_server(reactor, settings, lock=lock)
+    return start_server(cast("ServerReactor", reactor), settings, lock=lock)
 
 
 def unfinished_round(folder: Path, token: str) -> int | None:
@@ -114,3 +121,29 @@ def kept_game(n: int, folder: Path | None = None) -> tuple[dict[str, Any] | None
         if store is not None:
             store.close()
     return record, path
+
+
+def kept_tournament(
+    tournament_id: int, folder: Path | None = None
+) -> tuple[ExportDoc | None, frozenset[int], Path]:
+    """Tournament `tournament_id` as its export document, with the indices of the entrants
+    that have entered, read from the database in `folder` (default: `leekha serve`'s)
+    through the runner's own store, so it is exactly what the server has committed (SQLite
+    in WAL mode may be read while the server runs); and the database's path. The document
+    is None when there is no database there (the path is not a file) or no such
+    tournament in it."""
+    from leekha.server.tournament import export
+    from leekha.server.tournament.store import TournamentStore
+
+    path = db_path((folder if folder is not None else default_data_dir()).expanduser())
+    if not path.is_file():
+        return None, frozenset(), path
+    store = Store(path)
+    try:
+        stored = TournamentStore(store).load(tournament_id)
+    finally:
+        store.close()
+    if stored is None:
+        return None, frozenset(), path
+    doc = export.document(stored.meta(), stored.entrants, list(stored.results.values()))
+    return doc, frozenset(stored.tokens), path

@@ -1,13 +1,50 @@
-"""Installing Twisted's asyncio reactor, the one event loop every leekha command runs on.
+"""Installing Twisted's asyncio reactor for the server's own commands, and the reactor as
+the server uses it.
 
-It must happen before anything imports `twisted.internet.reactor`, so commands call this
-first and import their Twisted-using modules afterwards. The installer lives with the
-command line's event loop (`leekha.client.eventloop.install_reactor`), which every command
-starts from; the server's commands and benches take it from here.
+It must happen before anything imports `twisted.internet.reactor`, so `leekha serve`,
+`leekha records` and the benches call this first and import their Twisted-using modules
+afterwards. The client's commands install the same reactor with their own
+(`leekha.client.eventloop.install_reactor`, which can leave TLS out); an embedded server
+(`leekha play`) runs on whichever was installed, since a process has one reactor.
 """
 
 from __future__ import annotations
 
-from leekha.client.eventloop import install_reactor as install_asyncio_reactor
+import asyncio
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, cast
 
-__all__ = ["install_asyncio_reactor"]
+from leekha.protocol.reactor import Reactor
+
+if TYPE_CHECKING:
+    from twisted.python.threadpool import ThreadPool
+
+__all__ = ["ServerReactor", "install_asyncio_reactor"]
+
+
+class ServerReactor(Reactor, Protocol):
+    """The running reactor as the server uses it: the shared `Reactor`, a call once it
+    runs, and the thread pool that the database's slow work and the bots' thinking go to."""
+
+    def callWhenRunning(
+        self, callable: Callable[..., object], *args: object, **kw: object
+    ) -> object: ...
+
+    def getThreadPool(self) -> ThreadPool: ...
+
+
+def install_asyncio_reactor() -> ServerReactor:
+    """Install (or reuse) Twisted's asyncio reactor on a fresh loop and return it. Never at
+    import time, so tests and library users keep control of their own reactor."""
+    if "twisted.internet.reactor" not in sys.modules:
+        from twisted.internet import asyncioreactor
+
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
+    from twisted.internet import reactor
+
+    # The module swaps itself for the installed reactor object, which mypy cannot see.
+    return cast(ServerReactor, reactor)
+

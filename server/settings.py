@@ -40,7 +40,8 @@ def default_config_path() -> Path:
     return platformdirs.user_config_path("leekha") / "server.toml"
 
 
-def _default_data_dir() -> Path:
+def default_data_dir() -> Path:
+    """Where `leekha serve` keeps leekha.sqlite3 when --data is not given."""
     return platformdirs.user_data_path("leekha")
 
 
@@ -90,7 +91,7 @@ class ServerSettings:
     tls: bool = _opt(False, "serve TLS on host/port (self-signed unless tls_cert is set)")
     tls_cert: Path | None = _opt(None, "PEM certificate (chain) for TLS; unset = self-signed")
     tls_key: Path | None = _opt(None, "PEM private key for tls_cert (unset = in tls_cert)")
-    data_dir: Path = _opt(_default_data_dir, "directory for leekha.sqlite3", flag="--data")
+    data_dir: Path = _opt(default_data_dir, "directory for leekha.sqlite3", flag="--data")
     name: str = _opt(_default_name, "server name shown on the LAN", lo=1, hi=63)
     announce: bool = _opt(True, "announce the server over mDNS/DNS-SD")
     max_connections: int = _opt(20000, "total open connections", lo=1, hi=1_000_000)

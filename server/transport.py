@@ -38,11 +38,11 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
-from leekha.client.eventloop import is_tls_error
 from leekha.protocol import catalogue as M
 from leekha.protocol.connection import Connection, LocalProtocolError
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
+from leekha.protocol.reactor import is_tls_error
 from leekha.server.clock import Clock, Timer
 from leekha.server.limits import AddressCounter
 from leekha.server.lobby import Lobby

@@ -29,7 +29,7 @@ from leekha.client.options import (
 
 if TYPE_CHECKING:  # the bot client is imported only when the command runs
     from leekha.client.bot.seat import BotOptions
-    from leekha.client.eventloop import Reactor
+    from leekha.protocol.reactor import Reactor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

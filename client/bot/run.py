@@ -17,7 +17,7 @@ from twisted.python.failure import Failure
 from leekha.client.bot.client import BotClient, BotOptions, ConnectFailed, EntryRefused
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
+    from leekha.protocol.reactor import ReactorTime
 
 log = Logger()
 

@@ -16,19 +16,18 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from twisted.internet import defer
-from twisted.internet.base import DelayedCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
 from leekha.client.bot.view import DecisionKey, ViewTracker
 from leekha.client.core.requests import Answer, RequestTracker
-from leekha.client.eventloop import ReactorTime
 from leekha.client.identity import Identity
 from leekha.client.session import ClientSession, Target, retry_policy
 from leekha.client.session import ConnectFailed as ConnectFailed
 from leekha.common.bots.base import Strategy, make_strategy
 from leekha.common.view import Rules
+from leekha.protocol.reactor import DelayedCall, ReactorTime
 from leekha.protocol.version import WELCOME_SAYS_SEAT, speaks
 
 log = Logger()

@@ -134,6 +134,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _address(status, default=None)
     _tournament_id(status)
     _data_dir(status)
+    status.set_defaults(local=None)  # the command line hands over server/local.py
     _follow(status)
 
     export = sub.add_parser(
@@ -141,6 +142,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _tournament_id(export)
     _data_dir(export)
+    export.set_defaults(local=None)  # the command line hands over server/local.py
     export.add_argument(
         "--format", choices=("json", "table"), default="json",
         help=default_help(_("output format")),

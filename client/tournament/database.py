@@ -1,6 +1,6 @@
-"""The database half of `leekha tournament`: `status ID` and `export ID` read the server's
-data folder (SQLite in WAL mode may be read while the server runs), through the runner's
-own store, so they show exactly what the server has committed."""
+"""The database half of `leekha tournament`: `status ID` and `export ID` read a tournament
+from the server's data folder through `server/local.py`, which the command line hands over
+as `args.local` (the client imports nothing of the server), and print it."""
 
 from __future__ import annotations
 
@@ -8,42 +8,38 @@ import argparse
 import json
 import sys
 from pathlib import Path
-
-import platformdirs
+from typing import Protocol
 
 from leekha.client.i18n import _
 from leekha.client.tournament import text
 from leekha.protocol.views import ExportDoc, Tournament
-from leekha.server.persistence import Store, db_path
-from leekha.server.tournament import export
-from leekha.server.tournament.store import Stored, TournamentStore
+
+
+class Local(Protocol):
+    """What these commands need of the server's data folder: server/local.py's."""
+
+    def kept_tournament(
+        self, tournament_id: int, folder: Path | None = None
+    ) -> tuple[ExportDoc | None, frozenset[int], Path]: ...
 
 
 class NotFound(Exception):
     """No database, or no such tournament in it; the text says which."""
 
 
-def load(data_dir: Path | None, tournament_id: int) -> Stored:
-    folder = data_dir if data_dir is not None else platformdirs.user_data_path("leekha")
-    path = db_path(folder.expanduser())
+def load(
+    local: Local, data_dir: Path | None, tournament_id: int
+) -> tuple[ExportDoc, frozenset[int]]:
+    """The tournament's export document and the entrants that have entered (indices)."""
+    doc, entered, path = local.kept_tournament(tournament_id, data_dir)
     if not path.is_file():
         raise NotFound(_("no database at {path}").format(path=path))
-    store = Store(path)
-    try:
-        stored = TournamentStore(store).load(tournament_id)
-    finally:
-        store.close()
-    if stored is None:
+    if doc is None:
         raise NotFound(_("no tournament {id} in {path}").format(id=tournament_id, path=path))
-    return stored
+    return doc, entered
 
 
-def document(stored: Stored) -> ExportDoc:
-    """The export document of a stored tournament."""
-    return export.document(stored.meta(), stored.entrants, list(stored.results.values()))
-
-
-def state_of(stored: Stored, doc: ExportDoc) -> Tournament:
+def state_of(doc: ExportDoc, entered: frozenset[int]) -> Tournament:
     """The document as `text.state_lines` reads a server's state: an entrant is named by
     its label (as the wire names it) and present when it has entered; live tables are
     the running server's to tell."""
@@ -55,7 +51,7 @@ def state_of(stored: Stored, doc: ExportDoc) -> Tournament:
         "stages": t["stages"], "move_timer_s": None if timer is None else round(timer),
         "entrants": [
             {"index": e["index"], "name": e["label"], "strategy": e["strategy"],
-             "kind": e["kind"], "present": e["index"] in stored.tokens}
+             "kind": e["kind"], "present": e["index"] in entered}
             for e in doc["entrants"]
         ],
         "standings": list(doc["standings"]), "tables": [], "games_done": t["games_done"],
@@ -64,10 +60,9 @@ def state_of(stored: Stored, doc: ExportDoc) -> Tournament:
 
 
 def run(args: argparse.Namespace) -> int:
-    stored = load(args.data_dir, args.tournament_id)
-    doc = document(stored)
+    doc, entered = load(args.local, args.data_dir, args.tournament_id)
     if args.tournament_command == "status":
-        out = "\n".join(text.state_lines(state_of(stored, doc)))
+        out = "\n".join(text.state_lines(state_of(doc, entered)))
     elif args.format == "json":
         out = json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False)
     else:

@@ -23,7 +23,7 @@ from leekha.client.session import ClientSession, ConnectFailed, Target
 from leekha.protocol.views import Tournament
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
+    from leekha.protocol.reactor import ReactorTime
 
 CLIENT = "leekha-tournament"
 

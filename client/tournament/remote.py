@@ -11,16 +11,16 @@ from twisted.internet import defer
 
 from leekha import protocol as P
 from leekha.client.i18n import _
+from leekha.client.options import default_name
 from leekha.client.session import ConnectFailed, Target, dial_error
 from leekha.client.tournament import text
 from leekha.client.tournament.link import Link, Refused, waited
-from leekha.client.tui.play import default_name
 from leekha.protocol import version as V
 from leekha.protocol.version import speaks
 from leekha.protocol.views import Tournament
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
+    from leekha.protocol.reactor import ReactorTime
 
 
 def _print(lines: list[str]) -> None:

@@ -34,7 +34,7 @@ from leekha.client.tui.layout import STYLE, Options, build_layout
 from leekha.protocol.invite import Invite
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
+    from leekha.protocol.reactor import ReactorTime
 
 
 class ClientApp:

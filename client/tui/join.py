@@ -21,11 +21,11 @@ from leekha.client.tui.play import add_screen_arguments
 from leekha.common.bots import LEVELS
 
 if TYPE_CHECKING:
-    from leekha.client.eventloop import ReactorTime
     from leekha.client.identity import Identity
     from leekha.client.tui.app import ClientApp
     from leekha.protocol.invite import Invite
     from leekha.protocol.people import QuickPlay
+    from leekha.protocol.reactor import ReactorTime
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,8 +110,7 @@ def choose_server(
 
 def run(args: argparse.Namespace) -> int:
     from leekha.client.invite import read_invite
-    from leekha.client.options import parse_address, rules_from_args
-    from leekha.client.tui.play import default_name
+    from leekha.client.options import default_name, parse_address, rules_from_args
 
     address, tls = args.address, bool(args.tls)
     label = None  # the server's own name, when the LAN told it

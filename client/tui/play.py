@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import getpass
 import sys
 import tempfile
 import time
@@ -25,6 +24,7 @@ from leekha.client.options import (
     add_ascii_argument,
     add_rules_arguments,
     default_help,
+    default_name,
     no_terminal,
     strategy_help,
 )
@@ -33,9 +33,9 @@ from leekha.common.bots import BUILTIN, LEVELS
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
-    from leekha.client.eventloop import Reactor
     from leekha.client.tokens import TokenStore
     from leekha.client.tui.app import ClientApp
+    from leekha.protocol.reactor import Reactor
 
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
@@ -135,13 +135,6 @@ def ask_resume(round_no: int) -> bool:
     # TRANSLATORS: the answers that mean yes to "Resume the game…? (Y/n)", lowercase,
     # separated by spaces (y and yes are always understood too).
     return answer.strip().lower() in ("", "y", "yes", *_("y yes").split())
-
-
-def default_name() -> str:
-    try:
-        return getpass.getuser()[:24] or "you"
-    except Exception:
-        return "you"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
