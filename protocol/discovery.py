@@ -8,15 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["SERVICE_TYPE", "TXT_KEYS", "version_text"]
+__all__ = ["SERVICE_TYPE", "version_text"]
 
 #: DNS-SD service type of a Leekha table server.
 SERVICE_TYPE = "_leekha._tcp.local."
-
-#: TXT keys every announcement carries; values are UTF-8 strings. A TLS server adds
-#: `tls=1` (clients then connect with TLS); a plain one leaves the key out.
-TXT_KEYS = ("name", "proto", "tables", "players")
-
 
 def version_text(version: str | Sequence[int]) -> str:
     """Protocol version as the TXT record spells it: "major.minor"."""

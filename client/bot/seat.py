@@ -53,7 +53,6 @@ RATE_BACKOFF_S = 0.25
 #: A move with no answer after this long was dropped (a server past its rate limit answers
 #: only some of the requests it drops): it is sent again.
 UNANSWERED_S = 2.0
-LOBBY_RETRY = frozenset({"no_such_table", "seat_taken", "table_full", "rate_limited"})
 #: `enter_tournament` refusals after which there is nothing to wait for.
 ENTRY_REFUSED = frozenset(
     {

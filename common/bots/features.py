@@ -207,16 +207,6 @@ def _pass_scalars(where: Position, sent: int) -> tuple[float, ...]:
     return (0.0,) * 13 + (pts / 23.0, emptied / 4.0, high / 3.0)
 
 
-def card_candidates(cards: list[int]) -> list[int]:
-    """Candidate masks of single cards to play."""
-    return [C.BIT[c] for c in cards]
-
-
-def pass_candidates(passes: list[list[int]] | list[tuple[int, int, int]]) -> list[int]:
-    """Candidate masks of passes (three cards each)."""
-    return [C.mask_of(p) for p in passes]
-
-
 def rows(position: Position, candidates: list[int]) -> tuple[Masks, Floats]:
     """The stored form of `position` with each candidate: masks (n, PLANES) and scalars
     (n, SCALARS)."""

@@ -16,7 +16,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from leekha.common.seeds import derive_seed
 from leekha.protocol.tournament_text import counted as counted  # re-exported
@@ -24,7 +24,6 @@ from leekha.protocol.tournament_text import counted as counted  # re-exported
 ROUND_ROBIN: Final = "round_robin"
 SWISS: Final = "swiss"
 FORMATS: Final = (ROUND_ROBIN, SWISS)
-Format = Literal["round_robin", "swiss"]
 
 SEATS: Final = 4
 #: The state of a tournament must fit one 64 KiB frame.

@@ -16,7 +16,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
 
 from leekha.common.intervals import Interval
 from leekha.protocol.views import GameEntry
@@ -75,13 +74,6 @@ class GameResult:
         )
 
 
-#: The fields of a standing on the wire (`deals` is the export's only).
-WIRE_FIELDS: Final = frozenset(
-    ("entrant", "rank", "games", "wins", "rounds", "points", "mean", "low", "high",
-     "fallback_games", "fallback_moves")
-)  # fmt: skip
-
-
 @dataclass(frozen=True)
 class Standing:
     """One entrant's line. `mean` is points per round (None before its first round);
@@ -102,9 +94,9 @@ class Standing:
     fallback_moves: int
 
     def to_dict(self) -> WireStanding:
-        """The wire's standing map (protocol 1.3 `tournament_state`) and the export's: the
-        WIRE_FIELDS. The wire's `mean` is always a number: 0.0 with `rounds` 0 before the
-        first round."""
+        """The wire's standing map (protocol 1.3 `tournament_state`) and the export's
+        (`WireStanding`; `deals` is the export's only). The wire's `mean` is always a
+        number: 0.0 with `rounds` 0 before the first round."""
         return {
             "entrant": self.entrant,
             "rank": self.rank,

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from helpers.processes import Proc, bot, serve, totals
 
-pytestmark = pytest.mark.timeout(120)
+# The fast lane leaves it out: it starts processes or ptys.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 
 def test_four_bot_processes_meet_by_table_name_and_finish(tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ its event loop (the loop is replaced by one that fails the test, so a refusal th
 through fails instead of hanging), in a subprocess when the refusal comes from the event
 loop (a server that refuses, a port in use), and on a pty for `leekha join`, which needs a
 terminal before it connects. The servers the cases talk to are started once: a plain one,
-a TLS one, and a password table on the plain one.
+a TLS one, and a password table on the plain one. Only the cases that name them (or its
+files) start them, and those cases, with every case in a subprocess or on a pty, are
+`slow`: the fast lane runs the rest.
 """
 
 from __future__ import annotations
@@ -42,7 +44,17 @@ class Case:
 
 def case(where: str, line: str, says: str, code: int | None = None, lines: int = 2) -> Any:
     argv = tuple(_split(line))
-    return pytest.param(Case(where, argv, says, code, lines), id=f"{where}: {line}")
+    slow = where != HERE or _names_places(argv)
+    return pytest.param(
+        Case(where, argv, says, code, lines),
+        id=f"{where}: {line}",
+        marks=pytest.mark.slow if slow else (),
+    )
+
+
+def _names_places(argv: tuple[str, ...]) -> bool:
+    """Whether the case names a server or a file of `places` ({plain}, {tmp}, ...)."""
+    return "{" in " ".join(argv)
 
 
 def _split(line: str) -> list[str]:
@@ -241,11 +253,12 @@ def english() -> Iterator[None]:
 @pytest.mark.parametrize("c", CASES)
 def test_bad_input_is_refused_in_words(
     c: Case,
-    places: dict[str, str],
+    request: pytest.FixtureRequest,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    places: dict[str, str] = request.getfixturevalue("places") if _names_places(c.argv) else {}
     argv = [a.format(**places) for a in c.argv]
     env = {
         "HOME": str(tmp_path),

@@ -129,6 +129,7 @@ def test_rule_overrides_change_the_match(capsys: pytest.CaptureFixture[str]) -> 
     assert "talbees=true" in out and "target=5" in out
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_help_imports_no_network_or_screen_library() -> None:
     code = (
         "import sys; from leekha.client import cli; cli.build_parser(['--help']); "
@@ -141,6 +142,7 @@ def test_help_imports_no_network_or_screen_library() -> None:
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_play_loads_no_tls_and_still_serves_and_connects() -> None:
     """`leekha play`'s process never loads pyOpenSSL or cryptography (start-up time):
     every module its table needs imports without them, and a server on 127.0.0.1 still
@@ -235,6 +237,7 @@ print(sorted(loaded & deferred), few)
 """
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_play_defers_what_its_first_table_does_not_need(tmp_path: Path) -> None:
     """Start-up time: importing what `leekha play` runs makes hardly any message dataclass
     (each is made when first used), leaves Babel's calendar data, difflib and tomllib (a

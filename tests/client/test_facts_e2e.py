@@ -35,6 +35,8 @@ from helpers.screens import (
 from leekha.common.events import RoundScored
 from leekha.common.game import Game
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 #: Short clocks, so that timeouts are cheap: the pass long enough for a client started
 #: again after a server restart to see its countdown run out. The bots take 20 ms a
 #: move, so that a round lasts a second or two once they play every seat.
@@ -50,7 +52,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return isolated_home(tmp_path, monkeypatch)
 
 
-@pytest.mark.slow
 @pytest.mark.timeout(360)  # about 70 s on a quiet machine; a loaded one starts processes slowly
 def test_two_people_a_spectator_a_restart_a_kill_and_timeouts_agree_to_the_end(
     home: Path,

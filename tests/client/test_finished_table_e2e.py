@@ -15,6 +15,8 @@ from helpers.processes import serve
 from helpers.pty import LEEKHA, START, Terminal, Terminals
 from helpers.screens import isolated_home, keep, recorded_stats, stats_rows
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 #: Clocks short enough for dan's timeouts to hand his seat to the autopilot at once.
 FAST = ("--default-pass-timer-s", "0.3", "--default-turn-timer-s", "0.3")
 #: A low target: a game of a round or two.

@@ -12,6 +12,8 @@ from helpers.pty import LEEKHA, Terminal
 
 from leekha.client import i18n, rtl
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 NAME = "أحمد"  # an Arabic player name, laid out right in every language
 COLS, ROWS = 80, 24
 ARABIC = re.compile("[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+")

@@ -91,6 +91,7 @@ def _box_line(term: Terminal) -> str:
     return line
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_an_invitation_round_trips_over_tls(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -377,6 +377,7 @@ def test_the_first_tls_contact_shows_the_whole_fingerprint(
     assert problems(cv, lang, logical=not bidi) == []
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_the_real_app_at_80x24_has_nothing_cut(lang: str) -> None:
     """The program itself on a pty, read through pyte: the table and its help, with a

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 
 from leekha.client import cli
 from leekha.client.arena import match
-from leekha.client.arena.deal import play_deal
+from leekha.client.arena.deal import deal_task, play_deal
+from leekha.common.bots.base import make_strategy, play_out
+from leekha.common.bots.search import SearchStrategy
+from leekha.common.config import preset
+from leekha.common.game import Game
 from leekha.common.intervals import Interval
+from leekha.common.view import SeatView
+
+T = TypeVar("T")
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -32,6 +41,7 @@ def test_same_seed_same_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert c != a
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_duplicate_is_job_count_independent(capsys: pytest.CaptureFixture[str]) -> None:
     one = run_json(capsys, *BASE, "--duplicate", "--jobs", "1")
     two = run_json(capsys, *BASE, "--duplicate", "--jobs", "2")
@@ -49,10 +59,57 @@ def test_report_shape_and_paired_difference(capsys: pytest.CaptureFixture[str]) 
     assert h["points_ci95"] > 0 and h["diff_ci95"] > 0
 
 
+class CountingSearch(SearchStrategy):
+    """The search with no clock and two worlds a decision, noting how many worlds each of
+    its searches drew (a decision it makes without searching draws none: not noted)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, think_ms=None, max_samples=2)
+        self.drawn: list[int] = []
+
+    def _noting(self, decide: Callable[[SeatView], T], view: SeatView) -> T:
+        self.last_samples = 0
+        choice = decide(view)
+        if self.last_samples:
+            self.drawn.append(self.last_samples)
+        return choice
+
+    def choose_doubles(self, view: SeatView) -> list[int]:
+        return self._noting(super().choose_doubles, view)
+
+    def choose_pass(self, view: SeatView) -> list[int]:
+        return self._noting(super().choose_pass, view)
+
+    def choose_play(self, view: SeatView) -> int:
+        return self._noting(super().choose_play, view)
+
+
 def test_search_seats_with_fixed_samples(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--strategies", "search,heuristic,heuristic,heuristic", "--rounds", "4", "--seed", "3",
-            "--budget-ms", "0", "--samples", "2"]
-    assert run_json(capsys, *args) == run_json(capsys, *args)
+    """`--budget-ms 0 --samples 2`: the search seat's figures are those of the same game
+    played here, through the engine, with the search built directly (no clock, two worlds)
+    and the heuristics around it, from the seeds the arena derives for game 0; and every
+    search of that seat drew exactly its two worlds."""
+    specs = ("search", "heuristic", "heuristic", "heuristic")
+    args = ["--strategies", ",".join(specs), "--rounds", "4", "--seed", "3",
+            "--budget-ms", "0", "--samples", "2"]  # fmt: skip
+    report = run_json(capsys, *args)
+
+    config = preset("classic")
+    task = deal_task(3, 0, specs, False, config.to_dict())
+    seeds = random.Random(task.strategy_seeds[0])
+    search = CountingSearch(seeds.getrandbits(62))
+    others = [make_strategy("heuristic", seeds.getrandbits(62)) for _ in range(3)]
+    game = play_out(Game(config, task.game_seed), [search, *others], rounds=4)
+
+    assert len(game.history) == 4, "the first game ran short of the match's 4 rounds"
+    assert search.drawn and set(search.drawn) == {2}, search.drawn
+    figures = report["strategies"]
+    assert figures["search"]["points_per_round"] == pytest.approx(
+        sum(points[0] for points in game.history) / 4, abs=1e-4
+    )
+    assert figures["heuristic"]["points_per_round"] == pytest.approx(
+        sum(sum(points[1:]) for points in game.history) / 12, abs=1e-4
+    )
 
 
 def test_text_report_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

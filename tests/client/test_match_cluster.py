@@ -72,6 +72,7 @@ def stdout_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return capsys.readouterr().out
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_a_cluster_prints_what_one_process_prints(
     scheduler: tuple[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -81,6 +82,7 @@ def test_a_cluster_prints_what_one_process_prints(
     assert stdout_of(capsys, *MATCH, *strategies, "--cluster", scheduler[0]) == one
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_a_worker_killed_mid_run_changes_nothing(
     scheduler: tuple[str, Path],
     capsys: pytest.CaptureFixture[str],

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from helpers.processes import Proc, bot, clean_env, serve, totals
 
-pytestmark = pytest.mark.timeout(120)
+# The fast lane leaves it out: it starts processes or ptys.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "minimal_bot.py"
 

@@ -11,6 +11,8 @@ import pytest
 from helpers.loopback import serve_for_people
 from helpers.pty import LEEKHA, Terminal
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 def shows(term: Terminal, text: str, what: str) -> None:
     """Wait until `text` is on `term`'s screen."""

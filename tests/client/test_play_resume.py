@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers.pty import LEEKHA, Terminal
+
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
 
 
 def _hand(t: Terminal) -> str:

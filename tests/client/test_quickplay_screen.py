@@ -13,6 +13,8 @@ import pytest
 from helpers.loopback import serve_for_people
 from helpers.pty import LEEKHA, START, Terminal
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 #: The server's line to a person who waits for a bot's seat (in the table's chat).
 WAITS = "Quick play: you take a bot's seat when this round ends"
 #: Seconds a round may take on a loaded machine: the bots and the autopilot play it, the

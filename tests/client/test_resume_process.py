@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from helpers.pty import LEEKHA, Terminal, serve
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:

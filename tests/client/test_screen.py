@@ -7,7 +7,10 @@ bounded; the program is quit with its own keys and killed if it does not stop.
 
 from __future__ import annotations
 
+import pytest
 from helpers.pty import LEEKHA, Terminal
+
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
 
 RED_SUITS, BLACK_SUITS = "♥♦", "♠♣"
 

@@ -13,6 +13,8 @@ import pytest
 from helpers.loopback import serve_process
 from helpers.pty import LEEKHA
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 def leekha(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([LEEKHA, *args], capture_output=True, text=True, timeout=60)

@@ -35,6 +35,8 @@ from leekha.protocol import catalogue as C
 from leekha.protocol import tournaments as T
 from leekha.protocol.views import EntrantRequest
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 BELL = b"\x07"
 PEOPLE = ("ann", "bob", "carla", "dina")
 #: Every game (and the Swiss draw) comes from this seed: it puts ann and bob at one table

@@ -11,6 +11,8 @@ import pytest
 from helpers.loopback import serve_process
 from helpers.pty import LEEKHA, START, Terminal
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(240)
 def test_lobby_tournament_standings_then_watch_a_table(tmp_path: Path) -> None:

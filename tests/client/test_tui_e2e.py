@@ -219,6 +219,7 @@ def run_in_pty(argv: list[str], timeout: float) -> tuple[int, bytes]:
         os.close(master)
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_leekha_play_starts_draws_and_exits_cleanly(tmp_path: Path) -> None:
     marker = tmp_path / "drawn"
     leekha = str(Path(sys.executable).with_name("leekha"))

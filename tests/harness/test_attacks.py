@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(120)
 def test_each_attack_is_limited_and_honest_tables_play_on() -> None:

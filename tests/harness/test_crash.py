@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(30)
 def test_kill_9_mid_game_loses_no_acknowledged_action() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(30)
 def test_flooding_client_is_limited_and_others_keep_their_latency() -> None:

@@ -7,6 +7,8 @@ import os
 import pytest
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 CAN_PIN = {0, 1} <= os.sched_getaffinity(0)
 
 

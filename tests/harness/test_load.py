@@ -10,6 +10,8 @@ import pytest
 import pytest_twisted
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(30)
 def test_full_speed_measures_the_server_against_the_echo_ceiling() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(30)
 def test_disconnect_storm_games_finish_and_seats_have_one_holder() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers.harness import run_bench
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 
 @pytest.mark.timeout(40)
 def test_tls_and_tcp_tables_are_measured_side_by_side() -> None:

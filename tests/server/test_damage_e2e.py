@@ -133,6 +133,7 @@ async def test_damaged_tables_or_an_empty_file_are_refused_in_words(tmp_path: Pa
     assert "leekha records check" in serve.stderr
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_records_check_and_backup(tmp_path: Path) -> None:
     build(tmp_path / "data")
     ok = subprocess.run(

@@ -172,6 +172,7 @@ async def test_ipv6_and_ipv4_listeners_side_by_side(tmp_path: Path) -> None:
         await server.stop()
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(60)
 def test_leekha_serve_tls_with_a_self_signed_certificate(tmp_path: Path) -> None:
     """`leekha serve --tls` makes its certificate, prints its fingerprint, and serves a

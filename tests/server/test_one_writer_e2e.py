@@ -48,6 +48,7 @@ async def test_a_second_server_on_the_same_data_is_refused_mid_game(tmp_path: Pa
         assert list(again.lobby.tables) == [1]
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 def test_a_second_leekha_serve_names_the_folder_and_the_holder(tmp_path: Path) -> None:
     first, _port = serve_process(tmp_path)
     try:

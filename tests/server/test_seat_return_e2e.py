@@ -25,6 +25,8 @@ from helpers.server import VERSIONS
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
 
+pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
+
 SYSTEM = "*"
 
 

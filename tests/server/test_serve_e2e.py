@@ -169,6 +169,7 @@ def _read_frame(sock: socket.socket, decoder: Decoder) -> Message:
             return got[0]
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_leekha_serve_process_prints_its_port_and_shuts_down_cleanly(
@@ -214,6 +215,7 @@ async def test_an_embedded_server_with_local_settings(tmp_path: Path) -> None:
         await busy.stop()
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(60)
 def test_kill_9_then_restart_on_the_same_data_folder(tmp_path: Path) -> None:
     proc, port = serve_process(tmp_path, "--bot-think-ms", "1", "--seat-grace-s", "60")

@@ -25,7 +25,8 @@ from leekha.server.persistence import Store
 from leekha.server.tournament.export import document
 from leekha.server.tournament.store import TournamentStore
 
-pytestmark = pytest.mark.timeout(150)
+# The fast lane leaves it out: it starts processes or ptys.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
 DEALS = 8
 ENTRANTS: list[EntrantRequest] = [

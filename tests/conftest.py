@@ -1,0 +1,45 @@
+"""The fast lane: `python -m pytest -m "not slow"` leaves out every test that starts a
+process or a pty (README, "Run the tests"). A test not marked `slow` that starts one fails
+here, in words that say so, so the lane stays fast as tests are added: what it catches is
+every way the suite starts one (subprocess, a pty, a fork, a spawn, multiprocessing)."""
+
+from __future__ import annotations
+
+import multiprocessing.process
+import os
+import pty
+import subprocess
+from typing import NoReturn
+
+import pytest
+
+#: (module or class, attribute): every door to a new process or a pty.
+_DOORS = [
+    (subprocess, "Popen"),
+    (pty, "openpty"),
+    (pty, "fork"),
+    (os, "openpty"),
+    (os, "forkpty"),
+    (os, "fork"),
+    (os, "posix_spawn"),
+    (os, "posix_spawnp"),
+    (multiprocessing.process.BaseProcess, "start"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _fast_lane_starts_no_process(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refuse(*_args: object, **_kwargs: object) -> NoReturn:
+        raise AssertionError(
+            f"{request.node.nodeid} starts a process or a pty: mark it @pytest.mark.slow "
+            "(the fast lane, `-m 'not slow'`, leaves such tests out)"
+        )
+
+    for owner, name in _DOORS:
+        if hasattr(owner, name):
+            monkeypatch.setattr(owner, name, refuse)
