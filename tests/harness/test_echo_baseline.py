@@ -19,6 +19,7 @@ def load_bench() -> ModuleType:
     return module
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(30)
 def test_echo_baseline_measures_a_positive_rate() -> None:
     rate = load_bench().run_echo_baseline(connections=2, seconds=0.5)

@@ -10,9 +10,8 @@ import pytest
 import pytest_twisted
 from helpers.harness import run_bench
 
-pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
 
-
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(30)
 def test_full_speed_measures_the_server_against_the_echo_ceiling() -> None:
     r = run_bench("load.py", "full", "--tables", "3", "--seconds", "1.5")
@@ -23,6 +22,7 @@ def test_full_speed_measures_the_server_against_the_echo_ceiling() -> None:
     assert r["server_alive"] and r["server_problems"] == []
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(30)
 def test_human_pace_reports_latency_cpu_and_memory_per_table() -> None:
     r = run_bench(
@@ -36,6 +36,7 @@ def test_human_pace_reports_latency_cpu_and_memory_per_table() -> None:
     assert step["action_errors"] == 0 and step["server_problems"] == []
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @pytest.mark.timeout(30)
 def test_the_lag_probes_split_the_time_of_server_and_load_generators() -> None:
     r = run_bench(

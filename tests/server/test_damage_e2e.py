@@ -107,6 +107,7 @@ async def test_a_table_that_cannot_be_read_is_kept_reported_and_its_sessions_kep
     assert any(p.startswith("SQLite:") for p in report.problems)
 
 
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @reactor_test
 async def test_damaged_tables_or_an_empty_file_are_refused_in_words(tmp_path: Path) -> None:
     build(tmp_path / "torn")
