@@ -107,7 +107,6 @@ async def test_a_table_that_cannot_be_read_is_kept_reported_and_its_sessions_kep
     assert any(p.startswith("SQLite:") for p in report.problems)
 
 
-@pytest.mark.slow  # starts a process or a pty: not in the fast lane
 @reactor_test
 async def test_damaged_tables_or_an_empty_file_are_refused_in_words(tmp_path: Path) -> None:
     build(tmp_path / "torn")
@@ -122,7 +121,13 @@ async def test_damaged_tables_or_an_empty_file_are_refused_in_words(tmp_path: Pa
         assert str(db_path(folder)) in text and said in text
         assert "leekha records check" in text or "backup" in text
     assert db_path(empty).stat().st_size == 0, "the empty file is left as it was"
-    # `leekha serve` says the same in one line, without a traceback.
+
+
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
+def test_leekha_serve_refuses_damaged_tables_in_one_line(tmp_path: Path) -> None:
+    """`leekha serve` says what the server says, in one line, without a traceback."""
+    build(tmp_path / "torn")
+    damage(tmp_path / "torn", "tables")
     serve = subprocess.run(
         [*SERVE, "--data", str(tmp_path / "torn")],
         capture_output=True,
