@@ -11,7 +11,12 @@ import pty
 import subprocess
 from typing import NoReturn
 
+import ifaddr  # noqa: F401 (loaded before the guard: see below)
 import pytest
+
+# ifaddr (zeroconf's, for `leekha servers` and the server's announcement) runs ldconfig as
+# it loads (ctypes.util.find_library): loaded here, so that the first test to import it is
+# not taken for one that starts a process.
 
 #: (module or class, attribute): every door to a new process or a pty.
 _DOORS = [

@@ -6,9 +6,9 @@ its event loop (the loop is replaced by one that fails the test, so a refusal th
 through fails instead of hanging), in a subprocess when the refusal comes from the event
 loop (a server that refuses, a port in use), and on a pty for `leekha join`, which needs a
 terminal before it connects. The servers the cases talk to are started once: a plain one,
-a TLS one, and a password table on the plain one. Only the cases that name them (or its
-files) start them, and those cases, with every case in a subprocess or on a pty, are
-`slow`: the fast lane runs the rest.
+a TLS one, and a password table on the plain one. Only the cases that name them start
+them, and those cases, with every case in a subprocess or on a pty, are `slow`: the fast
+lane runs the rest.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Case:
 
 def case(where: str, line: str, says: str, code: int | None = None, lines: int = 2) -> Any:
     argv = tuple(_split(line))
-    slow = where != HERE or _names_places(argv)
+    slow = where != HERE or _names_servers(argv)
     return pytest.param(
         Case(where, argv, says, code, lines),
         id=f"{where}: {line}",
@@ -52,9 +52,10 @@ def case(where: str, line: str, says: str, code: int | None = None, lines: int =
     )
 
 
-def _names_places(argv: tuple[str, ...]) -> bool:
-    """Whether the case names a server or a file of `places` ({plain}, {tmp}, ...)."""
-    return "{" in " ".join(argv)
+def _names_servers(argv: tuple[str, ...]) -> bool:
+    """Whether the case names a server of `places` ({plain}, {tls}, {dead}, {changed});
+    {tmp} is the folder of `files`, made without one."""
+    return "{" in " ".join(argv).replace("{tmp}", "")
 
 
 def _split(line: str) -> list[str]:
@@ -198,9 +199,18 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def places(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The servers and files the cases name, started once for the module."""
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The folder and files the cases name ({tmp}), made once for the module."""
     tmp = tmp_path_factory.mktemp("bad-input")
+    (tmp / "garbage.json").write_text("{ not json")
+    (tmp / "record.json").write_text(_one_round_record())
+    return {"tmp": str(tmp)}
+
+
+@pytest.fixture(scope="module")
+def places(files: dict[str, str]) -> Iterator[dict[str, str]]:
+    """The servers the cases name, and the files, started once for the module."""
+    tmp = Path(files["tmp"])
     # No penalty for the protocol violations some cases commit (TLS bytes to a plain server).
     calm = ("--kick-penalty-s", "0")
     plain_server = serve(tmp / "plain", 0, None, *calm)
@@ -209,14 +219,12 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
                        "--password", "pw"], clean_env(tmp / "plain"))  # fmt: skip
         try:
             secret.wait_line(r"seat \d at table", timeout=30)
-            yield _files(tmp, plain, tls)
+            yield {**files, **_servers(tmp, plain, tls)}
         finally:
             secret.kill()
 
 
-def _files(tmp: Path, plain: int, tls: int) -> dict[str, str]:
-    (tmp / "garbage.json").write_text("{ not json")
-    (tmp / "record.json").write_text(_one_round_record())
+def _servers(tmp: Path, plain: int, tls: int) -> dict[str, str]:
     # A known_hosts that remembers another certificate for the TLS server.
     known = tmp / "home-changed" / "config" / "leekha" / "known_hosts"
     known.parent.mkdir(parents=True)
@@ -224,10 +232,7 @@ def _files(tmp: Path, plain: int, tls: int) -> dict[str, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         dead = s.getsockname()[1]
-    return {
-        "tmp": str(tmp), "plain": str(plain), "tls": str(tls), "changed": str(tls),
-        "dead": str(dead),
-    }  # fmt: skip
+    return {"plain": str(plain), "tls": str(tls), "changed": str(tls), "dead": str(dead)}
 
 
 def _one_round_record() -> str:
@@ -258,7 +263,9 @@ def test_bad_input_is_refused_in_words(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    places: dict[str, str] = request.getfixturevalue("places") if _names_places(c.argv) else {}
+    places: dict[str, str] = request.getfixturevalue(
+        "places" if _names_servers(c.argv) else "files"
+    )
     argv = [a.format(**places) for a in c.argv]
     env = {
         "HOME": str(tmp_path),
