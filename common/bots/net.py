@@ -22,6 +22,7 @@ import functools
 import hashlib
 import io
 import json
+import os
 import random
 import zipfile
 from importlib import resources
@@ -49,6 +50,10 @@ Floats = NDArray[np.float32]
 Ints = NDArray[np.intp]
 
 WEIGHTS_FILE: Final = "net.npz"
+# A weights file to use in place of the shipped one (trained weights under evaluation, an
+# expert's network while labelling): read by `shipped`, so every tier that uses the
+# network, in this process and in the worker processes it starts, plays these weights.
+WEIGHTS_ENV: Final = "LEEKHA_NET_WEIGHTS"
 PASS_CANDIDATES: Final = 12
 
 
@@ -135,8 +140,16 @@ class Network:
 
 @functools.cache
 def shipped() -> Network:
-    """The weights that ship with the package."""
-    data = resources.files("leekha.common.bots").joinpath(WEIGHTS_FILE).read_bytes()
+    """The weights that ship with the package, or the file `LEEKHA_NET_WEIGHTS` names."""
+    path = os.environ.get(WEIGHTS_ENV)
+    if not path:
+        data = resources.files("leekha.common.bots").joinpath(WEIGHTS_FILE).read_bytes()
+        return Network.from_bytes(data)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise WeightsError(f"cannot read {WEIGHTS_ENV}={path}: {exc.strerror}") from None
     return Network.from_bytes(data)
 
 

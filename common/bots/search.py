@@ -124,6 +124,8 @@ class SearchStrategy(Searcher):
         super().__init__(seed, **budget)
         self._pass_key: tuple[int, int, tuple[int, ...]] | None = None
         self._pass_choice: tuple[list[int], list[int]] = ([], [])
+        # The pass search's options (doubles, pass); `last_moves` indexes them.
+        self.last_options: list[tuple[list[int], list[int]]] = []
 
     # ---- budget ---------------------------------------------------------------------
     def _budget(self, scale: float = 1.0) -> Callable[[int], bool]:
@@ -151,6 +153,7 @@ class SearchStrategy(Searcher):
 
     def _search_pass(self, view: SeatView) -> tuple[list[int], list[int]]:
         assert view.seat is not None
+        self.last_moves, self.last_means, self.last_options = [], [], []
         me = view.seat
         config = view_config(view)
         hand = view.hand_mask
@@ -183,6 +186,10 @@ class SearchStrategy(Searcher):
             n += 1
         self.last_samples = n
         self.last_rollouts = cands.rollouts
+        self.last_moves = list(range(len(options)))  # indices into `last_options`
+        self.last_means = [cands.mean(i) for i in range(len(options))]
+        self.last_near = near
+        self.last_options = options
         best = cands.best()
         diff, se = cands.paired(best, 0)
         if n >= SWITCH_WORLDS and diff > SWITCH_SE * se:
@@ -305,6 +312,9 @@ class SearchStrategy(Searcher):
             n += 1
         self.last_samples = n
         self.last_rollouts = cands.rollouts
+        self.last_moves = moves
+        self.last_means = [cands.mean(i) for i in range(len(moves))]
+        self.last_near = near
         return moves[cands.best()]
 
 

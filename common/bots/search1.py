@@ -114,11 +114,20 @@ class Searcher:
         self.max_samples = max(1, max_samples)
         self.last_samples = 0  # how many deals the last decision looked at (for bench)
         self.last_rollouts = 0
+        # The last searched decision's candidates and the search's value of each (its
+        # mean over the worlds, higher is better), for labelling (`bots.labels`); empty
+        # after a decision with nothing to search. `last_near`: the values are the game's
+        # utility (`values.utility`) rather than minus the round's points.
+        self.last_moves: list[int] = []
+        self.last_means: list[float] = []
+        self.last_near = False
 
     def _turn(self, view: SeatView, rules_of: Callable[[RulesConfig, int], Rules]) -> Turn | int:
         """`search_turn`, the last decision's counts reset first (a forced card has none)."""
         self.last_samples = 0
         self.last_rollouts = 0
+        self.last_moves = []
+        self.last_means = []
         return search_turn(view, rules_of)
 
 
@@ -169,6 +178,9 @@ class Search1Strategy(Searcher):
             n += 1
         self.last_samples = n
         self.last_rollouts = n * len(moves)
+        self.last_moves = moves
+        self.last_means = [-t / n for t in totals]
+        self.last_near = False
         best = min(totals)
         return moves[totals.index(best)]
 
