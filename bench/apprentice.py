@@ -180,9 +180,10 @@ def train(args: argparse.Namespace) -> None:
 
     torch.set_num_threads(args.threads)
     args.run.mkdir(parents=True, exist_ok=True)
-    data, metas = load_shards(args.data)
+    data, metas = load_shards(*args.data)
     if not metas:
-        sys.exit(f"no shards in {args.data}: label some first (bench/distill.py label)")
+        folders = ", ".join(str(f) for f in args.data)
+        sys.exit(f"no shards in {folders}: label some first (bench/distill.py label)")
     total = len(data["choice"])
     games = sum(m["games"] for m in metas)
     # The first shard is held out, unless it is the only one (then it is validated on).
@@ -257,7 +258,7 @@ def export(args: argparse.Namespace) -> None:
     run.load(checkpoint)
     from distill import load_shards
 
-    metas = load_shards(args.data)[1] if args.data else []
+    metas = load_shards(*args.data)[1]
     network = run.network(metas)
     args.out.write_bytes(network.to_bytes())
     print(f"wrote {args.out}: {network.meta['version']}, digest {network.digest}")
@@ -267,7 +268,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="distill.py", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("train")
-    p.add_argument("--data", type=Path, required=True, help="folder of the shards")
+    p.add_argument("--data", type=Path, nargs="+", required=True, help="folders of shards")
     p.add_argument("--run", type=Path, required=True, help="folder of the run")
     p.add_argument("--resume", action="store_true")
     p.add_argument("--seed", type=int, default=39)
@@ -287,7 +288,7 @@ def main(argv: list[str]) -> None:
     p = sub.add_parser("export")
     p.add_argument("--run", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--data", type=Path, default=None, help="shards, for the meta's experts")
+    p.add_argument("--data", type=Path, nargs="*", default=[], help="shards, for the meta")
     p.add_argument("--seed", type=int, default=39)
     p.add_argument("--lr", type=float, default=3e-4)
     args = parser.parse_args(argv)

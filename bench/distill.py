@@ -93,11 +93,11 @@ def label_shard(task: tuple[dict[str, Any], int]) -> dict[str, Any]:
     return {"shard": index, "decisions": len(out), "games": out.games, "cpu_s": round(cpu, 2)}
 
 
-def load_shards(folder: Path) -> tuple[Arrays, list[dict[str, Any]]]:
-    """Every shard in `folder`, as one set of arrays, and each shard's meta."""
+def load_shards(*folders: Path) -> tuple[Arrays, list[dict[str, Any]]]:
+    """Every shard in `folders`, as one set of arrays, and each shard's meta."""
     parts: list[Arrays] = []
     metas: list[dict[str, Any]] = []
-    for path in sorted(folder.glob("shard-*.npz")):
+    for path in [p for folder in folders for p in sorted(folder.glob("shard-*.npz"))]:
         if path.name.endswith(".tmp.npz"):
             continue
         with np.load(path, allow_pickle=False) as npz:
