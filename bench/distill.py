@@ -4,7 +4,7 @@
     python bench/distill.py train --data runs/d1/data --run runs/d1 --minutes 120
     python bench/distill.py train --data runs/d1/data --run runs/d1 --resume --minutes 60
     python bench/distill.py export --run runs/d1 --out runs/d1/net.npz
-    python bench/distill.py evaluate --weights runs/d1/net.npz --games 250 --seed 39001
+    python bench/distill.py evaluate --weights runs/d1/net.npz --games 100 --seed 39001
     python bench/distill.py label --out runs/d2/data --expert search-net \\
         --net runs/d1/net.npz --shards 400 --workers 2        # generation 2's expert
     python bench/train.py --run runs/d1 --plot runs/d1/curve.png   # the learning curve
@@ -196,7 +196,7 @@ def main() -> None:
     p = sub.add_parser("export", help="write a run's weights as net.npz (torch)")
     p = sub.add_parser("evaluate", help="net with these weights vs 3 heuristic")
     p.add_argument("--weights", type=Path, required=True)
-    p.add_argument("--games", type=int, default=250, help="deal sets (x4 rotations)")
+    p.add_argument("--games", type=int, default=100, help="deal sets (x4 rotations)")
     p.add_argument("--seed", type=int, default=39_001, help="fresh for each measurement")
     p.add_argument("--rules", default="classic", choices=sorted(PRESETS))
     p.add_argument("--jobs", type=int, default=1)
