@@ -215,6 +215,7 @@ def plot_curve(curve: Path, out: Path) -> None:
     except ImportError:
         sys.exit("--plot needs matplotlib: pip install 'leekha[plot]'")
     lines = [json.loads(line) for line in curve.read_text().splitlines() if line.strip()]
+    lines = [line for line in lines if "eval" in line]  # distill runs may skip some points
     games = [line["games"] for line in lines]
     base = [line["eval"]["heuristic_pts"] for line in lines]
     rel = [100 * line["eval"]["relative"] for line in lines]
@@ -222,7 +223,7 @@ def plot_curve(curve: Path, out: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 3.6))
     ax.errorbar(games, rel, yerr=half, fmt="o-", capsize=3)
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("self-play games of training")
+    ax.set_xlabel("games of training (self-play, or labelled by the search)")
     ax.set_ylabel("net vs 3 heuristic: points, %")
     ax.set_title("Learning curve (classic, duplicate rounds, 95% intervals)")
     ax.grid(alpha=0.3)
