@@ -33,6 +33,10 @@ NOTICES: dict[str, str] = {
     "quick_wait": N_("Quick play: you take a bot's seat when this round ends"),
     "quick_seat": N_("{name} takes over a bot's seat"),
     "tournament_away": N_("{name} is not here: the fallback bot plays this game for them"),
+    "tournament_due": N_(
+        "Your game {game} of tournament {name} is due: leave this table within {grace} s "
+        "to play it, or the fallback bot plays it for you"
+    ),
 }
 
 #: "seats_empty" when more than one seat is (a plural of its own, not "seat 1, 2 is empty").

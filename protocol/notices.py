@@ -31,6 +31,8 @@ NOTICES: dict[str, str] = {
     "quick_wait": "Quick play: you take a bot's seat when this round ends",
     "quick_seat": "{name} takes over a bot's seat",
     "tournament_away": "{name} is not here: the fallback bot plays this game for them",
+    "tournament_due": "Your game {game} of tournament {name} is due: leave this table "
+    "within {grace} s to play it, or the fallback bot plays it for you",
 }
 
 #: An `error`'s `rule` -> the English sentence. The engine's rules (a refused card or

@@ -63,6 +63,8 @@ class LobbyPort(Protocol):
 
     def release(self, token: str, table: Table) -> None: ...
 
+    def leave(self, session: Session) -> None: ...
+
 
 @dataclass
 class Live:

@@ -23,14 +23,17 @@ from __future__ import annotations
 
 from twisted.logger import Logger
 
+from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol import tournaments as T
+from leekha.protocol.notices import NOTICES, english
 from leekha.protocol.views import empty_seat
 from leekha.server.clock import Timer
 from leekha.server.lifecycle import PLAYING
 from leekha.server.seats import WIRE_NAME_MAX, Seat, stand_in_name
 from leekha.server.session import Session
 from leekha.server.table import Table
+from leekha.server.tablechat import SYSTEM_SENDER
 from leekha.server.tournament import plan as P
 from leekha.server.tournament.live import (
     FALLBACK,
@@ -73,6 +76,9 @@ class TournamentRunner:
         #: this process started, the start): it is waited for `seat_grace_s` from then.
         self._started = self.clock.seconds()
         self._gone: dict[str, float] = {}
+        #: (token, tournament id) -> when that entrant was found at another table as a
+        #: game of hers was due, and called over (see `_called_since`).
+        self._called: dict[tuple[str, int], float] = {}
         #: The sessions that entered a tournament (only their drops are remembered).
         self.entered: set[str] = set()
         self._wake: Timer | None = None
@@ -225,8 +231,16 @@ class TournamentRunner:
             if t.t.entrants[index].name is None:
                 continue
             session = self._session_of(t, index)
-            if session is not None and session.table_id is not None:
-                return None
+            if self._at_own_game(t, session):
+                return None  # its games follow one another: this one after that one
+            since = self._called_since(t, game, session)
+            if since is not None:  # playing or watching elsewhere: called, then covered
+                wait = since + self.settings.seat_grace_s - now
+                if wait > 0:
+                    self._poke_in(wait)
+                    return None
+                out[seat] = None
+                continue
             if session is not None and session.peer is not None:
                 out[seat] = session
                 continue
@@ -239,6 +253,51 @@ class TournamentRunner:
                 return None
             out[seat] = None
         return out
+
+    def _where(self, session: Session | None) -> Table | None:
+        """The table the session sits at (None: in the lobby, or only watching one)."""
+        if session is None or session.table_id is None:
+            return None
+        table = self.lobby.tables.get(session.table_id)
+        return table if table is not None and table.seat_of(session.token) is not None else None
+
+    def _at_own_game(self, t: Tournament, session: Session | None) -> bool:
+        """Whether the session still sits at a game of this tournament."""
+        table = self._where(session)
+        return table is not None and table.tournament == t.id
+
+    def _called_since(
+        self, t: Tournament, game: P.PlannedGame, session: Session | None
+    ) -> float | None:
+        """When the entrant's session was first found seated at another table as a game
+        of hers (`game`) was due; None when it sits at none. Such a person is called once,
+        with the `tournament_due` notice, and waited for `seat_grace_s` from then, never
+        longer: her absence must not hold the games' other entrants. One who only
+        watches a table is not asked: she is taken from it to her game."""
+        if session is None:
+            return None
+        key = (session.token, t.id)
+        if self._where(session) is None:
+            self._called.pop(key, None)  # back: called again if she goes elsewhere again
+            return None
+        since = self._called.get(key)
+        if since is None:
+            since = self._called[key] = self.clock.seconds()
+            args: Facts = {
+                "name": t.t.name[:WIRE_NAME_MAX],
+                "game": P.counted(game.number),
+                "grace": round(self.settings.seat_grace_s),
+            }
+            session.send(
+                M.ChatMessage(
+                    sender=SYSTEM_SENDER,
+                    text=english(NOTICES["tournament_due"], args),
+                    table_id=session.table_id,
+                    code="tournament_due",
+                    args=args,
+                )
+            )
+        return since
 
     def _table_name(self, t: Tournament, game: P.PlannedGame) -> str:
         tail = f" #{P.counted(game.number)}"
@@ -261,6 +320,8 @@ class TournamentRunner:
             if e.strategy is not None:
                 seats.append(Seat(e.label, None, e.strategy, connected=True))
             elif session is not None:
+                if session.table_id is not None:  # watching a table: her game comes first
+                    self.lobby.leave(session)
                 seats.append(Seat(session.name, session.token, connected=True))
                 self.lobby.seated(session, table)
             else:
