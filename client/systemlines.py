@@ -32,6 +32,7 @@ NOTICES: dict[str, str] = {
     "muted": N_("{name} is muted for {seconds} s: too many messages"),
     "quick_wait": N_("Quick play: you take a bot's seat when this round ends"),
     "quick_seat": N_("{name} takes over a bot's seat"),
+    "quick_moved": N_("The game you waited in ended: quick play seats you at {table}"),
     "tournament_away": N_("{name} is not here: the fallback bot plays this game for them"),
     "tournament_due": N_(
         "Your game {game} of tournament {name} is due: leave this table within {grace} s "

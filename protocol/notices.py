@@ -30,6 +30,7 @@ NOTICES: dict[str, str] = {
     "muted": "{name} is muted for {seconds} s: too many messages",
     "quick_wait": "Quick play: you take a bot's seat when this round ends",
     "quick_seat": "{name} takes over a bot's seat",
+    "quick_moved": "The game you waited in ended: quick play seats you at {table}",
     "tournament_away": "{name} is not here: the fallback bot plays this game for them",
     "tournament_due": "Your game {game} of tournament {name} is due: leave this table "
     "within {grace} s to play it, or the fallback bot plays it for you",

@@ -116,8 +116,8 @@ class Table:
         #: with the game's seed and takes the players back after one game), or None.
         self.tournament: int | None = None
         self.watcher: TableWatcher | None = None
-        #: Called between two rounds of a game (the last round scored, the next not yet
-        #: decided by anyone): quick play seats waiting people in bot seats then.
+        #: Called after each round is scored (the next not yet decided by anyone, or the
+        #: game over): quick play seats waiting people in bot seats then.
         self.between_rounds: Callable[[Table], None] | None = None
         # The seat bookkeeping, as the table's own requests.
         self.check_password = self.people.check_password
@@ -350,8 +350,8 @@ class Table:
         self.tell(events)
         if game.phase == OVER:
             self.games.finish()
-        elif self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
-            self.between_rounds(self)
+        if self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
+            self.between_rounds(self)  # after the last round too: the table is finished
 
     def tell(self, events: Sequence[Event]) -> None:
         """Each member hears the engine's events through its own seat (wire_events)."""
