@@ -163,6 +163,7 @@ S: Sender = "server"
     "`bad_rules`, `too_many_tournaments`. Client entrants need not be connected yet: "
     "the tournament waits (status `waiting`) until every one of them has entered, "
     "or (1.4) until its `starts_at`.",
+    since=(1, 3),
 )
 class CreateTournament(Message):
     id: int = _rid()
@@ -207,12 +208,17 @@ class CreateTournament(Message):
     )
 
 
-@message("list_tournaments", C, "(1.3) Ask for the server's tournaments. Reply `tournament_list`.")
+@message(
+    "list_tournaments",
+    C,
+    "(1.3) Ask for the server's tournaments. Reply `tournament_list`.",
+    since=(1, 3),
+)
 class ListTournaments(Message):
     id: int = _rid()
 
 
-@message("tournament_list", S, "(1.3) The server's tournaments, newest first.")
+@message("tournament_list", S, "(1.3) The server's tournaments, newest first.", since=(1, 3))
 class TournamentList(Message):
     re: int = spec_field(REQ_ID, _RE_DOC)
     tournaments: list[TournamentSummary] = spec_field(
@@ -234,6 +240,7 @@ class _Which(Message):
     "(1.3) Follow a tournament: reply `tournament_state`, then `tournament_state` pushes "
     "(`re` null) as its games start and finish while the session is in the lobby, "
     "until it follows another tournament. Unknown id: `no_such_tournament`.",
+    since=(1, 3),
 )
 class GetTournament(_Which):
     pass
@@ -248,6 +255,7 @@ class GetTournament(_Which):
     "as at any table; no `rematch`) and takes you back to the lobby at its end. "
     "Refusals: `no_such_tournament`, `not_an_entrant`, `already_entered` (another "
     "connected session entered that name), `tournament_over`.",
+    since=(1, 3),
 )
 class EnterTournament(_Which):
     pass
@@ -259,6 +267,7 @@ class EnterTournament(_Which):
     "(1.3) A tournament as it stands: entrants, standings (best first), live tables, "
     "progress. The reply to `create_tournament`, `get_tournament` and "
     "`enter_tournament`, and pushed (`re` null) to its followers as games start and end.",
+    since=(1, 3),
 )
 class TournamentState(Message):
     re: int | None = spec_field(NullableSpec(REQ_ID), _RE_OR_NULL_DOC, default=None)
