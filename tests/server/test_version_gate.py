@@ -31,7 +31,7 @@ def test_every_request_type_has_an_example_and_its_since_matches_its_doc() -> No
     assert set(REQUESTS) <= set(EXAMPLES)
     for t in REQUESTS:
         msg = EXAMPLES[t]
-        assert msg.SINCE == _first_version(msg.DOC), t
+        assert _first_version(msg.DOC) == msg.SINCE, t
 
 
 @pytest.mark.parametrize("version", VERSIONS, ids=lambda v: f"{v[0]}.{v[1]}")
