@@ -242,7 +242,7 @@ def test_a_latecomer_whose_round_was_the_last_is_seated_elsewhere_and_told() -> 
     assert snap.table["id"] == a.id and snap.your_seat is None
     play_a_round(h, [ann], a)
     h.advance(0.1, step=0.05)
-    assert a.status == "finished"
+    assert status(a) == "finished"
     table, seat = where(h, carl)
     assert table is not a and seat == 0
     seated = [m for m in carl.of(C.Snapshot) if m.re is None and m.table["id"] == table.id]

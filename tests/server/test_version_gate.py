@@ -49,7 +49,7 @@ def test_every_request_type_is_gated_by_the_version_that_added_it(
         needed = _first_version(example.DOC)
         unknown = isinstance(reply, M.Error) and reply.code == "unknown_type"
         if version < needed:
-            assert unknown, (t, version, reply)
+            assert isinstance(reply, M.Error) and unknown, (t, version, reply)
             assert f"needs protocol {needed[0]}.{needed[1]}" in reply.message
         else:
             assert not unknown, (t, version, reply)
