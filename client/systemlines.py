@@ -57,6 +57,16 @@ RULES: dict[str, str] = {
     "bots_in_game": N_("bots cannot be removed during a game"),
     "tournament_one_game": N_("a tournament table plays one game"),
     "wrong_state": N_("not now: the table is {status}"),
+    "tournaments_running": N_(
+        "the server's limit of tournaments running at once ({limit}) is reached"
+    ),
+    "tournaments_waiting": N_(
+        "the server's limit of tournaments waiting to start ({limit}) is reached"
+    ),
+    "tournaments_yours": N_(
+        "your limit of tournaments not yet finished ({limit}) is reached: {ids}; cancel one "
+        "(leekha tournament cancel) or wait"
+    ),
     "rules_bool": N_("rules option {option} must be true or false; got {got}"),
     "rules_int": N_("rules option {option} must be an integer from {lo} to {hi}; got {got}"),
     "rules_choice": N_("rules option {option} must be one of {allowed}; got {got}"),

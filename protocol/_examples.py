@@ -398,6 +398,7 @@ EXAMPLES: dict[str, Message] = {
         people.QuickPlay(id=91, preset="levant", overrides={"target": 51}, bot="hard", wait_s=30),
         tour.GetTournament(id=82, tournament_id=3),
         tour.EnterTournament(id=2, tournament_id=3),
+        tour.CancelTournament(id=83, tournament_id=3),
         tour.TournamentState(re=82, tournament=TOURNAMENT),
         msg.Stats(
             re=70,

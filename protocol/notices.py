@@ -54,6 +54,13 @@ RULES: dict[str, str] = {
     "bots_in_game": "bots cannot be removed during a game",
     "tournament_one_game": "a tournament table plays one game",
     "wrong_state": "cannot {event} while {status}",
+    # too_many_tournaments (server/tournament/requests.py)
+    "tournaments_running": "the server's limit of tournaments running at once ({limit}) is "
+    "reached",
+    "tournaments_waiting": "the server's limit of tournaments waiting to start ({limit}) is "
+    "reached",
+    "tournaments_yours": "your limit of tournaments not yet finished ({limit}) is reached: "
+    "{ids}; cancel one or wait",
     # bad_rules (leekha.common.config)
     "rules_bool": "rules option {option} must be true or false; got {got}",
     "rules_int": "rules option {option} must be an integer from {lo} to {hi}; got {got}",

@@ -262,6 +262,21 @@ class EnterTournament(_Which):
 
 
 @message(
+    "cancel_tournament",
+    C,
+    "(1.4) Cancel a tournament that has not finished: it ends at once, its live games are "
+    "stopped (their players go back to the lobby) and it is listed as finished, with the "
+    "note who cancelled it. Only its creator (the same claimed name, or a guest of the "
+    "same name from the same address) or the server's operator (a client on the "
+    "server's own machine) may. Reply `tournament_state`. Refusals: "
+    "`no_such_tournament`, `not_your_tournament`, `tournament_over`.",
+    since=(1, 4),
+)
+class CancelTournament(_Which):
+    pass
+
+
+@message(
     "tournament_state",
     S,
     "(1.3) A tournament as it stands: entrants, standings (best first), live tables, "

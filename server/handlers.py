@@ -8,6 +8,7 @@ deadlines and backpressure are `leekha.server.transport`'s.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 
 from twisted.logger import Logger
@@ -27,6 +28,14 @@ from leekha.server.session import Session
 from leekha.server.transport import FramedConnection, Host
 
 log = Logger()
+
+
+def is_loopback(ip: str) -> bool:
+    """Whether a peer address is this machine's own (the server's operator)."""
+    try:
+        return ipaddress.ip_address(ip.removeprefix("::ffff:")).is_loopback
+    except ValueError:
+        return False
 
 SERVER_NAME = f"leekha-server {__version__}"
 #: Requests dropped for rate limiting in a row before the connection is closed.
@@ -275,7 +284,12 @@ class LeekhaConnection(FramedConnection):
         return self._need_session()  # 1.3 and later: the version gate of `receive`
 
     def handle_create_tournament(self, msg: T.CreateTournament) -> Message:
-        return self.lobby.tournaments.create(self._tournaments(msg), msg)
+        return self.lobby.tournaments.create(self._tournaments(msg), msg, self.ip)
+
+    def handle_cancel_tournament(self, msg: T.CancelTournament) -> Message:
+        """The creator, or the operator: a client on the server's own machine."""
+        operator = is_loopback(self.ip)
+        return self.lobby.tournaments.cancel_request(self._need_session(), msg, self.ip, operator)
 
     def handle_list_tournaments(self, msg: T.ListTournaments) -> Message:
         self._tournaments(msg)

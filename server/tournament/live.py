@@ -99,6 +99,8 @@ class Tournament:
         self.since = since
         self.live: dict[int, Live] = {}
         self.notes: deque[str] = deque(maxlen=T.WIRE_NOTES)
+        #: Its start has come while the server runs `max_tournaments` already.
+        self.queued = False
 
     @property
     def id(self) -> int:

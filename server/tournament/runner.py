@@ -86,8 +86,15 @@ class TournamentRunner:
         self.requests = TournamentRequests(self)
 
     # ---- requests (leekha.server.tournament.requests) -----------------------------------
-    def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
-        return self.requests.create(session, msg)
+    def create(
+        self, session: Session, msg: T.CreateTournament, address: str = ""
+    ) -> T.TournamentState:
+        return self.requests.create(session, msg, address)
+
+    def cancel_request(
+        self, session: Session, msg: T.CancelTournament, address: str, operator: bool
+    ) -> T.TournamentState:
+        return self.requests.cancel(session, msg, address, operator)
 
     def list(self, msg: T.ListTournaments) -> T.TournamentList:
         return self.requests.list(msg)
@@ -197,6 +204,13 @@ class TournamentRunner:
         wait = due - self.clock.seconds()
         if wait > 0:
             self._poke_in(wait)
+            return
+        running = sum(1 for o in self.tournaments.values() if o.t.status == RUNNING)
+        if running >= self.settings.max_tournaments:
+            if not t.queued:  # begins when a running one ends (`_after_game` looks again)
+                t.queued = True
+                t.note("the server runs as many tournaments as it may: it begins when one ends")
+                self._push(t)
             return
         absent = [e.label for e in t.t.entrants if e.name is not None and e.index not in t.t.tokens]
         self.set_status(t, RUNNING)
@@ -353,6 +367,24 @@ class TournamentRunner:
         self.store.add_games(t.id, games)
         t.t.games.extend(games)
         t.note(f"stage {P.counted(stage)} of {t.t.stages} drawn")
+
+    def cancel(self, t: Tournament, by: str) -> None:
+        """End `t` now: its live games stop (their tables close, the players go back to
+        the lobby) and nothing more of it is played."""
+        for live in list(t.live.values()):
+            del t.live[live.game.number]
+            self._tables.pop(live.table.id, None)
+            timer = self._ending.pop(live.table.id, None)
+            if timer is not None and timer.active():
+                timer.cancel()
+            self.store.started(t.id, live.game.number, None)
+            if not live.table.closed:
+                live.table.close()
+        self.set_status(t, FINISHED)
+        t.note(f"cancelled by {by[:WIRE_NAME_MAX]}")
+        log.info("tournament {id} cancelled by {by}", id=t.id, by=by)
+        self._push(t)
+        self.poke()
 
     def _finish(self, t: Tournament) -> None:
         self.set_status(t, FINISHED)
