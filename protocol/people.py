@@ -83,7 +83,9 @@ class Phrase(Message):
     "phrase_said",
     S,
     "(1.4) Someone said a quick phrase. Show it in your reader's language; a code you "
-    "do not know, as the code.",
+    "do not know, as the code. A table keeps its phrases with its chat lines: whoever "
+    "joins, watches or comes back (after a server restart too) hears them again in "
+    "their place among the `chat_message`s.",
     since=(1, 4),
 )
 class PhraseSaid(Message):
