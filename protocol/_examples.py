@@ -259,7 +259,10 @@ TOURNAMENT: Tournament = {
     "tables": [{"table_id": 41, "game": 8, "deal": 2, "rotation": 0, "seats": [0, 1, 2, 3]}],
     "games_done": 8,
     "games_total": 32,
-    "notes": ["omar-bot dropped in game 6; the fallback (heuristic) played on for it"],
+    "notes": ["game 6: the fallback made 14 moves for omar-bot"],
+    "note_codes": [
+        {"code": "fallback_moves", "args": {"game": 6, "moves": 14, "name": "omar-bot"}}
+    ],
     "starts_at": 1764709200.0,
     "starts_in_s": 0,
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["NOTICES", "RULES", "english"]
+__all__ = ["NOTICES", "RULES", "TOURNAMENT_NOTES", "english", "note_english"]
 
 #: Notice code -> the English sentence (arguments in braces). Cards are card ints on the
 #: wire; the sentence shows them as text.
@@ -68,6 +68,35 @@ RULES: dict[str, str] = {
     "rules_unknown": "rules option {option} must be a known option: {allowed}; got {got}",
     "rules_map": "rules option {option} must be a map of option names to values; got {got}",
 }
+
+
+#: (1.4) A tournament's note code -> the English sentence (`Tournament.note_codes`). Games
+#: and stages are counted from 1 here, as a person reads them.
+TOURNAMENT_NOTES: dict[str, str] = {
+    "begins_in": "the games begin in {seconds} s",
+    "waiting_entrants": "waiting for the client entrants to enter",
+    "entered": "{name} entered",
+    "all_here": "every client entrant is here: the games begin",
+    "queued": "the server runs as many tournaments as it may: it begins when one ends",
+    "start_time": "the start time has come: the games begin",
+    "not_entered": "{names} did not enter in time: the fallback plays for them",
+    "away": "game {game}: {name} is away; the fallback plays for it",
+    "stage_drawn": "stage {stage} of {stages} drawn",
+    "cancelled": "cancelled by {name}",
+    "finished": "the tournament has finished",
+    "fallback_moves": "game {game}: the fallback made {moves} moves for {name}",
+    "replayed": "game {game} lost its table; it is played again",
+}
+#: The English of a note whose count is 1, where it differs.
+_ONE: dict[str, str] = {
+    "fallback_moves": "game {game}: the fallback made 1 move for {name}",
+}
+
+
+def note_english(code: str, args: Mapping[str, object]) -> str:
+    """A tournament note's English sentence (the `notes` older clients read)."""
+    template = _ONE.get(code) if args.get("moves") == 1 else None
+    return english(template or TOURNAMENT_NOTES[code], args)
 
 
 def english(template: str, args: Mapping[str, object]) -> str:

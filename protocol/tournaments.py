@@ -18,6 +18,8 @@ from .catalogue import _RE_DOC, _RE_OR_NULL_DOC, _rid
 from .message import Message, Sender, message, spec_field
 from .records import NAME, RULES, TIMER, TIMER_REQUEST
 from .schema import (
+    ARGS,
+    CODE,
     INT32,
     MSGPACK_INT,
     NON_NEG,
@@ -124,6 +126,12 @@ TOURNAMENT_SUMMARY = RecordSpec.of(
     "TournamentSummary", **_WHICH, entrants=NON_NEG, **_PROGRESS, **_START
 )
 
+TOURNAMENT_NOTE = RecordSpec.of(
+    "TournamentNote",
+    code=CODE,
+    args=ARGS,
+)
+
 TOURNAMENT = RecordSpec.of(
     "Tournament",
     **_WHICH,
@@ -138,6 +146,7 @@ TOURNAMENT = RecordSpec.of(
     **_PROGRESS,
     notes=ListSpec(StrSpec(0, 200), 0, WIRE_NOTES),
     **_START,
+    note_codes=(ListSpec(TOURNAMENT_NOTE, 0, WIRE_NOTES), []),
 )
 
 #: Every tournament record, for the documentation generator.
@@ -148,6 +157,7 @@ RECORDS: tuple[RecordSpec, ...] = (
     ENTRANT,
     STANDING,
     TOURNAMENT_TABLE,
+    TOURNAMENT_NOTE,
 )
 
 C: Sender = "client"

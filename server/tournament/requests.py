@@ -17,7 +17,7 @@ from leekha.protocol.views import EntrantRequest
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.limits import clean_name, name_keys
-from leekha.server.seats import bot_strategy_name
+from leekha.server.seats import WIRE_NAME_MAX, bot_strategy_name
 from leekha.server.session import Session
 from leekha.server.settings import ServerSettings
 from leekha.server.tournament import plan as P
@@ -134,9 +134,9 @@ class TournamentRequests:
         self.runner.store.create(stored)
         t = self.runner.tournaments[stored.id] = Tournament(stored, self.runner.clock.seconds())
         if starts_at is not None:
-            t.note(f"the games begin in {round(starts_at - self.runner.clock.seconds())} s")
+            t.note("begins_in", seconds=round(starts_at - self.runner.clock.seconds()))
         elif stored.status == WAITING:
-            t.note("waiting for the client entrants to enter")
+            t.note("waiting_entrants")
         log.info(
             "{player} created tournament {id} {name!r}: {n} games",
             player=session.name,
@@ -272,14 +272,14 @@ class TournamentRequests:
         if bound != session.token:
             t.t.tokens[index] = session.token
             self.runner.store.bind(t.id, index, session.token)
-            t.note(f"{t.t.entrants[index].label} entered")
+            t.note("entered", name=t.t.entrants[index].label[:WIRE_NAME_MAX])
         if (
             t.t.status == WAITING
             and t.t.starts_at is None
             and all(e.index in t.t.tokens for e in t.t.entrants if e.name is not None)
         ):
             self.runner.set_status(t, RUNNING)
-            t.note("every client entrant is here: the games begin")
+            t.note("all_here")
         self.runner.following[session.token] = t.id
         self.runner.poke()
         return self.runner.state(t, msg.id)

@@ -209,15 +209,15 @@ class TournamentRunner:
         if running >= self.settings.max_tournaments:
             if not t.queued:  # begins when a running one ends (`_after_game` looks again)
                 t.queued = True
-                t.note("the server runs as many tournaments as it may: it begins when one ends")
+                t.note("queued")
                 self._push(t)
             return
         absent = [e.label for e in t.t.entrants if e.name is not None and e.index not in t.t.tokens]
         self.set_status(t, RUNNING)
         if t.t.starts_at is not None:
-            t.note("the start time has come: the games begin")
+            t.note("start_time")
         if absent:
-            t.note(f"{', '.join(absent)} did not enter in time: the fallback plays for them")
+            t.note("not_entered", names=[name[:WIRE_NAME_MAX] for name in absent])
         self._push(t)
 
     def _advance(self, t: Tournament) -> None:
@@ -341,8 +341,7 @@ class TournamentRunner:
             else:
                 seats.append(Seat(stand_in_name(e.label), None, FALLBACK, connected=True))
                 away.append((seat, e.label))
-                number = P.counted(game.number)
-                t.note(f"game {number}: {e.label} is away; the fallback plays for it")
+                t.note("away", game=P.counted(game.number), name=e.label[:WIRE_NAME_MAX])
         clients = [t.t.entrants[i].name is not None for i in game.seats]
         t.live[game.number] = Live(game, table, clients, [0, 0, 0, 0])
         self._tables[table.id] = (t.id, game.number)
@@ -366,7 +365,7 @@ class TournamentRunner:
         games = P.swiss_stage(field, stage, t.t.deals, t.t.seed, P.meetings(t.t.games))
         self.store.add_games(t.id, games)
         t.t.games.extend(games)
-        t.note(f"stage {P.counted(stage)} of {t.t.stages} drawn")
+        t.note("stage_drawn", stage=P.counted(stage), stages=t.t.stages)
 
     def cancel(self, t: Tournament, by: str) -> None:
         """End `t` now: its live games stop (their tables close, the players go back to
@@ -381,14 +380,14 @@ class TournamentRunner:
             if not live.table.closed:
                 live.table.close()
         self.set_status(t, FINISHED)
-        t.note(f"cancelled by {by[:WIRE_NAME_MAX]}")
+        t.note("cancelled", name=by[:WIRE_NAME_MAX])
         log.info("tournament {id} cancelled by {by}", id=t.id, by=by)
         self._push(t)
         self.poke()
 
     def _finish(self, t: Tournament) -> None:
         self.set_status(t, FINISHED)
-        t.note("the tournament has finished")
+        t.note("finished")
         log.info("tournament {id} finished", id=t.id)
         self._push(t)
 
@@ -436,9 +435,8 @@ class TournamentRunner:
         del self._tables[live.table.id]
         for seat, moves in enumerate(live.moves):
             if moves:
-                label = t.t.entrants[live.game.seats[seat]].label
-                number = P.counted(live.game.number)
-                t.note(f"game {number}: the fallback made {moves} moves for {label}")
+                label = t.t.entrants[live.game.seats[seat]].label[:WIRE_NAME_MAX]
+                t.note("fallback_moves", game=P.counted(live.game.number), moves=moves, name=label)
         self._release(live.table)
         self._push(t)
         self.poke()
@@ -469,7 +467,7 @@ class TournamentRunner:
         del t.live[live.game.number]
         del self._tables[table.id]
         self.store.started(t.id, live.game.number, None)
-        t.note(f"game {P.counted(live.game.number)} lost its table; it is played again")
+        t.note("replayed", game=P.counted(live.game.number))
         self.poke()
 
     # ---- restart -----------------------------------------------------------------------

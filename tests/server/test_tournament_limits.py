@@ -73,7 +73,7 @@ def test_a_due_tournament_waits_for_a_free_place_and_then_begins() -> None:
     t2 = h.lobby.tournaments.tournaments[later.tournament["id"]]
     h.advance(3, step=0.1)
     assert t1.t.status == "running" and t2.t.status == "waiting"
-    assert any("begins when one ends" in n for n in t2.notes)
+    assert any("begins when one ends" in n for n in t2.note_texts())
     h.lobby.tournaments.cancel(t1, "test")
     h.advance(0.5, step=0.5)
     assert t2.t.status == "running"
