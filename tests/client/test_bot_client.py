@@ -92,6 +92,20 @@ def test_lonely_creator_leaves_and_looks_again() -> None:
     assert join.table_id == 1
 
 
+def test_a_bot_told_to_create_its_table_hosts_it_and_waits_for_people() -> None:
+    """`leekha bot --create NAME` (the command sets `table` to NAME too): alone at its
+    table it stays, however long, so an invitation to that table stays good."""
+    h = Harness(create="t", table="t", lonely_s=5.0)
+    h.accept()
+    create = only(h.welcome(), P.CreateTable)
+    h.feed(P.Snapshot(re=create.id, table=summary(2, "t"), view=None, your_seat=0,
+                      players=players(1, host=0)))  # fmt: skip
+    for _ in range(10):
+        h.reactor.advance(60.0)
+    assert [m for m in h.sent() if isinstance(m, P.Leave | P.CreateTable | P.ListTables)] == []
+    assert h.bot.table_id == 2 and h.bot.is_host
+
+
 def test_taken_name_is_retried_with_a_suffix() -> None:
     h = Harness()
     h.accept()
