@@ -82,7 +82,7 @@ STATS: list[SeatStats] = [
     {"tricks": 17, "leekhas": 1, "moons": 0, "rounds": [13, 10, 9, 4, 4, 0]},
 ]
 GAME_OVER = msg.GameOver(
-    winners=[3], losers=[1], totals=[58, 104, 71, 40], reason="target", stats=STATS
+    winners=[3], losers=[1], totals=[58, 104, 71, 40], reason="target", stats=STATS, game_id=12
 )
 
 

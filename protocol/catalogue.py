@@ -552,6 +552,12 @@ class GameOver(Message):
         "the whole game, counted by the server from the engine's events; null = not sent",
         default=None,
     )
+    game_id: int | None = spec_field(
+        NullableSpec(NON_NEG),
+        "(1.4) the id the server stored the game under (`leekha records export --game "
+        "ID`, `leekha records list`); null = not said",
+        default=None,
+    )
 
 
 @message(

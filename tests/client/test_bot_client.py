@@ -14,7 +14,9 @@ import pytest
 from helpers import records as R
 from helpers.botclient import Harness, game_snapshot, only, players, summary
 from twisted.internet import error
+from twisted.logger import ILogObserver, formatEvent, globalLogPublisher
 from twisted.python.failure import Failure
+from zope.interface import provider
 
 from leekha import protocol as P
 from leekha.client.bot import command as bot_cli
@@ -210,6 +212,24 @@ def test_game_over_leaves_and_finishes() -> None:
     assert h.transport is not None and h.transport.disconnecting
     h.proto.connectionLost(Failure(error.ConnectionDone()))
     assert h.bot.done.called and h.bot.done.result == 0
+
+
+def test_game_over_names_the_stored_game_in_the_log() -> None:
+    said: list[str] = []
+
+    @provider(ILogObserver)
+    def observe(event: dict[str, Any]) -> None:
+        said.append(formatEvent(event))
+
+    globalLogPublisher.addObserver(observe)
+    try:
+        h = online(games=2)
+        snap, _game = game_snapshot()
+        h.feed(snap)
+        h.feed(P.GameOver(winners=[1], losers=[2], totals=[10, 5, 102, 40], game_id=12))
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    assert any("game 1 over (stored as game 12)" in line for line in said), said
 
 
 def test_more_games_vote_for_a_rematch() -> None:

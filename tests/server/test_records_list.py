@@ -8,7 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.server import Harness, answer_prompts
 
+from leekha.protocol import catalogue as M
 from leekha.server import records_cli
 from leekha.server.persistence import Store
 
@@ -66,3 +68,27 @@ def test_list_as_text_one_line_a_game_seats_from_1(
     assert capsys.readouterr().out == "no finished games with nobody\n"
     with pytest.raises(SystemExit):
         _run("list", "--data", str(tmp_path), "--limit", "0")
+
+
+def test_game_over_names_the_stored_game_that_records_list_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    h = Harness(store=Store.in_dir(tmp_path), bot_think_ms=0)
+    carol = h.player("carol")
+    watcher = h.player("wat")
+    tid = h.table_with_bots(carol, overrides={"target": 1})
+    watcher.request(M.Spectate(id=watcher.rid(), table_id=tid))
+    assert isinstance(carol.request(M.Start(id=carol.rid())), M.Ok)
+    table = h.lobby.tables[tid]
+    for _ in range(20_000):
+        if table.status == "finished":
+            break
+        answer_prompts(h, carol, tid)
+        h.advance(0.05, step=0.05)
+    (stored,) = h.store.game_ids()
+    for c in (carol, watcher):
+        (over,) = c.of(M.GameOver)
+        assert over.game_id == stored
+    h.stop()
+    assert _run("list", "--data", str(tmp_path), "--format", "json", "--player", "carol") == 0
+    assert [g["game_id"] for g in json.loads(capsys.readouterr().out)] == [stored]
