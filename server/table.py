@@ -347,17 +347,15 @@ class Table:
             log.failure("table {table}: cannot store an action", table=self.id)
             self.game = replay(self.config, game.seed, game.actions[:-1])
             raise Refused("internal", "the server could not store your move") from None
-        over = game.phase == OVER
-        game_id = self.games.store_finished() if over else None  # game_over names it
-        self.tell(events, game_id)
+        game_id = self.games.store_finished() if game.phase == OVER else None
+        self.tell(events, game_id)  # game_over names the stored game
         if game_id is not None:
             self.games.finish(game_id)
         if self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
             self.between_rounds(self)  # after the last round too: the table is finished
 
     def tell(self, events: Sequence[Event], game_id: int | None = None) -> None:
-        """Each member hears the engine's events through its own seat (wire_events);
-        `game_id`: the stored id of the game these events end."""
+        """Each member hears the engine's events through its own seat (wire_events)."""
         members = self.members()
         told = wire_events.for_members(events, (seat for _, seat in members), game_id)
         deliver = self.hub.deliver

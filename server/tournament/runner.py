@@ -13,7 +13,7 @@ it; one that drops or goes silent during a game is played for by the table's tim
 then its stand-in, as at any table. Either way the table tells the runner of every move
 the server made for that seat, and the standings count them.
 
-A little over 400 lines, as one module on purpose: what is left here after `live` and
+About 500 lines, as one module on purpose: what is left here after `live` and
 `requests` moved out is one state machine (games due, seating, waiting, results), and
 each part reads and changes the same state; split further, that state would have to be
 passed around between modules.
