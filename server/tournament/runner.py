@@ -11,7 +11,10 @@ A client entrant that is not connected when its game is due is waited for `seat_
 (a blip or a restart is not a departure), then the fallback bot plays that whole game for
 it; one that drops or goes silent during a game is played for by the table's timer and
 then its stand-in, as at any table. Either way the table tells the runner of every move
-the server made for that seat, and the standings count them.
+the server made for that seat, and the standings count them. One seated at another table
+when her game is due is called (`tournament_due`) and covered the same way after
+`seat_grace_s`; one only watching a table is taken from it to her game. Nobody elsewhere
+holds the other entrants' games.
 
 About 500 lines, as one module on purpose: what is left here after `live` and
 `requests` moved out is one state machine (games due, seating, waiting, results), and
