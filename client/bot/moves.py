@@ -38,7 +38,7 @@ class MoveSteps(BotSeat):
     def _game_over(self, game_id: int | None = None) -> None:
         """`game_id`: the id the server stored the game under (1.4), named in the log so
         that `leekha records export --game ID` finds it."""
-        stored = f" (stored as game {game_id})" if game_id is not None else ""
+        stored = f", stored as game {game_id}" if game_id is not None else ""
         self.status = "finished"
         self.games_done += 1
         if self.options.tournament is not None:
@@ -56,7 +56,7 @@ class MoveSteps(BotSeat):
             return
         result = self.tracker.view.result
         log.info(
-            "{bot}: game {n} over{stored}, totals {totals}, winners {winners}",
+            "{bot}: game {n} over, totals {totals}, winners {winners}{stored}",
             bot=self.name,
             n=self.games_done,
             stored=stored,

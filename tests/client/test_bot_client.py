@@ -229,7 +229,8 @@ def test_game_over_names_the_stored_game_in_the_log() -> None:
         h.feed(P.GameOver(winners=[1], losers=[2], totals=[10, 5, 102, 40], game_id=12))
     finally:
         globalLogPublisher.removeObserver(observe)
-    assert any("game 1 over (stored as game 12)" in line for line in said), said
+    line = "game 1 over, totals [10, 5, 102, 40], winners [2], stored as game 12"
+    assert any(line in said_line for said_line in said), said
 
 
 def test_more_games_vote_for_a_rematch() -> None:
