@@ -69,6 +69,9 @@ MESSAGES: dict[str, str] = {
     "not_an_entrant": N_("your name is not an entrant of that tournament"),
     "already_entered": N_("another connection has entered under that name"),
     "tournament_over": N_("that tournament has finished"),
+    "not_your_tournament": N_(
+        "only the tournament's creator or the server's operator may cancel it"
+    ),
     "bad_rules": N_("those rules are not valid"),
     "no_such_bot": N_("no such bot"),
     "internal": N_("the server hit a problem; try again"),

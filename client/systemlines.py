@@ -32,7 +32,12 @@ NOTICES: dict[str, str] = {
     "muted": N_("{name} is muted for {seconds} s: too many messages"),
     "quick_wait": N_("Quick play: you take a bot's seat when this round ends"),
     "quick_seat": N_("{name} takes over a bot's seat"),
+    "quick_moved": N_("The game you waited in ended: quick play seats you at {table}"),
     "tournament_away": N_("{name} is not here: the fallback bot plays this game for them"),
+    "tournament_due": N_(
+        "Your game {game} of tournament {name} is due: leave this table within {grace} s "
+        "to play it, or the fallback bot plays it for you"
+    ),
 }
 
 #: "seats_empty" when more than one seat is (a plural of its own, not "seat 1, 2 is empty").
@@ -52,6 +57,16 @@ RULES: dict[str, str] = {
     "bots_in_game": N_("bots cannot be removed during a game"),
     "tournament_one_game": N_("a tournament table plays one game"),
     "wrong_state": N_("not now: the table is {status}"),
+    "tournaments_running": N_(
+        "the server's limit of tournaments running at once ({limit}) is reached"
+    ),
+    "tournaments_waiting": N_(
+        "the server's limit of tournaments waiting to start ({limit}) is reached"
+    ),
+    "tournaments_yours": N_(
+        "your limit of tournaments not yet finished ({limit}) is reached: {ids}; cancel one "
+        "(leekha tournament cancel) or wait"
+    ),
     "rules_bool": N_("rules option {option} must be true or false; got {got}"),
     "rules_int": N_("rules option {option} must be an integer from {lo} to {hi}; got {got}"),
     "rules_choice": N_("rules option {option} must be one of {allowed}; got {got}"),

@@ -15,6 +15,7 @@ from .errors import APPLICATION_ERRORS, ENGINE_ERRORS, PROTOCOL_ERRORS, Protocol
 from .message import CLIENT_TYPES, MESSAGE_TYPES, SERVER_TYPES, Message, from_dict, to_dict
 from .people import PHRASES, GetProfile, Phrase, PhraseSaid, Profile, QuickPlay
 from .tournaments import (
+    CancelTournament,
     CreateTournament,
     EnterTournament,
     GetTournament,
@@ -44,6 +45,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_TYPES",
     "SUPPORTED_VERSIONS",
+    "CancelTournament",
     "Connection",
     "CreateTournament",
     "Decoder",

@@ -78,6 +78,7 @@ GROUPS: list[tuple[str, list[str]]] = [
             "tournament_list",
             "get_tournament",
             "enter_tournament",
+            "cancel_tournament",
             "tournament_state",
         ],
     ),

@@ -82,7 +82,7 @@ STATS: list[SeatStats] = [
     {"tricks": 17, "leekhas": 1, "moons": 0, "rounds": [13, 10, 9, 4, 4, 0]},
 ]
 GAME_OVER = msg.GameOver(
-    winners=[3], losers=[1], totals=[58, 104, 71, 40], reason="target", stats=STATS
+    winners=[3], losers=[1], totals=[58, 104, 71, 40], reason="target", stats=STATS, game_id=12
 )
 
 
@@ -259,7 +259,10 @@ TOURNAMENT: Tournament = {
     "tables": [{"table_id": 41, "game": 8, "deal": 2, "rotation": 0, "seats": [0, 1, 2, 3]}],
     "games_done": 8,
     "games_total": 32,
-    "notes": ["omar-bot dropped in game 6; the fallback (heuristic) played on for it"],
+    "notes": ["game 6: the fallback made 14 moves for omar-bot"],
+    "note_codes": [
+        {"code": "fallback_moves", "args": {"game": 6, "moves": 14, "name": "omar-bot"}}
+    ],
     "starts_at": 1764709200.0,
     "starts_in_s": 0,
 }
@@ -398,6 +401,7 @@ EXAMPLES: dict[str, Message] = {
         people.QuickPlay(id=91, preset="levant", overrides={"target": 51}, bot="hard", wait_s=30),
         tour.GetTournament(id=82, tournament_id=3),
         tour.EnterTournament(id=2, tournament_id=3),
+        tour.CancelTournament(id=83, tournament_id=3),
         tour.TournamentState(re=82, tournament=TOURNAMENT),
         msg.Stats(
             re=70,

@@ -199,6 +199,7 @@ class Welcome(Message):
     '`"leekha-auth-1\\0" + server + "\\0" + name + "\\0" + key + "\\0" + nonce` '
     "(UTF-8 strings, the nonce's 32 raw bytes) with Ed25519 and sending `prove`. "
     "The nonce is fresh for every connection, so an answer can never be replayed.",
+    since=(1, 2),
 )
 class Challenge(Message):
     re: int = spec_field(REQ_ID, "`id` of the `hello`")
@@ -212,6 +213,7 @@ class Challenge(Message):
     "(1.2) The answer to `challenge`. The server answers `welcome` (the name is now "
     "claimed by your key if it was free), or `error` `bad_signature`, after which you "
     "may send `hello` again.",
+    since=(1, 2),
 )
 class Prove(Message):
     re: int = spec_field(REQ_ID, "`id` of the `hello`")
@@ -550,6 +552,12 @@ class GameOver(Message):
         "the whole game, counted by the server from the engine's events; null = not sent",
         default=None,
     )
+    game_id: int | None = spec_field(
+        NullableSpec(NON_NEG),
+        "(1.4) the id the server stored the game under (`leekha records export --game "
+        "ID`, `leekha records list`); null = not said",
+        default=None,
+    )
 
 
 @message(
@@ -623,6 +631,7 @@ class Turn(Message):
     "get_stats",
     C,
     "(1.1) Ask for player statistics over the server's finished games. Reply `stats`.",
+    since=(1, 1),
 )
 class GetStats(Message):
     id: int = _rid()
@@ -636,6 +645,7 @@ class GetStats(Message):
     S,
     "(1.1) Statistics of human players over finished games, most games first (at most "
     "200 players). A name with no finished game gives an empty list.",
+    since=(1, 1),
 )
 class Stats(Message):
     re: int = spec_field(REQ_ID, _RE_DOC)

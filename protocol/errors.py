@@ -93,7 +93,11 @@ APPLICATION_ERRORS: dict[str, str] = {
     "bad_tournament": "(1.3) `create_tournament` asked for something the server cannot run "
     "(format, entrant count, a bad entrant, deals, stages, timer, too many games); the "
     "message says what, in words.",
-    "too_many_tournaments": "(1.3) The server's limit of tournaments not yet finished is reached.",
+    "too_many_tournaments": "(1.3) The server's limit of tournaments not yet finished is "
+    "reached: of those running at once, of those waiting to start, or (1.4) of those one "
+    "address or one name created; the message says which.",
+    "not_your_tournament": "(1.4) `cancel_tournament`: only the tournament's creator or the "
+    "server's operator may cancel it.",
     "no_such_tournament": "(1.3) No tournament has that id.",
     "not_an_entrant": "(1.3) `enter_tournament`: your session's name is not a client "
     "entrant of that tournament.",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["NOTICES", "RULES", "english"]
+__all__ = ["NOTICES", "RULES", "TOURNAMENT_NOTES", "english", "note_english"]
 
 #: Notice code -> the English sentence (arguments in braces). Cards are card ints on the
 #: wire; the sentence shows them as text.
@@ -30,7 +30,10 @@ NOTICES: dict[str, str] = {
     "muted": "{name} is muted for {seconds} s: too many messages",
     "quick_wait": "Quick play: you take a bot's seat when this round ends",
     "quick_seat": "{name} takes over a bot's seat",
+    "quick_moved": "The game you waited in ended: quick play seats you at {table}",
     "tournament_away": "{name} is not here: the fallback bot plays this game for them",
+    "tournament_due": "Your game {game} of tournament {name} is due: leave this table "
+    "within {grace} s to play it, or the fallback bot plays it for you",
 }
 
 #: An `error`'s `rule` -> the English sentence. The engine's rules (a refused card or
@@ -51,6 +54,13 @@ RULES: dict[str, str] = {
     "bots_in_game": "bots cannot be removed during a game",
     "tournament_one_game": "a tournament table plays one game",
     "wrong_state": "cannot {event} while {status}",
+    # too_many_tournaments (server/tournament/requests.py)
+    "tournaments_running": "the server's limit of tournaments running at once ({limit}) is "
+    "reached",
+    "tournaments_waiting": "the server's limit of tournaments waiting to start ({limit}) is "
+    "reached",
+    "tournaments_yours": "your limit of tournaments not yet finished ({limit}) is reached: "
+    "{ids}; cancel one or wait",
     # bad_rules (leekha.common.config)
     "rules_bool": "rules option {option} must be true or false; got {got}",
     "rules_int": "rules option {option} must be an integer from {lo} to {hi}; got {got}",
@@ -58,6 +68,35 @@ RULES: dict[str, str] = {
     "rules_unknown": "rules option {option} must be a known option: {allowed}; got {got}",
     "rules_map": "rules option {option} must be a map of option names to values; got {got}",
 }
+
+
+#: (1.4) A tournament's note code -> the English sentence (`Tournament.note_codes`). Games
+#: and stages are counted from 1 here, as a person reads them.
+TOURNAMENT_NOTES: dict[str, str] = {
+    "begins_in": "the games begin in {seconds} s",
+    "waiting_entrants": "waiting for the client entrants to enter",
+    "entered": "{name} entered",
+    "all_here": "every client entrant is here: the games begin",
+    "queued": "the server runs as many tournaments as it may: it begins when one ends",
+    "start_time": "the start time has come: the games begin",
+    "not_entered": "{names} did not enter in time: the fallback plays for them",
+    "away": "game {game}: {name} is away; the fallback plays for it",
+    "stage_drawn": "stage {stage} of {stages} drawn",
+    "cancelled": "cancelled by {name}",
+    "finished": "the tournament has finished",
+    "fallback_moves": "game {game}: the fallback made {moves} moves for {name}",
+    "replayed": "game {game} lost its table; it is played again",
+}
+#: The English of a note whose count is 1, where it differs.
+_ONE: dict[str, str] = {
+    "fallback_moves": "game {game}: the fallback made 1 move for {name}",
+}
+
+
+def note_english(code: str, args: Mapping[str, object]) -> str:
+    """A tournament note's English sentence (the `notes` older clients read)."""
+    template = _ONE.get(code) if args.get("moves") == 1 else None
+    return english(template or TOURNAMENT_NOTES[code], args)
 
 
 def english(template: str, args: Mapping[str, object]) -> str:

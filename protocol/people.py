@@ -83,7 +83,9 @@ class Phrase(Message):
     "phrase_said",
     S,
     "(1.4) Someone said a quick phrase. Show it in your reader's language; a code you "
-    "do not know, as the code.",
+    "do not know, as the code. A table keeps its phrases with its chat lines: whoever "
+    "joins, watches or comes back (after a server restart too) hears them again in "
+    "their place among the `chat_message`s.",
     since=(1, 4),
 )
 class PhraseSaid(Message):
@@ -98,12 +100,15 @@ class PhraseSaid(Message):
 @message(
     "quick_play",
     C,
-    "(1.4) Seat me anywhere with these rules. The server seats you at a waiting open table "
-    "with the same rules (the fullest first), or, when every such table is playing, at a "
-    "quick-play table with a bot seat, watching until the round ends and then in the "
-    "bot's seat; or it opens a table for you. A table it opens fills its empty seats with "
-    "bots of your `bot` level after `wait_s` and starts; four people start it at once. "
-    "Reply: `snapshot` with `re` (seated, or spectating until a bot's seat is yours).",
+    "(1.4) Seat me anywhere with these rules. The server seats you at a waiting table that "
+    "quick play opened, with the same rules (the fullest first; never at a host's own "
+    "table), or, when every such table is playing, at a quick-play table with a bot seat, "
+    "watching until the round ends and then in the bot's seat; or it opens a table for "
+    "you. A table it opens fills its empty seats with bots of your `bot` level after "
+    "`wait_s` and starts; four people start it at once. Reply: `snapshot` with `re` "
+    "(seated, or spectating until a bot's seat is yours). If that game ends first, the "
+    "server places you again the same way: a `snapshot` without `re` and the notice "
+    "`quick_moved`.",
     since=(1, 4),
 )
 class QuickPlay(Message):

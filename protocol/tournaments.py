@@ -18,6 +18,8 @@ from .catalogue import _RE_DOC, _RE_OR_NULL_DOC, _rid
 from .message import Message, Sender, message, spec_field
 from .records import NAME, RULES, TIMER, TIMER_REQUEST
 from .schema import (
+    ARGS,
+    CODE,
     INT32,
     MSGPACK_INT,
     NON_NEG,
@@ -124,6 +126,12 @@ TOURNAMENT_SUMMARY = RecordSpec.of(
     "TournamentSummary", **_WHICH, entrants=NON_NEG, **_PROGRESS, **_START
 )
 
+TOURNAMENT_NOTE = RecordSpec.of(
+    "TournamentNote",
+    code=CODE,
+    args=ARGS,
+)
+
 TOURNAMENT = RecordSpec.of(
     "Tournament",
     **_WHICH,
@@ -138,6 +146,7 @@ TOURNAMENT = RecordSpec.of(
     **_PROGRESS,
     notes=ListSpec(StrSpec(0, 200), 0, WIRE_NOTES),
     **_START,
+    note_codes=(ListSpec(TOURNAMENT_NOTE, 0, WIRE_NOTES), []),
 )
 
 #: Every tournament record, for the documentation generator.
@@ -148,6 +157,7 @@ RECORDS: tuple[RecordSpec, ...] = (
     ENTRANT,
     STANDING,
     TOURNAMENT_TABLE,
+    TOURNAMENT_NOTE,
 )
 
 C: Sender = "client"
@@ -163,6 +173,7 @@ S: Sender = "server"
     "`bad_rules`, `too_many_tournaments`. Client entrants need not be connected yet: "
     "the tournament waits (status `waiting`) until every one of them has entered, "
     "or (1.4) until its `starts_at`.",
+    since=(1, 3),
 )
 class CreateTournament(Message):
     id: int = _rid()
@@ -207,12 +218,17 @@ class CreateTournament(Message):
     )
 
 
-@message("list_tournaments", C, "(1.3) Ask for the server's tournaments. Reply `tournament_list`.")
+@message(
+    "list_tournaments",
+    C,
+    "(1.3) Ask for the server's tournaments. Reply `tournament_list`.",
+    since=(1, 3),
+)
 class ListTournaments(Message):
     id: int = _rid()
 
 
-@message("tournament_list", S, "(1.3) The server's tournaments, newest first.")
+@message("tournament_list", S, "(1.3) The server's tournaments, newest first.", since=(1, 3))
 class TournamentList(Message):
     re: int = spec_field(REQ_ID, _RE_DOC)
     tournaments: list[TournamentSummary] = spec_field(
@@ -234,6 +250,7 @@ class _Which(Message):
     "(1.3) Follow a tournament: reply `tournament_state`, then `tournament_state` pushes "
     "(`re` null) as its games start and finish while the session is in the lobby, "
     "until it follows another tournament. Unknown id: `no_such_tournament`.",
+    since=(1, 3),
 )
 class GetTournament(_Which):
     pass
@@ -248,8 +265,24 @@ class GetTournament(_Which):
     "as at any table; no `rematch`) and takes you back to the lobby at its end. "
     "Refusals: `no_such_tournament`, `not_an_entrant`, `already_entered` (another "
     "connected session entered that name), `tournament_over`.",
+    since=(1, 3),
 )
 class EnterTournament(_Which):
+    pass
+
+
+@message(
+    "cancel_tournament",
+    C,
+    "(1.4) Cancel a tournament that has not finished: it ends at once, its live games are "
+    "stopped (their players go back to the lobby) and it is listed as finished, with the "
+    "note who cancelled it. Only its creator (the same claimed name, or a guest of the "
+    "same name from the same address) or the server's operator (a client on the "
+    "server's own machine) may. Reply `tournament_state`. Refusals: "
+    "`no_such_tournament`, `not_your_tournament`, `tournament_over`.",
+    since=(1, 4),
+)
+class CancelTournament(_Which):
     pass
 
 
@@ -259,6 +292,7 @@ class EnterTournament(_Which):
     "(1.3) A tournament as it stands: entrants, standings (best first), live tables, "
     "progress. The reply to `create_tournament`, `get_tournament` and "
     "`enter_tournament`, and pushed (`re` null) to its followers as games start and end.",
+    since=(1, 3),
 )
 class TournamentState(Message):
     re: int | None = spec_field(NullableSpec(REQ_ID), _RE_OR_NULL_DOC, default=None)

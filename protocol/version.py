@@ -30,6 +30,7 @@ __all__ = [
     "STATS",
     "SUPPORTED_VERSIONS",
     "TOURNAMENTS",
+    "TOURNAMENT_CANCEL",
     "TOURNAMENT_START",
     "TURN_CLOCK",
     "WELCOME_SAYS_SEAT",
@@ -156,6 +157,12 @@ TOURNAMENT_START = feature(
     (1, 4),
     "`create_tournament.starts_at`, and `starts_at` with `starts_in_s` in a tournament's "
     "state and list line: a tournament that begins at a set time",
+)
+
+TOURNAMENT_CANCEL = feature(
+    "tournament_cancel",
+    (1, 4),
+    "`cancel_tournament`: a tournament's creator or the server's operator cancels it",
 )
 
 

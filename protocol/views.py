@@ -46,6 +46,7 @@ __all__ = [
     "Timers",
     "Tournament",
     "TournamentMeta",
+    "TournamentNote",
     "TournamentSummary",
     "TournamentTable",
     "TrickRecord",
@@ -200,6 +201,15 @@ class Tournament(TypedDict):
     notes: list[str]
     starts_at: NotRequired[float | None]  # (1.4; a decoded message always has both)
     starts_in_s: NotRequired[int | None]
+    #: (1.4) The notes as codes with their facts, one for each of `notes`.
+    note_codes: NotRequired[list[TournamentNote]]
+
+
+class TournamentNote(TypedDict):
+    """(1.4) One of a tournament's notes: its code (leekha.protocol.notices) and facts."""
+
+    code: str
+    args: Facts
 
 
 # The export document (JSON, not on the wire): a superset of the wire's maps.

@@ -37,7 +37,7 @@ from leekha.protocol.version import PROTOCOL_VERSION
 from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
-from leekha.server.dbhealth import DatabaseProblem, open_store
+from leekha.server.dbhealth import DatabaseProblem, open_store, problems_line, quick_check
 from leekha.server.errors import StoreFailed
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
@@ -140,6 +140,8 @@ class RunningServer:
     #: The data folder's lock (leekha.server.datalock), held until `stop`.
     lock: DataLock | None = None
     stopped: bool = field(default=False)
+    #: What the start-up quick check of the database found (leekha.server.dbhealth).
+    health: list[str] = field(default_factory=list)
 
     @property
     def announcer(self) -> Any:
@@ -285,6 +287,13 @@ async def start_server(
         raise
     if restored:
         log.info("restored {n} tables from {path}", n=restored, path=store.path)
+    health: list[str] = []
+    if lock is not None:  # our own data folder: check what the restore did not read
+        health = quick_check(Path(store.path))
+        for problem in health:
+            log.error("database damaged: {problem}", problem=problem)
+        if health:
+            log.error("{line}", line=problems_line(Path(store.path), health))
     factory = ServerFactory(lobby, settings, reactor)
     services = MultiService()
     listeners: list[Listener] = []
@@ -338,6 +347,7 @@ async def start_server(
     server = RunningServer(
         settings.host, first.port, lobby, factory, store, services, listeners, creds, lock=lock
     )
+    server.health = health
     lobby.outbox.on_failing = server.last_words
     if settings.announce:
         # Announce the first TLS listener if there is one, else the first listener.

@@ -98,6 +98,12 @@ async def _serve(reactor: ServerReactor, settings: ServerSettings) -> None:
         print(f"listening on {listener.description} port {listener.port}", flush=True)
     if server.tls is not None:
         print(f"TLS fingerprint SHA-256 {server.tls.fingerprint}", flush=True)
+    if server.health:
+        from pathlib import Path
+
+        from leekha.server.dbhealth import problems_line
+
+        print(f"warning: {problems_line(Path(server.store.path), server.health)}", flush=True)
 
     # After the restore: the restored tables are the first long-lived objects frozen.
     def load() -> int:

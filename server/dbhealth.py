@@ -54,6 +54,45 @@ def open_store(data_dir: Path) -> Store:
         raise DatabaseProblem(path, f'SQLite says "{exc}"') from None
 
 
+#: The most problems the start-up check names (SQLite stops counting there), and the
+#: largest database it reads whole at start (a bigger one is left to `records check`).
+QUICK_PROBLEMS = 10
+QUICK_MAX_BYTES = 256 * 1024 * 1024
+
+
+def quick_check(
+    path: Path, limit: int = QUICK_PROBLEMS, max_bytes: int = QUICK_MAX_BYTES
+) -> list[str]:
+    """At start: SQLite's `quick_check`, bounded to `limit` problems and to databases of
+    up to `max_bytes`, over every page, those the server does not read at start (the
+    tournaments', the game records') included. What it finds, in words; [] when sound."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return []
+    if size > max_bytes:
+        return []
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            said = [str(r[0]) for r in db.execute(f"PRAGMA quick_check({int(limit)})")]
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return [f"the quick check stopped: {exc}"]
+    return [] if said == ["ok"] else [f'SQLite: "{line}"' for line in said[:limit]]
+
+
+def problems_line(path: Path, problems: list[str]) -> str:
+    """One line naming what the start-up check found, and what to run next."""
+    count = f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
+    return (
+        f"the database {path} is damaged ({count} at start, SQLite's quick check): "
+        f"{problems[0]}; the server starts, but run `leekha records check --data "
+        f"{path.parent}` and see docs/hosting.md, 'Backing up the database'"
+    )
+
+
 @dataclass
 class Report:
     """What `check` found: `problems` empty means healthy."""

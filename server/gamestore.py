@@ -32,6 +32,32 @@ class PlayerStats:
         return line | {"avg_points_per_round": round(self.avg_points_per_round, 3)}
 
 
+@dataclass(frozen=True)
+class GameLine:
+    """One stored game as `leekha records list` shows it. Seats count from 0 here and in
+    the JSON, as on the wire; the text counts from 1."""
+
+    game_id: int
+    finished: float  # Unix seconds
+    table_id: int | None
+    table: str | None
+    players: list[dict[str, Any]]
+
+    @property
+    def winners(self) -> list[str]:
+        return [p["name"] for p in self.players if p["won"]]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "game_id": self.game_id,
+            "finished": self.finished,
+            "table_id": self.table_id,
+            "table": self.table,
+            "players": self.players,
+            "winners": self.winners,
+        }
+
+
 class FinishedGames(Database):
     """Finished games, statistics, identities and ratings (a part of
     leekha.server.persistence.Store)."""
@@ -64,6 +90,40 @@ class FinishedGames(Database):
 
     def game_ids(self) -> list[int]:
         return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY id")]
+
+    def game_list(self, player: str | None = None, limit: int | None = None) -> list[GameLine]:
+        """The stored games, newest first: id, when, table, who sat where with their
+        totals and who won; `player`: only the games that name played in."""
+        where, args = "", []
+        if player is not None:
+            where = "WHERE g.id IN (SELECT game_id FROM game_players WHERE name = ?)"
+            args.append(player)
+        rows = self._db.execute(
+            f"SELECT g.id, g.finished, g.table_id, g.table_name FROM games g {where}"
+            " ORDER BY g.id DESC" + (" LIMIT ?" if limit is not None else ""),
+            [*args, *([limit] if limit is not None else [])],
+        ).fetchall()
+        lines = []
+        for game_id, finished, table_id, table_name in rows:
+            seats = self._db.execute(
+                "SELECT seat, name, is_bot, won, points FROM game_players WHERE game_id = ?"
+                " ORDER BY seat",
+                (game_id,),
+            ).fetchall()
+            lines.append(
+                GameLine(
+                    int(game_id),
+                    float(finished),
+                    None if table_id is None else int(table_id),
+                    table_name,
+                    [
+                        {"seat": int(r[0]), "name": str(r[1]), "bot": bool(r[2]),
+                         "points": int(r[4]), "won": bool(r[3])}
+                        for r in seats
+                    ],
+                )
+            )  # fmt: skip
+        return lines
 
     def game_record(self, game_id: int) -> dict[str, Any] | None:
         row = self._db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()

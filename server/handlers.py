@@ -8,6 +8,7 @@ deadlines and backpressure are `leekha.server.transport`'s.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 
 from twisted.logger import Logger
@@ -18,14 +19,7 @@ from leekha.protocol import people as P
 from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
-from leekha.protocol.version import (
-    IDENTITY,
-    QUICK_PHRASES,
-    QUICK_PLAY,
-    TOURNAMENTS,
-    negotiate,
-    speaks,
-)
+from leekha.protocol.version import IDENTITY, negotiate, speaks
 from leekha.server.errors import Refused, StoreFailed
 from leekha.server.identities import KeyCheck
 from leekha.server.limits import TokenBucket
@@ -34,6 +28,14 @@ from leekha.server.session import Session
 from leekha.server.transport import FramedConnection, Host
 
 log = Logger()
+
+
+def is_loopback(ip: str) -> bool:
+    """Whether a peer address is this machine's own (the server's operator)."""
+    try:
+        return ipaddress.ip_address(ip.removeprefix("::ffff:")).is_loopback
+    except ValueError:
+        return False
 
 SERVER_NAME = f"leekha-server {__version__}"
 #: Requests dropped for rate limiting in a row before the connection is closed.
@@ -95,6 +97,14 @@ class LeekhaConnection(FramedConnection):
         handler: Callable[[Message], Message | None] | None = getattr(self, name, None)
         if handler is None:
             self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
+            return
+        version = self.rules.version
+        if version is not None and version < msg.SINCE:
+            # One gate for every request, from the catalogue (`Message.SINCE`): a type newer
+            # than the session's version is unknown to it, as it would be to that server.
+            since = ".".join(map(str, msg.SINCE))
+            why = f"{msg.TYPE} needs protocol {since}"
+            self.send(M.Error(code="unknown_type", message=why, re=re))
             return
         mark = self.queued  # the reply goes before whatever handling it queues
         reply: Message | None = None
@@ -255,17 +265,11 @@ class LeekhaConnection(FramedConnection):
         return M.Ok(re=msg.id)
 
     def handle_phrase(self, msg: P.Phrase) -> Message:
-        session = self._need_session()
-        if not speaks(self.rules, QUICK_PHRASES):
-            raise Refused("unknown_type", "phrase needs protocol 1.4")
-        self.lobby.voice.phrase(session, msg.code)
+        self.lobby.voice.phrase(self._need_session(), msg.code)
         return M.Ok(re=msg.id)
 
     def handle_quick_play(self, msg: P.QuickPlay) -> Message:
-        session = self._need_session()
-        if not speaks(self.rules, QUICK_PLAY):
-            raise Refused("unknown_type", "quick_play needs protocol 1.4")
-        return self.lobby.quick.request(session, msg, self.ip)
+        return self.lobby.quick.request(self._need_session(), msg, self.ip)
 
     def handle_get_profile(self, msg: P.GetProfile) -> Message:
         self._need_session()
@@ -277,13 +281,15 @@ class LeekhaConnection(FramedConnection):
 
     # ---- tournaments (1.3) -------------------------------------------------------------
     def _tournaments(self, msg: Message) -> Session:
-        session = self._need_session()
-        if not speaks(self.rules, TOURNAMENTS):
-            raise Refused("unknown_type", f"{msg.TYPE} needs protocol 1.3")
-        return session
+        return self._need_session()  # 1.3 and later: the version gate of `receive`
 
     def handle_create_tournament(self, msg: T.CreateTournament) -> Message:
-        return self.lobby.tournaments.create(self._tournaments(msg), msg)
+        return self.lobby.tournaments.create(self._tournaments(msg), msg, self.ip)
+
+    def handle_cancel_tournament(self, msg: T.CancelTournament) -> Message:
+        """The creator, or the operator: a client on the server's own machine."""
+        operator = is_loopback(self.ip)
+        return self.lobby.tournaments.cancel_request(self._need_session(), msg, self.ip, operator)
 
     def handle_list_tournaments(self, msg: T.ListTournaments) -> Message:
         self._tournaments(msg)

@@ -3,14 +3,18 @@
 The server decides everything in one place, on its one thread, so two people who ask at
 the same moment are seated one after the other and never fight over a seat. In order:
 
-1. a waiting open table (no password, not a tournament's) with exactly the rules asked
-   for and a free seat: the fullest first, so tables fill instead of spreading people;
+1. a waiting table that quick play opened, with exactly the rules asked for and a free
+   seat: the fullest first, so tables fill instead of spreading people. A host's own open
+   table is never used: the host holds its seats for whom they choose and starts it;
 2. a quick-play table already playing with a bot in a seat nobody has claimed yet: the
    person watches until the round ends and then takes that bot's seat (`between_rounds`);
 3. a new table, hosted by the person. After their `wait_s` (on the server's clock) the
    empty seats get bots of their level and the game starts; four people start it sooner.
 
-A claim on a bot seat lapses when the person leaves or drops from the table.
+A claim on a bot seat lapses when the person leaves or drops from the table. A claim
+whose game ends before a round ends with a bot seat free (the round was the last) is not
+left watching a finished table: the person is placed again as if they had asked now, and
+told where (`quick_moved`).
 
 Which tables quick play opened, and the level of their bots, is kept in the server's
 database (`quick_tables`), so after a restart a restored quick-play table still lets
@@ -27,9 +31,10 @@ from typing import TYPE_CHECKING
 
 from twisted.logger import Logger
 
+from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol import people
-from leekha.protocol.notices import NOTICES
+from leekha.protocol.notices import NOTICES, english
 from leekha.server.clock import Timer
 from leekha.server.errors import Refused
 from leekha.server.lifecycle import PLAYING, WAITING
@@ -61,8 +66,18 @@ class QuickTable:
     bot: str
     wait_s: float = DEFAULT_WAIT_S
     fill: Timer | None = None
-    #: Tokens of spectators waiting for a bot seat, first come first seated.
-    claims: list[str] = field(default_factory=list)
+    #: Spectators waiting for a bot seat, first come first seated.
+    claims: list[Claim] = field(default_factory=list)
+
+
+@dataclass
+class Claim:
+    """A person waiting for a bot's seat: what they asked for, and from where, to place
+    them again if the game ends first."""
+
+    token: str
+    msg: people.QuickPlay
+    address: str
 
 
 class QuickPlay:
@@ -112,7 +127,7 @@ class QuickPlay:
         table = self._table_with_a_bot(rules)
         if table is not None:
             reply = lobby.spectate(session, M.Spectate(id=msg.id, table_id=table.id))
-            self.tables[table.id].claims.append(session.token)
+            self.tables[table.id].claims.append(Claim(session.token, msg, address))
             told = M.ChatMessage(
                 sender=SYSTEM_SENDER,
                 table_id=table.id,
@@ -155,13 +170,14 @@ class QuickPlay:
         )
 
     def _waiting_table(self, rules: dict[str, object]) -> Table | None:
+        tables = (self.lobby.tables.get(tid) for tid in self.tables)
         fits = [
             t
-            for t in self.lobby.tables.values()
-            if t.status == WAITING and self._open(t, rules) and t.room.empty()
+            for t in tables
+            if t is not None and t.status == WAITING and self._open(t, rules) and t.room.empty()
         ]
-        # The fullest first, then quick tables, then the oldest.
-        fits.sort(key=lambda t: (len(t.room.empty()), t.id not in self.tables, t.id))
+        # The fullest first, then the oldest.
+        fits.sort(key=lambda t: (len(t.room.empty()), t.id))
         return fits[0] if fits else None
 
     def _table_with_a_bot(self, rules: dict[str, object]) -> Table | None:
@@ -179,17 +195,19 @@ class QuickPlay:
         """Claims of people who are no longer watching this table (left, or dropped)."""
         sessions = self.lobby.sessions
         quick.claims = [
-            t
-            for t in quick.claims
-            if t in table.spectators
-            and (s := sessions.get(t)) is not None
+            c
+            for c in quick.claims
+            if c.token in table.spectators
+            and (s := sessions.get(c.token)) is not None
             and s.peer is not None
             and s.table_id == table.id
         ]
 
     def _start_if_full(self, table: Table) -> None:
         quick = self.tables.get(table.id)
-        if table.room.empty() or table.status != WAITING or table.host_token is None:
+        if quick is None or table.room.empty() or table.status != WAITING:
+            return
+        if table.host_token is None:
             return
         if quick is not None and quick.fill is not None and quick.fill.active():
             quick.fill.cancel()
@@ -215,12 +233,51 @@ class QuickPlay:
         if quick is None:
             return
         self._drop_lapsed(table, quick)
+        if table.status != PLAYING:  # that round was the game's last
+            if quick.claims:
+                self.lobby.clock.callLater(0, self._place_again, table.id)
+            return
         while quick.claims:
             bots = [i for i, s in enumerate(table.seats) if s is not None and s.is_bot]
-            session = self.lobby.sessions.get(quick.claims[0])
+            session = self.lobby.sessions.get(quick.claims[0].token)
             if not bots or session is None:
                 break
             quick.claims.pop(0)
             seat = bots[0]
             table.take_bot_seat(seat, session.token, session.name)
             table.notice("quick_seat", name=session.name, seat=seat)
+
+    def _place_again(self, table_id: int) -> None:
+        """The game ended with people still waiting for its bots' seats: each is placed
+        again as if they had asked now (another table, or a new one), and told where."""
+        quick = self.tables.get(table_id)
+        table = self.lobby.tables.get(table_id)
+        if quick is None or table is None:
+            return
+        self._drop_lapsed(table, quick)
+        claims, quick.claims = quick.claims, []
+        for claim in claims:
+            session = self.lobby.sessions.get(claim.token)
+            if session is None or session.table_id != table_id:
+                continue
+            self.lobby.leave(session)
+            try:
+                self.request(session, claim.msg, claim.address)
+            except Refused as exc:  # no table for them now (say, their address's limit)
+                log.info("quick play: {who} not placed again: {why}", who=session.name, why=exc)
+                self.lobby.spectate(session, M.Spectate(id=0, table_id=table_id))
+                continue
+            new = self.lobby.tables.get(session.table_id or -1)
+            if new is None:
+                continue
+            session.send(new.snapshot(session.token))
+            moved: Facts = {"table": new.name}
+            session.send(
+                M.ChatMessage(
+                    sender=SYSTEM_SENDER,
+                    table_id=new.id,
+                    text=english(NOTICES["quick_moved"], moved),
+                    code="quick_moved",
+                    args=moved,
+                )
+            )

@@ -1,4 +1,4 @@
-"""`leekha records`: export stored games and show player statistics from a data folder.
+"""`leekha records`: list and export stored games, show player statistics from a data folder.
 
 It opens the database read-mostly next to a running server, which WAL mode allows; `check`
 and `backup` never write to it (the backup is SQLite's online backup, consistent however
@@ -11,6 +11,7 @@ import argparse
 import json
 import sqlite3
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import platformdirs
@@ -25,6 +26,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data_help = (
         "data folder of the server (default: the XDG data home, else the games of leekha play)"
     )
+    listing = sub.add_parser(
+        "list", help="the stored games: id, date, table, players with totals, winners"
+    )
+    listing.add_argument("--data", type=Path, default=None, help=data_help)
+    listing.add_argument("--player", default=None, help="only the games this name played")
+    listing.add_argument(
+        "--limit", type=_positive, default=None, help="only the newest N games (default: all)"
+    )
+    listing.add_argument(
+        "--format", choices=("text", "json"), default="text",
+        help="output format (default: %(default)s)",
+    )  # fmt: skip
     export = sub.add_parser("export", help="export game records as JSON (replay format)")
     export.add_argument("--data", type=Path, default=None, help=data_help)
     export.add_argument("--game", type=int, default=None, help="one game id (default: all)")
@@ -109,9 +122,43 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.records_command == "export":
             return _export(store, args)
+        if args.records_command == "list":
+            return _list(store, args)
         return _stats(store, args)
     finally:
         store.close()
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return n
+
+
+def _list(store: Store, args: argparse.Namespace) -> int:
+    """`records list`: newest first; `records export --game ID` gives one whole."""
+    lines = store.game_list(args.player, args.limit)
+    if args.format == "json":
+        print(json.dumps([g.to_dict() for g in lines], indent=2, ensure_ascii=False))
+        return 0
+    if not lines:
+        who = f" with {args.player}" if args.player is not None else ""
+        print(f"no finished games{who}")
+        return 0
+    for g in lines:
+        when = datetime.fromtimestamp(g.finished).astimezone().strftime("%Y-%m-%d %H:%M")
+        table = f"table {g.table_id} {g.table!r}" if g.table_id is not None else "no table"
+        seats = ", ".join(
+            f"{p['seat'] + 1} {p['name']}{' [bot]' if p['bot'] else ''} {p['points']}"
+            for p in g.players
+        )
+        winners = ", ".join(g.winners) or "none"
+        print(f"game {g.game_id}  {when}  {table}  {seats}  won: {winners}")
+    return 0
 
 
 def _export(store: Store, args: argparse.Namespace) -> int:

@@ -187,7 +187,16 @@ class ServerSettings:
         hi=2**62,
     )
     max_tournaments: int = _opt(
-        4, "tournaments not yet finished the server runs at once", lo=1, hi=1000
+        4, "tournaments the server runs at once (those waiting to start not counted)", lo=1,
+        hi=1000,
+    )
+    max_waiting_tournaments: int = _opt(
+        16, "tournaments that may wait for their start time or entrants at once", lo=1,
+        hi=10_000,
+    )
+    max_tournaments_per_creator: int = _opt(
+        2, "tournaments not yet finished that one address, or one name, may have created",
+        lo=1, hi=1000,
     )
     max_tournament_tables: int = _opt(
         8, "tables all tournaments together may play at once", lo=1, hi=10_000

@@ -116,8 +116,8 @@ class Table:
         #: with the game's seed and takes the players back after one game), or None.
         self.tournament: int | None = None
         self.watcher: TableWatcher | None = None
-        #: Called between two rounds of a game (the last round scored, the next not yet
-        #: decided by anyone): quick play seats waiting people in bot seats then.
+        #: Called after each round is scored (the next not yet decided by anyone, or the
+        #: game over): quick play seats waiting people in bot seats then.
         self.between_rounds: Callable[[Table], None] | None = None
         # The seat bookkeeping, as the table's own requests.
         self.check_password = self.people.check_password
@@ -347,16 +347,17 @@ class Table:
             log.failure("table {table}: cannot store an action", table=self.id)
             self.game = replay(self.config, game.seed, game.actions[:-1])
             raise Refused("internal", "the server could not store your move") from None
-        self.tell(events)
-        if game.phase == OVER:
-            self.games.finish()
-        elif self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
-            self.between_rounds(self)
+        game_id = self.games.store_finished() if game.phase == OVER else None
+        self.tell(events, game_id)  # game_over names the stored game
+        if game_id is not None:
+            self.games.finish(game_id)
+        if self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
+            self.between_rounds(self)  # after the last round too: the table is finished
 
-    def tell(self, events: Sequence[Event]) -> None:
+    def tell(self, events: Sequence[Event], game_id: int | None = None) -> None:
         """Each member hears the engine's events through its own seat (wire_events)."""
         members = self.members()
-        told = wire_events.for_members(events, (seat for _, seat in members))
+        told = wire_events.for_members(events, (seat for _, seat in members), game_id)
         deliver = self.hub.deliver
         for token, seat in members:
             for msg in told[seat]:

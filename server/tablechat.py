@@ -1,7 +1,10 @@
-"""A table's chat: people's lines and the server's own notices, kept for later comers.
+"""A table's chat: people's lines, their quick phrases and the server's own notices, kept
+for later comers.
 
 Every line is stored (the last CHAT_REPLAY of them survive a restart) and heard by every
-member; whoever joins, watches or comes back is given the kept lines again. The server's
+member; whoever joins, watches or comes back is given the kept lines again. A quick phrase
+is kept as a line too (its row: the speaker, the phrase's code and the speaker's seat), so
+it comes back with the typed lines after a rejoin or a restart. The server's
 notices carry a code and facts (leekha.protocol.notices) with English text for older
 clients, and the line a timer played for someone goes to that seat alone.
 """
@@ -15,6 +18,7 @@ from leekha.common import cards as C
 from leekha.common.actions import Action, Pass
 from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
+from leekha.protocol import people
 from leekha.protocol.message import Message
 from leekha.protocol.notices import NOTICES, english
 from leekha.server.persistence import Store
@@ -40,11 +44,23 @@ class TableChat:
         self.store = store
         self.members = members
         self.send = send
-        self.log: deque[M.ChatMessage] = deque(maxlen=CHAT_REPLAY)
+        self.log: deque[M.ChatMessage | people.PhraseSaid] = deque(maxlen=CHAT_REPLAY)
 
     def restore(self) -> None:
         """The kept lines of a table restored after a restart."""
         for row in self.store.load_chat(self.table_id):
+            if row.code is not None and row.sender != SYSTEM_SENDER:  # a quick phrase
+                seat = (row.args or {}).get("seat")
+                if row.code in people.PHRASES:
+                    self.log.append(
+                        people.PhraseSaid(
+                            sender=row.sender,
+                            code=row.code,
+                            seat=seat if isinstance(seat, int) else None,
+                            table_id=self.table_id,
+                        )
+                    )
+                continue
             line = M.ChatMessage(sender=row.sender, text=row.text, table_id=self.table_id)
             if row.code is not None:  # a notice: its code and facts, as it was said
                 line = M.ChatMessage(
@@ -68,6 +84,15 @@ class TableChat:
                 sender=SYSTEM_SENDER, text=text, table_id=self.table_id, code=code, args=args
             )
         )
+
+    def phrase(self, sender: str, code: str, seat: int | None) -> None:
+        """A quick phrase (`phrase_said`): heard as a line is, and kept as one."""
+        said = people.PhraseSaid(sender=sender, code=code, seat=seat, table_id=self.table_id)
+        self.log.append(said)
+        facts: Facts = {"seat": seat}
+        self.store.add_chat(self.table_id, sender, code, CHAT_REPLAY, code=code, args=facts)
+        for token, _ in self.members():  # a session older than 1.4 is not sent it
+            self.send(token, said)
 
     def _keep(self, msg: M.ChatMessage) -> None:
         self.log.append(msg)

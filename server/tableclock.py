@@ -80,8 +80,13 @@ class TurnClock:
         self._changed(needs)
 
     def _human(self, i: int) -> bool:
+        """Whether a new decision of seat i gets a person's timer. A person who is not
+        connected when the decision comes (after a restart, nobody is) gets none: the
+        seat grace covers them, and on their return the timer starts with its full time
+        (`People.reconnected`), so a restart never times out someone still on the way
+        back. A timer already running when they drop keeps running."""
         seat = self.table.seats[i]
-        return seat is not None and not seat.autopilot
+        return seat is not None and not seat.autopilot and seat.connected
 
     def _limit(self, key: Key) -> float | None:
         return self.table.pass_s if key[0] == PASS else self.table.turn_s

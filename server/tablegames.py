@@ -64,7 +64,7 @@ class Played(Protocol):
 
     def snapshot(self, token: str, re: int | None = None) -> Message: ...
 
-    def tell(self, events: Sequence[Event]) -> None: ...
+    def tell(self, events: Sequence[Event], game_id: int | None = None) -> None: ...
 
     def after_change(self) -> None: ...
 
@@ -141,17 +141,21 @@ class Games:
         t.tell([game.dealt])
         t.after_change()
 
-    def finish(self) -> None:
-        """The engine says the game is over: store it, then let the table be reused."""
+    def store_finished(self) -> int:
+        """The engine says the game is over: store it (its id goes out in `game_over`)."""
         t = self.table
         game = t.game
         assert game is not None and game.outcome is not None
+        return store_finished(
+            self.store, game, t.room.seats, table=t.name, table_id=t.id, game_no=t.game_no
+        )
+
+    def finish(self, game_id: int) -> None:
+        """After everyone heard `game_over`: let the table be reused."""
+        t = self.table
         t.status = L.next_state(t.status, "game_over")
         seats = t.room.seats
         t.finishers = [s.token if s is not None and not s.away else None for s in seats]
-        game_id = store_finished(
-            self.store, game, seats, table=t.name, table_id=t.id, game_no=t.game_no
-        )
         t.finished(game_id)
         for seat in seats:
             if seat is not None and seat.token is not None and seat.away:

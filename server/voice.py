@@ -63,12 +63,10 @@ class Voice:
         self.allow(session)
         lobby = self.lobby
         table = lobby.tables.get(session.table_id) if session.table_id is not None else None
-        if table is None:
-            said = people.PhraseSaid(sender=session.name, code=code)
-            audience = [s for s in lobby.sessions.values() if s.table_id is None]
-        else:
-            seat = table.seat_of(session.token)
-            said = people.PhraseSaid(sender=session.name, code=code, seat=seat, table_id=table.id)
-            audience = [s for t, _seat in table.members() if (s := lobby.sessions.get(t))]
-        for other in audience:  # a session older than 1.4 is not sent it (Message.SINCE)
-            other.send(said)
+        if table is not None:  # heard, and kept with the table's chat lines
+            table.chat.phrase(session.name, code, table.seat_of(session.token))
+            return
+        said = people.PhraseSaid(sender=session.name, code=code)
+        for other in lobby.sessions.values():  # older than 1.4: not sent it (Message.SINCE)
+            if other.table_id is None:
+                other.send(said)

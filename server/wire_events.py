@@ -15,8 +15,9 @@ from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
 
 
-def message(event: E.Event, seat: int | None) -> Message | None:
-    """What the member in `seat` (None: a spectator) is told of `event`, if anything."""
+def message(event: E.Event, seat: int | None, game_id: int | None = None) -> Message | None:
+    """What the member in `seat` (None: a spectator) is told of `event`, if anything;
+    `game_id`: the stored game's id, for `game_over`."""
     match event:
         case E.Dealt():
             return M.Dealt(
@@ -58,6 +59,7 @@ def message(event: E.Event, seat: int | None) -> Message | None:
                 reason=o.reason,
                 tie_extended=o.tie_extended,
                 stats=[s.copy() for s in event.stats] if event.stats else None,
+                game_id=game_id,
             )
     return None
 
@@ -72,11 +74,11 @@ def messages(events: Iterable[E.Event], seat: int | None) -> list[Message]:
 
 
 def for_members(
-    events: Sequence[E.Event], seats: Iterable[int | None]
+    events: Sequence[E.Event], seats: Iterable[int | None], game_id: int | None = None
 ) -> dict[int | None, list[Message]]:
     """`messages` for each of `seats`, with one shared object per public message: the
     outbox encodes a message sent to several members once."""
-    public = [None if isinstance(e, PRIVATE) else message(e, None) for e in events]
+    public = [None if isinstance(e, PRIVATE) else message(e, None, game_id) for e in events]
     if None not in public:  # nothing private (a card played): one list for everyone
         same = [m for m in public if m is not None]
         return dict.fromkeys(seats, same)

@@ -146,11 +146,13 @@ class LobbySteps(BotSeat):
         Two bots that create the same name at once each end up alone; the others join
         the lowest id, so the creator of the other one rejoins there. Harmless otherwise
         (an empty table is simply made again), and the pause doubles each time so a bot
-        waiting long for company does not churn.
+        waiting long for company does not churn. A bot that was told to create its table
+        (`--create`) never leaves it: it hosts, and an invitation to it stays good.
         """
         if (
             self.is_host
             and self.options.table is not None
+            and self.options.create is None  # `--create`: it hosts, and waits for people
             and self.status == "waiting"
             and sum(self.occupied) == 1
         ):

@@ -33,24 +33,33 @@ class MoveSteps(BotSeat):
 
     def _on_game_over(self, msg: P.GameOver) -> None:
         self.tracker.apply(msg)
-        self._game_over()
+        self._game_over(msg.game_id)
 
-    def _game_over(self) -> None:
+    def _game_over(self, game_id: int | None = None) -> None:
+        """`game_id`: the id the server stored the game under (1.4), named in the log so
+        that `leekha records export --game ID` finds it."""
+        stored = f", stored as game {game_id}" if game_id is not None else ""
         self.status = "finished"
         self.games_done += 1
         if self.options.tournament is not None:
             # The server takes us back to the lobby and seats us at our next game; asking
             # for the state again tells us when that was the last one.
-            log.info("{bot}: tournament game {n} over", bot=self.name, n=self.games_done)
+            log.info(
+                "{bot}: tournament game {n} over{stored}",
+                bot=self.name,
+                n=self.games_done,
+                stored=stored,
+            )
             self.table_id = None
             self._answered = None
             self._enter_lobby()
             return
         result = self.tracker.view.result
         log.info(
-            "{bot}: game {n} over, totals {totals}, winners {winners}",
+            "{bot}: game {n} over, totals {totals}, winners {winners}{stored}",
             bot=self.name,
             n=self.games_done,
+            stored=stored,
             totals=result["totals"] if result else None,
             winners=[w + 1 for w in result["winners"]] if result else None,
         )

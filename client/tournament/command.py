@@ -137,6 +137,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     status.set_defaults(local=None)  # the command line hands over server/local.py
     _follow(status)
 
+    cancel = sub.add_parser(
+        "cancel",
+        help=_("cancel a tournament you created (or any, on the server's own machine)"),
+        description=_(
+            "Its creator (the same name, from the same address, or the same identity) or "
+            "the server's operator (run on the server's machine) may cancel a tournament: "
+            "its live games stop and it is listed as finished."
+        ),
+    )
+    _address(cancel)
+    _tournament_id(cancel)
+
     export = sub.add_parser(
         "export", help=_("a tournament's full results, every game, from the server's database")
     )

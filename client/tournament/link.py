@@ -44,7 +44,7 @@ class Refused(Exception):
     server's own where they say what to change."""
 
     def __init__(self, error: P.Error) -> None:
-        words = explain(error.code, error.message)
+        words = explain(error.code, error.message, error.rule, error.args)
         if error.code in DETAILED and error.message and error.message not in words:
             words = _("{words}: {detail}").format(words=words, detail=error.message)
         super().__init__(words)

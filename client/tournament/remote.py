@@ -69,6 +69,9 @@ async def main(
             # An older server would drop the start time unread and begin at once.
             raise ConnectFailed(_("this server cannot start a tournament at a set time "
                                   "(protocol 1.4 needed): leave out --start"))  # fmt: skip
+        cancel = args.tournament_command == "cancel"
+        if cancel and not speaks(tuple(welcome.version), V.TOURNAMENT_CANCEL):
+            raise ConnectFailed(_("this server cannot cancel tournaments (protocol 1.4 needed)"))
         return await _act(link, host, port, args, request, finished if follow else None)
     except (Refused, ConnectFailed) as exc:
         print(_("leekha tournament: {problem}").format(problem=exc), file=sys.stderr)
@@ -91,6 +94,13 @@ async def _act(
         assert isinstance(reply, P.TournamentList)
         lines = [line for t in reply.tournaments for line in text.summary_lines(t)]
         _print(lines or [_("no tournaments on this server")])
+        return 0
+    if action == "cancel":
+        reply = await link.ask(
+            lambda rid: P.CancelTournament(id=rid, tournament_id=args.tournament_id)
+        )
+        assert isinstance(reply, P.TournamentState)
+        _print(text.state_lines(reply.tournament))
         return 0
     if request is not None:
         create = request

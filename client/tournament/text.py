@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from leekha.client.i18n import _, language, ngettext
+from leekha.client.i18n import N_, _, language, ngettext
+from leekha.client.rulestext import preset_word
 from leekha.protocol import tournament_text as export
 from leekha.protocol.tournament_text import counted
 from leekha.protocol.views import (
@@ -67,7 +68,8 @@ def games_text(done: int, total: int) -> str:
 def about(t: Tournament | TournamentMeta) -> str:
     """Format, rules, deals (and Swiss stages): what kind of tournament it is."""
     text = _("{format}, rules {preset}, {deals}").format(
-        format=format_name(t["format"]), preset=t["preset"], deals=deals_text(t["deals"]),
+        format=format_name(t["format"]), preset=preset_word(t["preset"]),
+        deals=deals_text(t["deals"]),
     )  # fmt: skip
     if n := t["stages"]:
         stages = ngettext("{n} stage", "{n} stages", n).format(n=n)
@@ -171,10 +173,55 @@ def state_lines(t: Tournament) -> list[str]:
     if t["tables"]:
         lines += ["", _("live tables:")]
         lines += [table_line(t, table) for table in t["tables"]]
-    notes = t["notes"]
+    notes = note_lines(t)
     if notes:  # a log, not the state: "waiting for ..." stays in it once the games began
         lines += ["", _("what happened, latest last:"), *("  " + note for note in notes)]
     return lines
+
+
+#: A tournament note's code (leekha.protocol.notices.TOURNAMENT_NOTES) -> its words; the
+#: counted one, `fallback_moves`, is worded with `ngettext` in `note_text`.
+NOTES: dict[str, str] = {
+    "begins_in": N_("the games begin in {seconds} s"),
+    "waiting_entrants": N_("waiting for the client entrants to enter"),
+    "entered": N_("{name} entered"),
+    "all_here": N_("every client entrant is here: the games begin"),
+    "queued": N_("the server runs as many tournaments as it may: it begins when one ends"),
+    "start_time": N_("the start time has come: the games begin"),
+    "not_entered": N_("{names} did not enter in time: the fallback plays for them"),
+    "away": N_("game {game}: {name} is away; the fallback plays for it"),
+    "stage_drawn": N_("stage {stage} of {stages} drawn"),
+    "cancelled": N_("cancelled by {name}"),
+    "finished": N_("the tournament has finished"),
+    "replayed": N_("game {game} lost its table; it is played again"),
+}
+
+
+def note_text(code: str, args: Mapping[str, object]) -> str | None:
+    """One note in the interface language; None for a code this client does not know."""
+    shown = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in args.items()}
+    try:
+        if code == "fallback_moves":
+            moves = int(str(args.get("moves", 0)))
+            return ngettext(
+                "game {game}: the fallback made {moves} move for {name}",
+                "game {game}: the fallback made {moves} moves for {name}",
+                moves,
+            ).format(**shown)
+        template = NOTES.get(code)
+        return None if template is None else _(template).format(**shown)
+    except (KeyError, IndexError, ValueError):
+        return None  # facts missing (a different server): its English then
+
+
+def note_lines(t: Tournament) -> list[str]:
+    """The server's notes in the interface language: each worded from its code and facts
+    (1.4), or the server's English where there is no code or it is not known here."""
+    texts = [str(note) for note in t["notes"]]
+    codes = t.get("note_codes") or []
+    if len(codes) != len(texts):
+        return texts
+    return [note_text(c["code"], c["args"]) or text for c, text in zip(codes, texts, strict=True)]
 
 
 def table_line(t: Tournament, table: TournamentTable) -> str:

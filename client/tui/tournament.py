@@ -146,7 +146,7 @@ def paint(s: TournamentScreen, cv: Canvas) -> None:
     if start is not None:  # the start time has a line of its own: it must not be cut
         y += 1
         cv.put(x, y, fit(start, inner), "class:box")
-    notes = [str(note) for note in t.get("notes", ())][-NOTES_SHOWN:]
+    notes = text.note_lines(t)[-NOTES_SHOWN:]
     upper = bottom - (len(notes) + 2 if notes else 0)  # the notes keep the box's foot
     row = _paint_standings(cv, x, y + 1, inner, t, _standings_room(t, upper - y))
     _paint_tables(s, cv, x, row + 1, inner, upper)

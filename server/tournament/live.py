@@ -13,9 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from leekha.common.errors import Fact
 from leekha.common.game import Game
 from leekha.protocol import tournaments as T
-from leekha.protocol.views import Rules, StartTime, TournamentSummary
+from leekha.protocol.notices import TOURNAMENT_NOTES, note_english
+from leekha.protocol.views import Rules, StartTime, TournamentNote, TournamentSummary
 from leekha.server.clock import Clock
 from leekha.server.persistence import Store
 from leekha.server.seats import DEFAULT_BOT, WIRE_NAME_MAX
@@ -63,6 +65,8 @@ class LobbyPort(Protocol):
 
     def release(self, token: str, table: Table) -> None: ...
 
+    def leave(self, session: Session) -> None: ...
+
 
 @dataclass
 class Live:
@@ -96,7 +100,10 @@ class Tournament:
         #: When it began to wait for its client entrants (created, or this process started).
         self.since = since
         self.live: dict[int, Live] = {}
-        self.notes: deque[str] = deque(maxlen=T.WIRE_NOTES)
+        #: What happened, latest last: each note's code and facts (leekha.protocol.notices).
+        self.notes: deque[TournamentNote] = deque(maxlen=T.WIRE_NOTES)
+        #: Its start has come while the server runs `max_tournaments` already.
+        self.queued = False
 
     @property
     def id(self) -> int:
@@ -108,8 +115,15 @@ class Tournament:
             g for g in self.t.games if g.number not in self.t.results and g.number not in self.live
         ]
 
-    def note(self, text: str) -> None:
-        self.notes.append(text[:200])
+    def note(self, code: str, **args: Fact) -> None:
+        """A note for the tournament's followers: a code and its facts, worded by each
+        client in its own language (the English for older clients)."""
+        assert code in TOURNAMENT_NOTES, code
+        self.notes.append({"code": code, "args": dict(args)})
+
+    def note_texts(self) -> list[str]:
+        """The notes in English, as clients older than 1.4 read them."""
+        return [note_english(n["code"], n["args"])[:200] for n in self.notes]
 
     def start(self, now: float) -> StartTime:
         """(1.4) The start time on the wire: when, and how long until then from `now`."""
@@ -177,7 +191,8 @@ def wire_state(
             ],
             "games_done": len(results),
             "games_total": t.t.games_total,
-            "notes": list(t.notes),
+            "notes": t.note_texts(),
+            "note_codes": list(t.notes),
             **t.start(now),
         },
     )

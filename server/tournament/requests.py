@@ -6,16 +6,18 @@ started by the runner (leekha.server.tournament.runner) on its next look.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 from twisted.logger import Logger
 
+from leekha.common.errors import Fact
 from leekha.protocol import tournaments as T
+from leekha.protocol.notices import RULES, english
 from leekha.protocol.views import EntrantRequest
 from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.limits import clean_name, name_keys
-from leekha.server.seats import bot_strategy_name
+from leekha.server.seats import WIRE_NAME_MAX, bot_strategy_name
 from leekha.server.session import Session
 from leekha.server.settings import ServerSettings
 from leekha.server.tournament import plan as P
@@ -36,6 +38,18 @@ log = Logger()
 #: The furthest ahead a start time may be set: a week, so that a tournament that will
 #: not start soon does not hold a place among `max_tournaments` for long.
 MAX_AHEAD_S = 7 * 24 * 3600
+
+
+def creator_of(session: Session) -> str:
+    """Who creates a tournament: the key of a claimed name, or a guest's name."""
+    if session.key is not None:
+        return f"key:{session.key}"
+    return f"name:{session.name.casefold()}"
+
+
+def _too_many(rule: str, **facts: Fact) -> NoReturn:
+    """Refuse with `too_many_tournaments`, saying which limit (a rule a client words)."""
+    raise Refused("too_many_tournaments", english(RULES[rule], facts), rule=rule, args=facts)
 
 
 def _bad(message: str) -> Refused:
@@ -60,6 +74,8 @@ class RunnerPort(Protocol):
 
     def set_status(self, t: Tournament, status: str) -> None: ...
 
+    def cancel(self, t: Tournament, by: str) -> None: ...
+
 
 class TournamentRequests:
     """The lobby's tournament requests, answered from the runner's tournaments."""
@@ -69,13 +85,11 @@ class TournamentRequests:
         self.lobby = runner.lobby
         self.settings = runner.settings
 
-    def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
-        unfinished = sum(1 for t in self.runner.tournaments.values() if t.t.status != FINISHED)
-        if unfinished >= self.settings.max_tournaments:
-            raise Refused(
-                "too_many_tournaments",
-                f"this server runs at most {self.settings.max_tournaments} tournaments at once",
-            )
+    def create(
+        self, session: Session, msg: T.CreateTournament, address: str = ""
+    ) -> T.TournamentState:
+        creator = creator_of(session)
+        self._check_creator(creator, address)
         name = clean_name(msg.name, self.lobby.max_name)
         if msg.move_timer_s == 0:
             raise _bad("a tournament needs a move timer (1..3600 s), so nobody can stall it")
@@ -87,6 +101,8 @@ class TournamentRequests:
         starts_at = self._start(msg)
         rules = self.lobby.rules_of(msg.preset, msg.overrides)
         entrants = self._entrants(msg.entrants)
+        waits = starts_at is not None or any(e.name is not None for e in entrants)
+        self._check_room(waits)
         try:
             P.check(msg.format, len(entrants), msg.deals, msg.stages)
         except P.PlanError as exc:
@@ -108,21 +124,19 @@ class TournamentRequests:
             stages=msg.stages,
             move_timer_s=timer,
             seed=seed,
-            status=(
-                WAITING
-                if starts_at is not None or any(e.name is not None for e in field)
-                else RUNNING
-            ),
+            status=WAITING if waits else RUNNING,
             entrants=field,
             games=games,
             starts_at=starts_at,
+            creator=creator,
+            address=address,
         )
         self.runner.store.create(stored)
         t = self.runner.tournaments[stored.id] = Tournament(stored, self.runner.clock.seconds())
         if starts_at is not None:
-            t.note(f"the games begin in {round(starts_at - self.runner.clock.seconds())} s")
+            t.note("begins_in", seconds=round(starts_at - self.runner.clock.seconds()))
         elif stored.status == WAITING:
-            t.note("waiting for the client entrants to enter")
+            t.note("waiting_entrants")
         log.info(
             "{player} created tournament {id} {name!r}: {n} games",
             player=session.name,
@@ -132,6 +146,48 @@ class TournamentRequests:
         )
         self.runner.following[session.token] = t.id
         self.runner.poke()
+        return self.runner.state(t, msg.id)
+
+    def _unfinished(self) -> list[Tournament]:
+        return [t for t in self.runner.tournaments.values() if t.t.status != FINISHED]
+
+    def _check_creator(self, creator: str, address: str) -> None:
+        """One address, or one name, may have `max_tournaments_per_creator` tournaments
+        not yet finished: nobody holds the server's places for everyone else."""
+        limit = self.settings.max_tournaments_per_creator
+        mine = [t for t in self._unfinished() if t.t.creator == creator or t.t.address == address]
+        if len(mine) >= limit:
+            _too_many("tournaments_yours", limit=limit, ids=[t.id for t in mine])
+
+    def _check_room(self, waits: bool) -> None:
+        """Tournaments waiting to start and those running have separate limits, so those
+        waiting (a week ahead, say) never keep one from running now."""
+        if waits:
+            waiting = sum(1 for t in self._unfinished() if t.t.status == WAITING)
+            if waiting >= self.settings.max_waiting_tournaments:
+                _too_many("tournaments_waiting", limit=self.settings.max_waiting_tournaments)
+            return
+        running = sum(1 for t in self._unfinished() if t.t.status == RUNNING)
+        if running >= self.settings.max_tournaments:
+            _too_many("tournaments_running", limit=self.settings.max_tournaments)
+
+    def cancel(
+        self, session: Session, msg: T.CancelTournament, address: str, operator: bool
+    ) -> T.TournamentState:
+        """End a tournament now: its creator's (a guest's from the address it was created
+        from), or anyone's for the server's operator."""
+        t = self._get(msg.tournament_id)
+        if t.t.status == FINISHED:
+            raise Refused("tournament_over", f"tournament {t.id} has finished")
+        mine = t.t.creator == creator_of(session) and (
+            session.key is not None or t.t.address == address
+        )
+        if not (operator or mine):
+            raise Refused(
+                "not_your_tournament",
+                f"only the creator of tournament {t.id} or the server's operator may cancel it",
+            )
+        self.runner.cancel(t, session.name)
         return self.runner.state(t, msg.id)
 
     def _start(self, msg: T.CreateTournament) -> float | None:
@@ -216,14 +272,14 @@ class TournamentRequests:
         if bound != session.token:
             t.t.tokens[index] = session.token
             self.runner.store.bind(t.id, index, session.token)
-            t.note(f"{t.t.entrants[index].label} entered")
+            t.note("entered", name=t.t.entrants[index].label[:WIRE_NAME_MAX])
         if (
             t.t.status == WAITING
             and t.t.starts_at is None
             and all(e.index in t.t.tokens for e in t.t.entrants if e.name is not None)
         ):
             self.runner.set_status(t, RUNNING)
-            t.note("every client entrant is here: the games begin")
+            t.note("all_here")
         self.runner.following[session.token] = t.id
         self.runner.poke()
         return self.runner.state(t, msg.id)

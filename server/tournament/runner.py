@@ -11,9 +11,12 @@ A client entrant that is not connected when its game is due is waited for `seat_
 (a blip or a restart is not a departure), then the fallback bot plays that whole game for
 it; one that drops or goes silent during a game is played for by the table's timer and
 then its stand-in, as at any table. Either way the table tells the runner of every move
-the server made for that seat, and the standings count them.
+the server made for that seat, and the standings count them. One seated at another table
+when her game is due is called (`tournament_due`) and covered the same way after
+`seat_grace_s`; one only watching a table is taken from it to her game. Nobody elsewhere
+holds the other entrants' games.
 
-A little over 400 lines, as one module on purpose: what is left here after `live` and
+About 500 lines, as one module on purpose: what is left here after `live` and
 `requests` moved out is one state machine (games due, seating, waiting, results), and
 each part reads and changes the same state; split further, that state would have to be
 passed around between modules.
@@ -23,14 +26,17 @@ from __future__ import annotations
 
 from twisted.logger import Logger
 
+from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol import tournaments as T
+from leekha.protocol.notices import NOTICES, english
 from leekha.protocol.views import empty_seat
 from leekha.server.clock import Timer
 from leekha.server.lifecycle import PLAYING
 from leekha.server.seats import WIRE_NAME_MAX, Seat, stand_in_name
 from leekha.server.session import Session
 from leekha.server.table import Table
+from leekha.server.tablechat import SYSTEM_SENDER
 from leekha.server.tournament import plan as P
 from leekha.server.tournament.live import (
     FALLBACK,
@@ -73,6 +79,9 @@ class TournamentRunner:
         #: this process started, the start): it is waited for `seat_grace_s` from then.
         self._started = self.clock.seconds()
         self._gone: dict[str, float] = {}
+        #: (token, tournament id) -> when that entrant was found at another table as a
+        #: game of hers was due, and called over (see `_called_since`).
+        self._called: dict[tuple[str, int], float] = {}
         #: The sessions that entered a tournament (only their drops are remembered).
         self.entered: set[str] = set()
         self._wake: Timer | None = None
@@ -80,8 +89,15 @@ class TournamentRunner:
         self.requests = TournamentRequests(self)
 
     # ---- requests (leekha.server.tournament.requests) -----------------------------------
-    def create(self, session: Session, msg: T.CreateTournament) -> T.TournamentState:
-        return self.requests.create(session, msg)
+    def create(
+        self, session: Session, msg: T.CreateTournament, address: str = ""
+    ) -> T.TournamentState:
+        return self.requests.create(session, msg, address)
+
+    def cancel_request(
+        self, session: Session, msg: T.CancelTournament, address: str, operator: bool
+    ) -> T.TournamentState:
+        return self.requests.cancel(session, msg, address, operator)
 
     def list(self, msg: T.ListTournaments) -> T.TournamentList:
         return self.requests.list(msg)
@@ -192,12 +208,19 @@ class TournamentRunner:
         if wait > 0:
             self._poke_in(wait)
             return
+        running = sum(1 for o in self.tournaments.values() if o.t.status == RUNNING)
+        if running >= self.settings.max_tournaments:
+            if not t.queued:  # begins when a running one ends (`_after_game` looks again)
+                t.queued = True
+                t.note("queued")
+                self._push(t)
+            return
         absent = [e.label for e in t.t.entrants if e.name is not None and e.index not in t.t.tokens]
         self.set_status(t, RUNNING)
         if t.t.starts_at is not None:
-            t.note("the start time has come: the games begin")
+            t.note("start_time")
         if absent:
-            t.note(f"{', '.join(absent)} did not enter in time: the fallback plays for them")
+            t.note("not_entered", names=[name[:WIRE_NAME_MAX] for name in absent])
         self._push(t)
 
     def _advance(self, t: Tournament) -> None:
@@ -225,8 +248,16 @@ class TournamentRunner:
             if t.t.entrants[index].name is None:
                 continue
             session = self._session_of(t, index)
-            if session is not None and session.table_id is not None:
-                return None
+            if self._at_own_game(t, session):
+                return None  # its games follow one another: this one after that one
+            since = self._called_since(t, game, session)
+            if since is not None:  # playing or watching elsewhere: called, then covered
+                wait = since + self.settings.seat_grace_s - now
+                if wait > 0:
+                    self._poke_in(wait)
+                    return None
+                out[seat] = None
+                continue
             if session is not None and session.peer is not None:
                 out[seat] = session
                 continue
@@ -239,6 +270,51 @@ class TournamentRunner:
                 return None
             out[seat] = None
         return out
+
+    def _where(self, session: Session | None) -> Table | None:
+        """The table the session sits at (None: in the lobby, or only watching one)."""
+        if session is None or session.table_id is None:
+            return None
+        table = self.lobby.tables.get(session.table_id)
+        return table if table is not None and table.seat_of(session.token) is not None else None
+
+    def _at_own_game(self, t: Tournament, session: Session | None) -> bool:
+        """Whether the session still sits at a game of this tournament."""
+        table = self._where(session)
+        return table is not None and table.tournament == t.id
+
+    def _called_since(
+        self, t: Tournament, game: P.PlannedGame, session: Session | None
+    ) -> float | None:
+        """When the entrant's session was first found seated at another table as a game
+        of hers (`game`) was due; None when it sits at none. Such a person is called once,
+        with the `tournament_due` notice, and waited for `seat_grace_s` from then, never
+        longer: her absence must not hold the games' other entrants. One who only
+        watches a table is not asked: she is taken from it to her game."""
+        if session is None:
+            return None
+        key = (session.token, t.id)
+        if self._where(session) is None:
+            self._called.pop(key, None)  # back: called again if she goes elsewhere again
+            return None
+        since = self._called.get(key)
+        if since is None:
+            since = self._called[key] = self.clock.seconds()
+            args: Facts = {
+                "name": t.t.name[:WIRE_NAME_MAX],
+                "game": P.counted(game.number),
+                "grace": round(self.settings.seat_grace_s),
+            }
+            session.send(
+                M.ChatMessage(
+                    sender=SYSTEM_SENDER,
+                    text=english(NOTICES["tournament_due"], args),
+                    table_id=session.table_id,
+                    code="tournament_due",
+                    args=args,
+                )
+            )
+        return since
 
     def _table_name(self, t: Tournament, game: P.PlannedGame) -> str:
         tail = f" #{P.counted(game.number)}"
@@ -261,13 +337,14 @@ class TournamentRunner:
             if e.strategy is not None:
                 seats.append(Seat(e.label, None, e.strategy, connected=True))
             elif session is not None:
+                if session.table_id is not None:  # watching a table: her game comes first
+                    self.lobby.leave(session)
                 seats.append(Seat(session.name, session.token, connected=True))
                 self.lobby.seated(session, table)
             else:
                 seats.append(Seat(stand_in_name(e.label), None, FALLBACK, connected=True))
                 away.append((seat, e.label))
-                number = P.counted(game.number)
-                t.note(f"game {number}: {e.label} is away; the fallback plays for it")
+                t.note("away", game=P.counted(game.number), name=e.label[:WIRE_NAME_MAX])
         clients = [t.t.entrants[i].name is not None for i in game.seats]
         t.live[game.number] = Live(game, table, clients, [0, 0, 0, 0])
         self._tables[table.id] = (t.id, game.number)
@@ -291,11 +368,29 @@ class TournamentRunner:
         games = P.swiss_stage(field, stage, t.t.deals, t.t.seed, P.meetings(t.t.games))
         self.store.add_games(t.id, games)
         t.t.games.extend(games)
-        t.note(f"stage {P.counted(stage)} of {t.t.stages} drawn")
+        t.note("stage_drawn", stage=P.counted(stage), stages=t.t.stages)
+
+    def cancel(self, t: Tournament, by: str) -> None:
+        """End `t` now: its live games stop (their tables close, the players go back to
+        the lobby) and nothing more of it is played."""
+        for live in list(t.live.values()):
+            del t.live[live.game.number]
+            self._tables.pop(live.table.id, None)
+            timer = self._ending.pop(live.table.id, None)
+            if timer is not None and timer.active():
+                timer.cancel()
+            self.store.started(t.id, live.game.number, None)
+            if not live.table.closed:
+                live.table.close()
+        self.set_status(t, FINISHED)
+        t.note("cancelled", name=by[:WIRE_NAME_MAX])
+        log.info("tournament {id} cancelled by {by}", id=t.id, by=by)
+        self._push(t)
+        self.poke()
 
     def _finish(self, t: Tournament) -> None:
         self.set_status(t, FINISHED)
-        t.note("the tournament has finished")
+        t.note("finished")
         log.info("tournament {id} finished", id=t.id)
         self._push(t)
 
@@ -343,9 +438,8 @@ class TournamentRunner:
         del self._tables[live.table.id]
         for seat, moves in enumerate(live.moves):
             if moves:
-                label = t.t.entrants[live.game.seats[seat]].label
-                number = P.counted(live.game.number)
-                t.note(f"game {number}: the fallback made {moves} moves for {label}")
+                label = t.t.entrants[live.game.seats[seat]].label[:WIRE_NAME_MAX]
+                t.note("fallback_moves", game=P.counted(live.game.number), moves=moves, name=label)
         self._release(live.table)
         self._push(t)
         self.poke()
@@ -376,7 +470,7 @@ class TournamentRunner:
         del t.live[live.game.number]
         del self._tables[table.id]
         self.store.started(t.id, live.game.number, None)
-        t.note(f"game {P.counted(live.game.number)} lost its table; it is played again")
+        t.note("replayed", game=P.counted(live.game.number))
         self.poke()
 
     # ---- restart -----------------------------------------------------------------------

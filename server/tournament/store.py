@@ -93,6 +93,10 @@ class Stored:
     moves: dict[int, list[int]] = field(default_factory=dict)
     #: When the games begin, on the server's clock (None: once every client entrant is in).
     starts_at: float | None = None
+    #: Who created it (`creator_of`: a claimed name's key, or a guest's name) and from
+    #: which address: the per-creator limit counts them, and that creator may cancel it.
+    creator: str | None = None
+    address: str | None = None
 
     @property
     def games_total(self) -> int:
@@ -119,14 +123,17 @@ class TournamentStore:
         columns = {str(r[1]) for r in store.read("PRAGMA table_info(tournaments)")}
         if "starts_at" not in columns:  # a database of a server before start times
             store.add_schema("ALTER TABLE tournaments ADD COLUMN starts_at REAL")
+        for column in ("creator", "address"):  # before creators were kept
+            if column not in columns:
+                store.add_schema(f"ALTER TABLE tournaments ADD COLUMN {column} TEXT")
 
     def create(self, t: Stored) -> int:
         """Store a new tournament with its entrants and the games planned so far."""
         with self.store.write() as db:
             cur = db.execute(
                 "INSERT INTO tournaments (name, format, preset, rules, deals, stages,"
-                " move_timer_s, seed, status, created, starts_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " move_timer_s, seed, status, created, starts_at, creator, address)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     t.name,
                     t.format,
@@ -139,6 +146,8 @@ class TournamentStore:
                     t.status,
                     time.time(),
                     t.starts_at,
+                    t.creator,
+                    t.address,
                 ),
             )
             t.id = int(cur.lastrowid or 0)
@@ -210,7 +219,7 @@ class TournamentStore:
         """A tournament with its entrants, games and results, or None if there is none."""
         rows = self.store.read(
             "SELECT id, name, format, preset, rules, deals, stages, move_timer_s, seed, status,"
-            " starts_at FROM tournaments WHERE id = ?",
+            " starts_at, creator, address FROM tournaments WHERE id = ?",
             (tournament_id,),
         )
         if not rows:
@@ -229,6 +238,8 @@ class TournamentStore:
             status=str(r[9]),
             entrants=[],
             starts_at=None if r[10] is None else float(r[10]),
+            creator=None if r[11] is None else str(r[11]),
+            address=None if r[12] is None else str(r[12]),
         )
         for idx, name, strategy, house, token in self.store.read(
             "SELECT idx, name, strategy, house, token FROM tournament_entrants"

@@ -14,7 +14,9 @@ import pytest
 from helpers import records as R
 from helpers.botclient import Harness, game_snapshot, only, players, summary
 from twisted.internet import error
+from twisted.logger import ILogObserver, formatEvent, globalLogPublisher
 from twisted.python.failure import Failure
+from zope.interface import provider
 
 from leekha import protocol as P
 from leekha.client.bot import command as bot_cli
@@ -90,6 +92,20 @@ def test_lonely_creator_leaves_and_looks_again() -> None:
     assert isinstance(relist, P.ListTables)
     join = only(h.feed(P.TableList(re=relist.id, tables=[summary(1, "t", taken=2)])), P.JoinSeat)
     assert join.table_id == 1
+
+
+def test_a_bot_told_to_create_its_table_hosts_it_and_waits_for_people() -> None:
+    """`leekha bot --create NAME` (the command sets `table` to NAME too): alone at its
+    table it stays, however long, so an invitation to that table stays good."""
+    h = Harness(create="t", table="t", lonely_s=5.0)
+    h.accept()
+    create = only(h.welcome(), P.CreateTable)
+    h.feed(P.Snapshot(re=create.id, table=summary(2, "t"), view=None, your_seat=0,
+                      players=players(1, host=0)))  # fmt: skip
+    for _ in range(10):
+        h.reactor.advance(60.0)
+    assert [m for m in h.sent() if isinstance(m, P.Leave | P.CreateTable | P.ListTables)] == []
+    assert h.bot.table_id == 2 and h.bot.is_host
 
 
 def test_taken_name_is_retried_with_a_suffix() -> None:
@@ -196,6 +212,25 @@ def test_game_over_leaves_and_finishes() -> None:
     assert h.transport is not None and h.transport.disconnecting
     h.proto.connectionLost(Failure(error.ConnectionDone()))
     assert h.bot.done.called and h.bot.done.result == 0
+
+
+def test_game_over_names_the_stored_game_in_the_log() -> None:
+    said: list[str] = []
+
+    @provider(ILogObserver)
+    def observe(event: dict[str, Any]) -> None:
+        said.append(formatEvent(event))
+
+    globalLogPublisher.addObserver(observe)
+    try:
+        h = online(games=2)
+        snap, _game = game_snapshot()
+        h.feed(snap)
+        h.feed(P.GameOver(winners=[1], losers=[2], totals=[10, 5, 102, 40], game_id=12))
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    line = "game 1 over, totals [10, 5, 102, 40], winners [2], stored as game 12"
+    assert any(line in said_line for said_line in said), said
 
 
 def test_more_games_vote_for_a_rematch() -> None:

@@ -202,12 +202,13 @@ def test_replies_come_in_request_order_even_pipelined() -> None:
         M.AddBot(id=12, seat=1),  # refused: seat taken
         M.ListTables(id=13),
         M.AddBot(id=14, seat=2),
-        M.GetStats(id=15),
+        M.GetStats(id=15),  # 1.1: refused to this 1.0 session, in its place
     ]
     alice.raw(b"".join(encode(m) for m in batch))
     replies = [m for m in alice.drain() if getattr(m, "re", None) is not None]
     assert [m.re for m in replies] == [10, 11, 12, 13, 14, 15]  # type: ignore[attr-defined]
-    assert [type(m) for m in replies] == [M.Ok, M.Pong, M.Error, M.TableList, M.Ok, M.Stats]
+    assert [type(m) for m in replies] == [M.Ok, M.Pong, M.Error, M.TableList, M.Ok, M.Error]
+    assert replies[-1].code == "unknown_type"  # type: ignore[attr-defined]
 
 
 # ---- 5. the seat view's can_double and rules -------------------------------------------------
@@ -274,6 +275,14 @@ def test_a_players_own_pass_and_plays_bring_no_extra_snapshot() -> None:
 # ---- 7. stats ---------------------------------------------------------------------------------
 
 
+def _stats_reader(h: Harness, name: str = "reader") -> FakeClient:
+    """A 1.1 session: `get_stats` came with 1.1 (a 1.0 session is told it is unknown)."""
+    client = h.connect()
+    welcome = client.request(M.Hello(id=client.rid(), versions=[[1, 1]], name=name))
+    assert isinstance(welcome, M.Welcome)
+    return client
+
+
 def test_get_stats_serves_finished_games_from_the_store() -> None:
     h = Harness()
     games = (
@@ -292,7 +301,7 @@ def test_get_stats_serves_finished_games_from_the_store() -> None:
     )
     for players in games:
         h.store.finish_game(1, "t", {"version": 1}, players)
-    alice = h.player("alice")
+    alice = _stats_reader(h, "alice")
     everyone = alice.request(M.GetStats(id=alice.rid()))
     assert isinstance(everyone, M.Stats)
     by_name = {p["name"]: p for p in everyone.players}
@@ -325,7 +334,8 @@ def test_stats_of_a_real_game() -> None:
             break
         h.advance(0.05, step=0.05)
     assert game.outcome is not None
-    reply = alice.request(M.GetStats(id=alice.rid(), name="alice"))
+    reader = _stats_reader(h)
+    reply = reader.request(M.GetStats(id=reader.rid(), name="alice"))
     assert isinstance(reply, M.Stats)
     (line,) = reply.players
     rounds = len(game.history)

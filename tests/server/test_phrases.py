@@ -4,6 +4,8 @@ core folding them into the chat pane and the seat's bubble in the reader's langu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers import records as R
 from helpers.server import FakeClient, Harness, created_table
@@ -13,6 +15,7 @@ from leekha.client import i18n
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
 from leekha.protocol import catalogue as C
+from leekha.server.persistence import Store
 
 V13 = [[1, 3]]
 
@@ -71,6 +74,7 @@ def test_an_unknown_code_and_an_old_client_are_refused_and_hear_nothing() -> Non
 def test_phrases_and_chat_share_the_limit_and_a_flood_mutes_the_seat() -> None:
     h = Harness(chat_rate_per_min=60, mute_after_floods=3, mute_s=10)
     alice, bob, _tid = table(h)
+    h.advance(0.01)  # bob's seat replays the (empty) chat on the next turn
     bob.drain()
     codes = []
     for i in range(60):  # the burst: thirty phrases and thirty chat lines
@@ -127,3 +131,50 @@ def test_the_client_shows_a_phrase_in_its_language_in_the_chat_and_by_the_seat(
         assert m.overlay is None and sent.code == "well_played"
     finally:
         i18n.set_language("en")
+
+
+def _history(h: Harness, c: FakeClient) -> list[tuple[str, str]]:
+    """The people's lines and phrases a client has heard (a phrase as `[code]`)."""
+    h.advance(0.01)
+    return [
+        (m.sender, m.text if isinstance(m, C.ChatMessage) else f"[{m.code}]")
+        for m in c.drain()
+        if isinstance(m, C.ChatMessage | P.PhraseSaid) and m.sender != "*"
+    ]
+
+
+def test_a_phrase_stays_in_the_tables_chat_for_whoever_comes_later_and_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """Kept as typed lines are: a later comer and a restarted server give the phrase back
+    in its place among the lines (and never to a 1.3 session, which cannot decode it)."""
+    h = Harness(store=Store.in_dir(tmp_path), seat_grace_s=60.0)
+    alice, bob, tid = table(h)
+    assert isinstance(alice.request(C.Chat(id=alice.rid(), text="hi all")), C.Ok)
+    assert isinstance(bob.request(P.Phrase(id=bob.rid(), code="good_luck")), C.Ok)
+    assert isinstance(alice.request(C.Chat(id=alice.rid(), text="thanks")), C.Ok)
+    expected = [("alice", "hi all"), ("bob", "[good_luck]"), ("alice", "thanks")]
+    later = player(h, "carol")
+    later.request(C.Spectate(id=later.rid(), table_id=tid))
+    assert _history(h, later) == expected
+    old = player(h, "old", V13)
+    old.request(C.Spectate(id=old.rid(), table_id=tid))
+    assert _history(h, old) == [("alice", "hi all"), ("alice", "thanks")]
+    h.stop()
+
+    again = Harness(store=Store.in_dir(tmp_path), seat_grace_s=60.0)
+    dave = player(again, "dave")
+    dave.request(C.Spectate(id=dave.rid(), table_id=tid))
+    assert _history(again, dave) == expected
+
+
+def test_the_client_shows_replayed_phrases_among_the_lines_after_a_rejoin() -> None:
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.apply(C.Welcome(re=1, version=[1, 4], server="s", token="t" * 8, name="ann", resumed=True))
+    table = R.summary(id=7, name="x", seats=[R.seat(n) for n in ("ann", "bob", None, None)])
+    players = [R.player(n, host=n == "ann") for n in ("ann", "bob", None, None)]
+    m.apply(C.Snapshot(re=None, table=table, view=None, your_seat=0, players=players))
+    m.apply(C.ChatMessage(sender="ann", text="hi all", table_id=7))  # the kept lines, again
+    m.apply(P.PhraseSaid(sender="bob", code="good_luck", seat=1, table_id=7))
+    m.apply(C.ChatMessage(sender="ann", text="thanks", table_id=7))
+    assert list(m.chat) == [("ann", "hi all"), ("bob", "good luck!"), ("ann", "thanks")]

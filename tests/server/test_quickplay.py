@@ -5,11 +5,12 @@ round ends."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers.server import FakeClient, Harness, answer_prompts, status
+from helpers.server import FakeClient, Harness, answer_prompts, created_table, status
 
 from leekha import protocol as P
 from leekha.protocol import catalogue as C
@@ -204,3 +205,49 @@ def test_a_restored_waiting_quick_table_fills_after_its_wait(tmp_path: Path) -> 
     assert table.status == "waiting"  # the whole wait again: ann is reconnecting too
     h2.advance(1, step=0.5)
     assert status(table) == "playing" and bots(table) == ["hard"] * 3
+
+
+def test_quick_play_never_seats_a_stranger_at_a_hosts_table_nor_starts_it() -> None:
+    """A host waits at an open table with two bots, keeping a seat for a friend: a
+    stranger's quick play opens a table of its own, and the host's stays as the host left
+    it until the host says `start`."""
+    h = Harness()
+    host = person(h, "host")
+    tid = created_table(host.request(C.CreateTable(id=host.rid(), name="friends")))
+    for seat in (2, 3):
+        assert isinstance(host.request(C.AddBot(id=host.rid(), seat=seat, strategy="random")),
+                          C.Ok)
+    stranger = person(h, "stranger")
+    snap = quick(stranger)
+    assert snap.table["id"] != tid and snap.your_seat == 0
+    h.advance(25, step=0.5)
+    mine = h.lobby.tables[tid]
+    assert mine.status == "waiting" and mine.seat_of(stranger.sid) is None
+    assert [s is None for s in mine.seats] == [False, True, False, False]
+
+
+def test_a_latecomer_whose_round_was_the_last_is_seated_elsewhere_and_told() -> None:
+    """carl waits for a bot's seat at ann's quick table; its round is the game's last
+    (target 1, and the seed's first round has no tie for the lowest score): he is not
+    left watching a finished table but placed again (a new quick table, his) and told so
+    with `quick_moved`."""
+    h = Harness()
+    h.lobby.new_seed = itertools.count(1).__next__
+    ann, carl = person(h, "ann"), person(h, "carl")
+    quick(ann, wait_s=1, overrides={"target": 1})
+    h.advance(1.1, step=0.5)
+    a, _ = where(h, ann)
+    assert a.status == "playing"
+    snap = quick(carl, overrides={"target": 1})
+    assert snap.table["id"] == a.id and snap.your_seat is None
+    play_a_round(h, [ann], a)
+    h.advance(0.1, step=0.05)
+    assert status(a) == "finished"
+    table, seat = where(h, carl)
+    assert table is not a and seat == 0
+    seated = [m for m in carl.of(C.Snapshot) if m.re is None and m.table["id"] == table.id]
+    assert seated and seated[-1].your_seat == 0
+    told = [m for m in carl.of(C.ChatMessage) if m.code == "quick_moved"]
+    assert len(told) == 1 and told[0].args == {"table": table.name}
+    assert told[0].table_id == table.id
+    assert holders(h) == {ann.sid: 1, carl.sid: 1}

@@ -40,16 +40,19 @@ def test_an_entrant_that_never_enters_holds_neither_the_tournament_nor_its_slot(
     """A client entrant named at create but never seen: the tournament says whom it
     waits for, then begins anyway (the fallback plays for the absent) and finishes, so
     a few such tournaments cannot lock tournaments out of a server for good."""
-    h = Harness(bot_think_ms=0, max_tournaments=1, tournament_entry_wait_s=60.0)
+    h = Harness(
+        bot_think_ms=0, max_tournaments=1, max_waiting_tournaments=1, tournament_entry_wait_s=60.0
+    )
     host = _hello(h, "host")
-    t = _tournament(h, _create(host, entrants=[{"name": "ghost"}] + [{"strategy": "random"}] * 3))
+    ghost = [{"name": "ghost"}] + [{"strategy": "random"}] * 3
+    t = _tournament(h, _create(host, entrants=ghost))
     h.advance(59.0)
     assert t.t.status == "waiting" and not t.live and not t.t.results
-    refused = _create(host)
+    refused = _create(host, entrants=ghost)
     assert isinstance(refused, P.Error) and refused.code == "too_many_tournaments"
     h.advance(2.0)
     assert t.t.status != "waiting"
-    assert any("ghost" in note and "did not enter" in note for note in t.notes), t.notes
+    assert any("ghost" in n and "did not enter" in n for n in t.note_texts()), t.notes
     _run(h, t)
     assert len(t.t.results) == 4
     assert all(r.fallback_moves[r.game.seats.index(0)] > 0 for r in t.t.results.values())
@@ -150,7 +153,9 @@ def test_create_help_lists_every_strategy_the_server_accepts(
     helped = " ".join(capsys.readouterr().out.split())
     listed = helped.split("a bot strategy: ", 1)[1].split(")", 1)[0].split(", ")
     assert {"easy", "medium", "hard", "search1", "search", "heuristic", "random"} <= set(listed)
-    h = Harness(bot_think_ms=0, max_tournaments=len(listed))
+    h = Harness(
+        bot_think_ms=0, max_tournaments=len(listed), max_tournaments_per_creator=len(listed)
+    )
     host = _hello(h, "host")
     for name in listed:
         reply = _create(host, entrants=[{"strategy": name}] * 4)

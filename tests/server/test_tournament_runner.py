@@ -206,7 +206,7 @@ def test_bad_tournaments_are_refused_in_words(over: dict[str, Any], code: str, w
 
 
 def test_unknown_ids_strangers_and_old_clients_are_refused() -> None:
-    h = Harness(max_tournaments=1)
+    h = Harness(max_tournaments=1, max_waiting_tournaments=1)
     host = _hello(h, "host")
     t = _tournament(h, _create(host, entrants=ANN_AND_BOTS))
     for msg in (
@@ -217,7 +217,7 @@ def test_unknown_ids_strangers_and_old_clients_are_refused() -> None:
         assert isinstance(reply, M.Error) and reply.code == "no_such_tournament"
     reply = host.request(P.EnterTournament(id=host.rid(), tournament_id=t.id))
     assert isinstance(reply, M.Error) and reply.code == "not_an_entrant"
-    reply = _create(host)
+    reply = _create(host, entrants=ANN_AND_BOTS)  # a second one waiting for ann
     assert isinstance(reply, M.Error) and reply.code == "too_many_tournaments"
     old = _hello(h, "old", versions=[[1, 2]])
     reply = old.request(P.ListTournaments(id=old.rid()))
