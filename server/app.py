@@ -44,6 +44,7 @@ from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, quote, with_credentials
+from leekha.server.web import PageAddress, web_factory, wildcard
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import Reactor
@@ -121,6 +122,8 @@ class Listener:
     port: int
     tls: bool
     service: StreamServerEndpointService
+    #: The address it listens on ("0.0.0.0", "::" for every interface).
+    interface: str = ""
 
 
 @dataclass
@@ -139,7 +142,17 @@ class RunningServer:
     announcing: _Announcing | None = None
     #: The data folder's lock (leekha.server.datalock), held until `stop`.
     lock: DataLock | None = None
+    #: The table page's listener (leekha.server.web), None with `web = "off"`.
+    web: Listener | None = None
     stopped: bool = field(default=False)
+
+    @property
+    def page(self) -> PageAddress | None:
+        return self.factory.page
+
+    @property
+    def all_listeners(self) -> list[Listener]:
+        return self.listeners + ([self.web] if self.web is not None else [])
 
     @property
     def announcer(self) -> Any:
@@ -151,7 +164,7 @@ class RunningServer:
             return
         self.stopped = True
         log.info("shutting down")
-        await DeferredList([x.service.stopService() for x in self.listeners])
+        await DeferredList([x.service.stopService() for x in self.all_listeners])
         closing = [c.closed for c in list(self.factory.connections)]
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
         for conn in list(self.factory.connections):  # those still in their handshake too
@@ -184,7 +197,7 @@ class RunningServer:
         self.stopped = True
         self.lobby.outbox.stop()  # what was not committed yet is lost, as in a crash
         self.lobby.tournaments.shutdown()
-        await DeferredList([x.service.stopService() for x in self.listeners])
+        await DeferredList([x.service.stopService() for x in self.all_listeners])
         for table in self.lobby.tables.values():
             table.shutdown()
         for session in self.lobby.sessions.values():
@@ -206,6 +219,7 @@ def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSett
         "announce": False,
         "default_pass_timer_s": 0.0,
         "default_turn_timer_s": 0.0,
+        "web": "off",
     }
     if data_dir is not None:
         values["data_dir"] = Path(data_dir)
@@ -220,6 +234,42 @@ def endpoint_descriptions(settings: ServerSettings) -> list[str]:
         return list(settings.listen)
     kind = "ssl" if settings.tls else "tcp"
     return [f"{kind}:port={settings.port}:interface={quote(settings.host)}"]
+
+
+def _asks_port_0(description: str) -> bool:
+    """Whether an endpoint description asks for any free port (tcp:0, tcp:port=0:...)."""
+    parts = description.split(":")[1:]
+    positional = [p for p in parts if "=" not in p]
+    named = [p.partition("=")[2] for p in parts if p.startswith("port=")]
+    return (named or positional[:1] or [""])[0] == "0"
+
+
+def web_is_tls(settings: ServerSettings) -> bool:
+    """Whether the table page is served over TLS: an ssl:/tls: `web` endpoint, else as
+    the game's first listener."""
+    kind = settings.web.partition(":")[0].lower()
+    if settings.web and not settings.web.isdigit():
+        return kind in ("ssl", "tls")
+    return _is_tls(endpoint_descriptions(settings)[0])
+
+
+def web_description(settings: ServerSettings, first: Listener) -> str | None:
+    """What the table page listens on (None: off). Unset: the game's first listener's
+    interface and kind on the next port, or any free port when that one asked for any;
+    a port number: that port there; else the endpoint given (`tls:` read as `ssl:`)."""
+    web = settings.web
+    if web == "off":
+        return None
+    if web and not web.isdigit():
+        return _tls_description(web)
+    if web:
+        port = int(web)
+    elif _asks_port_0(first.description) or first.port >= 65535:
+        port = 0
+    else:
+        port = first.port + 1
+    kind = "ssl" if first.tls else "tcp"
+    return f"{kind}:port={port}:interface={quote(first.interface or settings.host)}"
 
 
 def _is_tls(description: str) -> bool:
@@ -245,6 +295,7 @@ async def start_server(
     *,
     store: Store | None = None,
     lock: DataLock | None = None,
+    page: Path | None = None,
 ) -> RunningServer:
     """Open (or create) the database, restore its tables and listen.
 
@@ -252,10 +303,11 @@ async def start_server(
     skipped with a warning if it cannot start. `lock` is the data folder's lock when the
     caller already holds it (`leekha play` takes it before it reads the folder); the
     server then keeps it and lets go of it when it stops, as of a lock of its own.
+    `page` is the table page's folder (leekha.server.web), given by the composition root.
     """
     descriptions = endpoint_descriptions(settings)
     creds: Credentials | None = None
-    if any(_is_tls(d) for d in descriptions):
+    if any(_is_tls(d) for d in descriptions) or (settings.web != "off" and web_is_tls(settings)):
         creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
     if store is None:  # one server per data folder (DataDirInUse if another has it)
         if lock is None:
@@ -309,7 +361,9 @@ async def start_server(
             port = await endpoint.ready
             address: Any = port.getHost()  # type: ignore[misc]
             number = int(address.port)
-            listeners.append(Listener(_shown(description), number, tls, service))
+            interface = str(getattr(address, "host", ""))
+            listeners.append(Listener(_shown(description), number, tls, service, interface))
+        web = await _start_web(reactor, settings, factory, services, listeners[0], creds, page)
     except Exception:
         await services.stopService()
         for table in lobby.tables.values():
@@ -336,7 +390,16 @@ async def start_server(
         )
     first = listeners[0]
     server = RunningServer(
-        settings.host, first.port, lobby, factory, store, services, listeners, creds, lock=lock
+        settings.host,
+        first.port,
+        lobby,
+        factory,
+        store,
+        services,
+        listeners,
+        creds,
+        lock=lock,
+        web=web,
     )
     lobby.outbox.on_failing = server.last_words
     if settings.announce:
@@ -345,6 +408,45 @@ async def start_server(
         server.announcing = _Announcing(settings, shown.port, shown.tls, lobby)
         server.announcing.setServiceParent(services)  # type: ignore[no-untyped-call]
     return server
+
+
+async def _start_web(
+    reactor: Reactor,
+    settings: ServerSettings,
+    factory: ServerFactory,
+    services: MultiService,
+    first: Listener,
+    creds: Credentials | None,
+    page: Path | None,
+) -> Listener | None:
+    """Listen for the table page (leekha.server.web) and tell the factory where it is. A
+    `web` endpoint given that cannot listen stops the start; the default next port,
+    taken by something else, only leaves the page off, with a warning."""
+    description = web_description(settings, first)
+    if description is None:
+        return None
+    tls = _is_tls(description)
+    full = with_credentials(description, creds) if tls and creds is not None else description
+    endpoint = _Recorded(serverFromString(reactor, full))
+    service = StreamServerEndpointService(endpoint, web_factory(factory, page, settings.web_origin))
+    service.setServiceParent(services)
+    try:
+        port = await endpoint.ready
+    except Exception as exc:
+        await service.disownServiceParent()
+        if settings.web:
+            raise
+        log.warn(
+            "the table page is off: cannot listen on {endpoint} ({why}); give --web",
+            endpoint=_shown(description),
+            why=exc,
+        )
+        return None
+    address: Any = port.getHost()  # type: ignore[misc]
+    host = str(getattr(address, "host", ""))
+    public = settings.web_origin[0] if settings.web_origin else None
+    factory.page = PageAddress(tls, int(address.port), None if wildcard(host) else host, public)
+    return Listener(_shown(description), int(address.port), tls, service, host)
 
 
 def _ip(host: str) -> str:
