@@ -253,21 +253,24 @@ def web_is_tls(settings: ServerSettings) -> bool:
     return _is_tls(endpoint_descriptions(settings)[0])
 
 
-def web_description(settings: ServerSettings, first: Listener) -> str | None:
+def web_description(settings: ServerSettings, listeners: list[Listener]) -> str | None:
     """What the table page listens on (None: off). Unset: the game's first listener's
-    interface and kind on the next port, or any free port when that one asked for any;
-    a port number: that port there; else the endpoint given (`tls:` read as `ssl:`)."""
+    interface and kind on the port after the game's highest (the next port of the short
+    form), or any free port when the first asked for any; a port number: that port there;
+    else the endpoint given (`tls:` read as `ssl:`)."""
     web = settings.web
+    first = listeners[0]
     if web == "off":
         return None
     if web and not web.isdigit():
         return _tls_description(web)
+    highest = max(x.port for x in listeners)
     if web:
         port = int(web)
-    elif _asks_port_0(first.description) or first.port >= 65535:
+    elif _asks_port_0(first.description) or highest >= 65535:
         port = 0
     else:
-        port = first.port + 1
+        port = highest + 1
     kind = "ssl" if first.tls else "tcp"
     return f"{kind}:port={port}:interface={quote(first.interface or settings.host)}"
 
@@ -363,7 +366,7 @@ async def start_server(
             number = int(address.port)
             interface = str(getattr(address, "host", ""))
             listeners.append(Listener(_shown(description), number, tls, service, interface))
-        web = await _start_web(reactor, settings, factory, services, listeners[0], creds, page)
+        web = await _start_web(reactor, settings, factory, services, listeners, creds, page)
     except Exception:
         await services.stopService()
         for table in lobby.tables.values():
@@ -415,14 +418,14 @@ async def _start_web(
     settings: ServerSettings,
     factory: ServerFactory,
     services: MultiService,
-    first: Listener,
+    listeners: list[Listener],
     creds: Credentials | None,
     page: Path | None,
 ) -> Listener | None:
     """Listen for the table page (leekha.server.web) and tell the factory where it is. A
     `web` endpoint given that cannot listen stops the start; the default next port,
     taken by something else, only leaves the page off, with a warning."""
-    description = web_description(settings, first)
+    description = web_description(settings, listeners)
     if description is None:
         return None
     tls = _is_tls(description)
