@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -86,8 +87,16 @@ class _Announcing(Service):
     """The mDNS announcement as a child service: it starts in the background (probing
     takes seconds and must not delay the first game) and is withdrawn on stop."""
 
-    def __init__(self, settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings,
+        port: int,
+        tls: bool,
+        lobby: Lobby,
+        page: PageAddress | None = None,
+    ) -> None:
         self.settings = settings
+        self.page = page
         self.port = port
         self.tls = tls
         self.lobby = lobby
@@ -96,7 +105,10 @@ class _Announcing(Service):
 
     def startService(self) -> None:
         super().startService()  # type: ignore[no-untyped-call]
-        self.starting = ensureDeferred(_announce(self.settings, self.port, self.tls, self.lobby))
+        web = self.page.url if self.page is not None else None
+        self.starting = ensureDeferred(
+            _announce(self.settings, self.port, self.tls, self.lobby, web)
+        )
         self.starting.addCallback(lambda a: setattr(self, "announcer", a))
 
     def stopService(self) -> Deferred[None]:
@@ -408,7 +420,7 @@ async def start_server(
     if settings.announce:
         # Announce the first TLS listener if there is one, else the first listener.
         shown = next((x for x in listeners if x.tls), first)
-        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby)
+        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby, factory.page)
         server.announcing.setServiceParent(services)  # type: ignore[no-untyped-call]
     return server
 
@@ -460,7 +472,13 @@ def _ip(host: str) -> str:
     return host
 
 
-async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> Any:
+async def _announce(
+    settings: ServerSettings,
+    port: int,
+    tls: bool,
+    lobby: Lobby,
+    web: Callable[[str], str] | None = None,
+) -> Any:
     try:
         from leekha.server.discovery import Announcer
 
@@ -475,6 +493,7 @@ async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby
             interfaces=only,
             addresses=only,
             tls=tls,
+            web=web,
         )
         await Deferred.fromFuture(asyncio.ensure_future(announcer.start()))
     except Exception as exc:
