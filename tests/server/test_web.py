@@ -196,6 +196,8 @@ async def test_bad_websocket_input_is_refused_and_a_tcp_game_goes_on(tmp_path: P
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
             "Sec-WebSocket-Version": "13",
         }
+        plain = await deferToThread(get, web, "/ws")  # not an upgrade at all
+        assert plain.status == 426 and plain.getheader("Upgrade") == "websocket"
         foreign = await deferToThread(get, web, "/ws", {**upgrade, "Origin": "http://evil.example"})
         assert foreign.status == 403
         assert foreign.getheader("Content-Security-Policy") == CSP
