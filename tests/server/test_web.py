@@ -32,6 +32,7 @@ from leekha.server.app import RunningServer, start_server
 from leekha.server.connection import LeekhaConnection
 from leekha.server.settings import SettingsError, load_settings
 from leekha.server.web import CSP, origin_allowed, shipped
+from leekha.server.websocket import ws_frames
 
 INDEX = b"<!doctype html><title>Leekha</title><script type=module src=app.js></script>"
 APP = b"export const answer = 42;\n"
@@ -485,3 +486,17 @@ async def test_the_deadlines_keepalive_and_caps_are_the_tcp_ones(tmp_path: Path)
         assert not ann.lost.called and not bob.lost.called
     finally:
         await server.stop()
+
+
+@pytest.mark.parametrize("size", [1, 125, 126, 65535, 65536])
+def test_the_server_frames_read_back_in_a_websocket_parser(size: int) -> None:
+    """`ws_frames` writes RFC 6455 frames itself; wsproto's client reads them back."""
+    from wsproto.frame_protocol import FrameProtocol
+
+    body = bytes(i % 251 for i in range(size))
+    data = b"".join(len(b).to_bytes(4, "big") + b for b in (body, b"x"))
+    reader = FrameProtocol(client=True, extensions=[])
+    reader.receive_bytes(ws_frames(data))
+    frames = list(reader.received_frames())
+    assert [f.payload for f in frames] == [body, b"x"]
+    assert all(f.message_finished and f.frame_finished for f in frames)
