@@ -13,6 +13,12 @@ __all__ = ["SERVICE_TYPE", "version_text"]
 #: DNS-SD service type of a Leekha table server.
 SERVICE_TYPE = "_leekha._tcp.local."
 
+#: TXT keys every announcement carries (name, proto, tables, players); values are UTF-8
+#: strings. A TLS server adds `tls=1` (clients then connect with TLS); a plain one leaves the
+#: key out. A server with a table page adds `web`, the page's address
+#: (`http://192.168.1.20:7242/`).
+
+
 def version_text(version: str | Sequence[int]) -> str:
     """Protocol version as the TXT record spells it: "major.minor"."""
     return version if isinstance(version, str) else ".".join(str(int(p)) for p in version)

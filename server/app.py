@@ -14,24 +14,18 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.application.service import MultiService, Service
 from twisted.internet.defer import Deferred, DeferredList, ensureDeferred
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import (
-    IListeningPort,
-    IProtocolFactory,
-    IReactorFromThreads,
-    IStreamServerEndpoint,
-)
+from twisted.internet.interfaces import IReactorFromThreads
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
-from twisted.python.failure import Failure
-from zope.interface import implementer
 
 from leekha.protocol.version import PROTOCOL_VERSION
 from leekha.server.checkpoint import Checkpointer
@@ -39,11 +33,22 @@ from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
 from leekha.server.dbhealth import DatabaseProblem, open_store, problems_line, quick_check
 from leekha.server.errors import StoreFailed
+from leekha.server.listeners import (
+    Listener,
+    Recorded,
+    endpoint_descriptions,
+    for_log,
+    is_tls,
+    start_web,
+    tls_description,
+    web_is_tls,
+)
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
-from leekha.server.tls import Credentials, credentials, quote, with_credentials
+from leekha.server.tls import Credentials, credentials, with_credentials
+from leekha.server.webvalues import PageAddress
 
 if TYPE_CHECKING:
     from leekha.server.reactor import ServerReactor
@@ -51,42 +56,20 @@ if TYPE_CHECKING:
 log = Logger()
 
 
-@implementer(IStreamServerEndpoint)
-class _Listener(Protocol):
-    """A server endpoint as `_Recorded` uses it: IStreamServerEndpoint's one method (the
-    zope interface itself declares it without `self`, which mypy cannot call)."""
-
-    def listen(self, protocolFactory: IProtocolFactory) -> Deferred[IListeningPort]: ...
-
-
-class _Recorded:
-    """An endpoint that reports the port it listened on (or why it could not) through
-    `ready`, so `start_server` learns a port-0 listener's real port and a busy port is a
-    clear failure, while the service does the listening."""
-
-    def __init__(self, endpoint: _Listener) -> None:
-        self.endpoint = endpoint
-        self.ready: Deferred[IListeningPort] = Deferred()
-
-    def listen(self, factory: IProtocolFactory) -> Deferred[IListeningPort | None]:
-        d: Deferred[IListeningPort] = self.endpoint.listen(factory)
-
-        def listening(port: IListeningPort) -> IListeningPort:
-            self.ready.callback(port)
-            return port
-
-        def failed(failure: Failure) -> None:
-            self.ready.errback(failure)  # the service then has no port to stop
-
-        return d.addCallbacks(listening, failed)
-
-
 class _Announcing(Service):
     """The mDNS announcement as a child service: it starts in the background (probing
     takes seconds and must not delay the first game) and is withdrawn on stop."""
 
-    def __init__(self, settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings,
+        port: int,
+        tls: bool,
+        lobby: Lobby,
+        page: PageAddress | None = None,
+    ) -> None:
         self.settings = settings
+        self.page = page
         self.port = port
         self.tls = tls
         self.lobby = lobby
@@ -95,7 +78,10 @@ class _Announcing(Service):
 
     def startService(self) -> None:
         super().startService()  # type: ignore[no-untyped-call]
-        self.starting = ensureDeferred(_announce(self.settings, self.port, self.tls, self.lobby))
+        web = self.page.url if self.page is not None else None
+        self.starting = ensureDeferred(
+            _announce(self.settings, self.port, self.tls, self.lobby, web)
+        )
         self.starting.addCallback(lambda a: setattr(self, "announcer", a))
 
     def stopService(self) -> Deferred[None]:
@@ -114,16 +100,6 @@ class _Announcing(Service):
 
 
 @dataclass
-class Listener:
-    """One listening endpoint: its description (keys and paths left out) and real port."""
-
-    description: str
-    port: int
-    tls: bool
-    service: StreamServerEndpointService
-
-
-@dataclass
 class RunningServer:
     """A listening server. `port` is the real port of the first listener (useful with
     port 0); `listeners` has them all."""
@@ -139,9 +115,19 @@ class RunningServer:
     announcing: _Announcing | None = None
     #: The data folder's lock (leekha.server.datalock), held until `stop`.
     lock: DataLock | None = None
+    #: The table page's listener (leekha.server.web), None with `web = "off"`.
+    web: Listener | None = None
     stopped: bool = field(default=False)
     #: What the start-up quick check of the database found (leekha.server.dbhealth).
     health: list[str] = field(default_factory=list)
+
+    @property
+    def page(self) -> PageAddress | None:
+        return self.factory.page
+
+    @property
+    def all_listeners(self) -> list[Listener]:
+        return self.listeners + ([self.web] if self.web is not None else [])
 
     @property
     def announcer(self) -> Any:
@@ -153,7 +139,7 @@ class RunningServer:
             return
         self.stopped = True
         log.info("shutting down")
-        await DeferredList([x.service.stopService() for x in self.listeners])
+        await DeferredList([x.service.stopService() for x in self.all_listeners])
         closing = [c.closed for c in list(self.factory.connections)]
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
         for conn in list(self.factory.connections):  # those still in their handshake too
@@ -186,7 +172,7 @@ class RunningServer:
         self.stopped = True
         self.lobby.outbox.stop()  # what was not committed yet is lost, as in a crash
         self.lobby.tournaments.shutdown()
-        await DeferredList([x.service.stopService() for x in self.listeners])
+        await DeferredList([x.service.stopService() for x in self.all_listeners])
         for table in self.lobby.tables.values():
             table.shutdown()
         for session in self.lobby.sessions.values():
@@ -208,37 +194,12 @@ def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSett
         "announce": False,
         "default_pass_timer_s": 0.0,
         "default_turn_timer_s": 0.0,
+        "web": "off",
     }
     if data_dir is not None:
         values["data_dir"] = Path(data_dir)
     values.update(overrides)
     return replace(ServerSettings(), **values)
-
-
-def endpoint_descriptions(settings: ServerSettings) -> list[str]:
-    """What to listen on: every `listen` entry, or else the short form host/port (TLS with
-    `tls`). Twisted picks IPv4 or IPv6 from the interface address itself."""
-    if settings.listen:
-        return list(settings.listen)
-    kind = "ssl" if settings.tls else "tcp"
-    return [f"{kind}:port={settings.port}:interface={quote(settings.host)}"]
-
-
-def _is_tls(description: str) -> bool:
-    return description.split(":", 1)[0].lower() in ("ssl", "tls")
-
-
-def _tls_description(description: str) -> str:
-    """`tls:` is accepted as another name of Twisted's `ssl:` endpoint."""
-    kind, _, rest = description.partition(":")
-    return f"ssl:{rest}" if kind.lower() == "tls" else description
-
-
-def _shown(description: str) -> str:
-    """A description fit for the log: no key or certificate paths."""
-    parts = description.split(":")
-    keep = [p for p in parts if not p.startswith(("privateKey=", "certKey=", "extraCertChain="))]
-    return ":".join(keep)
 
 
 async def start_server(
@@ -247,6 +208,7 @@ async def start_server(
     *,
     store: Store | None = None,
     lock: DataLock | None = None,
+    page: Path | None = None,
 ) -> RunningServer:
     """Open (or create) the database, restore its tables and listen.
 
@@ -254,10 +216,11 @@ async def start_server(
     skipped with a warning if it cannot start. `lock` is the data folder's lock when the
     caller already holds it (`leekha play` takes it before it reads the folder); the
     server then keeps it and lets go of it when it stops, as of a lock of its own.
+    `page` is the table page's folder (leekha.server.web), given by the composition root.
     """
     descriptions = endpoint_descriptions(settings)
     creds: Credentials | None = None
-    if any(_is_tls(d) for d in descriptions):
+    if any(is_tls(d) for d in descriptions) or (settings.web != "off" and web_is_tls(settings)):
         creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
     if store is None:  # one server per data folder (DataDirInUse if another has it)
         if lock is None:
@@ -297,14 +260,14 @@ async def start_server(
     factory = ServerFactory(lobby, settings, reactor)
     services = MultiService()
     listeners: list[Listener] = []
-    recorded: list[tuple[str, bool, _Recorded, StreamServerEndpointService]] = []
+    recorded: list[tuple[str, bool, Recorded, StreamServerEndpointService]] = []
     try:
         for description in descriptions:
-            tls = _is_tls(description)
+            tls = is_tls(description)
             full = description
             if tls and creds is not None:
-                full = with_credentials(_tls_description(description), creds)
-            endpoint = _Recorded(serverFromString(reactor, full))
+                full = with_credentials(tls_description(description), creds)
+            endpoint = Recorded(serverFromString(reactor, full))
             service = StreamServerEndpointService(endpoint, factory)
             service.setServiceParent(services)
             recorded.append((description, tls, endpoint, service))
@@ -318,7 +281,9 @@ async def start_server(
             port = await endpoint.ready
             address: Any = port.getHost()  # type: ignore[misc]
             number = int(address.port)
-            listeners.append(Listener(_shown(description), number, tls, service))
+            interface = str(getattr(address, "host", ""))
+            listeners.append(Listener(for_log(description), number, tls, service, interface))
+        web = await start_web(reactor, settings, factory, services, listeners, creds, page)
     except Exception:
         await services.stopService()
         for table in lobby.tables.values():
@@ -345,14 +310,23 @@ async def start_server(
         )
     first = listeners[0]
     server = RunningServer(
-        settings.host, first.port, lobby, factory, store, services, listeners, creds, lock=lock
+        settings.host,
+        first.port,
+        lobby,
+        factory,
+        store,
+        services,
+        listeners,
+        creds,
+        lock=lock,
+        web=web,
     )
     server.health = health
     lobby.outbox.on_failing = server.last_words
     if settings.announce:
         # Announce the first TLS listener if there is one, else the first listener.
         shown = next((x for x in listeners if x.tls), first)
-        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby)
+        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby, factory.page)
         server.announcing.setServiceParent(services)  # type: ignore[no-untyped-call]
     return server
 
@@ -365,7 +339,13 @@ def _ip(host: str) -> str:
     return host
 
 
-async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> Any:
+async def _announce(
+    settings: ServerSettings,
+    port: int,
+    tls: bool,
+    lobby: Lobby,
+    web: Callable[[str], str] | None = None,
+) -> Any:
     try:
         from leekha.server.discovery import Announcer
 
@@ -380,6 +360,7 @@ async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby
             interfaces=only,
             addresses=only,
             tls=tls,
+            web=web,
         )
         await Deferred.fromFuture(asyncio.ensure_future(announcer.start()))
     except Exception as exc:

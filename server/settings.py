@@ -18,6 +18,8 @@ from typing import Any
 
 import platformdirs
 
+from leekha.server.webvalues import parse_origin, parse_web
+
 #: The TCP port a Leekha server listens on unless told otherwise (unassigned by IANA).
 DEFAULT_PORT = 7241
 
@@ -58,12 +60,15 @@ def _opt(
     flag: str | None = None,
     choices: tuple[str, ...] = (),
     why: str = "",
+    parse: Any = None,
 ) -> Any:
     """A setting: its default (or the function that gives it), one line of help, and its
     bounds: `lo`..`hi` for a number, the length of a str, the entries of a list; `flag` when
-    the option is not --name; `why` explains a bound in the error message. Its kind comes
-    from its annotation (`_KINDS`)."""
-    metadata = {"help": help, "lo": lo, "hi": hi, "flag": flag, "choices": choices, "why": why}
+    the option is not --name; `why` explains a bound in the error message; `parse` checks
+    and normalizes a str (each entry of a list), raising ValueError with the words. Its kind
+    comes from its annotation (`_KINDS`)."""
+    metadata = {"help": help, "lo": lo, "hi": hi, "flag": flag, "choices": choices}
+    metadata.update(why=why, parse=parse)
     if callable(default):
         return field(default_factory=default, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -91,6 +96,23 @@ class ServerSettings:
     tls: bool = _opt(False, "serve TLS on host/port (self-signed unless tls_cert is set)")
     tls_cert: Path | None = _opt(None, "PEM certificate (chain) for TLS; unset = self-signed")
     tls_key: Path | None = _opt(None, "PEM private key for tls_cert (unset = in tls_cert)")
+    web: str = _opt(
+        "",
+        "where the table page and its WebSocket (/ws) listen: an endpoint like listen's"
+        " (tcp:7242, ssl:7242:interface=10.0.0.1), a port number, or off; unset = the"
+        " game's interface on the next port (any free port with port 0), TLS with tls",
+        flag="--web",
+        parse=parse_web,
+    )
+    web_origin: tuple[str, ...] = _opt(
+        (),
+        "another origin (scheme://host[:port]) the table page may be opened from, e.g. a"
+        " reverse proxy's https://cards.example.org; its first entry is the page's address"
+        " the server gives out (repeatable)",
+        lo=1,
+        hi=16,
+        parse=parse_origin,
+    )
     data_dir: Path = _opt(default_data_dir, "directory for leekha.sqlite3", flag="--data")
     name: str = _opt(_default_name, "server name shown on the LAN", lo=1, hi=63)
     announce: bool = _opt(True, "announce the server over mDNS/DNS-SD")
@@ -259,6 +281,16 @@ def allowed(meta: Mapping[str, Any]) -> str:
     return noun
 
 
+def _parsed(key: str, meta: Mapping[str, Any], value: str, source: str) -> Any:
+    """`value` through the setting's `parse` if it has one, a refusal as a SettingsError."""
+    if meta["parse"] is None:
+        return value
+    try:
+        return meta["parse"](value)
+    except ValueError as exc:
+        raise SettingsError(key, f"{exc} (got {value!r})", source) from None
+
+
 def _check(key: str, value: object, source: str) -> object:
     """Return `value` converted to the field's type, or raise SettingsError."""
     meta = META[key]
@@ -281,7 +313,7 @@ def _check(key: str, value: object, source: str) -> object:
             raise bad()
         if len(items) > meta["hi"]:
             raise bad(f"{len(items)} entries")
-        return tuple(v.strip() for v in items)
+        return tuple(_parsed(key, meta, v.strip(), source) for v in items)
     if kind in ("path", "optional_path"):
         if isinstance(value, Path):
             value = str(value)
@@ -297,6 +329,8 @@ def _check(key: str, value: object, source: str) -> object:
             return value.lower()
         if meta["lo"] is not None and not meta["lo"] <= len(value.strip()) <= meta["hi"]:
             raise bad(f"{len(value.strip())} characters")
+        if meta["parse"] is not None:
+            return _parsed(key, meta, value, source)
         return value.strip() if meta["lo"] is not None else value
     # numbers; bool is an int subclass in Python but never a sensible number here
     if isinstance(value, bool) or not isinstance(value, int | float):
