@@ -60,3 +60,6 @@ DOUBLED
 
 # A strategy reached by `module:Class` from `leekha match` (docs/bots.md).
 NeverDoubleHeuristic
+
+# twisted.web.websocket calls these on the protocol it holds (server/websocket.py).
+_.pongReceived
