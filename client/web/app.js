@@ -336,10 +336,12 @@ function translatePage() {
   $("#name-input").placeholder = t("Your name");
 }
 
+let codeTable = null;
 async function setLanguage(code) {
-  let cat = null;
-  try { cat = await (await fetch(`i18n/${code}.json`)).json(); } catch { cat = null; }
-  useCatalogue(code, cat);
+  const load = async (name) => { try { return await (await fetch(`i18n/${name}.json`)).json(); } catch { return null; } };
+  const [cat, codes] = await Promise.all([load(code), codeTable ? codeTable : load("codes")]);
+  codeTable = codes;
+  useCatalogue(code, cat, codes);
   document.documentElement.lang = code;
   document.documentElement.dir = RTL.has(code) ? "rtl" : "ltr";
   $("#lang-switch").value = code;

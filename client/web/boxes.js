@@ -42,7 +42,7 @@ export function boxContent(client, ui, act) {
       const v = g.view, r = v && v.result, who = names(g), stats = g.gameStats;
       if (!r) return [close];
       return [h("h2", {}, t("game over")),
-        h("p", { id: "winners" }, nt("winner: {names}", "winners: {names}", r.winners.length, { names: r.winners.map((s) => who[s]).join(", ") })),
+        h("p", { id: "winners" }, t("winner: {names}", { names: r.winners.map((s) => who[s]).join(", ") })),
         r.reason === "golden_goal" ? h("p", {}, t("golden goal")) : null,
         h("table", { id: "game-stats" },
           h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("points")), h("th", {}, t("tricks")), h("th", {}, t("Leekha cards")), h("th", {}, t("moons")))),

@@ -28,10 +28,11 @@ export function pickLanguage(wanted) {
   return "en";
 }
 
-export function useCatalogue(code, catalogue) {
+/** A language's catalogue (i18n/{lang}.json) and, once, the codes' msgids (i18n/codes.json). */
+export function useCatalogue(code, catalogue, codeTable) {
   lang = code;
   messages = (catalogue && catalogue.messages) || {};
-  if (catalogue && catalogue.codes) codes = catalogue.codes;
+  if (codeTable) codes = codeTable;
 }
 
 export function fmt(text, args) {
@@ -60,7 +61,7 @@ const displayOrder = (cards) => [...cards].sort((a, b) => suitOf(a) - suitOf(b) 
 
 // The server's codes -> msgids, from the Python tables (client/refusals.py MESSAGES,
 // client/systemlines.py NOTICES and RULES, client/tui/social.py PHRASE_WORDS), carried in
-// the catalogue's `codes` by the exporter: one statement of each, in Python.
+// i18n/codes.json by the exporter: one statement of each, in Python.
 let codes = { refusals: {}, notices: {}, rules: {}, phrases: {}, seats_empty_many: "" };
 export const phraseWords = () => codes.phrases;
 
