@@ -37,7 +37,7 @@ const store = {
 
 const client = new core.Client({ name: store.get(STORE.name) || "", token: store.get(STORE.token) });
 const ui = { selected: 0, lifted: null, cursor: -1, chosen: new Set(), hold: null, overlay: null,
-  status: null, invite: null, rematchVoted: false, handOrder: [], askedPassword: null };
+  status: null, invite: null, rematchVoted: false, sent: null, handOrder: [], askedPassword: null };
 let ws = null, attempt = 0, retryTimer = null;
 
 // ---- invitations: #/table/N[?password=...] (the fragment never reaches a server) --------
@@ -68,6 +68,7 @@ function connect() {
     if (ws !== sock) return;
     ws = null;
     client.lost(t("connection lost"));
+    ui.sent = null;
     if (client.link.state === core.FAILED) { paint(); return; }
     const delay = Math.min(10000, 500 * 2 ** attempt++) * (0.75 + Math.random() / 2);
     retryTimer = setTimeout(connect, delay);
@@ -117,18 +118,19 @@ function changed(ch) {
         openBox("password");
       }
       say(explain(ch.error), true);
-      if (req && req.type === "pass_cards") ui.chosen.clear();
-      if (req && req.type === "play_card") ui.lifted = null;
+      if (req && req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
+      if (req && req.type === "play_card") { ui.lifted = null; ui.sent = null; }
       if (req && req.type === "rematch") ui.rematchVoted = false;
       break;
     }
     case "answer":
       if (ch.request.type === "rematch") say(t("rematch vote sent; waiting for the others"));
-      if (ch.request.type === "pass_cards") ui.chosen.clear();
+      if (ch.request.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
+      if (ch.request.type === "play_card") ui.sent = null;
       break;
     case "table":
       if (ch.snapshot) {
-        ui.lifted = null; ui.chosen.clear(); ui.hold = null;
+        ui.lifted = null; ui.chosen.clear(); ui.hold = null; ui.sent = null;
         if (ch.answer && ch.answer.note && ch.answer.note.bots) {
           for (const [seat, level] of ch.answer.note.bots) request("add_bot", { seat, strategy: level });
         }
@@ -138,9 +140,9 @@ function changed(ch) {
       if (ch.dealt !== undefined) { ui.rematchVoted = false; ui.chosen.clear(); ui.lifted = null; ui.hold = null;
         if (ui.overlay && ["summary", "game_over"].includes(ui.overlay.kind)) closeBox(); }
       if (ch.event && ch.event.type === "card_played") ui.hold = null;
-      if (ch.event && ch.event.type === "card_played" && ch.event.seat === g.yourSeat) ui.lifted = null;
+      if (ch.event && ch.event.type === "card_played" && ch.event.seat === g.yourSeat) { ui.lifted = null; ui.sent = null; }
       break;
-    case "prompt": if (ch.phase === "play") ui.chosen.clear(); break;
+    case "prompt": ui.sent = null; if (ch.phase === "play") ui.chosen.clear(); break;
     case "trick_taken":
       ui.hold = { trick: ch.trick, until: Date.now() + HOLD_MS };
       setTimeout(paint, HOLD_MS + 20);
@@ -166,6 +168,7 @@ function tapCard(c) {
   const g = client.game, v = g.view;
   if (!v || g.yourSeat === null) return;
   if (g.autopiloted) request("take_back");
+  if (ui.sent !== null) return; // a move is on its way
   if (v.phase === "pass") {
     if (!g.myTurn) return;
     if (ui.chosen.has(c)) ui.chosen.delete(c);
@@ -173,6 +176,7 @@ function tapCard(c) {
   } else if (v.phase === "play") {
     if (ui.lifted === c && g.myTurn) {
       if (!v.legal.includes(c)) { say(t("you must follow the suit that was led"), true); return paint(); }
+      ui.sent = c;
       request("play_card", { card: c });
     } else ui.lifted = c;
   }
@@ -181,8 +185,9 @@ function tapCard(c) {
 
 function confirmPass() {
   const g = client.game;
-  if (ui.chosen.size !== 3 || !g.myTurn) return;
-  request("pass_cards", { cards: [...ui.chosen] });
+  if (ui.chosen.size !== 3 || !g.myTurn || ui.sent !== null) return;
+  ui.sent = [...ui.chosen];
+  request("pass_cards", { cards: ui.sent });
 }
 
 const act = {

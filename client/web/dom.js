@@ -30,4 +30,9 @@ export function cardEl(c, attrs = {}) {
     "aria-label": cardText(c) }, cardText(c));
 }
 
+/** Replace `el`'s children, skipping null, undefined and false. */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 export function show(el, on) { el.hidden = !on; }

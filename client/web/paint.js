@@ -3,7 +3,7 @@
 // timeline). Painting decides nothing about the game; every fact is the server's.
 import { cardId, cardText, passProblem, BOT_LEVELS, suitOf, rankOf } from "./core.js";
 import { t, nt } from "./words.js";
-import { $, h, cardEl, show } from "./dom.js";
+import { $, h, cardEl, show, fill } from "./dom.js";
 
 const COMPASS = ["S", "E", "N", "W"];
 export const compass = (seat, viewpoint) => COMPASS[(seat - viewpoint + 4) % 4];
@@ -107,7 +107,7 @@ function paintSeat(client, ui, act, seat, pos) {
   if (p.control === "autopilot" || p.control === "away") extra.push(h("span", { class: "control-note" }, p.control === "away" ? t("away") : t("bot plays")));
   if (v && v.phase === "pass" && v.passes_done[seat]) extra.push(h("span", { class: "passed-mark" }, t("passed")));
   const doubled = v ? v.doubled.filter((d) => d[1] === seat).map((d) => cardEl(d[0], { class: "mini doubled" })) : [];
-  el.replaceChildren(
+  fill(el,
     h("span", { class: "name" }, p.name ? seatName(p, seat) : t("empty"), p.is_host ? h("span", { class: "host", title: t("host") }, " ★") : null),
     h("span", { class: "points", title: t("points") }, v ? `${total}${round ? ` +${round}` : ""}` : ""),
     left !== null ? h("span", { class: "seat-clock" }, `${left}s`) : null,
@@ -120,7 +120,7 @@ function paintTrick(client, ui, vp, now) {
   let cards = v ? v.trick : [], winner = null;
   if (ui.hold && now < ui.hold.until && cards.length === 0) { cards = ui.hold.trick.cards; winner = ui.hold.trick.winner; }
   el.dataset.takenBy = winner === null ? "" : String(winner);
-  el.replaceChildren(...cards.map(([seat, c]) => cardEl(c, { data: { seat, pos: compass(seat, vp) } })),
+  fill(el, cards.map(([seat, c]) => cardEl(c, { data: { seat, pos: compass(seat, vp) } })),
     winner !== null ? h("div", { id: "trick-winner" }, t("{name} takes the trick", { name: g.playerName(winner) || String(winner + 1) }),
       ui.hold.trick.points ? ` (${nt("{n} point", "{n} points", ui.hold.trick.points)})` : "") : null);
 }
@@ -130,13 +130,14 @@ function paintHand(client, ui, act) {
   const el = $("#hand");
   const hand = v ? handOrder(v.hand) : [];
   ui.handOrder = hand;
-  const passing = v && v.phase === "pass" && g.myTurn;
+  const mine = g.myTurn && ui.sent === null; // a move on its way: wait for the server
+  const passing = v && v.phase === "pass" && mine;
   const received = new Set((v && v.received) || []);
   const legal = new Set((v && v.legal) || []);
-  el.dataset.mode = passing ? "pass" : g.myTurn ? "play" : "wait";
+  el.dataset.mode = passing ? "pass" : mine ? "play" : "wait";
   el.replaceChildren(...hand.map((c, i) => cardEl(c, {
     tag: "button",
-    class: [legal.has(c) && g.myTurn ? "legal" : "", ui.lifted === c ? "lifted" : "", ui.chosen.has(c) ? "chosen" : "",
+    class: [legal.has(c) && mine ? "legal" : "", ui.lifted === c ? "lifted" : "", ui.chosen.has(c) ? "chosen" : "",
       received.has(c) ? "received" : "", ui.cursor === i ? "cursor" : ""].join(" "),
     data: { key: "abcdefghijklm"[i] },
     on: { click: () => act.tapCard(c) },
@@ -167,7 +168,7 @@ function paintActions(client, ui, act) {
   const status = g.table ? g.table.status : "";
   if (g.autopiloted) out.push(h("button", { id: "take-back", on: { click: () => act.request("take_back") } }, t("take my seat back")));
   if (g.isHost && status === "waiting") out.push(h("button", { id: "start", on: { click: () => act.request("start") } }, t("start")));
-  if (v && v.phase === "pass" && g.myTurn) {
+  if (v && v.phase === "pass" && g.myTurn && ui.sent === null) {
     const chosen = [...ui.chosen];
     const problem = chosen.length === 3 ? passProblem(v.hand, chosen, g.rules) : "bad_pass";
     out.push(h("button", { id: "pass-confirm", disabled: problem !== null, on: { click: () => act.confirmPass() } },
@@ -178,7 +179,7 @@ function paintActions(client, ui, act) {
         t("double {card}", { card: cardText(c) })));
     }
   }
-  if (v && v.phase === "play" && g.myTurn && ui.lifted !== null) {
+  if (v && v.phase === "play" && g.myTurn && ui.sent === null && ui.lifted !== null) {
     out.push(h("button", { id: "play-lifted", on: { click: () => act.tapCard(ui.lifted) } }, t("play {card}", { card: cardText(ui.lifted) })));
   }
   if (v && v.phase === "game_over" && g.seated) {
