@@ -28,6 +28,7 @@ import { paintLobby, paintTable } from "./paint.js";
 import { boxContent, fillCreateForm, readCreateForm } from "./boxes.js";
 
 const STORE = { token: "leekha.token", name: "leekha.name", lang: "leekha.lang" };
+const HELLO_WAIT_MS = 10000; // the server's own hello_timeout_s
 const HOLD_MS = 1500; // a finished trick stays on screen this long (presentation only)
 const codec = core.makeCodec(globalThis.MessagePack);
 const store = {
@@ -56,11 +57,18 @@ function connect() {
   const sock = new WebSocket(url);
   sock.binaryType = "arraybuffer";
   ws = sock;
-  sock.onopen = () => { attempt = 0; client.connected(); flush(); paint(); };
+  sock.onopen = () => {
+    client.connected();
+    flush();
+    paint();
+    // No welcome in time (a server still starting behind a proxy): try again.
+    setTimeout(() => { if (ws === sock && client.link.state !== core.ONLINE) sock.close(); }, HELLO_WAIT_MS);
+  };
   sock.onmessage = (e) => {
     let msg;
     try { msg = codec.message(new Uint8Array(e.data)); } catch { return; }
     for (const ch of client.receive(msg)) changed(ch);
+    if (client.link.state === core.ONLINE) attempt = 0;
     flush();
     paint();
   };

@@ -4,7 +4,7 @@
 import { PRESETS, BOT_LEVELS } from "./core.js";
 import { t, nt } from "./words.js";
 import { $, h, cardEl } from "./dom.js";
-import { presetWord, levelWord } from "./paint.js";
+import { presetWord, levelWord, who } from "./paint.js";
 
 const PASS_TIMERS = [0, 30, 60, 120], TURN_TIMERS = [0, 15, 30, 60]; // client/tui/forms.py
 export const TARGET_MIN = 1, TARGET_MAX = 10000;
@@ -12,7 +12,7 @@ export const TARGET_MIN = 1, TARGET_MAX = 10000;
 const OVERRIDES = [["doubling", "doubling"], ["talbees", "talbees"], ["club_leekha", "K♣ leekha"],
   ["undercut", "undercut"]];
 
-const names = (g) => [0, 1, 2, 3].map((s) => g.playerName(s) || String(s + 1));
+const names = (g) => [0, 1, 2, 3].map((s) => who(g, s));
 
 function sheet(g) {
   const v = g.view, who = names(g);
@@ -78,7 +78,7 @@ export function boxContent(client, ui, act) {
     case "last_trick": {
       const tr = g.lastTrick;
       return [h("h2", {}, t("last trick")), tr ? h("div", { class: "trick-line" }, tr.cards.map(([s, c]) => cardEl(c, { data: { seat: s } })),
-        h("p", {}, t("{name} takes the trick", { name: g.playerName(tr.winner) || "" }))) : h("p", {}, t("no trick yet")), close];
+        h("p", {}, t("{name} takes the trick", { name: who(g, tr.winner) }))) : h("p", {}, t("no trick yet")), close];
     }
     case "invite": {
       return [h("h2", {}, t("invite")), h("p", {}, t("Send this link to a friend:")),

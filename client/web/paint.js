@@ -45,6 +45,12 @@ export function seatName(p, seat) {
   return p.name;
 }
 
+/** A seat's name as the reader reads it (a bot's level translated), or the seat's number. */
+export function who(g, seat) {
+  const p = g.players[seat];
+  return p && p.name ? seatName(p, seat) : g.playerName(seat) || String(seat + 1);
+}
+
 // ---- the lobby --------------------------------------------------------------------------
 export function paintLobby(client, ui, act) {
   const rows = client.lobby.rows();
@@ -121,7 +127,7 @@ function paintTrick(client, ui, vp, now) {
   if (ui.hold && now < ui.hold.until && cards.length === 0) { cards = ui.hold.trick.cards; winner = ui.hold.trick.winner; }
   el.dataset.takenBy = winner === null ? "" : String(winner);
   fill(el, cards.map(([seat, c]) => cardEl(c, { data: { seat, pos: compass(seat, vp) } })),
-    winner !== null ? h("div", { id: "trick-winner" }, t("{name} takes the trick", { name: g.playerName(winner) || String(winner + 1) }),
+    winner !== null ? h("div", { id: "trick-winner" }, t("{name} takes the trick", { name: who(g, winner) }),
       ui.hold.trick.points ? ` (${nt("{n} point", "{n} points", ui.hold.trick.points)})` : "") : null);
 }
 
@@ -153,7 +159,7 @@ function paintTurn(client, ui) {
   else if (v.phase === "game_over") text = t("game over");
   else if (g.myTurn) { text = v.phase === "pass" ? t("your pass: choose 3 cards") : t("your turn"); seatLeft = g.yourSeat; }
   else if (v.phase === "pass") text = t("waiting for the passes");
-  else if (v.turn !== null) { text = t("{name} to play", { name: g.playerName(v.turn) || "" }); seatLeft = v.turn; }
+  else if (v.turn !== null) { text = t("{name} to play", { name: who(g, v.turn) }); seatLeft = v.turn; }
   turn.textContent = text;
   turn.dataset.seat = seatLeft === null ? "" : String(seatLeft);
   const left = seatLeft === null ? null : g.seatSecondsLeft(seatLeft);
@@ -172,7 +178,7 @@ function paintActions(client, ui, act) {
     const chosen = [...ui.chosen];
     const problem = chosen.length === 3 ? passProblem(v.hand, chosen, g.rules) : "bad_pass";
     out.push(h("button", { id: "pass-confirm", disabled: problem !== null, on: { click: () => act.confirmPass() } },
-      t("pass these 3 to {name}", { name: g.playerName(v.pass_to ?? 0) || "" })));
+      t("pass these 3 to {name}", { name: who(g, v.pass_to ?? 0) })));
     if (problem === "pass_last_of_suit") out.push(h("span", { class: "problem" }, t("you may not pass the last card of a suit")));
     for (const c of g.doublable()) {
       out.push(h("button", { class: "double", data: { card: cardId(c) }, on: { click: () => act.request("declare_double", { card: c }) } },
