@@ -332,7 +332,9 @@ document.addEventListener("keydown", (e) => {
   }
   const s = screen();
   let fn = (KEYS[s] || {})[e.key] || KEYS.any[e.key];
-  if (!fn && s === "table" && /^[a-m]$/.test(e.key) && !["b", "g", "r", "s", "v", "x", "y", "k", "j"].includes(e.key)) {
+  // While the hand is live, a-m are its cards (the terminal client's letters); otherwise
+  // the letters are the table's commands (b, s, x: the host's, before a game).
+  if (s === "table" && client.game.myTurn && /^[a-m]$/.test(e.key)) {
     const i = "abcdefghijklm".indexOf(e.key);
     fn = () => { if (ui.handOrder[i] !== undefined) { ui.cursor = i; tapCard(ui.handOrder[i]); } };
   }

@@ -158,7 +158,10 @@ function paintTurn(client, ui) {
   else if (!v || g.table.status === "waiting") text = t("waiting for the host to start");
   else if (v.phase === "game_over") text = t("game over");
   else if (g.myTurn) { text = v.phase === "pass" ? t("your pass: choose 3 cards") : t("your turn"); seatLeft = g.yourSeat; }
-  else if (v.phase === "pass") text = t("waiting for the passes");
+  else if (v.phase === "pass") {
+    text = t("waiting for the passes");
+    seatLeft = [...g.clockAt.keys()].find((s) => g.seatSecondsLeft(s) !== null) ?? null;
+  }
   else if (v.turn !== null) { text = t("{name} to play", { name: who(g, v.turn) }); seatLeft = v.turn; }
   turn.textContent = text;
   turn.dataset.seat = seatLeft === null ? "" : String(seatLeft);
