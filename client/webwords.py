@@ -47,8 +47,8 @@ PAGE: tuple[str, ...] = (
     N_("undercut (rank)"), N_("moon {n}"), N_("classic"), N_("Levant"), N_("partnership"),
     N_("Idlib"), N_("Idlib talyeekh"),
     # the new-table form and the password box
-    N_("Name"), N_("Rules"), N_("Target"), N_("Pass timer"), N_("Turn timer"), N_("Password"),
-    N_("counting aid"), N_("Bots"), N_("seat {n}"), N_("a person"), N_("the preset's"),
+    N_("name"), N_("rules"), N_("target"), N_("pass timer"), N_("turn timer"), N_("count aid"),
+    N_("options"), N_("bot level"), N_("seat {n}"), N_("a person"), N_("the preset's"),
     N_("Table"), N_("cancel"), N_("create"), N_("the table needs a name"),
     N_("the target must be a number from {lo} to {hi}"), N_("This table has a password"),
     # the table

@@ -98,9 +98,9 @@ export function fillCreateForm(client) {
   timer("#cf-pass-timer", PASS_TIMERS, 60);
   timer("#cf-turn-timer", TURN_TIMERS, 30);
   $("#cf-target").placeholder = t("the preset's");
-  $("#cf-overrides").replaceChildren(h("legend", {}, t("Rules")), ...OVERRIDES.map(([key, word]) =>
+  $("#cf-overrides").replaceChildren(h("legend", {}, t("options")), ...OVERRIDES.map(([key, word]) =>
     h("label", { class: "check" }, h("input", { type: "checkbox", data: { rule: key } }), h("span", {}, t(word)))));
-  $("#cf-bots").replaceChildren(h("legend", {}, t("Bots")), ...[1, 2, 3].map((seat) => h("label", {},
+  $("#cf-bots").replaceChildren(h("legend", {}, t("bot level")), ...[1, 2, 3].map((seat) => h("label", {},
     h("span", {}, t("seat {n}", { n: seat + 1 })),
     h("select", { data: { seat } }, h("option", { value: "" }, t("a person")), BOT_LEVELS.map((l) => h("option", { value: l }, levelWord(l)))))));
   $("#cf-problem").textContent = "";
