@@ -57,7 +57,6 @@ PAGE: tuple[str, ...] = (
     N_("game over"), N_("your pass: choose 3 cards"), N_("your turn"),
     N_("waiting for the passes"), N_("{name} to play"), N_("{n} s left"),
     N_("take my seat back"), N_("start"), N_("pass these 3 to {name}"),
-    N_("you may not pass the last card of a suit"), N_("you must follow the suit that was led"),
     N_("double {card}"), N_("play {card}"), N_("rematch"), N_("{name} takes the trick"),
     N_("score sheet"), N_("last trick"), N_("no trick yet"), N_("quick phrases"), N_("invite"),
     N_("Send this link to a friend:"), N_("leave"), N_("close"), N_("continue"),

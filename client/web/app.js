@@ -183,7 +183,7 @@ function tapCard(c) {
     else if (ui.chosen.size < 3) ui.chosen.add(c);
   } else if (v.phase === "play") {
     if (ui.lifted === c && g.myTurn) {
-      if (!v.legal.includes(c)) { say(t("you must follow the suit that was led"), true); return paint(); }
+      // A card the server did not list goes too: its refusal names the rule, in words.
       ui.sent = c;
       request("play_card", { card: c });
     } else ui.lifted = c;

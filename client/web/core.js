@@ -66,15 +66,22 @@ export function passExempt(rules) {
   for (const l of leekhaCards(rules)) for (let c = l; c < suitOf(l) * 13 + 13; c++) out.add(c);
   return out;
 }
-/** Why three cards cannot go as a pass under the pass ban (null: they can). */
+/**
+ * Why three cards cannot go as a pass (null: they can), as the server would refuse them: an
+ * `error`-shaped {code, rule, args}. The check is the one docs/protocol.md section 7 asks of
+ * a client ("for each suit of a non-exempt card you pass, keep at least one card of that
+ * suit"); the server still decides.
+ */
 export function passProblem(hand, cards, rules) {
-  if (cards.length !== 3 || new Set(cards).size !== 3) return "bad_pass";
-  if (!cards.every((c) => hand.includes(c))) return "not_in_hand";
+  if (cards.length !== 3 || new Set(cards).size !== 3) return { code: "bad_pass", rule: null, args: {} };
+  if (!cards.every((c) => hand.includes(c))) return { code: "not_in_hand", rule: null, args: {} };
   if (rules && rules.pass_ban === false) return null;
   const exempt = passExempt(rules);
   const left = hand.filter((c) => !cards.includes(c));
   for (const c of cards) {
-    if (!exempt.has(c) && !left.some((k) => suitOf(k) === suitOf(c))) return "pass_last_of_suit";
+    if (!exempt.has(c) && !left.some((k) => suitOf(k) === suitOf(c))) {
+      return { code: "pass_last_of_suit", rule: "pass_ban", args: { card: c, suit: suitOf(c) } };
+    }
   }
   return null;
 }

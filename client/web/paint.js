@@ -2,7 +2,7 @@
 // choices (`ui`: the lifted card, the pass being chosen, the held trick of the presentation
 // timeline). Painting decides nothing about the game; every fact is the server's.
 import { cardId, cardText, passProblem, BOT_LEVELS, suitOf, rankOf } from "./core.js";
-import { t, nt } from "./words.js";
+import { t, nt, explain } from "./words.js";
 import { $, h, cardEl, show, fill } from "./dom.js";
 
 const COMPASS = ["S", "E", "N", "W"];
@@ -182,7 +182,7 @@ function paintActions(client, ui, act) {
     const problem = chosen.length === 3 ? passProblem(v.hand, chosen, g.rules) : "bad_pass";
     out.push(h("button", { id: "pass-confirm", disabled: problem !== null, on: { click: () => act.confirmPass() } },
       t("pass these 3 to {name}", { name: who(g, v.pass_to ?? 0) })));
-    if (problem === "pass_last_of_suit") out.push(h("span", { class: "problem" }, t("you may not pass the last card of a suit")));
+    if (problem && problem.rule) out.push(h("span", { id: "pass-problem", class: "problem" }, explain(problem)));
     for (const c of g.doublable()) {
       out.push(h("button", { class: "double", data: { card: cardId(c) }, on: { click: () => act.request("declare_double", { card: c }) } },
         t("double {card}", { card: cardText(c) })));

@@ -207,8 +207,10 @@ test("a resume into the lobby after a restart drops the table; a watcher watches
 
 test("the pass ban, as section 7 states it", () => {
   const hand = [1, 5, 28, 32, 40, 41, 42, 43, 44, 45, 46, 47, 48];
-  assert.equal(core.passProblem(hand, [28, 32, 40], {}), "pass_last_of_suit");
+  assert.deepEqual(core.passProblem(hand, [28, 32, 40], {}),
+    { code: "pass_last_of_suit", rule: "pass_ban", args: { card: 28, suit: 2 } });
   assert.equal(core.passProblem(hand, [28, 40, 41], {}), null);
+  assert.equal(core.passProblem(hand, [28, 40], {}).code, "bad_pass");
   assert.equal(core.passProblem(hand, [28, 32, 40], { pass_ban: false }), null);
   assert.equal(core.passProblem([21, 22, 49, 0, 1], [21, 22, 49], {}), null);
 });
