@@ -465,7 +465,15 @@ export class Client {
       case "welcome": this.welcome(msg, ch); break;
       case "error": this.error(msg, ch); break;
       case "ok": this.ok(msg, ch); break;
-      case "table_list": this.sender.reply(msg); this.lobby.listed(msg); ch.push({ what: "lobby" }); break;
+      case "table_list": {
+        // One page (1.2): a page after the first adds to the list, and the next is asked for.
+        const asked = this.sender.reply(msg);
+        const later = !!asked && asked.request.cursor !== null && asked.request.cursor !== undefined;
+        this.lobby.listed(msg, later);
+        if (asked && msg.next !== null && msg.next !== undefined) this.request("list_tables", { cursor: msg.next });
+        ch.push({ what: "lobby" });
+        break;
+      }
       case "table_update": this.lobby.updated(msg); g.tableUpdate(msg); ch.push({ what: "lobby" }); break;
       case "snapshot": {
         const asked = this.sender.reply(msg);

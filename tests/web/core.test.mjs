@@ -112,6 +112,19 @@ test("a reconnect resumes with the token; bad_token falls back to hello", () => 
   assert.equal(c.token, null);
 });
 
+test("a long lobby comes page by page: each next page is asked for and added", () => {
+  const c = new core.Client();
+  const first = c.request("list_tables");
+  const row = byName.table_list.message.tables[0];
+  c.takeOutbox();
+  c.receive({ type: "table_list", re: first.id, tables: [row], total: 2, next: 7 });
+  const [more] = c.takeOutbox();
+  assert.deepEqual([more.type, more.cursor], ["list_tables", 7]);
+  c.receive({ type: "table_list", re: more.id, tables: [{ ...row, id: 9 }], total: 2, next: null });
+  assert.deepEqual(c.lobby.rows().map((t) => t.id), [7, 9]);
+  assert.deepEqual(c.takeOutbox(), []);
+});
+
 test("the lobby folds table_list and table_update", () => {
   const c = new core.Client();
   fed(c, "table_list");
