@@ -4,7 +4,9 @@ and nothing in it needs an inline script or style (the server's CSP forbids them
 
 from __future__ import annotations
 
+import fnmatch
 import re
+import tomllib
 from pathlib import Path
 
 from leekha.client import webwords
@@ -66,3 +68,15 @@ def test_no_inline_script_or_style() -> None:
         text = path.read_text(encoding="utf-8")
         assert "eval(" not in text and "new Function" not in text, path.name
         assert "innerHTML" not in text, path.name
+
+
+def test_package_data_ships_every_file_of_the_page() -> None:
+    config = tomllib.loads((WEB.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["leekha.client"]
+    for path in WEB.rglob("*"):
+        if path.is_file():
+            rel = path.relative_to(WEB.parent).as_posix()
+            # fnmatch's * crosses "/": count the folders as setuptools does.
+            assert any(
+                fnmatch.fnmatch(rel, p) and rel.count("/") == p.count("/") for p in patterns
+            ), rel
