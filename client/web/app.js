@@ -20,12 +20,13 @@
 //     #leaderboard #profile-name #invite-link
 //   #chat #chat-lines li[data-from] #chat-input #chat-send #phrases-open .phrase[data-code]
 //   #status[data-error] #link-state[data-state] #lang-switch
-// Keys (desktop) mirror the terminal client's (client/tui/keymap.py): see KEYS below.
+// Keys (desktop) mirror the terminal client's (client/tui/keymap.py): see keys.js.
 import * as core from "./core.js";
 import { t, pickLanguage, useCatalogue, explain, chatText, phraseWords, RTL, LANGUAGES } from "./words.js";
 import { $, $$, h, show } from "./dom.js";
 import { paintLobby, paintTable } from "./paint.js";
 import { boxContent, fillCreateForm, readCreateForm } from "./boxes.js";
+import { keyHandler } from "./keys.js";
 
 const STORE = { token: "leekha.token", name: "leekha.name", lang: "leekha.lang" };
 const HELLO_WAIT_MS = 10000; // the server's own hello_timeout_s
@@ -200,8 +201,11 @@ function confirmPass() {
 
 const act = {
   paint: () => paint(),
-  request: (type, fields) => { request(type, fields); paint(); },
+  screen: () => screen(),
+  send: (type, fields) => request(type, fields),
   join: (id, spectate) => join(id, spectate),
+  openBox: (kind) => openBox(kind), openStats: () => openStats(), openInvite: () => openInvite(),
+  request: (type, fields) => { request(type, fields); paint(); },
   sit: (seat) => { const id = client.game.tableId; request("leave"); request("join_seat", { table_id: id, seat, password: client.game.password ?? null }); },
   addBot: (seat, level) => request("add_bot", { seat, strategy: level }),
   profile: (name) => { client.profile = null; request("get_profile", { name }); openBox("profile"); },
@@ -281,68 +285,11 @@ function paintChat() {
   list.scrollTop = list.scrollHeight;
 }
 
-// ---- keys: the terminal client's (client/tui/keymap.py) ------------------------------------
-function move(list, step) { return list.length ? (Math.max(-1, ui.cursor) + step + list.length) % list.length : -1; }
-
-const KEYS = {
-  lobby: {
-    ArrowUp: () => { ui.selected--; }, k: () => { ui.selected--; },
-    ArrowDown: () => { ui.selected++; }, j: () => { ui.selected++; },
-    Enter: () => { const r = client.lobby.rows()[ui.selected]; if (r) join(r.id, false); },
-    w: () => { const r = client.lobby.rows()[ui.selected]; if (r) join(r.id, true); },
-    Q: () => request("quick_play"), n: () => openBox("create"), g: () => request("list_tables"),
-    S: () => openStats(),
-  },
-  table: {
-    ArrowLeft: () => stepCursor(-1), ArrowRight: () => stepCursor(1),
-    " ": () => { if (ui.cursor >= 0) tapPassOrLift(ui.handOrder[ui.cursor]); },
-    Enter: () => enterKey(), y: () => { const d = client.game.doublable(); if (d.length) request("declare_double", { card: d[0] }); },
-    r: () => { if (client.game.phase === "game_over" && client.game.seated) act.rematch(); },
-    s: () => { if (client.game.isHost) request("start"); },
-    b: () => { const g = client.game; const seat = g.players.findIndex((p) => !p.name); if (g.isHost && seat >= 0) request("add_bot", { seat, strategy: "medium" }); },
-    x: () => { const g = client.game; const seat = g.players.findIndex((p) => p.is_bot); if (g.isHost && seat >= 0) request("remove_bot", { seat }); },
-    v: () => openBox("last_trick"), S: () => openBox("scores"), I: () => openInvite(), L: () => act.leave(),
-  },
-  any: { t: () => $("#chat-input").focus(), p: () => openBox("phrases") },
-};
-
-function stepCursor(step) { ui.cursor = move(ui.handOrder, step); if (client.game.phase === "play") ui.lifted = ui.handOrder[ui.cursor] ?? null; }
-function tapPassOrLift(c) { if (c !== undefined) tapCard(c); }
-function enterKey() {
-  const g = client.game;
-  if (g.phase === "pass" && ui.chosen.size === 3) return confirmPass();
-  if (g.phase === "play" && ui.lifted !== null) return tapCard(ui.lifted);
-  if (g.autopiloted) request("take_back");
-}
 function openStats() { client.stats = null; request("get_stats"); openBox("stats"); }
 function openInvite() {
   const link = `${location.origin}${location.pathname}#/table/${client.game.tableId}`;
   openBox("invite", { link });
 }
-
-document.addEventListener("keydown", (e) => {
-  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement;
-  if (e.key === "Escape") { if (ui.overlay) closeBox(); else if (typing) e.target.blur(); return; }
-  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (ui.overlay) {
-    if (ui.overlay.kind === "summary" && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); closeBox(); }
-    else if (ui.overlay.kind === "phrases" && /^[1-8]$/.test(e.key)) { request("phrase", { code: core.PHRASES[Number(e.key) - 1] }); closeBox(); }
-    else if (ui.overlay.kind === "game_over" && (e.key === "r" || e.key === "Enter") && client.game.seated) { act.rematch(); }
-    return;
-  }
-  const s = screen();
-  let fn = (KEYS[s] || {})[e.key] || KEYS.any[e.key];
-  // While the hand is live, a-m are its cards (the terminal client's letters); otherwise
-  // the letters are the table's commands (b, s, x: the host's, before a game).
-  if (s === "table" && client.game.myTurn && /^[a-m]$/.test(e.key)) {
-    const i = "abcdefghijklm".indexOf(e.key);
-    fn = () => { if (ui.handOrder[i] !== undefined) { ui.cursor = i; tapCard(ui.handOrder[i]); } };
-  }
-  if (!fn) return;
-  e.preventDefault();
-  fn();
-  paint();
-});
 
 // ---- the static controls ----------------------------------------------------------------
 function translatePage() {
@@ -422,6 +369,7 @@ function wire() {
 }
 
 async function start() {
+  document.addEventListener("keydown", keyHandler(client, ui, act));
   wire();
   ui.invite = readInvite();
   const code = store.get(STORE.lang) || pickLanguage(navigator.languages || [navigator.language]);
