@@ -1,4 +1,4 @@
-// The page's core (client/web/core.js) under node's own runner: `node --test tests/web/`.
+// The page's core (client/web/core.js) under node's own runner: `node --test tests/web/*.test.mjs`.
 // The golden vectors are docs/protocol.md's (tests/data/protocol/golden.json), the same the
 // Python tests use; the msgpack codec is the vendored browser build the page loads.
 import { test } from "node:test";
