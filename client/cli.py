@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.resources
 import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from leekha.client import i18n, rtl
@@ -166,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The composition root: the one door into a server on this machine, handed to the
         # commands that need one (leekha play, leekha replay), which never import it.
         args.local = importlib.import_module("leekha.server.local")
+    if "web_root" in args and args.web_root is None:
+        # The composition root again: the table page ships with the client (client/web/),
+        # and `leekha serve` serves the folder it is handed, never importing the client.
+        args.web_root = Path(str(importlib.resources.files("leekha.client") / "web"))
     try:
         return int(args._module.run(args))
     except KeyboardInterrupt:

@@ -59,6 +59,8 @@ class FoundServer:
     instance: str
     addresses: tuple[str, ...] = ()
     tls: bool = False  # the server announces `tls=1`: connect with TLS
+    #: The server's table page for browsers (the `web` key), when it announces one.
+    web: str | None = None
 
 
 def _text(value: bytes | None) -> str:
@@ -68,6 +70,13 @@ def _text(value: bytes | None) -> str:
 def _count(value: bytes | None) -> int | None:
     text = _text(value).strip()
     return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+def _page(value: bytes | None) -> str | None:
+    """An announced page address: an http(s) URL without spaces, else nothing."""
+    text = _text(value).strip()
+    ok = text.startswith(("http://", "https://")) and len(text) < 256 and text.isprintable()
+    return text if ok and " " not in text else None
 
 
 def parse_txt(
@@ -92,6 +101,7 @@ def parse_txt(
         instance=instance,
         addresses=tuple(addresses),
         tls=_text(properties.get(b"tls")).strip() == "1",
+        web=_page(properties.get(b"web")),
     )
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from leekha.client.i18n import N_, _
 from leekha.client.options import address_help
-from leekha.protocol.invite import Invite, InviteError
+from leekha.protocol.invite import Invite, InviteError, web_link
 from leekha.protocol.views import TableSummary
 
 if TYPE_CHECKING:
@@ -128,6 +128,8 @@ async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse
                 file=sys.stderr,
             )
         print(invite.line())
+        if link.session.web is not None:  # the same table for a browser (the welcome's page)
+            print(web_link(link.session.web, invite.table_id, invite.password))
         return 0
     except (Refused, ConnectFailed) as exc:
         print(_("leekha invite: {problem}").format(problem=exc), file=sys.stderr)

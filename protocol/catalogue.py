@@ -187,6 +187,13 @@ class Welcome(Message):
         "(1.2) true when you proved the key that owns your name; false = guest",
         default=False,
     )
+    web: str | None = spec_field(
+        NullableSpec(StrSpec(1, 300)),
+        "(1.4) the address of this server's table page as this connection reaches it "
+        "(`http://HOST:PORT/` or `https://…/`; its WebSocket is `/ws` there); null = "
+        "the server serves no page",
+        default=None,
+    )
 
 
 # --- replies and keepalive -----------------------------------------------------------

@@ -14,7 +14,8 @@ __all__ = ["SERVICE_TYPE", "TXT_KEYS", "version_text"]
 SERVICE_TYPE = "_leekha._tcp.local."
 
 #: TXT keys every announcement carries; values are UTF-8 strings. A TLS server adds
-#: `tls=1` (clients then connect with TLS); a plain one leaves the key out.
+#: `tls=1` (clients then connect with TLS); a plain one leaves the key out. A server with a
+#: table page adds `web`, the page's address (`http://192.168.1.20:7242/`).
 TXT_KEYS = ("name", "proto", "tables", "players")
 
 

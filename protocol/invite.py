@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
-__all__ = ["SCHEME", "Invite", "InviteError", "normalize_fingerprint"]
+__all__ = ["SCHEME", "Invite", "InviteError", "normalize_fingerprint", "web_link"]
 
 SCHEME = "leekha"
 #: A server's port unless the line says another (the reference server's default).
@@ -41,6 +41,15 @@ def normalize_fingerprint(text: str) -> str:
     if not _HEX64.fullmatch(bare):
         raise InviteError("bad_fingerprint", "the fingerprint must be 64 hex digits (SHA-256)")
     return ":".join(bare[i : i + 2] for i in range(0, 64, 2))
+
+
+def web_link(page: str, table_id: int, password: str | None = None) -> str:
+    """The table page's link to a table: `page` (the `welcome`'s `web`, e.g.
+    `http://192.168.1.20:7242/`) with the route in the fragment, `#/table/12`, and the
+    password, percent-encoded, after it (`#/table/12?password=open%20sesame`): a browser
+    never sends the fragment to any server."""
+    tail = f"?password={quote(password, safe='')}" if password is not None else ""
+    return f"{page.split('#', 1)[0].rstrip('/')}/#/table/{int(table_id)}{tail}"
 
 
 @dataclass(frozen=True)

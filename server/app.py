@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -44,6 +45,7 @@ from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, quote, with_credentials
+from leekha.server.web import PageAddress, web_factory, wildcard
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import Reactor
@@ -85,8 +87,16 @@ class _Announcing(Service):
     """The mDNS announcement as a child service: it starts in the background (probing
     takes seconds and must not delay the first game) and is withdrawn on stop."""
 
-    def __init__(self, settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings,
+        port: int,
+        tls: bool,
+        lobby: Lobby,
+        page: PageAddress | None = None,
+    ) -> None:
         self.settings = settings
+        self.page = page
         self.port = port
         self.tls = tls
         self.lobby = lobby
@@ -95,7 +105,10 @@ class _Announcing(Service):
 
     def startService(self) -> None:
         super().startService()  # type: ignore[no-untyped-call]
-        self.starting = ensureDeferred(_announce(self.settings, self.port, self.tls, self.lobby))
+        web = self.page.url if self.page is not None else None
+        self.starting = ensureDeferred(
+            _announce(self.settings, self.port, self.tls, self.lobby, web)
+        )
         self.starting.addCallback(lambda a: setattr(self, "announcer", a))
 
     def stopService(self) -> Deferred[None]:
@@ -121,6 +134,8 @@ class Listener:
     port: int
     tls: bool
     service: StreamServerEndpointService
+    #: The address it listens on ("0.0.0.0", "::" for every interface).
+    interface: str = ""
 
 
 @dataclass
@@ -139,7 +154,17 @@ class RunningServer:
     announcing: _Announcing | None = None
     #: The data folder's lock (leekha.server.datalock), held until `stop`.
     lock: DataLock | None = None
+    #: The table page's listener (leekha.server.web), None with `web = "off"`.
+    web: Listener | None = None
     stopped: bool = field(default=False)
+
+    @property
+    def page(self) -> PageAddress | None:
+        return self.factory.page
+
+    @property
+    def all_listeners(self) -> list[Listener]:
+        return self.listeners + ([self.web] if self.web is not None else [])
 
     @property
     def announcer(self) -> Any:
@@ -151,7 +176,7 @@ class RunningServer:
             return
         self.stopped = True
         log.info("shutting down")
-        await DeferredList([x.service.stopService() for x in self.listeners])
+        await DeferredList([x.service.stopService() for x in self.all_listeners])
         closing = [c.closed for c in list(self.factory.connections)]
         self.lobby.shutdown("server_shutdown", "the server is shutting down")
         for conn in list(self.factory.connections):  # those still in their handshake too
@@ -184,7 +209,7 @@ class RunningServer:
         self.stopped = True
         self.lobby.outbox.stop()  # what was not committed yet is lost, as in a crash
         self.lobby.tournaments.shutdown()
-        await DeferredList([x.service.stopService() for x in self.listeners])
+        await DeferredList([x.service.stopService() for x in self.all_listeners])
         for table in self.lobby.tables.values():
             table.shutdown()
         for session in self.lobby.sessions.values():
@@ -206,6 +231,7 @@ def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSett
         "announce": False,
         "default_pass_timer_s": 0.0,
         "default_turn_timer_s": 0.0,
+        "web": "off",
     }
     if data_dir is not None:
         values["data_dir"] = Path(data_dir)
@@ -220,6 +246,45 @@ def endpoint_descriptions(settings: ServerSettings) -> list[str]:
         return list(settings.listen)
     kind = "ssl" if settings.tls else "tcp"
     return [f"{kind}:port={settings.port}:interface={quote(settings.host)}"]
+
+
+def _asks_port_0(description: str) -> bool:
+    """Whether an endpoint description asks for any free port (tcp:0, tcp:port=0:...)."""
+    parts = description.split(":")[1:]
+    positional = [p for p in parts if "=" not in p]
+    named = [p.partition("=")[2] for p in parts if p.startswith("port=")]
+    return (named or positional[:1] or [""])[0] == "0"
+
+
+def web_is_tls(settings: ServerSettings) -> bool:
+    """Whether the table page is served over TLS: an ssl:/tls: `web` endpoint, else as
+    the game's first listener."""
+    kind = settings.web.partition(":")[0].lower()
+    if settings.web and not settings.web.isdigit():
+        return kind in ("ssl", "tls")
+    return _is_tls(endpoint_descriptions(settings)[0])
+
+
+def web_description(settings: ServerSettings, listeners: list[Listener]) -> str | None:
+    """What the table page listens on (None: off). Unset: the game's first listener's
+    interface and kind on the port after the game's highest (the next port of the short
+    form), or any free port when the first asked for any; a port number: that port there;
+    else the endpoint given (`tls:` read as `ssl:`)."""
+    web = settings.web
+    first = listeners[0]
+    if web == "off":
+        return None
+    if web and not web.isdigit():
+        return _tls_description(web)
+    highest = max(x.port for x in listeners)
+    if web:
+        port = int(web)
+    elif _asks_port_0(first.description) or highest >= 65535:
+        port = 0
+    else:
+        port = highest + 1
+    kind = "ssl" if first.tls else "tcp"
+    return f"{kind}:port={port}:interface={quote(first.interface or settings.host)}"
 
 
 def _is_tls(description: str) -> bool:
@@ -245,6 +310,7 @@ async def start_server(
     *,
     store: Store | None = None,
     lock: DataLock | None = None,
+    page: Path | None = None,
 ) -> RunningServer:
     """Open (or create) the database, restore its tables and listen.
 
@@ -252,10 +318,11 @@ async def start_server(
     skipped with a warning if it cannot start. `lock` is the data folder's lock when the
     caller already holds it (`leekha play` takes it before it reads the folder); the
     server then keeps it and lets go of it when it stops, as of a lock of its own.
+    `page` is the table page's folder (leekha.server.web), given by the composition root.
     """
     descriptions = endpoint_descriptions(settings)
     creds: Credentials | None = None
-    if any(_is_tls(d) for d in descriptions):
+    if any(_is_tls(d) for d in descriptions) or (settings.web != "off" and web_is_tls(settings)):
         creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
     if store is None:  # one server per data folder (DataDirInUse if another has it)
         if lock is None:
@@ -309,7 +376,9 @@ async def start_server(
             port = await endpoint.ready
             address: Any = port.getHost()  # type: ignore[misc]
             number = int(address.port)
-            listeners.append(Listener(_shown(description), number, tls, service))
+            interface = str(getattr(address, "host", ""))
+            listeners.append(Listener(_shown(description), number, tls, service, interface))
+        web = await _start_web(reactor, settings, factory, services, listeners, creds, page)
     except Exception:
         await services.stopService()
         for table in lobby.tables.values():
@@ -336,15 +405,63 @@ async def start_server(
         )
     first = listeners[0]
     server = RunningServer(
-        settings.host, first.port, lobby, factory, store, services, listeners, creds, lock=lock
+        settings.host,
+        first.port,
+        lobby,
+        factory,
+        store,
+        services,
+        listeners,
+        creds,
+        lock=lock,
+        web=web,
     )
     lobby.outbox.on_failing = server.last_words
     if settings.announce:
         # Announce the first TLS listener if there is one, else the first listener.
         shown = next((x for x in listeners if x.tls), first)
-        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby)
+        server.announcing = _Announcing(settings, shown.port, shown.tls, lobby, factory.page)
         server.announcing.setServiceParent(services)  # type: ignore[no-untyped-call]
     return server
+
+
+async def _start_web(
+    reactor: Reactor,
+    settings: ServerSettings,
+    factory: ServerFactory,
+    services: MultiService,
+    listeners: list[Listener],
+    creds: Credentials | None,
+    page: Path | None,
+) -> Listener | None:
+    """Listen for the table page (leekha.server.web) and tell the factory where it is. A
+    `web` endpoint given that cannot listen stops the start; the default next port,
+    taken by something else, only leaves the page off, with a warning."""
+    description = web_description(settings, listeners)
+    if description is None:
+        return None
+    tls = _is_tls(description)
+    full = with_credentials(description, creds) if tls and creds is not None else description
+    endpoint = _Recorded(serverFromString(reactor, full))
+    service = StreamServerEndpointService(endpoint, web_factory(factory, page, settings.web_origin))
+    service.setServiceParent(services)
+    try:
+        port = await endpoint.ready
+    except Exception as exc:
+        await service.disownServiceParent()
+        if settings.web:
+            raise
+        log.warn(
+            "the table page is off: cannot listen on {endpoint} ({why}); give --web",
+            endpoint=_shown(description),
+            why=exc,
+        )
+        return None
+    address: Any = port.getHost()  # type: ignore[misc]
+    host = str(getattr(address, "host", ""))
+    public = settings.web_origin[0] if settings.web_origin else None
+    factory.page = PageAddress(tls, int(address.port), None if wildcard(host) else host, public)
+    return Listener(_shown(description), int(address.port), tls, service, host)
 
 
 def _ip(host: str) -> str:
@@ -355,7 +472,13 @@ def _ip(host: str) -> str:
     return host
 
 
-async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby) -> Any:
+async def _announce(
+    settings: ServerSettings,
+    port: int,
+    tls: bool,
+    lobby: Lobby,
+    web: Callable[[str], str] | None = None,
+) -> Any:
     try:
         from leekha.server.discovery import Announcer
 
@@ -370,6 +493,7 @@ async def _announce(settings: ServerSettings, port: int, tls: bool, lobby: Lobby
             interfaces=only,
             addresses=only,
             tls=tls,
+            web=web,
         )
         await Deferred.fromFuture(asyncio.ensure_future(announcer.start()))
     except Exception as exc:

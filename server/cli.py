@@ -11,6 +11,7 @@ import errno
 import signal
 import socket
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from leekha.server.reactor import install_asyncio_reactor
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_server_arguments(parser)
+    # The table page's folder: the composition root (leekha.client.cli) fills it in.
+    parser.set_defaults(web_root=None)
 
 
 def _begin_logging(level: str, stream: TextIO) -> None:
@@ -67,13 +70,14 @@ def run(args: argparse.Namespace) -> int:
     # SIGINT alone; `leekha serve` stops on SIGINT however it was started.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        task.react(lambda reactor: defer.ensureDeferred(_serve(reactor, settings)))
+        page = getattr(args, "web_root", None)
+        task.react(lambda reactor: defer.ensureDeferred(_serve(reactor, settings, page)))
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
     return 0
 
 
-async def _serve(reactor: Reactor, settings: ServerSettings) -> None:
+async def _serve(reactor: Reactor, settings: ServerSettings, page: Path | None) -> None:
     """Start, then serve until SIGINT/SIGTERM (`task.react` stops the reactor, and the
     server stops before it) or a fatal database error; raises SystemExit with the code."""
     from twisted.internet.defer import Deferred, ensureDeferred
@@ -84,7 +88,7 @@ async def _serve(reactor: Reactor, settings: ServerSettings) -> None:
 
     log = Logger(namespace="leekha.serve")
     try:
-        server = await start_server(reactor, settings)
+        server = await start_server(reactor, settings, page=page)
     except Exception as exc:
         # The sentence is the message; the traceback only for --log-level debug.
         log.failure("the server could not start", level=LogLevel.debug)
@@ -98,6 +102,11 @@ async def _serve(reactor: Reactor, settings: ServerSettings) -> None:
         print(f"listening on {listener.description} port {listener.port}", flush=True)
     if server.tls is not None:
         print(f"TLS fingerprint SHA-256 {server.tls.fingerprint}", flush=True)
+    if server.page is not None:
+        from leekha.server.web import lan_address
+
+        where = lan_address() if server.page.interface is None else ""
+        print(f"table page: {server.page.url(where)}", flush=True)
 
     # After the restore: the restored tables are the first long-lived objects frozen.
     def load() -> int:

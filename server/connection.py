@@ -8,6 +8,8 @@ behind the once-a-minute log line are `leekha.server.stats`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from twisted.internet.interfaces import IAddress
 from twisted.internet.protocol import Factory, Protocol
 
@@ -22,6 +24,9 @@ from leekha.server.socketsend import wire
 from leekha.server.stats import ConnectionStats
 from leekha.server.timers import FixedDelay, Watch
 from leekha.server.transport import CLOSE_GRACE_S, FramedConnection
+
+if TYPE_CHECKING:
+    from leekha.server.web import PageAddress
 
 __all__ = [
     "CLOSE_GRACE_S",
@@ -77,6 +82,8 @@ class ServerFactory(Factory):
         self.frame_deadlines = FixedDelay(clock, settings.frame_timeout_s)
         self.keepalive: Watch[FramedConnection] = Watch(clock, FramedConnection.keepalive)
         self.stats = ConnectionStats(clock, debug=settings.log_level == "debug")
+        #: Where the table page is (leekha.server.web), once it listens; None: no page.
+        self.page: PageAddress | None = None
 
     def summary(self) -> None:
         """The once-a-minute log line (called by the server's TimerService)."""

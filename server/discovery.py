@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import ipaddress
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import ifaddr  # zeroconf's own interface scanner, installed with it
 from twisted.logger import Logger
@@ -27,6 +27,7 @@ from leekha.protocol.discovery import SERVICE_TYPE, version_text
 # DNS labels are at most 63 bytes; a TXT string at most 255 bytes including "key=".
 _MAX_LABEL_BYTES = 63
 _MAX_TXT_NAME_BYTES = 200
+_MAX_TXT_WEB_BYTES = 250
 
 log = Logger()
 
@@ -46,9 +47,16 @@ def instance_label(name: str) -> str:
 
 
 def txt_properties(
-    name: str, proto_version: str, tables: int, players: int, *, tls: bool = False
+    name: str,
+    proto_version: str,
+    tables: int,
+    players: int,
+    *,
+    tls: bool = False,
+    web: str | None = None,
 ) -> dict[str, str]:
-    """The TXT record of an announcement; the full name travels here, untruncated by DNS."""
+    """The TXT record of an announcement; the full name travels here, untruncated by DNS.
+    `web`: the table page's address (leekha.server.web), when the server serves one."""
     out = {
         "name": _truncate_utf8(name, _MAX_TXT_NAME_BYTES),
         "proto": proto_version,
@@ -57,6 +65,8 @@ def txt_properties(
     }
     if tls:
         out["tls"] = "1"
+    if web is not None and len(web.encode()) <= _MAX_TXT_WEB_BYTES:
+        out["web"] = web
     return out
 
 
@@ -89,6 +99,7 @@ class Announcer:
         hostname: str | None = None,
         min_update_interval_s: float = 2.0,
         tls: bool = False,
+        web: Callable[[str], str] | None = None,
     ) -> None:
         if not 1 <= port <= 65535:
             raise ValueError(f"port must be from 1 to 65535 (got {port})")
@@ -96,6 +107,8 @@ class Announcer:
         self.port = port
         self.proto_version = version_text(proto_version)
         self.tls = tls
+        #: The table page's address for a host (leekha.server.web.PageAddress.url).
+        self.web = web
         self._interfaces = list(interfaces) if interfaces else None
         self._addresses = list(addresses) if addresses else _default_addresses(self._interfaces)
         for address in self._addresses:
@@ -124,7 +137,12 @@ class Announcer:
             f"{instance}.{SERVICE_TYPE}",
             port=self.port,
             properties=txt_properties(
-                self.name, self.proto_version, self._tables, self._players, tls=self.tls
+                self.name,
+                self.proto_version,
+                self._tables,
+                self._players,
+                tls=self.tls,
+                web=self.web(self._addresses[0]) if self.web is not None else None,
             ),
             server=self._server,
             parsed_addresses=self._addresses,

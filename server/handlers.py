@@ -9,6 +9,7 @@ deadlines and backpressure are `leekha.server.transport`'s.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from twisted.logger import Logger
 
@@ -191,6 +192,7 @@ class LeekhaConnection(FramedConnection):
             table_id=table_id,
             seat=seat,
             verified=session.verified,
+            web=self._page(),
         )
         self._bind(session, welcome)
         if resumed:
@@ -212,10 +214,20 @@ class LeekhaConnection(FramedConnection):
             verified=session.verified,
             table_id=table_id,
             seat=seat,
+            web=self._page(),
         )
         self._bind(session, welcome)  # the welcome goes out before the snapshot
         self.lobby.resumed(session)
         return None
+
+    def _page(self) -> str | None:
+        """The table page's address as this peer reaches this machine (leekha.server.web)."""
+        page = self.server.page
+        if page is None:
+            return None
+        transport: Any = self.transport
+        host = getattr(transport.getHost(), "host", "") if transport is not None else ""
+        return page.url(str(host) or "127.0.0.1")
 
     def _bind(self, session: Session, welcome: M.Welcome) -> None:
         self.session = session

@@ -57,12 +57,22 @@ def _opt(
     flag: str | None = None,
     choices: tuple[str, ...] = (),
     why: str = "",
+    parse: Any = None,
 ) -> Any:
     """A setting: its default (or the function that gives it), one line of help, and its
     bounds: `lo`..`hi` for a number, the length of a str, the entries of a list; `flag` when
-    the option is not --name; `why` explains a bound in the error message. Its kind comes
-    from its annotation (`_KINDS`)."""
-    metadata = {"help": help, "lo": lo, "hi": hi, "flag": flag, "choices": choices, "why": why}
+    the option is not --name; `why` explains a bound in the error message; `parse` checks
+    and normalizes a str (each entry of a list), raising ValueError with the words. Its kind
+    comes from its annotation (`_KINDS`)."""
+    metadata = {
+        "help": help,
+        "lo": lo,
+        "hi": hi,
+        "flag": flag,
+        "choices": choices,
+        "why": why,
+        "parse": parse,
+    }
     if callable(default):
         return field(default_factory=default, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -72,6 +82,61 @@ def _opt(
 #: server limit above them could never be used, so the settings refuse it.
 WIRE_NAME_MAX = 64
 WIRE_CHAT_MAX = 1000
+
+
+#: Endpoint kinds the table page may listen on (`tls` is another name of `ssl`).
+WEB_KINDS = ("tcp", "tcp6", "ssl", "tls")
+
+
+def parse_web(value: str) -> str:
+    """`web`: "off", "" (the game's interface on the next port), a port number, or a
+    Twisted endpoint of a kind in WEB_KINDS; raises ValueError with the words."""
+    text = value.strip()
+    if text.lower() == "off" or not text:
+        return text.lower()
+    if text.isdigit():
+        if int(text) > 65535:
+            raise ValueError("a port is a number from 0 to 65535")
+        return text
+    kind = text.partition(":")[0]
+    if kind.lower() not in WEB_KINDS:
+        raise ValueError(
+            "must be off, a port number, or an endpoint beginning tcp:, tcp6:, ssl: or tls:"
+        )
+    if kind.lower() in ("tcp", "tcp6"):
+        from twisted.internet.endpoints import serverFromString
+
+        try:  # parsing only: nothing listens before the server starts
+            serverFromString(None, text)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(f"not a valid endpoint ({exc})") from None
+    return text
+
+
+def parse_origin(value: str) -> str:
+    """`web_origin`: an origin as a browser sends it, scheme://host[:port] (a default port
+    left out, lower case); raises ValueError with the words."""
+    from urllib.parse import urlsplit
+
+    text = value.strip().rstrip("/")
+    try:
+        url = urlsplit(text)
+        port = url.port
+    except ValueError:
+        raise ValueError("not a URL") from None
+    if url.scheme.lower() not in ("http", "https") or not url.hostname:
+        raise ValueError(
+            "an origin is http:// or https:// and a host, e.g. https://cards.example.org"
+        )
+    if url.path or url.query or url.fragment or url.username or url.password:
+        raise ValueError(
+            "an origin has no path, query, fragment or user, only scheme://host[:port]"
+        )
+    scheme = url.scheme.lower()
+    host = url.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    default = 80 if scheme == "http" else 443
+    return f"{scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
 
 
 @dataclass(frozen=True)
@@ -90,6 +155,23 @@ class ServerSettings:
     tls: bool = _opt(False, "serve TLS on host/port (self-signed unless tls_cert is set)")
     tls_cert: Path | None = _opt(None, "PEM certificate (chain) for TLS; unset = self-signed")
     tls_key: Path | None = _opt(None, "PEM private key for tls_cert (unset = in tls_cert)")
+    web: str = _opt(
+        "",
+        "where the table page and its WebSocket (/ws) listen: an endpoint like listen's"
+        " (tcp:7242, ssl:7242:interface=10.0.0.1), a port number, or off; unset = the"
+        " game's interface on the next port (any free port with port 0), TLS with tls",
+        flag="--web",
+        parse=parse_web,
+    )
+    web_origin: tuple[str, ...] = _opt(
+        (),
+        "another origin (scheme://host[:port]) the table page may be opened from, e.g. a"
+        " reverse proxy's https://cards.example.org; its first entry is the page's address"
+        " the server gives out (repeatable)",
+        lo=1,
+        hi=16,
+        parse=parse_origin,
+    )
     data_dir: Path = _opt(_default_data_dir, "directory for leekha.sqlite3", flag="--data")
     name: str = _opt(_default_name, "server name shown on the LAN", lo=1, hi=63)
     announce: bool = _opt(True, "announce the server over mDNS/DNS-SD")
@@ -249,6 +331,14 @@ def allowed(meta: Mapping[str, Any]) -> str:
     return noun
 
 
+def _parsed(key: str, meta: Mapping[str, Any], value: str, source: str) -> Any:
+    """`value` through the setting's `parse`, its refusal as a SettingsError."""
+    try:
+        return meta["parse"](value)
+    except ValueError as exc:
+        raise SettingsError(key, f"{exc} (got {value!r})", source) from None
+
+
 def _check(key: str, value: object, source: str) -> object:
     """Return `value` converted to the field's type, or raise SettingsError."""
     meta = META[key]
@@ -271,7 +361,7 @@ def _check(key: str, value: object, source: str) -> object:
             raise bad()
         if len(items) > meta["hi"]:
             raise bad(f"{len(items)} entries")
-        return tuple(v.strip() for v in items)
+        return tuple(_parsed(key, meta, v.strip(), source) for v in items)
     if kind in ("path", "optional_path"):
         if isinstance(value, Path):
             value = str(value)
@@ -287,6 +377,8 @@ def _check(key: str, value: object, source: str) -> object:
             return value.lower()
         if meta["lo"] is not None and not meta["lo"] <= len(value.strip()) <= meta["hi"]:
             raise bad(f"{len(value.strip())} characters")
+        if meta["parse"] is not None:
+            return _parsed(key, meta, value, source)
         return value.strip() if meta["lo"] is not None else value
     # numbers; bool is an int subclass in Python but never a sensible number here
     if isinstance(value, bool) or not isinstance(value, int | float):

@@ -22,6 +22,9 @@ from leekha.server.settings import (
     load_settings,
 )
 
+#: Metavars of the options whose value is not named by their first word.
+METAVARS = {"listen": "ENDPOINT", "web": "ENDPOINT", "web_origin": "ORIGIN"}
+
 
 def option_flag(name: str) -> str:
     """The command-line option for setting `name`, e.g. "--data" for data_dir."""
@@ -58,7 +61,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
         kwargs: dict[str, Any] = {"dest": f.name, "default": None, "help": help_text}
         if kind == "list":
             help_text = meta["help"]
-            kwargs.update(action="append", metavar="ENDPOINT", help=help_text)
+            kwargs.update(action="append", metavar=METAVARS[f.name], help=help_text)
         elif kind in ("int", "optional_int"):
             kwargs.update(type=int, metavar="N")
         elif kind == "float":
@@ -69,7 +72,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
         elif meta["choices"]:
             kwargs.update(type=str.lower, choices=meta["choices"])
         else:
-            kwargs.update(type=str, metavar=f.name.split("_")[0].upper())
+            kwargs.update(type=str, metavar=METAVARS.get(f.name, f.name.split("_")[0].upper()))
         group.add_argument(flag, **kwargs)
 
 

@@ -51,6 +51,9 @@ from leekha.server.socketsend import send_now, socket_of, wire
 from leekha.server.stats import ConnectionStats
 from leekha.server.timers import FixedDelay, Watch
 
+if typing.TYPE_CHECKING:
+    from leekha.server.web import PageAddress
+
 log = Logger()
 
 #: Seconds a closing connection has to take its last frames before it is aborted.
@@ -84,6 +87,8 @@ class Host(typing.Protocol):
     close_deadlines: FixedDelay
     frame_deadlines: FixedDelay
     keepalive: Watch[FramedConnection]
+    #: Where the table page is (leekha.server.web); None: the server serves none.
+    page: PageAddress | None
 
     def penalize(self, ip: str) -> None: ...
 
@@ -423,11 +428,7 @@ class FramedConnection(Protocol):
         try:
             messages = self.rules.receive_data(data)
         except ProtocolError as exc:
-            self._stop_frame_timer()
-            if not self.spoke and exc.code in NOT_A_FRAME:
-                self._not_a_client(exc)
-            else:
-                self.on_violation(exc)
+            self.refuse(exc)
             return
         self._frame_deadline(bool(messages))
         if messages:
@@ -437,6 +438,23 @@ class FramedConnection(Protocol):
             if self.closing:
                 return
             self.receive(msg)
+
+    def refuse(self, exc: ProtocolError) -> None:
+        """The peer's bytes broke the protocol (said by the decoder here, or by a
+        transport's own framing, leekha.server.websocket): the one way a bad input ends."""
+        if self.closing:
+            return
+        self._stop_frame_timer()
+        if not self.spoke and exc.code in NOT_A_FRAME:
+            self._not_a_client(exc)
+        else:
+            self.on_violation(exc)
+
+    def frame_begun(self) -> None:
+        """A transport that frames messages itself (leekha.server.websocket) holds part
+        of one: the frame deadline runs as for a partial frame here."""
+        if not self.closing and self._frame_timer is None:
+            self._frame_timer = self.server.frame_deadlines.call(self._frame_timed_out)
 
     def _frame_deadline(self, completed: bool) -> None:
         """A frame begun must end within frame_timeout_s of its first byte: the deadline

@@ -83,6 +83,7 @@ class ClientApp:
         model.social.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
         )
+        model.social.page_for = lambda: self.session.web
         self.chat_buffer = Buffer(multiline=False)
         layout, self.frame = build_layout(
             model, opts or Options(ascii=model.ascii), self.chat_buffer

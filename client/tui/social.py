@@ -18,7 +18,7 @@ from prompt_toolkit.utils import get_cwidth
 from leekha.client.i18n import N_, _
 from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap
 from leekha.client.tui.words import bot_name
-from leekha.protocol.invite import Invite
+from leekha.protocol.invite import Invite, web_link
 from leekha.protocol.people import PHRASES
 
 #: Width of the invitation box: the line is broken into pieces this wide less the frame.
@@ -33,6 +33,8 @@ class InviteBox:
     invite: Invite
     password: str | None = None
     carry: bool = False
+    #: The server's table page (the welcome's `web`); None: it serves none.
+    page: str | None = None
 
     @property
     def shown(self) -> Invite:
@@ -45,6 +47,13 @@ class InviteBox:
             self.invite.fingerprint,
         )
 
+    @property
+    def web(self) -> str | None:
+        """The same invitation for a browser, or None without a page."""
+        if self.page is None:
+            return None
+        return web_link(self.page, self.invite.table_id, self.password if self.carry else None)
+
     def toggle(self) -> None:
         if self.password is not None:
             self.carry = not self.carry
@@ -55,7 +64,12 @@ def paint_invite(box: InviteBox, cv: Canvas) -> None:
     width = min(INVITE_WIDTH, cv.width)
     inner = width - 4
     # The line is the point of the box: every character of it, broken at the box's edge.
-    pieces = [line[i : i + inner] for i in range(0, len(line), inner)]
+    head = "class:box class:lobby.head"
+    rows = [(line[i : i + inner], head) for i in range(0, len(line), inner)]
+    link = box.web
+    if link is not None:  # the same invitation for a guest with only a browser
+        rows += [(text, "class:box") for text in wrap(_("or open in a browser:"), inner)]
+        rows += [(link[i : i + inner], head) for i in range(0, len(link), inner)]
     if box.password is None:
         note = ""
     elif box.carry:
@@ -65,13 +79,13 @@ def paint_invite(box: InviteBox, cv: Canvas) -> None:
     ask = wrap(_("Send this line; pasted in a terminal it lands at this table:"), inner)
     foot = [*(wrap(note, inner) if note else [""]),
             *wrap(_("It is also printed when you quit. Esc to close"), inner)]  # fmt: skip
-    x, y = cv.box(width, len(ask) + len(pieces) + len(foot) + 3, _("invite a friend"))
+    x, y = cv.box(width, len(ask) + len(rows) + len(foot) + 3, _("invite a friend"))
     for i, text in enumerate(ask):
         cv.line(x, y + i, inner, text, "class:box")
     y += len(ask)
-    for i, piece in enumerate(pieces):
-        cv.put(x, y + i, piece, "class:box class:lobby.head")
-    for i, text in enumerate(foot, start=y + len(pieces)):
+    for i, (piece, style) in enumerate(rows):
+        cv.put(x, y + i, piece, style)
+    for i, text in enumerate(foot, start=y + len(rows)):
         cv.line(x, i, inner, text, "class:box class:muted")
 
 

@@ -27,6 +27,8 @@ class Social:
         self.said: dict[int, tuple[str, float]] = {}
         #: The invitation to a table by its id (the app knows the address and TLS).
         self.invite_for: Callable[[int], Invite | None] = lambda _tid: None
+        #: The server's table page (the welcome's `web`), for the browser link.
+        self.page_for: Callable[[], str | None] = lambda: None
         self.table_password: str | None = None  # what we sat down with, for the invitation
         #: Lines to print once the screen is gone (invitations shown), so they can be copied.
         self.keep: list[str] = []
@@ -98,7 +100,7 @@ class Social:
         if invite is None:
             self.s.say(_("no invitation: the address of this server is not known"), error=True)
             return
-        self.s.boxes.invite_box = InviteBox(invite, self.table_password)
+        self.s.boxes.invite_box = InviteBox(invite, self.table_password, page=self.page_for())
         self._keep_invite()
 
     def invite_toggle_password(self) -> None:
@@ -108,9 +110,10 @@ class Social:
 
     def _keep_invite(self) -> None:
         assert self.s.boxes.invite_box is not None
-        line = self.s.boxes.invite_box.shown.line()
-        if line not in self.keep:
-            self.keep.append(line)
+        box = self.s.boxes.invite_box
+        for line in (box.shown.line(), box.web):
+            if line is not None and line not in self.keep:
+                self.keep.append(line)
 
     def left(self) -> None:
         self.table_password = None

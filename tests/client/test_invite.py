@@ -16,7 +16,8 @@ from helpers.pty import LEEKHA, WAIT, Terminal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leekha.protocol.invite import Invite, InviteError, normalize_fingerprint
+from leekha.client.tui.social import InviteBox
+from leekha.protocol.invite import Invite, InviteError, normalize_fingerprint, web_link
 
 FP = ":".join(["AB"] * 32)
 
@@ -79,6 +80,20 @@ def test_any_invitation_round_trips(
     assert "'" not in invite.url() and " " not in invite.url()  # safe inside the quotes
 
 
+def test_the_web_link_keeps_the_table_and_password_in_the_fragment() -> None:
+    page = "http://192.168.1.20:7242/"
+    assert web_link(page, 12) == "http://192.168.1.20:7242/#/table/12"
+    assert web_link(page, 12, "open sesame/?#&") == (
+        "http://192.168.1.20:7242/#/table/12?password=open%20sesame%2F%3F%23%26"
+    )
+    assert web_link("https://cards.example.org", 3) == "https://cards.example.org/#/table/3"
+    box = InviteBox(Invite("192.168.1.20", 7241, 12), "sesame", page=page)
+    assert box.web == "http://192.168.1.20:7242/#/table/12"  # the host chooses: out
+    box.toggle()
+    assert box.web == "http://192.168.1.20:7242/#/table/12?password=sesame"
+    assert InviteBox(Invite("h", 1, 2)).web is None  # a server without a page
+
+
 def _box_line(term: Terminal) -> str:
     """The invitation as the host's screen shows it, its pieces joined again."""
     rows = [ln.strip(" │") for ln in term.lines()]
@@ -123,7 +138,14 @@ def test_an_invitation_round_trips_over_tls(
             capture_output=True, text=True, timeout=WAIT, env=dict(os.environ),
         )  # fmt: skip
         assert printed.returncode == 0, printed.stderr
-        assert printed.stdout.strip() == line
+        first, web = printed.stdout.strip().splitlines()
+        assert first == line
+        # The same table for a browser: the page's address from the welcome (https, as the
+        # game is TLS), the route and the password in the fragment.
+        tail = f"/#/table/{invite.table_id}?password=sesame"
+        assert web.startswith("https://127.0.0.1:") and web.endswith(tail), web
+        assert "open in a browser" in ann.text()
+        assert "".join(r.strip(" │") for r in ann.lines()).count(tail) == 1
 
         ann.send("\x1b")  # the box closes: the table is in view again
         url = line.split("'")[1]

@@ -71,6 +71,17 @@ def test_txt_record_round_trips_through_parser() -> None:
     assert found.compatible
 
 
+def test_the_table_page_travels_in_the_txt_record() -> None:
+    page = "http://10.0.0.5:7242/"
+    props = txt_properties("x", "1.4", tables=0, players=0, web=page)
+    assert props["web"] == page
+    raw = {k.encode(): v.encode() for k, v in props.items()}
+    assert parse_txt(raw, "inst", "10.0.0.5", 7241).web == page
+    assert "web" not in txt_properties("x", "1.4", tables=0, players=0)
+    for bad in (b"javascript:alert(1)", b"http://a b/", b"\x00http://x/", b"x" * 300):
+        assert parse_txt({b"web": bad}, "inst", "10.0.0.5", 7241).web is None
+
+
 def test_instance_label_fits_one_dns_label_without_breaking_utf8() -> None:
     label = instance_label("ليخة " * 40 + "on box.example.org")
     assert len(label.encode("utf-8")) <= 63
@@ -214,12 +225,14 @@ async def test_server_announces_counts_and_withdraws_on_stop(tmp_path: Any) -> N
     from leekha.server.app import local_settings, start_server
 
     name = unique_name("serve")
-    settings = local_settings(tmp_path, name=name, announce=True)
+    settings = local_settings(tmp_path, name=name, announce=True, web="")
     server = await start_server(reactor, settings)
     try:
         found = await aio(browse_for(name))
         assert found and found[0].port == server.port and found[0].compatible
         assert (found[0].tables, found[0].players) == (0, 0)
+        assert server.web is not None  # the table page, on the next port, is announced too
+        assert found[0].web == f"http://127.0.0.1:{server.web.port}/"
     finally:
         if server.announcing is not None and server.announcing.starting is not None:
             await server.announcing.starting
