@@ -17,7 +17,7 @@
 //     (.legal .lifted .chosen .received)
 //   #actions: #start #pass-confirm .double[data-card] #play-lifted #rematch #take-back
 //   #overlay #box: #round-summary #summary-continue #score-sheet #game-stats #winners
-//     #leaderboard #profile-name #invite-link
+//     #leaderboard #profile-name #invite-link #invite-link-password
 //   #chat #chat-lines li[data-from] #chat-input #chat-send #phrases-open .phrase[data-code]
 //   #status[data-error] #link-state[data-state] #lang-switch
 // Keys (desktop) mirror the terminal client's (client/tui/keymap.py): see keys.js.
@@ -287,8 +287,12 @@ function paintChat() {
 
 function openStats() { client.stats = null; request("get_stats"); openBox("stats"); }
 function openInvite() {
-  const link = `${location.origin}${location.pathname}#/table/${client.game.tableId}`;
-  openBox("invite", { link });
+  // The server's own address for its page (welcome's `web`: the LAN address or a proxy's),
+  // else the address this page was opened at.
+  const page = client.link.web || `${location.origin}${location.pathname}`;
+  const g = client.game;
+  openBox("invite", { link: core.webLink(page, g.tableId),
+    withPassword: g.password ? core.webLink(page, g.tableId, g.password) : null });
 }
 
 // ---- the static controls ----------------------------------------------------------------

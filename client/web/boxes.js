@@ -82,7 +82,9 @@ export function boxContent(client, ui, act) {
     }
     case "invite": {
       return [h("h2", {}, t("invite")), h("p", {}, t("Send this link to a friend:")),
-        h("input", { id: "invite-link", readonly: true, value: o.link }), close];
+        h("input", { id: "invite-link", readonly: true, value: o.link }),
+        o.withPassword ? h("p", {}, t("with the password:")) : null,
+        o.withPassword ? h("input", { id: "invite-link-password", readonly: true, value: o.withPassword }) : null, close];
     }
     case "phrases": return [h("h2", {}, t("quick phrases")), h("div", { class: "phrase-list" }, act.phraseButtons()), close];
   }

@@ -49,6 +49,13 @@ export function cardOfId(id) {
   const s = SUIT_LETTERS.indexOf(String(id).slice(-1).toUpperCase());
   return r < 0 || s < 0 ? null : s * 13 + r;
 }
+/** The table page's link to a table (protocol/invite.py web_link): the table and the
+ * password in the fragment, which a browser never sends to any server. */
+export function webLink(page, tableId, password = null) {
+  const tail = password === null || password === undefined ? "" : `?password=${encodeURIComponent(password)}`;
+  return `${page.split("#")[0].replace(/\/+$/, "")}/#/table/${tableId}${tail}`;
+}
+
 /** Points of each card before doubling (common/config.py card_points). */
 export function cardPoints(rules) {
   const p = new Array(52).fill(0);
@@ -200,12 +207,13 @@ export class Link {
   constructor() {
     this.state = OFFLINE; this.detail = ""; this.server = ""; this.welcomed = false;
     this.version = null;
+    this.web = null; // (1.4) the table page's address the server gives out, from welcome
   }
   /** Online; true when this session had been welcomed before (a reconnection). */
   welcome(msg) {
     const was = this.welcomed;
     Object.assign(this, { welcomed: true, state: ONLINE, detail: "", server: msg.server,
-      version: msg.version });
+      version: msg.version, web: msg.web ?? null });
     return was;
   }
   lost(detail = "") { this.state = RECONNECTING; this.detail = detail; }

@@ -235,3 +235,9 @@ test("card ids and words", () => {
   assert.equal(core.cardOfId("QS"), 49);
   assert.ok(core.isRed(21) && core.isRed(30) && !core.isRed(49));
 });
+
+test("the browser's invitation link, as protocol/invite.py web_link writes it", () => {
+  assert.equal(core.webLink("http://192.168.1.20:7242/", 12, "open sesame"),
+    "http://192.168.1.20:7242/#/table/12?password=open%20sesame");
+  assert.equal(core.webLink("http://h:1", 3), "http://h:1/#/table/3");
+});
