@@ -111,7 +111,10 @@ function changed(ch) {
         store.set(STORE.token, client.token);
         store.set(STORE.name, client.name);
         if (ch.note) say(t(NOTES[ch.note]), ch.note === "seat_given_up" || ch.note === "session_expired");
-        if (ui.invite && !g.table) { const inv = ui.invite; ui.invite = null; join(inv.table, false, inv.password); }
+        // An invitation is followed once, from the lobby (a resumed seat comes first).
+        const inv = ui.invite;
+        ui.invite = null;
+        if (inv && !g.table && (ch.welcome.table_id ?? null) === null) join(inv.table, false, inv.password);
       } else if (ch.error) say(explain(ch.error), true);
       break;
     case "hello_refused":
