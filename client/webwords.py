@@ -59,7 +59,8 @@ PAGE: tuple[str, ...] = (
     N_("take my seat back"), N_("start"), N_("pass these 3 to {name}"),
     N_("double {card}"), N_("play {card}"), N_("rematch"), N_("{name} takes the trick"),
     N_("score sheet"), N_("last trick"), N_("no trick yet"), N_("quick phrases"), N_("invite"),
-    N_("Send this link to a friend:"), N_("with the password:"), N_("leave"), N_("close"), N_("continue"),
+    N_("Send this link to a friend:"), N_("with the password:"), N_("leave"), N_("close"),
+    N_("continue"),
     # the boxes: round summary, game over, leaderboard, profile
     N_("round {n}"), N_("{name} shot the moon!"), N_("golden goal: the round stopped early"),
     N_("a tie at the target: play goes on"), N_("total"), N_("winner: {names}"),
