@@ -465,7 +465,11 @@ export class Client {
     return msg;
   }
   /** The connection dropped: requests in flight are gone (returned for the caller). */
-  lost(detail = "") { this.pendingHello = null; this.link.lost(detail); return this.sender.lost(); }
+  lost(detail = "") {
+    this.pendingHello = null;
+    if (this.link.state !== FAILED) this.link.lost(detail); // failed stays failed
+    return this.sender.lost();
+  }
   /** Fold one server message; the changes it made. */
   receive(msg) {
     const ch = [];

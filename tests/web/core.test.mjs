@@ -248,4 +248,6 @@ test("a shutdown closes the link for a while; a session taken over closes it for
   assert.equal(c.link.state, core.RECONNECTING);
   c.receive({ type: "error", code: "session_replaced", message: "", re: null });
   assert.equal(c.link.state, core.FAILED);
+  c.lost("closed");
+  assert.equal(c.link.state, core.FAILED); // the page does not come back by itself
 });
