@@ -63,3 +63,13 @@ NeverDoubleHeuristic
 
 # twisted.web.websocket calls these on the protocol it holds (server/websocket.py).
 _.pongReceived
+_.textMessageReceived
+_.bytesMessageReceived
+_.negotiationStarted
+_.negotiationFinished
+_._plural_page  # client/webwords.py:78
+_.note_codes  # protocol/views.py:205
+_.isLeaf  # server/web.py:112
+_.getChild  # server/web.py:148
+_.displayTracebacks  # server/web.py:208
+_.writeSequence  # server/websocket.py:167
