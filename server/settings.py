@@ -5,6 +5,9 @@ the config file, the argparse options and the documentation, so a new option can
 reachable from one source and not another. Precedence is command line > file > default.
 The table and its checks are here; the command-line options and the example file made
 from the same table are `leekha.server.settings_cli`.
+
+Over 400 lines because the table of every option is one dataclass on purpose: split in two,
+an option could be reachable from one source and not another, which is what it prevents.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @needs_node
+@pytest.mark.slow  # runs node, a process
 def test_the_core_passes_its_node_tests() -> None:
     assert NODE is not None
     files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "web").glob("*.test.mjs"))
