@@ -94,12 +94,14 @@ class ServerFactory(Factory):
         for kick_penalty_s (its open connections stay)."""
         self.counter.penalize(ip, self.settings.kick_penalty_s)
 
-    def buildProtocol(self, addr: IAddress | None) -> Protocol:
+    def buildProtocol(self, addr: IAddress | None, *, direct: bool = True) -> Protocol:
         """A connection, or a `Refusal` for an address over its new-connection rate or in
-        the penalty box; those are counted, not logged one by one."""
+        the penalty box; those are counted, not logged one by one. `direct` is False for
+        a peer that came through the table page's WebSocket (leekha.server.web): its
+        address may be a reverse proxy's on this machine, so it is never the operator."""
         ip = str(getattr(addr, "host", "?"))
         if not self.counter.admit(ip):
             self.stats.refused += 1
             self.stats.note(ip, "rate_limited")
             return Refusal()
-        return LeekhaConnection(self, ip)
+        return LeekhaConnection(self, ip, direct=direct)

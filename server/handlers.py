@@ -57,8 +57,12 @@ def refusal(exc: Refused, re: int | None) -> M.Error:
 class LeekhaConnection(FramedConnection):
     """One client session's requests."""
 
-    def __init__(self, factory: Host, ip: str) -> None:
+    def __init__(self, factory: Host, ip: str, *, direct: bool = True) -> None:
         super().__init__(factory, ip)
+        #: The server's operator: a client on this machine's own address that reached the
+        #: game's port itself. Never one through the table page's WebSocket, where every
+        #: guest behind a reverse proxy on this machine would seem local.
+        self.operator = direct and is_loopback(ip)
         self.session: Session | None = None
         self.bucket = TokenBucket(
             self.clock, self.settings.rate_limit_msgs_per_s, self.settings.rate_burst
@@ -300,8 +304,9 @@ class LeekhaConnection(FramedConnection):
 
     def handle_cancel_tournament(self, msg: T.CancelTournament) -> Message:
         """The creator, or the operator: a client on the server's own machine."""
-        operator = is_loopback(self.ip)
-        return self.lobby.tournaments.cancel_request(self._need_session(), msg, self.ip, operator)
+        return self.lobby.tournaments.cancel_request(
+            self._need_session(), msg, self.ip, self.operator
+        )
 
     def handle_list_tournaments(self, msg: T.ListTournaments) -> Message:
         self._tournaments(msg)

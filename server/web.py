@@ -196,7 +196,7 @@ class _Socket(WebSocketResource):
         return super().render_GET(request)
 
     def buildProtocol(self, request: Request) -> WebSocketSession:
-        peer = self.game.buildProtocol(request.getClientAddress())
+        peer = self.game.buildProtocol(request.getClientAddress(), direct=False)
         request.channel.setTimeout(None)  # the session's keepalive judges it from now on
         return WebSocketSession(peer, request, DEFAULT_MAX_FRAME)
 

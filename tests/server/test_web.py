@@ -156,6 +156,9 @@ async def test_a_browser_session_plays_at_a_bot_table_over_the_websocket(tmp_pat
         (conn,) = server.factory.connections
         assert isinstance(conn, LeekhaConnection) and conn.ip == "127.0.0.1"
         assert conn.session is not None and conn.session.name == "ann"
+        # From this machine, yet not the operator: through the page, a reverse proxy's
+        # guests would all come from here (cancel_tournament trusts only the game port).
+        assert not conn.operator
     finally:
         await server.stop()
     err = await within(ann.wait_for(is_type(M.Error)), reactor)
