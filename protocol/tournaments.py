@@ -278,7 +278,8 @@ class EnterTournament(_Which):
     "stopped (their players go back to the lobby) and it is listed as finished, with the "
     "note who cancelled it. Only its creator (the same claimed name, or a guest of the "
     "same name from the same address) or the server's operator (a client on the "
-    "server's own machine) may. Reply `tournament_state`. Refusals: "
+    "server's own machine, connected to the game's port itself, not through the table "
+    "page) may. Reply `tournament_state`. Refusals: "
     "`no_such_tournament`, `not_your_tournament`, `tournament_over`.",
     since=(1, 4),
 )

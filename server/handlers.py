@@ -303,7 +303,7 @@ class LeekhaConnection(FramedConnection):
         return self.lobby.tournaments.create(self._tournaments(msg), msg, self.ip)
 
     def handle_cancel_tournament(self, msg: T.CancelTournament) -> Message:
-        """The creator, or the operator: a client on the server's own machine."""
+        """The creator, or the operator (`self.operator`)."""
         return self.lobby.tournaments.cancel_request(
             self._need_session(), msg, self.ip, self.operator
         )
