@@ -115,6 +115,7 @@ class _Files(Resource):
         super().__init__()  # type: ignore[no-untyped-call]
         self.files = files
         self.root = root
+        self.said_missing = False
 
     def render_GET(self, request: Request) -> bytes:
         try:
@@ -124,8 +125,10 @@ class _Files(Resource):
         found = self.files.get("/index.html" if path == "/" else path)
         if found is None:
             if not self.files:
-                where = f" ({self.root} is missing)" if self.root is not None else ""
-                return _plain(request, 404, f"the table page is not installed{where}\n")
+                if not self.said_missing:  # once, for the operator: where it was looked for
+                    self.said_missing = True
+                    log.warn("the table page is not installed: {root} has none", root=self.root)
+                return _plain(request, 404, "the table page is not installed on this server\n")
             return _plain(request, 404, "not found\n")
         request.setHeader(b"etag", found.etag)
         request.setHeader(b"cache-control", b"no-cache")
@@ -181,6 +184,10 @@ class _Socket(WebSocketResource):
         self.origins = origins
 
     def render_GET(self, request: Request) -> bytes | int:
+        upgrade = (request.getHeader(b"upgrade") or b"").lower()
+        if upgrade != b"websocket":  # a plain GET (a scanner, a curious browser): no log
+            request.setHeader(b"upgrade", b"websocket")
+            return _plain(request, 426, "this is the table's WebSocket; open the page instead\n")
         if not origin_allowed(request, self.origins):
             origin = request.getHeader(b"origin")
             self.game.stats.note(str(request.getClientAddress().host), "foreign_origin")  # type: ignore[attr-defined]

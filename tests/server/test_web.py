@@ -18,6 +18,7 @@ from helpers.loopback import Player, bot_table, hello, is_type, within
 from helpers.server import settings
 from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThread
+from twisted.logger import capturedLogs
 from twisted.web.websocket import WebSocketClientEndpoint, WebSocketTransport
 
 from leekha.client.cli import main
@@ -195,6 +196,8 @@ async def test_bad_websocket_input_is_refused_and_a_tcp_game_goes_on(tmp_path: P
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
             "Sec-WebSocket-Version": "13",
         }
+        plain = await deferToThread(get, web, "/ws")  # not an upgrade at all
+        assert plain.status == 426 and plain.getheader("Upgrade") == "websocket"
         foreign = await deferToThread(get, web, "/ws", {**upgrade, "Origin": "http://evil.example"})
         assert foreign.status == 403
         assert foreign.getheader("Content-Security-Policy") == CSP
@@ -415,3 +418,43 @@ def test_bad_web_values_are_refused_in_words(capsys: pytest.CaptureFixture[str])
         "https://cards.example.org",
     )
     assert load_settings(None, {"web": "OFF"}).web == "off"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_deadlines_keepalive_and_caps_are_the_tcp_ones(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+
+    server = await serve(
+        reactor, tmp_path, frame_timeout_s=0.5, ping_interval_s=0.3, max_connections_per_ip=2
+    )
+    try:
+        assert server.web is not None
+        # The keepalive: a silent browser is pinged with the protocol's own ping.
+        ann = await ws_connect(reactor, server.web.port)
+        await hello(reactor, ann, "ann")
+        ping = await within(ann.wait_for(is_type(M.Ping)), reactor, 5)
+        ann.send(M.Pong(re=ping.id))
+        # A message begun and never finished: dropped at the frame deadline (slowloris).
+        slow = await ws_connect(reactor, server.web.port)
+        await hello(reactor, slow, "slow")
+        raw: Any = slow.ws.transport  # type: ignore[attr-defined]
+        # FIN + binary, masked, a 16-bit length of 1000, the mask, then 10 bytes only.
+        with capturedLogs() as events:
+            raw.write(b"\x82\xfe\x03\xe8" + b"\x00\x00\x00\x00" + b"\x80" * 10)
+            await within(slow.lost, reactor, 5)
+        assert any("did not complete" in str(e.get("why", "")) for e in events), events
+        assert not [m for m in slow.inbox if isinstance(m, M.Error)]  # no words, as on TCP
+        # The per-address cap counts WebSocket and TCP peers together: ann and one more.
+        bob = Player()
+        await within(
+            connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", server.port), bob), reactor
+        )
+        await hello(reactor, bob, "bob")
+        full = await ws_connect(reactor, server.web.port)
+        err = await within(full.wait_for(is_type(M.Error)), reactor)
+        assert err.code == "server_full"
+        await within(full.lost, reactor)
+        assert not ann.lost.called and not bob.lost.called
+    finally:
+        await server.stop()
