@@ -1,0 +1,91 @@
+"""A guest with only a browser (Debian's chromium under Playwright) against a real
+`leekha serve` on 127.0.0.1: a whole game against three bots by clicks only, and a watcher
+who sees the turn marker and the clock. The figures on the page are checked against
+`leekha records export` replayed through the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.screens import recorded_stats
+from helpers.web import Guest, chromium, new_page, on_thread, require_browser, web_serve
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
+
+
+def test_a_guest_plays_a_whole_game_against_three_bots_by_clicks(tmp_path: Path) -> None:
+    require_browser()
+    data = tmp_path / "data"
+
+    def scene() -> tuple[dict[str, list[int]], str]:
+        with web_serve(tmp_path, data) as server, chromium(tmp_path / "shots") as browser:
+            guest = Guest(new_page(browser))
+            guest.enter(server.url, "gus")
+            guest.create_table("clicks", target=1)
+            guest.page.locator("#start").click()
+            played = guest.play_to_the_end(within=90)
+            assert played >= 13, played
+            assert not guest.errors, guest.errors
+            return guest.stats(), guest.page.locator("#winners").inner_text()
+
+    shown, winners = on_thread(scene, 130)
+    recorded, rounds = recorded_stats(data)
+    assert rounds >= 1 and sum(shown["tricks"]) == 13 * rounds
+    assert {k: shown[k] for k in recorded} == recorded
+    assert winners.strip(), "the game-over box names no winner"
+
+
+def test_a_watcher_sees_the_turn_marker_and_the_clock(tmp_path: Path) -> None:
+    """gus plays with a turn clock against three bots; wan watches from another browser
+    context and sees whose turn it is (the seat marked, the line under the table) and the
+    server's clock counting down for it."""
+    require_browser()
+
+    def scene() -> None:
+        with (
+            web_serve(tmp_path, tmp_path / "data") as server,
+            chromium(tmp_path / "shots") as browser,
+        ):
+            gus = Guest(new_page(browser))
+            gus.enter(server.url, "gus")
+            p = gus.page
+            p.locator("#new-table").click()
+            p.locator("#cf-name").fill("watched")
+            p.locator("#cf-pass-timer").select_option("60")
+            p.locator("#cf-turn-timer").select_option("60")
+            for seat in (1, 2, 3):
+                p.locator(f'#cf-bots select[data-seat="{seat}"]').select_option("easy")
+            p.locator("#cf-create").click()
+            p.wait_for_function("() => document.querySelectorAll('.seat[data-control=\"bot\"]')"
+                                ".length === 3")  # fmt: skip
+            p.locator("#start").click()
+            p.wait_for_selector('#hand[data-mode="pass"]')
+
+            wan = Guest(new_page(browser))
+            wan.enter(server.url, "wan")
+            w = wan.page
+            w.locator('#tables li.table-row[data-status="playing"] .watch').click()
+            w.locator("#table").wait_for(state="visible")
+            # In the pass every seat is awaited; once gus has passed, play starts and the
+            # turn is one seat's.
+            gus.pass_three()
+            p.wait_for_selector('#table[data-phase="play"]')
+            w.wait_for_selector('#table[data-phase="play"]')
+            # The bots play at once, so the turn soon rests with gus (seat 0, the host's).
+            w.wait_for_selector('#turn[data-seat="0"]')
+            turn = 0
+            marked = w.locator(".seat.turn").evaluate_all("els => els.map(e => e.dataset.seat)")
+            assert marked == [str(turn)], (turn, marked)
+            assert w.locator(f'.seat[data-seat="{turn}"] .seat-clock').is_visible()
+            first = int(w.locator("#clock").get_attribute("data-seconds") or "-1")
+            assert 0 < first <= 60, first
+            # The clock counts down while gus thinks (it is his turn once the bots lead).
+            w.wait_for_function(
+                "s => { const c = document.querySelector('#clock').dataset.seconds;"
+                " return c !== '' && Number(c) < s; }", arg=first, timeout=5_000,
+            )  # fmt: skip
+            assert w.locator("#clock").inner_text().strip()
+            assert not gus.errors and not wan.errors, gus.errors + wan.errors
+
+    on_thread(scene, 130)

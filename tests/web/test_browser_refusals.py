@@ -1,0 +1,107 @@
+"""What the WebSocket refuses, end to end: a garbage message and an oversized one sent from a
+page (its own WebSocket to /ws), and a handshake from a foreign Origin on a raw socket; all
+while a guest plays a game at another table, which must not notice."""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.web import Guest, chromium, new_page, on_thread, require_browser, web_serve
+
+from leekha.protocol.codec import DEFAULT_MAX_FRAME
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
+
+#: One message on a fresh WebSocket from the page's origin; what came back and how it closed.
+SEND = """async ([kind, size]) => {
+  const ws = new WebSocket(`ws://${location.host}/ws`);
+  ws.binaryType = "arraybuffer";
+  const got = [];
+  ws.onmessage = (e) => {
+    try { got.push(MessagePack.decode(new Uint8Array(e.data))); } catch { got.push("undecodable"); }
+  };
+  const closed = new Promise((r) => { ws.onclose = (e) => r({ code: e.code }); });
+  await new Promise((r, j) => { ws.onopen = r; ws.onerror = () => j(new Error("no socket")); });
+  let body;
+  if (kind === "garbage") body = new Uint8Array([0xc1, 0xff, 0x00, 0x13, 0x37]);
+  else if (kind === "text") body = "hello?";
+  else body = MessagePack.encode({ type: "chat", id: 1, text: "x".repeat(size) });
+  ws.send(body);
+  const end = await Promise.race([closed, new Promise((r) => setTimeout(() => r(null), 10000))]);
+  return { closed: end, got: got.map((m) => (m && m.type === "error" ? m.code : m && m.type)) };
+}"""
+
+
+def handshake(web_port: int, origin: str) -> str:
+    """The status line a WebSocket upgrade to /ws from `origin` gets, on a raw socket."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{web_port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Origin: {origin}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", web_port), timeout=10) as s:
+        s.sendall(request.encode())
+        reply = b""
+        while b"\r\n" not in reply:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+    return reply.split(b"\r\n", 1)[0].decode(errors="replace")
+
+
+def test_garbage_oversized_and_foreign_origin_are_refused_and_a_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    require_browser()
+
+    def scene() -> dict[str, Any]:
+        # No penalty for the address of a protocol violation: each probe here comes from
+        # 127.0.0.1, and each must meet its own refusal, not the last one's ban.
+        with (
+            web_serve(tmp_path, tmp_path / "data", "--kick-penalty-s", "0") as server,
+            chromium(tmp_path / "shots") as browser,
+        ):
+            gus = Guest(new_page(browser))
+            gus.enter(server.url, "gus")
+            gus.page.evaluate("""() => { window.linkStates = [];
+                new MutationObserver(() => linkStates.push(
+                    document.querySelector('#link-state').dataset.state))
+                .observe(document.querySelector('#link-state'), { attributes: true }); }""")
+            gus.create_table("busy", target=1)
+            gus.page.locator("#start").click()
+            gus.page.wait_for_selector('#hand[data-mode="pass"]')
+
+            other = new_page(browser)
+            other.goto(server.url)
+            seen = {
+                "garbage": other.evaluate(SEND, ["garbage", 0]),
+                "text": other.evaluate(SEND, ["text", 0]),
+                "oversized": other.evaluate(SEND, ["oversized", DEFAULT_MAX_FRAME + 1024]),
+                "foreign": handshake(server.web_port, "http://evil.example"),
+                "own": handshake(server.web_port, server.url.rstrip("/")),
+            }
+            gus.play_to_the_end(within=90)
+            seen["states"] = gus.page.evaluate("() => window.linkStates")
+            seen["errors"] = gus.errors
+            seen["server"] = server.proc.text()
+            return seen
+
+    seen = on_thread(scene, 140)
+    for kind, codes in (("garbage", {"bad_msgpack"}), ("text", {"bad_msgpack", "bad_message"}),
+                        ("oversized", {"frame_too_large"})):  # fmt: skip
+        got = seen[kind]
+        assert got["closed"] is not None, f"{kind}: the server left the socket open: {got}"
+        assert set(got["got"]) <= codes, f"{kind}: {got}"
+    assert " 403 " in seen["foreign"] + " ", seen["foreign"]
+    assert " 101 " in seen["own"], seen["own"]
+    # gus's game went on to its end without a drop: online the whole time.
+    assert all(s == "online" for s in seen["states"]), seen["states"]
+    assert not seen["errors"], seen["errors"]
+    assert "Traceback" not in seen["server"], seen["server"]
