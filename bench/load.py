@@ -12,6 +12,10 @@ separate processes:
     # steps up until p99 > 20 ms (goal: 4,000 tables = 16,000 connections at p99 <= 20 ms)
     python bench/load.py human --steps 250,500,1000,2000,4000 --seconds 30 --workers 2
 
+    # server CPU per message with half the tables over the table page's WebSocket and
+    # half over TCP, against all over TCP, in one run (goal: WebSocket <= 1.2x TCP)
+    python bench/load.py web-half --tables 50 --seconds 10 --pairs 2
+
     # the server's CPU per action, this checkout's server and another's alternated (a
     # checkout made with `git worktree add DIR REV` or `git archive REV | tar -x -C DIR`)
     python bench/load.py human --steps 300 --seconds 15 --workers 2 --against DIR --pairs 3
@@ -87,6 +91,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         concurrency=args.concurrency,
         seed=args.first,
         checked=False,
+        ws=args.ws,
     )
     setup_s = time.perf_counter() - t0
     if not args.gc:
@@ -178,13 +183,20 @@ def run_step(
     loadgen_gc: bool = False,
     settle: float = 0.0,
     pythonpath: str | None = None,
+    ws_tables: int = 0,
 ) -> dict[str, Any]:
-    """One measurement: a fresh server, `tables` tables split over `workers` processes.
+    """One measurement: a fresh server, `tables` tables split over `workers` processes
+    (and `ws_tables` of them over the table page's WebSocket, in processes of their own).
     With `probe`, each load generator runs bench/lagprobe.py and the result keeps its
     events, the late plays with their times, and the server's probe log if the server ran
     with the `lagprobe` patch."""
     workers = max(1, min(workers, tables))
-    shares = [tables // workers + (i < tables % workers) for i in range(workers)]
+    groups = [(n, ws) for n, ws in ((tables - ws_tables, False), (ws_tables, True)) if n > 0]
+    shares = [
+        (n // workers + (i < n % workers), ws)
+        for n, ws in groups
+        for i in range(min(workers, n))
+    ]
     setup_timeout = 60 + tables * 0.1
     stall_log = Path(tempfile.mkdtemp(prefix="leekha-probe-")) / "stalls.jsonl"
     os.environ["LEEKHA_STALL_LOG"] = str(stall_log)  # read by serverpatch lagprobe
@@ -195,11 +207,14 @@ def run_step(
         server = s.server
         rss_idle = server.rss_bytes()
         first = 0
-        for n in shares:
+        for n, ws in shares:
+            if ws and server.web_port is None:
+                raise RuntimeError("the server printed no table page address")
             helpers.start(
                 "_worker",
                 stdin=True,
-                port=s.port,
+                port=server.web_port if ws else s.port,
+                ws=ws,
                 tables=n,
                 first=first,
                 think=think,
@@ -278,6 +293,7 @@ def run_step(
     msgs = sum(r["sent"] + r["received"] for r in results)
     return {
         "tables": tables,
+        "ws_tables": ws_tables,
         "connections": 4 * tables,
         "workers": workers,
         "server_patch": patch,
@@ -319,6 +335,57 @@ def run_step(
             if probe
             else {}
         ),
+    }
+
+
+def web_half(args: argparse.Namespace) -> dict[str, Any]:
+    """Server CPU per message with half the tables over the WebSocket against all over
+    TCP, alternated `--pairs` times in one run (issue 35: the WebSocket at most 1.2x TCP).
+    With half the messages on each, WS/TCP per message = 2 x mixed/TCP - 1."""
+    rows: list[dict[str, Any]] = []
+    for _ in range(args.pairs):
+        for ws_tables in (0, args.tables // 2):
+            step = run_step(
+                args.tables,
+                think=0.0,
+                seconds=args.seconds,
+                target=args.target,
+                extra=NO_RATE_LIMIT,
+                ws_tables=ws_tables,
+            )
+            step["server_cpu_us_per_msg"] = round(
+                1e6 * step["server_cpu_pct"] / 100 / step["msgs_per_s"], 2
+            )
+            rows.append(step)
+    tcp = statistics.median(r["server_cpu_us_per_msg"] for r in rows if not r["ws_tables"])
+    mixed = statistics.median(r["server_cpu_us_per_msg"] for r in rows if r["ws_tables"])
+    ws_per_tcp = 2 * mixed / tcp - 1
+    return {
+        "mode": "web-half",
+        "tables": args.tables,
+        "pairs": args.pairs,
+        "seconds": args.seconds,
+        "tcp_cpu_us_per_msg": tcp,
+        "mixed_cpu_us_per_msg": mixed,
+        "mixed_per_tcp": round(mixed / tcp, 3),
+        "ws_per_tcp": round(ws_per_tcp, 3),
+        "goal_ws_per_tcp": 1.2,
+        "meets_goal": ws_per_tcp <= 1.2,
+        "runs": [
+            {
+                k: r[k]
+                for k in (
+                    "ws_tables",
+                    "msgs_per_s",
+                    "server_cpu_pct",
+                    "server_cpu_us_per_msg",
+                    "closed_connections",
+                    "action_errors",
+                    "server_alive",
+                )
+            }
+            for r in rows
+        ],
     }
 
 
@@ -459,6 +526,15 @@ def main(argv: list[str] | None = None) -> int:
     p_full.add_argument("--profile", type=Path, default=None, help="py-spy raw output file")
     p_full.add_argument("--profile-rate", type=int, default=100, help="py-spy samples a second")
     p_full.add_argument("--patch", default=None, help="server experiment (bench/serverpatch.py)")
+    p_web = sub.add_parser(
+        "web-half",
+        help="full speed, half the tables over the WebSocket: server CPU per message vs TCP",
+    )
+    p_web.add_argument("--tables", type=int, default=50)
+    p_web.add_argument("--seconds", type=float, default=10.0)
+    p_web.add_argument("--target", type=int, default=None)
+    p_web.add_argument("--pairs", type=int, default=1, help="TCP/mixed runs alternated")
+    p_web.add_argument("--json", action="store_true")
     p_human = sub.add_parser("human", help="human pace: latency, CPU and memory per table")
     p_human.add_argument("--steps", default="250,500,1000,2000,4000")
     p_human.add_argument("--seconds", type=float, default=30.0)
@@ -506,11 +582,14 @@ def main(argv: list[str] | None = None) -> int:
     p_w.add_argument("--probe", action="store_true")
     p_w.add_argument("--gc", action="store_true")
     p_w.add_argument("--settle", type=float, default=0.0)
+    p_w.add_argument("--ws", action="store_true", help="over the table page's WebSocket")
     args = parser.parse_args(argv)
     if args.mode == "_worker":
         return worker_main(args)
     if args.mode == "full":
         result = full_speed(args)
+    elif args.mode == "web-half":
+        result = web_half(args)
     else:
         result = human_pace(args) if args.against is None else against(args)
     result["machine"] = machine()
@@ -532,6 +611,18 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"pairs (each run back to back): {result['pair_ratios']}, median "
             f"{result['median_pair_ratio']}"
+        )
+    elif args.mode == "web-half":
+        for r in result["runs"]:
+            print(
+                f"{r['ws_tables']:>3} of {args.tables} tables over the WebSocket: "
+                f"{r['msgs_per_s']:,.0f} msgs/s, server CPU {r['server_cpu_pct']}%, "
+                f"{r['server_cpu_us_per_msg']} us per message"
+            )
+        print(
+            f"CPU per message, half over the WebSocket / all over TCP: "
+            f"{result['mixed_per_tcp']}; so the WebSocket's per message / TCP's: "
+            f"{result['ws_per_tcp']} (goal <= 1.2)"
         )
     elif args.mode == "full":
         print(

@@ -137,6 +137,8 @@ class ServerProcess:
         self.starts = 0
         #: The port of every listener, in the order `leekha serve` printed them.
         self.ports: list[int] = []
+        #: The table page's port (its WebSocket is /ws there), if it printed one.
+        self.web_port: int | None = None
 
     def start(self, timeout: float = 30.0) -> int:
         """Start (or restart on the same data folder and port) and return the port."""
@@ -207,6 +209,8 @@ class ServerProcess:
             for ln in lines[1:]
             if ln.startswith("listening on ") and " port " in ln
         ]
+        page = [ln for ln in lines if ln.startswith("table page: ")]
+        self.web_port = int(page[0].rstrip("/").rsplit(":", 1)[1]) if page else None
         return self.port
 
     @property
@@ -486,6 +490,72 @@ class Conn(asyncio.Protocol):
             self.transport.abort()
 
 
+class WsConn(Conn):
+    """The same client over the table page's WebSocket (`/ws`): an HTTP upgrade by
+    wsproto, then one binary message per protocol message (docs/protocol.md,
+    "WebSocket"). What arrives is re-framed for `Conn`; what `Conn` writes is split into
+    one message per frame. `ready` fires once the server accepted the upgrade."""
+
+    def __init__(
+        self, on_message: Callable[[dict[str, Any]], None], *, checked: bool = True, port: int
+    ) -> None:
+        import wsproto
+
+        super().__init__(on_message, checked=checked)
+        self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._where = f"{HOST}:{port}"
+        self._partial = bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        from wsproto.events import Request
+
+        super().connection_made(transport)
+        assert self.transport is not None
+        self.transport.write(self.ws.send(Request(host=self._where, target="/ws")))
+
+    def data_received(self, data: bytes) -> None:
+        from wsproto.events import (
+            AcceptConnection,
+            BytesMessage,
+            CloseConnection,
+            Ping,
+            RejectConnection,
+        )
+
+        self.ws.receive_data(data)
+        for event in self.ws.events():
+            if isinstance(event, BytesMessage):
+                self._partial += event.data
+                if event.message_finished:
+                    body = bytes(self._partial)
+                    self._partial.clear()
+                    super().data_received(len(body).to_bytes(4, "big") + body)
+            elif isinstance(event, AcceptConnection) and not self.ready.done():
+                self.ready.set_result(None)
+            elif isinstance(event, Ping) and self.transport is not None:
+                self.transport.write(self.ws.send(event.response()))
+            elif isinstance(event, CloseConnection | RejectConnection):
+                if not self.ready.done():
+                    self.ready.set_exception(ConnectionError(f"WebSocket refused: {event}"))
+                self.abort()
+
+    def write(self, data: bytes) -> None:
+        from wsproto.events import BytesMessage
+
+        if not self.open:
+            return
+        assert self.transport is not None
+        out = bytearray()
+        at, end = 0, len(data)
+        while at < end:
+            n = int.from_bytes(data[at : at + 4], "big")
+            out += self.ws.send(BytesMessage(data=data[at + 4 : at + 4 + n]))
+            at += 4 + n
+        self.transport.write(bytes(out))
+        self.sent += 1
+
+
 def _bench_tls() -> ssl.SSLContext:
     """TLS to our own server on loopback: encrypted like the real thing, not verified (the
     client's trust rules are not what a latency figure measures)."""
@@ -502,11 +572,19 @@ async def connect(
     tls: bool = False,
     source: str | None = None,
     checked: bool = True,
+    ws: bool = False,
 ) -> Conn:
+    """A client on `port`; with `ws` over the table page's WebSocket there."""
     loop = asyncio.get_running_loop()
+
+    def made() -> Conn:
+        if ws:
+            return WsConn(on_message, checked=checked, port=port)
+        return Conn(on_message, checked=checked)
+
     _, proto = await asyncio.wait_for(
         loop.create_connection(
-            lambda: Conn(on_message, checked=checked),
+            made,
             HOST,
             port,
             ssl=_bench_tls() if tls else None,
@@ -514,6 +592,8 @@ async def connect(
         ),
         30,
     )
+    if isinstance(proto, WsConn):
+        await asyncio.wait_for(proto.ready, 30)
     return proto
 
 
@@ -558,8 +638,11 @@ class TableRun:
         tls: bool = False,
         source: str | None = None,
         checked: bool = True,
+        ws: bool = False,
     ) -> None:
         self.index = index
+        #: The players connect over the table page's WebSocket (WsConn).
+        self.ws = ws
         #: Whether the players check every frame through `leekha.protocol` (see Conn).
         self.checked = checked
         self.tls = tls
@@ -682,6 +765,7 @@ class Player:
             tls=self.table.tls,
             source=self.table.source,
             checked=self.table.checked,
+            ws=self.table.ws,
         )
         self._watch(self.conn)
 
@@ -726,6 +810,7 @@ class Player:
             tls=self.table.tls,
             source=self.table.source,
             checked=self.table.checked,
+            ws=self.table.ws,
         )
         self.conn = conn
         self.pending_actions.clear()
@@ -878,6 +963,7 @@ async def open_tables(
     tls: bool = False,
     spread: bool = False,
     checked: bool = True,
+    ws: bool = False,
 ) -> list[TableRun]:
     """Open `count` tables of four client players, a few at a time (the server's hello
     timeout and accept backlog bound how fast a ramp may go), and start them. With
@@ -896,6 +982,7 @@ async def open_tables(
             tls=tls,
             source=spread_address(first_index + i) if spread else None,
             checked=checked,
+            ws=ws,
         )
         for i in range(count)
     ]

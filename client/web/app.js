@@ -29,6 +29,7 @@ import { boxContent, fillCreateForm, readCreateForm } from "./boxes.js";
 import { keyHandler } from "./keys.js";
 
 const STORE = { token: "leekha.token", name: "leekha.name", lang: "leekha.lang" };
+const NAME_REFUSALS = new Set(["bad_name", "name_too_long", "name_claimed"]);
 const HELLO_WAIT_MS = 10000; // the server's own hello_timeout_s
 const HOLD_MS = 1500; // a finished trick stays on screen this long (presentation only)
 const codec = core.makeCodec(globalThis.MessagePack);
@@ -119,9 +120,11 @@ function changed(ch) {
       break;
     case "hello_refused":
       say(explain(ch.error), true);
-      store.set(STORE.token, null);
-      client.token = null;
-      if (client.link.state !== core.FAILED) { showName(true); }
+      if (NAME_REFUSALS.has(ch.error.code)) {
+        store.set(STORE.token, null);
+        client.token = null;
+        showName(true); // another name, please
+      } else if (ws && client.link.state !== core.FAILED) ws.close(); // later, with backoff
       break;
     case "refused": {
       const req = ch.request;

@@ -26,6 +26,9 @@ export const BOT_LEVELS = ["easy", "medium", "hard"];
 // Connection states (client/core/link.py).
 export const OFFLINE = "offline", ONLINE = "online", RECONNECTING = "reconnecting",
   FAILED = "failed";
+// After these the page does not reconnect by itself (protocol.md section 9: "Do not
+// auto-resume after session_replaced").
+export const NO_RETRY = new Set(["session_replaced", "version_mismatch"]);
 // Errors that close the connection (protocol/connection.py's fatal codes).
 export const FATAL = new Set(["bad_frame", "frame_too_large", "bad_msgpack", "unknown_type",
   "missing_field", "bad_field", "version_mismatch", "not_hello_first", "server_full",
@@ -462,7 +465,11 @@ export class Client {
     return msg;
   }
   /** The connection dropped: requests in flight are gone (returned for the caller). */
-  lost(detail = "") { this.pendingHello = null; this.link.lost(detail); return this.sender.lost(); }
+  lost(detail = "") {
+    this.pendingHello = null;
+    if (this.link.state !== FAILED) this.link.lost(detail); // failed stays failed
+    return this.sender.lost();
+  }
   /** Fold one server message; the changes it made. */
   receive(msg) {
     const ch = [];
@@ -554,11 +561,18 @@ export class Client {
         ch.push({ what: "link", note: "session_expired", error: msg });
         return;
       }
-      if (FATAL.has(msg.code)) this.link.failed(msg.code);
+      if (NO_RETRY.has(msg.code)) this.link.failed(msg.code);
       ch.push({ what: "hello_refused", error: msg });
       return;
     }
-    if (FATAL.has(msg.code)) { this.link.failed(msg.code); ch.push({ what: "link", error: msg }); return; }
+    if (FATAL.has(msg.code)) {
+      // The connection closes. Reconnecting helps after a shutdown or a full server; not
+      // after another connection took the session over, nor without a common version.
+      if (NO_RETRY.has(msg.code)) this.link.failed(msg.code);
+      else this.link.lost(msg.code);
+      ch.push({ what: "link", error: msg });
+      return;
+    }
     const asked = this.sender.reply(msg);
     ch.push({ what: "refused", error: msg, request: asked ? asked.request : null, note: asked ? asked.note : null });
   }

@@ -1,8 +1,8 @@
 // Painting: the lobby and the table drawn from the core's state (core.js) and the page's own
 // choices (`ui`: the lifted card, the pass being chosen, the held trick of the presentation
 // timeline). Painting decides nothing about the game; every fact is the server's.
-import { cardId, cardText, passProblem, BOT_LEVELS, suitOf, rankOf } from "./core.js";
-import { t, nt, explain } from "./words.js";
+import { cardId, passProblem, BOT_LEVELS, suitOf, rankOf } from "./core.js";
+import { t, nt, explain, cardWord } from "./words.js";
 import { $, h, cardEl, show, fill } from "./dom.js";
 
 const COMPASS = ["S", "E", "N", "W"];
@@ -185,11 +185,11 @@ function paintActions(client, ui, act) {
     if (problem && problem.rule) out.push(h("span", { id: "pass-problem", class: "problem" }, explain(problem)));
     for (const c of g.doublable()) {
       out.push(h("button", { class: "double", data: { card: cardId(c) }, on: { click: () => act.request("declare_double", { card: c }) } },
-        t("double {card}", { card: cardText(c) })));
+        t("double {card}", { card: cardWord(c) })));
     }
   }
   if (v && v.phase === "play" && g.myTurn && ui.sent === null && ui.lifted !== null) {
-    out.push(h("button", { id: "play-lifted", on: { click: () => act.tapCard(ui.lifted) } }, t("play {card}", { card: cardText(ui.lifted) })));
+    out.push(h("button", { id: "play-lifted", on: { click: () => act.tapCard(ui.lifted) } }, t("play {card}", { card: cardWord(ui.lifted) })));
   }
   if (v && v.phase === "game_over" && g.seated) {
     out.push(h("button", { id: "rematch", disabled: ui.rematchVoted, on: { click: () => act.rematch() } },

@@ -55,6 +55,9 @@ export function nt(singular, plural, n, args) {
   return fmt(n === 1 ? singular : plural, a);
 }
 
+/** A card inside a sentence: isolated left to right, so "K♣" stays "K♣" in Arabic. */
+export const cardWord = (c) => `\u2066${cardText(c)}\u2069`;
+
 const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
 export const suitName = (s) => t(SUIT_NAMES[s]);
 const displayOrder = (cards) => [...cards].sort((a, b) => suitOf(a) - suitOf(b) || rankOf(a) - rankOf(b));
@@ -68,8 +71,8 @@ export const phraseWords = () => codes.phrases;
 function shown(args) {
   const out = {};
   for (const [k, v] of Object.entries(args || {})) {
-    if (k === "card" && typeof v === "number") out[k] = cardText(v);
-    else if ((k === "cards" || k === "legal") && Array.isArray(v)) out[k] = displayOrder(v).map(cardText).join(" ");
+    if (k === "card" && typeof v === "number") out[k] = cardWord(v);
+    else if ((k === "cards" || k === "legal") && Array.isArray(v)) out[k] = `\u2066${displayOrder(v).map(cardText).join(" ")}\u2069`;
     else if (k === "suit" && typeof v === "number" && v >= 0 && v < 4) out[k] = suitName(v);
     else if (k === "option" && typeof v === "string") out[k] = `'${v}'`;
     else if (k === "allowed" && Array.isArray(v)) { out[k] = v.map((x) => `'${x}'`).join(", "); out.known = v.join(", "); }

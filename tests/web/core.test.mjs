@@ -241,3 +241,13 @@ test("the browser's invitation link, as protocol/invite.py web_link writes it", 
     "http://192.168.1.20:7242/#/table/12?password=open%20sesame");
   assert.equal(core.webLink("http://h:1", 3), "http://h:1/#/table/3");
 });
+
+test("a shutdown closes the link for a while; a session taken over closes it for good", () => {
+  const c = new core.Client({ token: "t" });
+  c.receive({ type: "error", code: "server_shutdown", message: "", re: null });
+  assert.equal(c.link.state, core.RECONNECTING);
+  c.receive({ type: "error", code: "session_replaced", message: "", re: null });
+  assert.equal(c.link.state, core.FAILED);
+  c.lost("closed");
+  assert.equal(c.link.state, core.FAILED); // the page does not come back by itself
+});
