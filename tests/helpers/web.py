@@ -169,7 +169,10 @@ class Guest:
         #: The protocol messages both ways, in brief ("> play_card", "< error not_your_turn"),
         #: for a failure's account.
         self.wire: list[str] = []
+        #: What the page logged as an error (a failed load, a refused script...).
+        self.console: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: self.console.append(m.text) if m.type == "error" else None)
         page.on("websocket", self._watch)
 
     def _watch(self, ws: WebSocket) -> None:

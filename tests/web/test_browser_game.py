@@ -1,7 +1,8 @@
 """A guest with only a browser (Debian's chromium under Playwright) against a real
 `leekha serve` on 127.0.0.1: a whole game against three bots by clicks only, and a watcher
 who sees the turn marker and the clock. The figures on the page are checked against
-`leekha records export` replayed through the engine."""
+`leekha records export` replayed through the engine; the page logs no error on the way (a
+script or style the Content-Security-Policy refused would be one)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def test_a_guest_plays_a_whole_game_against_three_bots_by_clicks(tmp_path: Path)
             played = guest.play_to_the_end(within=90)
             assert played >= 13, played
             assert not guest.errors, guest.errors
+            assert not guest.console, guest.console
             return guest.stats(), guest.page.locator("#winners").inner_text()
 
     shown, winners = on_thread(scene, 130)
