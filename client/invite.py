@@ -20,6 +20,7 @@ from leekha.protocol.views import TableSummary
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import ReactorTime
+    from leekha.client.session import ClientSession
 
 #: What is wrong with a pasted line, by `InviteError.code`, in the reader's language.
 PROBLEMS = {
@@ -44,6 +45,13 @@ def read_invite(text: str) -> Invite:
     except InviteError as exc:
         words = PROBLEMS.get(exc.code)
         raise ValueError(_(words).format(**exc.facts) if words else str(exc)) from None
+
+
+def page_of(session: ClientSession) -> str | None:
+    """The server's table page (its welcome's `web`) for the browser link; None when
+    offline or when the server serves none."""
+    welcome = session.proto.welcome if session.proto is not None else None
+    return welcome.web if welcome is not None else None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -128,8 +136,9 @@ async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse
                 file=sys.stderr,
             )
         print(invite.line())
-        if link.session.web is not None:  # the same table for a browser (the welcome's page)
-            print(web_link(link.session.web, invite.table_id, invite.password))
+        address = page_of(link.session)
+        if address is not None:  # the same table for a browser
+            print(web_link(address, invite.table_id, invite.password))
         return 0
     except (Refused, ConnectFailed) as exc:
         print(_("leekha invite: {problem}").format(problem=exc), file=sys.stderr)

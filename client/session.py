@@ -131,8 +131,6 @@ class ClientSession:
         #: mistaken for the answer to a request of an earlier connection.
         self.ids = itertools.count(1)
         self.token: str | None = tokens.get(target.server, name) if tokens is not None else None
-        #: The address of the server's table page, from the last welcome (None: no page).
-        self.web: str | None = None
         self.proto: SessionProtocol | None = None
         self.resumes = 0
         self.ever_online = False
@@ -283,7 +281,6 @@ class ClientSession:
         self._failures = 0
         self.token = welcome.token
         self.name = welcome.name
-        self.web = welcome.web  # the server's table page, for invitation links
         if welcome.resumed:
             self.resumes += 1
         if self.tokens is not None:

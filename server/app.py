@@ -17,22 +17,15 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.application.service import MultiService, Service
 from twisted.internet.defer import Deferred, DeferredList, ensureDeferred
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import (
-    IListeningPort,
-    IProtocolFactory,
-    IReactorFromThreads,
-    IStreamServerEndpoint,
-)
+from twisted.internet.interfaces import IReactorFromThreads
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
-from twisted.python.failure import Failure
-from zope.interface import implementer
 
 from leekha.protocol.version import PROTOCOL_VERSION
 from leekha.server.checkpoint import Checkpointer
@@ -40,47 +33,27 @@ from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
 from leekha.server.dbhealth import DatabaseProblem, open_store
 from leekha.server.errors import StoreFailed
+from leekha.server.listeners import (
+    Listener,
+    Recorded,
+    endpoint_descriptions,
+    for_log,
+    is_tls,
+    start_web,
+    tls_description,
+    web_is_tls,
+)
 from leekha.server.lobby import Lobby
 from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
-from leekha.server.tls import Credentials, credentials, quote, with_credentials
-from leekha.server.web import PageAddress, web_factory, wildcard
+from leekha.server.tls import Credentials, credentials, with_credentials
+from leekha.server.web import PageAddress
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import Reactor
 
 log = Logger()
-
-
-@implementer(IStreamServerEndpoint)
-class _Listener(Protocol):
-    """A server endpoint as `_Recorded` uses it: IStreamServerEndpoint's one method (the
-    zope interface itself declares it without `self`, which mypy cannot call)."""
-
-    def listen(self, protocolFactory: IProtocolFactory) -> Deferred[IListeningPort]: ...
-
-
-class _Recorded:
-    """An endpoint that reports the port it listened on (or why it could not) through
-    `ready`, so `start_server` learns a port-0 listener's real port and a busy port is a
-    clear failure, while the service does the listening."""
-
-    def __init__(self, endpoint: _Listener) -> None:
-        self.endpoint = endpoint
-        self.ready: Deferred[IListeningPort] = Deferred()
-
-    def listen(self, factory: IProtocolFactory) -> Deferred[IListeningPort | None]:
-        d: Deferred[IListeningPort] = self.endpoint.listen(factory)
-
-        def listening(port: IListeningPort) -> IListeningPort:
-            self.ready.callback(port)
-            return port
-
-        def failed(failure: Failure) -> None:
-            self.ready.errback(failure)  # the service then has no port to stop
-
-        return d.addCallbacks(listening, failed)
 
 
 class _Announcing(Service):
@@ -124,18 +97,6 @@ class _Announcing(Service):
             except Exception:
                 log.failure("stopping the LAN announcement failed")
             self.announcer = None
-
-
-@dataclass
-class Listener:
-    """One listening endpoint: its description (keys and paths left out) and real port."""
-
-    description: str
-    port: int
-    tls: bool
-    service: StreamServerEndpointService
-    #: The address it listens on ("0.0.0.0", "::" for every interface).
-    interface: str = ""
 
 
 @dataclass
@@ -239,71 +200,6 @@ def local_settings(data_dir: Path | None = None, **overrides: Any) -> ServerSett
     return replace(ServerSettings(), **values)
 
 
-def endpoint_descriptions(settings: ServerSettings) -> list[str]:
-    """What to listen on: every `listen` entry, or else the short form host/port (TLS with
-    `tls`). Twisted picks IPv4 or IPv6 from the interface address itself."""
-    if settings.listen:
-        return list(settings.listen)
-    kind = "ssl" if settings.tls else "tcp"
-    return [f"{kind}:port={settings.port}:interface={quote(settings.host)}"]
-
-
-def _asks_port_0(description: str) -> bool:
-    """Whether an endpoint description asks for any free port (tcp:0, tcp:port=0:...)."""
-    parts = description.split(":")[1:]
-    positional = [p for p in parts if "=" not in p]
-    named = [p.partition("=")[2] for p in parts if p.startswith("port=")]
-    return (named or positional[:1] or [""])[0] == "0"
-
-
-def web_is_tls(settings: ServerSettings) -> bool:
-    """Whether the table page is served over TLS: an ssl:/tls: `web` endpoint, else as
-    the game's first listener."""
-    kind = settings.web.partition(":")[0].lower()
-    if settings.web and not settings.web.isdigit():
-        return kind in ("ssl", "tls")
-    return _is_tls(endpoint_descriptions(settings)[0])
-
-
-def web_description(settings: ServerSettings, listeners: list[Listener]) -> str | None:
-    """What the table page listens on (None: off). Unset: the game's first listener's
-    interface and kind on the port after the game's highest (the next port of the short
-    form), or any free port when the first asked for any; a port number: that port there;
-    else the endpoint given (`tls:` read as `ssl:`)."""
-    web = settings.web
-    first = listeners[0]
-    if web == "off":
-        return None
-    if web and not web.isdigit():
-        return _tls_description(web)
-    highest = max(x.port for x in listeners)
-    if web:
-        port = int(web)
-    elif _asks_port_0(first.description) or highest >= 65535:
-        port = 0
-    else:
-        port = highest + 1
-    kind = "ssl" if first.tls else "tcp"
-    return f"{kind}:port={port}:interface={quote(first.interface or settings.host)}"
-
-
-def _is_tls(description: str) -> bool:
-    return description.split(":", 1)[0].lower() in ("ssl", "tls")
-
-
-def _tls_description(description: str) -> str:
-    """`tls:` is accepted as another name of Twisted's `ssl:` endpoint."""
-    kind, _, rest = description.partition(":")
-    return f"ssl:{rest}" if kind.lower() == "tls" else description
-
-
-def _shown(description: str) -> str:
-    """A description fit for the log: no key or certificate paths."""
-    parts = description.split(":")
-    keep = [p for p in parts if not p.startswith(("privateKey=", "certKey=", "extraCertChain="))]
-    return ":".join(keep)
-
-
 async def start_server(
     reactor: Reactor,
     settings: ServerSettings,
@@ -322,7 +218,7 @@ async def start_server(
     """
     descriptions = endpoint_descriptions(settings)
     creds: Credentials | None = None
-    if any(_is_tls(d) for d in descriptions) or (settings.web != "off" and web_is_tls(settings)):
+    if any(is_tls(d) for d in descriptions) or (settings.web != "off" and web_is_tls(settings)):
         creds = credentials(settings.data_dir, settings.tls_cert, settings.tls_key)
     if store is None:  # one server per data folder (DataDirInUse if another has it)
         if lock is None:
@@ -355,14 +251,14 @@ async def start_server(
     factory = ServerFactory(lobby, settings, reactor)
     services = MultiService()
     listeners: list[Listener] = []
-    recorded: list[tuple[str, bool, _Recorded, StreamServerEndpointService]] = []
+    recorded: list[tuple[str, bool, Recorded, StreamServerEndpointService]] = []
     try:
         for description in descriptions:
-            tls = _is_tls(description)
+            tls = is_tls(description)
             full = description
             if tls and creds is not None:
-                full = with_credentials(_tls_description(description), creds)
-            endpoint = _Recorded(serverFromString(reactor, full))
+                full = with_credentials(tls_description(description), creds)
+            endpoint = Recorded(serverFromString(reactor, full))
             service = StreamServerEndpointService(endpoint, factory)
             service.setServiceParent(services)
             recorded.append((description, tls, endpoint, service))
@@ -377,8 +273,8 @@ async def start_server(
             address: Any = port.getHost()  # type: ignore[misc]
             number = int(address.port)
             interface = str(getattr(address, "host", ""))
-            listeners.append(Listener(_shown(description), number, tls, service, interface))
-        web = await _start_web(reactor, settings, factory, services, listeners, creds, page)
+            listeners.append(Listener(for_log(description), number, tls, service, interface))
+        web = await start_web(reactor, settings, factory, services, listeners, creds, page)
     except Exception:
         await services.stopService()
         for table in lobby.tables.values():
@@ -423,45 +319,6 @@ async def start_server(
         server.announcing = _Announcing(settings, shown.port, shown.tls, lobby, factory.page)
         server.announcing.setServiceParent(services)  # type: ignore[no-untyped-call]
     return server
-
-
-async def _start_web(
-    reactor: Reactor,
-    settings: ServerSettings,
-    factory: ServerFactory,
-    services: MultiService,
-    listeners: list[Listener],
-    creds: Credentials | None,
-    page: Path | None,
-) -> Listener | None:
-    """Listen for the table page (leekha.server.web) and tell the factory where it is. A
-    `web` endpoint given that cannot listen stops the start; the default next port,
-    taken by something else, only leaves the page off, with a warning."""
-    description = web_description(settings, listeners)
-    if description is None:
-        return None
-    tls = _is_tls(description)
-    full = with_credentials(description, creds) if tls and creds is not None else description
-    endpoint = _Recorded(serverFromString(reactor, full))
-    service = StreamServerEndpointService(endpoint, web_factory(factory, page, settings.web_origin))
-    service.setServiceParent(services)
-    try:
-        port = await endpoint.ready
-    except Exception as exc:
-        await service.disownServiceParent()
-        if settings.web:
-            raise
-        log.warn(
-            "the table page is off: cannot listen on {endpoint} ({why}); give --web",
-            endpoint=_shown(description),
-            why=exc,
-        )
-        return None
-    address: Any = port.getHost()  # type: ignore[misc]
-    host = str(getattr(address, "host", ""))
-    public = settings.web_origin[0] if settings.web_origin else None
-    factory.page = PageAddress(tls, int(address.port), None if wildcard(host) else host, public)
-    return Listener(_shown(description), int(address.port), tls, service, host)
 
 
 def _ip(host: str) -> str:

@@ -18,25 +18,27 @@ deadlines and keepalive) and re-frames at its edges:
 - out: what the connection writes is whole frames (leekha.server.transport writes nothing
   else); `_Frames.write` sends each body as one binary message.
 
-The peer's reading speed reaches the connection as on TLS: it is a streaming producer of
-the upgraded request (`Request.registerProducer`), which the HTTP channel pauses and
-resumes with its transport.
+Frames go out on the socket at once while Twisted holds nothing for it, as TCP's do
+(leekha.server.socketsend; `_Frames` says how it knows); the peer's reading speed
+reaches the connection as on TLS, by pausing and resuming it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from twisted.internet.interfaces import IAddress, ITransport
+from twisted.internet.interfaces import IAddress, IPullProducer, ITransport
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 from twisted.python.failure import Failure
 from twisted.web.server import Request
 from twisted.web.websocket import WebSocketTransport
+from zope.interface import implementer
 
 from leekha.protocol.codec import HEADER_SIZE
 from leekha.protocol.errors import ProtocolError
+from leekha.server.socketsend import send_now, socket_of
 from leekha.server.transport import FramedConnection
 
 log = Logger()
@@ -49,10 +51,17 @@ HEADROOM = 4096
 class Metered(ProtocolWrapper):
     """Below the WebSocket layer of one HTTP connection: once the connection is upgraded
     (`session` set), the bytes received since the last whole message are counted, and a
-    peer past its allowance is refused before Twisted buffers more of its message."""
+    peer past its allowance is refused before Twisted buffers more of its message; and
+    every write of the WebSocket layer itself (its pongs, its close) tells the session's
+    `_Frames` that Twisted holds bytes now."""
 
     session: WebSocketSession | None = None
     pending = 0
+
+    def write(self, data: bytes) -> None:
+        if self.session is not None and self.session.frames is not None:
+            self.session.frames.holding = True
+        super().write(data)  # type: ignore[no-untyped-call]
 
     def dataReceived(self, data: bytes) -> None:
         session = self.session
@@ -77,38 +86,112 @@ class MeteredFactory(WrappingFactory):
     noisy = False
 
 
+def ws_frames(data: bytes) -> bytes:
+    """Length-prefixed frames (leekha.protocol.codec) as server WebSocket messages: each
+    body one unmasked final binary frame (RFC 6455 section 5.2; no extension is ever
+    negotiated, so a frame is its header and the body as they are)."""
+    out = bytearray()
+    pos, end = 0, len(data)
+    while pos < end:
+        size = int.from_bytes(data[pos : pos + HEADER_SIZE], "big")
+        start = pos + HEADER_SIZE
+        if size < 126:
+            out += bytes((0x82, size))
+        elif size < 1 << 16:
+            out += b"\x82\x7e" + size.to_bytes(2, "big")
+        else:
+            out += b"\x82\x7f" + size.to_bytes(8, "big")
+        pos = start + size
+        out += data[start:pos]
+    return bytes(out)
+
+
+@implementer(IPullProducer)
 class _Frames:
     """The transport the connection writes to: each frame it writes leaves as one binary
-    WebSocket message; closing is the WebSocket's close, aborting the TCP connection's."""
+    WebSocket message; closing is the WebSocket's close, aborting the TCP connection's.
 
-    def __init__(self, ws: WebSocketTransport, tcp: ITransport, request: Request) -> None:
+    It sends on the socket at once while Twisted holds no bytes for it, as
+    leekha.server.socketsend does for TCP (that module says why): it is the TCP
+    transport's pull producer in the HTTP channel's place, so Twisted calls
+    `resumeProducing` whenever it has sent all it held; every other write (the 101
+    answer before it, the WebSocket layer's pongs and close through `Metered`) marks
+    it holding. To the connection it is a streaming transport that pauses it while
+    Twisted holds bytes, so the connection's output cap and read deadline work as on TLS."""
+
+    def __init__(self, ws: WebSocketTransport, tcp: Any, request: Request) -> None:
         self.ws = ws
-        self.tcp: Any = tcp
+        self.tcp = tcp
+        #: Without a socket of its own (TLS) the connection is the upgraded request's
+        #: streaming producer, which the HTTP channel pauses and resumes with its transport.
         self.request = request
+        #: The TCP transport under `Metered` (or `tcp` itself without one).
+        self.raw: Any = getattr(tcp, "transport", None) or tcp
+        self.sock = socket_of(self.raw)
+        #: Twisted holds bytes not yet sent (the 101 answer, at first).
+        self.holding = True
+        self.producer: Any = None
+        self._registering = False
+        if self.sock is not None:
+            self.raw.unregisterProducer()  # the dormant HTTP channel
+            self._registering = True  # Twisted resumes a pull producer as it registers
+            try:
+                self.raw.registerProducer(self, False)
+            finally:
+                self._registering = False
 
     def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        pos, end = 0, len(data)
-        while pos < end:
-            size = int.from_bytes(view[pos : pos + HEADER_SIZE], "big")
-            start = pos + HEADER_SIZE
-            pos = start + size
-            self.ws.sendBytesMessage(bytes(view[start:pos]))
+        out = ws_frames(data)
+        if self.sock is None:
+            self.raw.write(out)
+            return
+        if not self.holding:
+            out = send_now(self.sock, out)
+            if not out:
+                return
+        if not self.holding:
+            self.holding = True
+            if self.producer is not None:
+                self.producer.pauseProducing()
+        self.raw.write(out)
 
     def writeSequence(self, data: list[bytes]) -> None:
         self.write(b"".join(data))
 
     def loseConnection(self) -> None:
+        if self.sock is not None:
+            self.raw.unregisterProducer()
         self.ws.loseConnection()
 
     def abortConnection(self) -> None:
         self.tcp.abortConnection()
 
+    # ---- the connection's producer (it registers as on a streaming transport) -----------
     def registerProducer(self, producer: Any, streaming: bool) -> None:
-        self.request.registerProducer(producer, True)
+        if self.sock is None:
+            self.request.registerProducer(producer, True)
+            return
+        self.producer = producer
+        if self.holding:
+            producer.pauseProducing()
 
     def unregisterProducer(self) -> None:
-        self.request.unregisterProducer()
+        if self.sock is None:
+            self.request.unregisterProducer()
+        self.producer = None
+
+    # ---- IPullProducer of the TCP transport ---------------------------------------------
+    def resumeProducing(self) -> None:
+        """Twisted sent everything it held."""
+        if self._registering:
+            return
+        self.holding = False
+        if self.producer is not None:
+            self.producer.resumeProducing()
+
+    def stopProducing(self) -> None:
+        if self.producer is not None:
+            self.producer.stopProducing()
 
     def getPeer(self) -> IAddress:
         return self.tcp.getPeer()  # type: ignore[no-any-return]
@@ -130,6 +213,7 @@ class WebSocketSession:
         self.refused = False
         self.meter: Metered | None = None
         self.ws: WebSocketTransport | None = None
+        self.frames: _Frames | None = None
         self.tcp: ITransport | None = request.channel.transport if request.channel else None
         if isinstance(self.tcp, Metered):
             self.meter = self.tcp
@@ -143,7 +227,8 @@ class WebSocketSession:
         assert self.ws is not None and self.tcp is not None
         if self.meter is not None:
             self.meter.session = self
-        self.peer.makeConnection(_Frames(self.ws, self.tcp, self.request))
+        self.frames = _Frames(self.ws, self.tcp, self.request)
+        self.peer.makeConnection(self.frames)
 
     def bytesMessageReceived(self, data: bytes | bytearray) -> None:
         if self.meter is not None:

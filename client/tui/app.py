@@ -25,6 +25,7 @@ from leekha import protocol as P
 from leekha.client.core.requests import RequestTracker
 from leekha.client.i18n import _
 from leekha.client.identity import Identity
+from leekha.client.invite import page_of
 from leekha.client.session import ClientSession, RetryPolicy, Target
 from leekha.client.tokens import TokenStore
 from leekha.client.trust import KnownHosts
@@ -83,7 +84,7 @@ class ClientApp:
         model.social.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
         )
-        model.social.page_for = lambda: self.session.web
+        model.social.page_for = lambda: page_of(self.session)
         self.chat_buffer = Buffer(multiline=False)
         layout, self.frame = build_layout(
             model, opts or Options(ascii=model.ascii), self.chat_buffer

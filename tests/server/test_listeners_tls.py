@@ -21,7 +21,8 @@ from twisted.logger import capturedLogs
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import Decoder, encode
-from leekha.server.app import endpoint_descriptions, start_server
+from leekha.server.app import start_server
+from leekha.server.listeners import endpoint_descriptions
 from leekha.server.tls import credentials, fingerprint, make_self_signed
 
 

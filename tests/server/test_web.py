@@ -17,9 +17,12 @@ import pytest_twisted
 from helpers.loopback import Player, bot_table, hello, is_type, within
 from helpers.server import settings
 from twisted.internet.defer import Deferred
+from twisted.internet.ssl import Certificate, optionsForClientTLS
 from twisted.internet.threads import deferToThread
 from twisted.logger import capturedLogs
+from twisted.web.iweb import IPolicyForHTTPS
 from twisted.web.websocket import WebSocketClientEndpoint, WebSocketTransport
+from zope.interface import implementer
 
 from leekha.client.cli import main
 from leekha.protocol import catalogue as M
@@ -77,14 +80,33 @@ class WsPlayer(Player):
         self.ws.sendBytesMessage(encode(msg)[4:])
 
 
-async def ws_connect(reactor: Any, port: int, player: WsPlayer | None = None) -> WsPlayer:
+@implementer(IPolicyForHTTPS)
+class _Trusting:
+    """TLS to our own server: its certificate (made for localhost) and no other."""
+
+    def __init__(self, cert: Path) -> None:
+        self.cert = cert
+
+    def creatorForNetloc(self, hostname: bytes, port: int) -> Any:
+        root = Certificate.loadPEM(self.cert.read_bytes())
+        return optionsForClientTLS("localhost", trustRoot=root)
+
+
+async def ws_connect(
+    reactor: Any, port: int, player: WsPlayer | None = None, tls: Path | None = None
+) -> WsPlayer:
     peer = player or WsPlayer()
 
     class Factory:
         def buildProtocol(self, url: str) -> WsPlayer:
             return peer
 
-    endpoint = WebSocketClientEndpoint.new(reactor, f"ws://127.0.0.1:{port}/ws")
+    if tls is not None:
+        url = f"wss://127.0.0.1:{port}/ws"
+        policy = IPolicyForHTTPS(_Trusting(tls))
+        endpoint = WebSocketClientEndpoint.new(reactor, url, tlsPolicy=policy)
+    else:
+        endpoint = WebSocketClientEndpoint.new(reactor, f"ws://127.0.0.1:{port}/ws")
     await within(Deferred.fromCoroutine(endpoint.connect(Factory())), reactor)
     return peer
 
@@ -397,6 +419,11 @@ async def test_tls_serves_the_page_over_https_with_the_same_certificate(tmp_path
         status, body, fp = await deferToThread(fetch)
         assert (status, body) == (200, APP)
         assert fp == server.tls.fingerprint
+        # The socket is wss: on the same certificate, and a session plays over it.
+        ann = await ws_connect(reactor, server.web.port, tls=server.tls.cert)
+        await hello(reactor, ann, "ann")
+        reply = await within(ann.request(M.ListTables(id=ann.rid())), reactor)
+        assert isinstance(reply, M.TableList)
     finally:
         await server.stop()
 
