@@ -169,6 +169,8 @@ class Guest:
         #: The protocol messages both ways, in brief ("> play_card", "< error not_your_turn"),
         #: for a failure's account.
         self.wire: list[str] = []
+        #: Taps the page lost (see `tap`).
+        self.lost_taps = 0
         #: What the page logged as an error (a failed load, a refused script...).
         self.console: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -212,6 +214,27 @@ class Guest:
         return [c or "" for c in self.page.locator("#hand .card").evaluate_all(
             "els => els.map(e => e.dataset.card)")]  # fmt: skip
 
+    def tap(self, card: str, done: str, arg: object = None, sent: str | None = None) -> None:
+        """Click `card` in the hand until the JS predicate `done(arg)` holds. The page rebuilds
+        the hand on each paint (every 500 ms while a clock runs or a status line shows), and a
+        click whose press and release straddle a repaint is lost: such a tap is made again
+        and counted in `lost_taps`; unless the message `sent` went out meanwhile, which then
+        only waits for the server."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        for _ in range(3):
+            mark = len(self.wire)
+            self.page.locator(f'#hand .card[data-card="{card}"]').click()
+            try:
+                self.page.wait_for_function(done, arg=arg, timeout=3_000)
+                return
+            except PlaywrightTimeout:
+                if sent is not None and any(w.startswith(f"> {sent}") for w in self.wire[mark:]):
+                    self.page.wait_for_function(done, arg=arg)
+                    return
+                self.lost_taps += 1
+        raise AssertionError(f"three taps on {card} did nothing")
+
     def pass_three(self) -> None:
         """Three cards of the longest suit (it keeps one: no suit passed away whole)."""
         hand = self.hand()
@@ -220,7 +243,8 @@ class Guest:
             suits.setdefault(card[-1], []).append(card)
         longest = max(suits.values(), key=len)
         for card in longest[:3]:
-            self.page.locator(f'#hand .card[data-card="{card}"]').click()
+            chosen = "c => !!document.querySelector(`#hand .card.chosen[data-card='${c}']`)"
+            self.tap(card, chosen, card)
         self.page.locator("#pass-confirm:enabled").click()
         self.page.wait_for_function("() => document.querySelector('#hand').dataset.mode !== 'pass'")
 
@@ -229,12 +253,11 @@ class Guest:
         p = self.page
         card = p.locator("#hand .card.legal").first.get_attribute("data-card") or ""
         held = p.locator("#hand .card").count()
-        one = p.locator(f'#hand .card[data-card="{card}"]')
-        one.click()
-        p.locator(f'#hand .card.lifted[data-card="{card}"]').wait_for()
-        one.click()
+        lifted = "c => !!document.querySelector(`#hand .card.lifted[data-card='${c}']`)"
+        self.tap(card, lifted, card)
         # Played: one card fewer (or, after the round's last card, a new deal of 13).
-        p.wait_for_function("n => document.querySelectorAll('#hand .card').length !== n", arg=held)
+        fewer = "n => document.querySelectorAll('#hand .card').length !== n"
+        self.tap(card, fewer, held, sent="play_card")
         return card
 
     def step(self) -> str:
