@@ -66,15 +66,8 @@ def _opt(
     the option is not --name; `why` explains a bound in the error message; `parse` checks
     and normalizes a str (each entry of a list), raising ValueError with the words. Its kind
     comes from its annotation (`_KINDS`)."""
-    metadata = {
-        "help": help,
-        "lo": lo,
-        "hi": hi,
-        "flag": flag,
-        "choices": choices,
-        "why": why,
-        "parse": parse,
-    }
+    metadata = {"help": help, "lo": lo, "hi": hi, "flag": flag, "choices": choices}
+    metadata.update(why=why, parse=parse)
     if callable(default):
         return field(default_factory=default, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -279,7 +272,9 @@ def allowed(meta: Mapping[str, Any]) -> str:
 
 
 def _parsed(key: str, meta: Mapping[str, Any], value: str, source: str) -> Any:
-    """`value` through the setting's `parse`, its refusal as a SettingsError."""
+    """`value` through the setting's `parse` if it has one, a refusal as a SettingsError."""
+    if meta["parse"] is None:
+        return value
     try:
         return meta["parse"](value)
     except ValueError as exc:

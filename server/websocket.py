@@ -43,14 +43,18 @@ from leekha.server.transport import FramedConnection
 
 log = Logger()
 
+#: Bytes an HTTP connection may send before it is upgraded (or in all, if never): requests
+#: for the page's files are a few hundred bytes each; a request body is of no use here.
+HTTP_ALLOWANCE = 1 << 20
 #: Bytes a peer may send beyond one frame's limit before its message ends: WebSocket frame
 #: headers (at most 14 bytes each) of a message sent in fragments, and control frames.
 HEADROOM = 4096
 
 
 class Metered(ProtocolWrapper):
-    """Below the WebSocket layer of one HTTP connection: once the connection is upgraded
-    (`session` set), the bytes received since the last whole message are counted, and a
+    """Below the WebSocket layer of one HTTP connection: before an upgrade, at most
+    HTTP_ALLOWANCE bytes are taken; once upgraded (`session` set), the bytes received
+    since the last whole message are counted, and a
     peer past its allowance is refused before Twisted buffers more of its message; and
     every write of the WebSocket layer itself (its pongs, its close) tells the session's
     `_Frames` that Twisted holds bytes now."""
@@ -65,7 +69,12 @@ class Metered(ProtocolWrapper):
 
     def dataReceived(self, data: bytes) -> None:
         session = self.session
-        if session is None:
+        if session is None:  # plain HTTP: page loads are small, bodies have no use here
+            self.pending += len(data)
+            if self.pending > HTTP_ALLOWANCE:
+                tcp: Any = self.transport
+                tcp.abortConnection()
+                return
             super().dataReceived(data)  # type: ignore[no-untyped-call]
             return
         if session.refused:
@@ -227,6 +236,7 @@ class WebSocketSession:
         assert self.ws is not None and self.tcp is not None
         if self.meter is not None:
             self.meter.session = self
+            self.meter.pending = 0
         self.frames = _Frames(self.ws, self.tcp, self.request)
         self.peer.makeConnection(self.frames)
 

@@ -21,6 +21,20 @@ def test_full_speed_measures_the_server_against_the_echo_ceiling() -> None:
     assert r["server_alive"] and r["server_problems"] == []
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_web_half_measures_websocket_tables_beside_tcp_ones() -> None:
+    r = run_bench("load.py", "web-half", "--tables", "4", "--seconds", "1.5", timeout=60)
+    tcp, mixed = r["runs"]
+    assert (tcp["ws_tables"], mixed["ws_tables"]) == (0, 2)
+    for run in (tcp, mixed):
+        assert run["msgs_per_s"] > 0 and run["server_cpu_us_per_msg"] > 0
+        assert run["action_errors"] == 0 and run["closed_connections"] == 0
+        assert run["server_alive"]
+    ratio = mixed["server_cpu_us_per_msg"] / tcp["server_cpu_us_per_msg"]
+    assert r["mixed_per_tcp"] == round(ratio, 3)
+
+
 @pytest.mark.timeout(30)
 def test_human_pace_reports_latency_cpu_and_memory_per_table() -> None:
     r = run_bench(

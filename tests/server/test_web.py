@@ -32,6 +32,7 @@ from leekha.server.app import RunningServer, start_server
 from leekha.server.connection import LeekhaConnection
 from leekha.server.settings import SettingsError, load_settings
 from leekha.server.web import CSP, origin_allowed, shipped
+from leekha.server.websocket import ws_frames
 
 INDEX = b"<!doctype html><title>Leekha</title><script type=module src=app.js></script>"
 APP = b"export const answer = 42;\n"
@@ -271,6 +272,14 @@ async def test_the_page_files_only_with_their_headers(tmp_path: Path) -> None:
                 answer = get(port, path)
                 assert (answer.status, answer.getheader("Content-Type")) == (200, kind), path
             assert get(port, "/app.js").body == APP
+            # A request body is of no use to the page: a large one is cut off unread.
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+                head = f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {4 << 20}\r\n\r\n"
+                raw.sendall(head.encode())
+                with pytest.raises(OSError):
+                    for _ in range(64):
+                        raw.sendall(b"\0" * (64 << 10))
+                    raise AssertionError("4 MiB taken")
             for path in [
                 "/../outside.txt",
                 "/%2e%2e/outside.txt",
@@ -485,3 +494,17 @@ async def test_the_deadlines_keepalive_and_caps_are_the_tcp_ones(tmp_path: Path)
         assert not ann.lost.called and not bob.lost.called
     finally:
         await server.stop()
+
+
+@pytest.mark.parametrize("size", [1, 125, 126, 65535, 65536])
+def test_the_server_frames_read_back_in_a_websocket_parser(size: int) -> None:
+    """`ws_frames` writes RFC 6455 frames itself; wsproto's client reads them back."""
+    from wsproto.frame_protocol import FrameProtocol
+
+    body = bytes(i % 251 for i in range(size))
+    data = b"".join(len(b).to_bytes(4, "big") + b for b in (body, b"x"))
+    reader = FrameProtocol(client=True, extensions=[])
+    reader.receive_bytes(ws_frames(data))
+    frames = list(reader.received_frames())
+    assert [f.payload for f in frames] == [body, b"x"]
+    assert all(f.message_finished and f.frame_finished for f in frames)
