@@ -96,6 +96,7 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
 
     running: list[asyncio.Future[int]] = []
     interrupted: list[int] = []
+    broken: list[BrokenPipeError] = []
 
     async def noting(reactor: Reactor) -> int:
         _note_interrupt(interrupted)  # once running: Twisted's handler is in place by then
@@ -107,6 +108,9 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
             rc = await defer.Deferred.fromFuture(running[0])
         except asyncio.CancelledError:
             return  # stopped by a signal, the reactor gone: nothing left to say
+        except BrokenPipeError as exc:  # stdout's reader went: the entry point's to end
+            broken.append(exc)
+            return
         raise SystemExit(int(rc))
 
     code = 0
@@ -116,6 +120,8 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
         code = exc.code if isinstance(exc.code, int) else 1
     cut_short = bool(running) and not running[0].done()
     _settle(running)
+    if broken:
+        raise broken[0]  # past `task.react`, which would print its traceback
     return 130 if cut_short and interrupted else code
 
 

@@ -56,6 +56,9 @@ CASES = [
     # ---- leekha (no subcommand) and the display options
     case(HERE, "nosuch", r"invalid choice: 'nosuch'", 2),
     case(HERE, "--lang xx play", r"invalid choice: 'xx'", 2),
+    # an unknown option points at the help of the command that was given
+    case(HERE, "join --bogus", r"unrecognized arguments: --bogus\n\(`leekha join --help`", 2),
+    case(HERE, "id show --bogus", r"\(`leekha id show --help` lists the options\)", 2),
     # ---- play
     case(HERE, "play --no-save", r"a terminal is needed", 1),
     case(HERE, "play --level easy --strategy random", r"--level and --strategy both", 2),
@@ -336,3 +339,47 @@ def test_the_table_names_every_subcommand() -> None:
         words = [a for a in c.argv if not a.startswith("-") and a not in ("ar", "off")]
         covered.add(words[0] if words else "")
     assert sorted(set(cli.COMMANDS) - covered) == []
+
+
+#: Commands that write to stdout without a terminal, each run into a pipe whose reader is
+#: gone (`leekha id show | head -1`, where head has already ended).
+INTO_A_CLOSED_PIPE = [
+    "id show",
+    "id export",
+    "--help",
+    "play --help",
+    "records stats --data {tmp}/plain/data",
+    "records export --data {tmp}/plain/data",
+    "servers --timeout 0.2",
+    "tournament list 127.0.0.1:{plain}",
+    "invite 127.0.0.1:{plain} Secret --password pw",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", INTO_A_CLOSED_PIPE)
+def test_every_command_into_a_closed_pipe_ends_quietly(
+    line: str, places: dict[str, str], tmp_path: Path
+) -> None:
+    """No `BrokenPipeError` traceback, nor Python's "Exception ignored" at exit: nothing
+    on stderr, and the status a shell gives a program its reader left (141), or 0 when
+    the words were all written before the reader went."""
+    argv = [a.format(**places) for a in _split(line)]
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"), LANGUAGE="", LC_ALL="C.UTF-8")  # fmt: skip
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first word
+    try:
+        done = subprocess.run(
+            [*LEEKHA, *argv],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == "", done.stderr
+    assert done.returncode in (0, cli.BROKEN_PIPE), done.returncode
