@@ -16,9 +16,18 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from leekha.client.i18n import _
-from leekha.client.options import add_rules_arguments, address_help, default_help, no_terminal
+from leekha.client.options import (
+    add_rules_arguments,
+    address_help,
+    default_help,
+    in_range,
+    no_terminal,
+)
 from leekha.client.tui.play import add_screen_arguments
 from leekha.common.bots import LEVELS
+
+#: The longest `--wait` a quick-play table may be asked to wait for people.
+QUICK_WAIT_MAX_S = 600
 
 if TYPE_CHECKING:
     from leekha.client.eventloop import ReactorTime
@@ -66,14 +75,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     quick.add_argument(
         "--wait",
-        type=int,
+        type=in_range(0, QUICK_WAIT_MAX_S),
         default=20,
         metavar="SECONDS",
         help=default_help(_("seconds a new quick-play table waits for people before bots fill it")),
     )
     parser.add_argument(
         "--browse-timeout",
-        type=float,
+        type=in_range(0.1, 60, whole=False),
         default=2.0,
         metavar="SECONDS",
         help=default_help(_("how long to listen for servers on the LAN")),
@@ -120,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(_("Looking for Leekha servers on the local network…"))
         try:
-            servers = browse_sync(max(0.1, min(float(args.browse_timeout), 60.0)))
+            servers = browse_sync(float(args.browse_timeout))
         except (OSError, ValueError) as exc:
             print(_("(cannot browse the network: {problem})").format(problem=exc))
             servers = []
@@ -144,16 +153,13 @@ def run(args: argparse.Namespace) -> int:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
     name = (args.name or default_name()).strip()[:24] or "you"
-    if no_terminal("join"):
-        return 1
-    if not 0 <= args.wait <= 600:
-        print(_("leekha join: --wait is 0 to 600 seconds"), file=sys.stderr)
-        return 2
-    try:
+    try:  # every option is checked before the terminal is
         _rules, overrides = rules_from_args(args)
     except ValueError as exc:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
+    if no_terminal("join"):
+        return 1
     from leekha.protocol.people import QuickPlay
 
     level, wait = args.level, args.wait

@@ -25,6 +25,7 @@ from leekha.client.options import (
     add_ascii_argument,
     add_rules_arguments,
     default_help,
+    in_range,
     no_terminal,
     strategy_help,
 )
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
 TRICK_HOLD_S = 1.5
+#: The longest `--trick-hold` taken: a trick held longer only makes the game wait.
+TRICK_HOLD_MAX_S = 10.0
 
 
 def best_bot() -> str:
@@ -162,7 +165,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("how well the three bots play: easy, medium or hard (instead of --strategy)"),
     )
     parser.add_argument(
-        "--bot-delay", type=int, default=DEFAULT_BOT_DELAY_MS, metavar="MS", help=argparse.SUPPRESS
+        "--bot-delay",
+        type=in_range(0, 60_000),
+        default=DEFAULT_BOT_DELAY_MS,
+        metavar="MS",
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--data",
@@ -188,7 +195,7 @@ def add_screen_arguments(parser: argparse.ArgumentParser, name_help: str) -> Non
     add_ascii_argument(parser)
     parser.add_argument(
         "--trick-hold",
-        type=float,
+        type=in_range(0, TRICK_HOLD_MAX_S, whole=False),
         default=TRICK_HOLD_S,
         metavar="SECONDS",
         help=default_help(_("how long a finished trick stays on screen; any key goes on sooner")),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from leekha.client import rulestext
 from leekha.client.i18n import _, ngettext
-from leekha.client.options import add_ascii_argument, no_terminal
+from leekha.client.options import add_ascii_argument, in_range, no_terminal
 
 if TYPE_CHECKING:  # imported where used, for the start-up time
     from leekha.client.tui.canvas import Canvas
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--game",
-        type=int,
+        type=in_range(1, 10**9),
         default=1,
         metavar="N",
         help=_("which game in the file (default: the first)"),
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ascii_argument(parser)
     parser.add_argument(
         "--round",
-        type=int,
+        type=in_range(1, 10**6),
         default=None,
         metavar="R",
         help=_("start at round R (default: the start, or the end with --print)"),
