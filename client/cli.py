@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from leekha.client import i18n, rtl
+from leekha.client.exitcodes import BROKEN_PIPE, INTERRUPTED
 from leekha.client.i18n import N_, _
 from leekha.client.options import default_help
 from leekha.common import __version__
@@ -156,11 +157,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-#: The exit status of a command whose reader went away (`leekha id show | head -1`):
-#: 128 + SIGPIPE, what a shell reports for a program that the signal ended.
-BROKEN_PIPE = 141
-
-
 def _mark_parsers(parser: argparse.ArgumentParser) -> None:
     """Let each (sub)command's namespace name its own parser, the one that says an
     unknown option with the help to read (`leekha records export --help`)."""
@@ -180,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:  # a closed pipe shows at the last write: this flush, not the one at exit
             sys.stdout.flush()
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         _quiet_stdout()
         return BROKEN_PIPE

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from leekha.client.exitcodes import INTERRUPTED
+
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IDelayedCall
     from twisted.python.threadpool import ThreadPool
@@ -122,7 +124,7 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
     _settle(running)
     if broken:
         raise broken[0]  # past `task.react`, which would print its traceback
-    return 130 if cut_short and interrupted else code
+    return INTERRUPTED if cut_short and interrupted else code
 
 
 def _note_interrupt(interrupted: list[int]) -> None:

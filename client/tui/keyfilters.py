@@ -40,6 +40,8 @@ class Actions:
     close_chat: Callable[[], None]
     send_chat: Callable[[], None]
     bot_strategy: str = "random"
+    #: Ctrl-C: quit at once, the command ending with 130 as an interrupted one does.
+    interrupt: Callable[[], None] = lambda: None
 
 
 @dataclass(frozen=True)

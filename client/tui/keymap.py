@@ -166,7 +166,7 @@ _SCORES_HINT = lambda w: (  # noqa: E731
 #: the help box's order.
 # fmt: off
 CLIENT_KEYS: list[Entry] = [
-    Entry("Ctrl-C", on("c-c", lambda p: p.act.quit()), always, silent="quits at once"),
+    Entry("Ctrl-C", on("c-c", lambda p: p.act.interrupt()), always, silent="quits at once"),
     Entry(N_("any key"), on(_HELD_KEYS, do(M.ClientModel.key_release)), box(HELD),
           hint=N_("next trick")),
     Entry("Enter", on("enter", lambda p: p.act.send_chat()), box(CHAT), hint=N_("send")),

@@ -119,7 +119,7 @@ def build_replay_app(model: ReplayModel, **io: Any) -> Any:
     kb = KeyBindings()
 
     def pressed(event: KeyPressEvent) -> Pressed:
-        return Pressed(model, lambda: event.app.exit(result=0))
+        return Pressed(model, lambda code: event.app.exit(result=code))
 
     register(kb, REPLAY_KEYS, lambda: Seen(model, model.show_help), pressed)
 

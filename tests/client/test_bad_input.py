@@ -26,7 +26,7 @@ from helpers.processes import LEEKHA, Proc, clean_env, serve
 from helpers.pty import LEEKHA as LEEKHA_EXE
 from helpers.pty import Terminal
 
-from leekha.client import cli, i18n
+from leekha.client import cli, exitcodes, i18n
 
 #: Where a case runs: in this process, a subprocess with no terminal, or a pty.
 HERE, PROC, PTY = "here", "proc", "pty"
@@ -419,4 +419,4 @@ def test_every_command_into_a_closed_pipe_ends_quietly(
     finally:
         os.close(write)
     assert done.stderr == "", done.stderr
-    assert done.returncode in (0, cli.BROKEN_PIPE), done.returncode
+    assert done.returncode in (0, exitcodes.BROKEN_PIPE), done.returncode
