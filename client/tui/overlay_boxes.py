@@ -224,10 +224,14 @@ def _stats_lines(rows: list[dict[str, Any]], width: int) -> list[str]:
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
-    assert m.boxes.password_prompt is not None
-    x, y = cv.box(40, 4, _("password"))
-    cv.put(x, y, "*" * len(m.boxes.password_prompt.typed) + "_", "class:box")
-    if m.boxes.password_prompt.spectate:
+    prompt = m.boxes.password_prompt
+    assert prompt is not None
+    x, y = cv.box(40, 5 if prompt.why else 4, _("password"))
+    if prompt.why:
+        cv.put(x, y, fit(prompt.why, 36), "class:box class:status.error")
+        y += 1
+    cv.put(x, y, "*" * len(prompt.typed) + "_", "class:box")
+    if prompt.spectate:
         hint = _("Enter to watch, Esc to cancel")
     else:
         hint = _("Enter to join, Esc to cancel")

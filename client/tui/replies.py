@@ -18,6 +18,7 @@ from leekha.client.refusals import explain
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
+from leekha.client.tui.forms import PasswordPrompt
 from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
@@ -143,6 +144,16 @@ class Replies:
             return
         if isinstance(req, P.PlayCard | P.PassCards) and msg.rule is not None:
             s.say(words, error=True, transient=True)  # the rule says it all
+        elif isinstance(req, P.JoinSeat | P.Spectate) and msg.code == "bad_password":
+            # The table wants a password we did not give (an invitation without it) or
+            # gave wrong: ask for it, and the next Enter tries again.
+            s.boxes.password_prompt = PasswordPrompt(
+                req.table_id,
+                spectate=isinstance(req, P.Spectate),
+                why=_("This table has a password.")
+                if req.password is None
+                else _("Wrong password: try again."),
+            )
         else:
             doing = what(req.TYPE)
             s.say(_("{what} refused: {words}").format(what=doing, words=words), error=True)

@@ -189,6 +189,7 @@ CASES = [
     case(HERE, "invite host:0 Ann", r"bad port '0'", 2),
     case(PROC, "invite 127.0.0.1:{dead} 1", r"connection refused", 1),
     case(PROC, "invite 127.0.0.1:{plain} nosuch", r"nosuch", 1),
+    case(PROC, "invite 127.0.0.1:{plain} Secret --password nope", r"not the table's password", 1),
     # ---- servers
     case(HERE, "servers --timeout soon", r"--timeout: a number from 0.1 to 60, not 'soon'", 2),
     case(HERE, "servers --timeout -1", r"--timeout: a number from 0.1 to 60", 2),

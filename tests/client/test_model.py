@@ -1028,3 +1028,33 @@ def test_a_start_refused_for_empty_seats_goes_once_someone_sits_down() -> None:
     assert "Starting refused" in m.status  # another table's seat: nothing here changed
     m.apply(P.SeatUpdate(table_id=7, seat=2, player=seat_info("bob")))
     assert m.status == ""
+
+
+def test_a_join_refused_for_its_password_asks_for_it_and_tries_again() -> None:
+    """An invitation without the password (`leekha join leekha://host/9`) asks for it
+    instead of leaving the friend in the lobby with a refusal; a wrong one asks again."""
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.in_lobby.invited = (9, None)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    join = [x for x in m.take_outbox() if isinstance(x, P.JoinSeat)]
+    assert join == [P.JoinSeat(id=join[0].id, table_id=9)]
+    m.apply(P.Error(re=join[0].id, code="bad_password", message="wrong or missing password"))
+    assert m.boxes.password_prompt == PasswordPrompt(9, why="This table has a password.")
+    assert "This table has a password." in render_text(m)
+    m.in_lobby.password_type("nope")
+    m.in_lobby.password_submit()
+    (again,) = m.take_outbox()
+    assert isinstance(again, P.JoinSeat)
+    assert again == P.JoinSeat(id=again.id, table_id=9, password="nope")
+    m.apply(P.Error(re=again.id, code="bad_password", message="wrong or missing password"))
+    assert m.boxes.password_prompt == PasswordPrompt(9, why="Wrong password: try again.")
+    # Watching a password table asks the same way.
+    m.in_lobby.password_submit()
+    m.take_outbox()
+    m.in_lobby.join(9, None, spectate=True)
+    (watch,) = m.take_outbox()
+    assert isinstance(watch, P.Spectate)
+    m.apply(P.Error(re=watch.id, code="bad_password", message="wrong or missing password"))
+    assert m.boxes.password_prompt == PasswordPrompt(
+        9, spectate=True, why="This table has a password."
+    )
