@@ -25,7 +25,7 @@ from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
-from leekha.client.tui.words import what
+from leekha.client.tui.words import refused
 from leekha.protocol import version as V
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
@@ -155,8 +155,7 @@ class Replies:
                 else _("Wrong password: try again."),
             )
         else:
-            doing = what(req.TYPE)
-            s.say(_("{what} refused: {words}").format(what=doing, words=words), error=True)
+            s.say(refused(req.TYPE, words), error=True)
         self.choices.refused(req)
         if isinstance(req, P.GetStats):
             s.boxes.stats_open = False
