@@ -31,7 +31,7 @@ from typing import TypedDict
 
 from leekha.client.arena import runners
 from leekha.client.arena.deal import DealTask, deal_task, rotation
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.options import (
     SEED_MAX,
     add_number,
@@ -164,8 +164,12 @@ def deal_values(plays: Sequence[Play], name: str) -> tuple[float, float | None]:
 
 def _progress(deals: int, counted: int, args: argparse.Namespace, rate: float,
               name: str, running: Interval) -> None:  # fmt: skip
-    line = _("{deals} deals, {rounds}/{total} rounds, {rate:.0f} rounds/s").format(
-        deals=deals, rounds=counted, total=args.rounds, rate=rate
+    dealt = ngettext("{n} deal", "{n} deals", deals).format(n=deals)
+    rounds = ngettext("{rounds}/{total} round", "{rounds}/{total} rounds", args.rounds).format(
+        rounds=counted, total=args.rounds
+    )
+    line = _("{deals}, {rounds}, {rate:.0f} rounds/s").format(
+        deals=dealt, rounds=rounds, rate=rate
     )
     if running.n >= 2:
         line += _("; {name} {mean:+.3f} ±{half:.3f}").format(

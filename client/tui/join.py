@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.options import (
     add_rules_arguments,
     address_help,
@@ -101,7 +101,11 @@ def choose_server(
     say(_("Leekha servers on the local network:"))
     for i, s in enumerate(servers, 1):
         note = "" if s.compatible else "  " + _("(incompatible version)")
-        tables = "" if s.tables is None else "  " + _("{n} tables").format(n=s.tables)
+        tables = (
+            ""
+            if s.tables is None
+            else "  " + ngettext("{n} table", "{n} tables", s.tables).format(n=s.tables)
+        )
         secure = "  TLS" if getattr(s, "tls", False) else ""
         say(f"  {i}. {s.name}  {s.host}:{s.port}{tables}{secure}{note}")
     while True:

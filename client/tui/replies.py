@@ -13,7 +13,7 @@ from __future__ import annotations
 from leekha import protocol as P
 from leekha.client import systemlines
 from leekha.client.core.chat import Chats
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.refusals import explain
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
@@ -227,10 +227,15 @@ class Replies:
         if seat is None or msg.args.get("seat") != seat:
             return None
         if msg.code == "timeouts_bot":
-            return _(
+            count = msg.args.get("count")
+            n = count if isinstance(count, int) else 2
+            return ngettext(
+                "a bot plays for you after {count} timeout: press Enter or a card key to "
+                "take your seat back",
                 "a bot plays for you after {count} timeouts: press Enter or a card key to "
-                "take your seat back"
-            ).format(count=msg.args.get("count", ""))
+                "take your seat back",
+                n,
+            ).format(count=n)
         if msg.code == "took_back":
             return _("your seat is yours again")
         return None

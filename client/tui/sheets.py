@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from prompt_toolkit.utils import get_cwidth
 
 from leekha.client import rtl
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, fit, frags_width, wrap
 from leekha.client.tui.cardfrags import cards_line
@@ -125,7 +125,9 @@ def score_sheet_rows(
     rows: list[SheetRow | str] = [("", column_names(names, cell - 1))]
     skipped = max(0, len(history) - room)
     if skipped:
-        rows.append(_("({n} earlier rounds)").format(n=skipped))
+        rows.append(
+            ngettext("({n} earlier round)", "({n} earlier rounds)", skipped).format(n=skipped)
+        )
     for i, points in enumerate(history[skipped:], skipped + 1):
         rows.append((_("round {n}").format(n=i), [str(p) for p in points]))
     totals = [sum(r[s] for r in history) for s in range(4)]

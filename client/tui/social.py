@@ -15,7 +15,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
-from leekha.client.i18n import N_, _
+from leekha.client.i18n import N_, _, ngettext
 from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap
 from leekha.client.tui.words import bot_name
 from leekha.protocol.invite import Invite
@@ -159,9 +159,11 @@ def paint_profile(box: ProfileBox, cv: Canvas) -> None:
         mu, sigma = s.get("rating"), s.get("rating_sigma")
         rating = f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest")
         cv.put(x, y, _("rating {rating}").format(rating=rating), "class:box")
-        line = _("{games} games, {wins} won, {avg:.1f} points a round").format(
-            games=s["games"], wins=s["wins"], avg=s["avg_points_per_round"]
-        )
+        line = ngettext(
+            "{games} game, {wins} won, {avg:.1f} points a round",
+            "{games} games, {wins} won, {avg:.1f} points a round",
+            s["games"],
+        ).format(games=s["games"], wins=s["wins"], avg=s["avg_points_per_round"])
         cv.put(x, y + 1, fit(line, inner), "class:box")
     cv.put(x, y + 2, _("latest games:") if recent else "", "class:box class:muted")
     for i, g in enumerate(recent):
