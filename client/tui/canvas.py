@@ -107,6 +107,8 @@ class Canvas:
         row, owner = self.cells[y], self._owner[y]
         me = len(self._texts) - 1
         for ch in text:
+            if ch in rtl.ISOLATES:  # consumed by `rtl.visual`; never sent to a terminal
+                continue
             w = get_cwidth(ch)
             if w == 0:
                 if 0 < x <= self.width and row[x - 1][1]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from prompt_toolkit.utils import get_cwidth
 
+from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.rulestext import preset_word
 from leekha.client.tui import model as M
@@ -37,7 +38,9 @@ def _seat_cells(t: Mapping[str, object], width: int) -> list[tuple[str, bool]]:
     sep = _(", ")
     room = width - len(sep) * max(0, len(names) - 1) - sum(len(k) for k in marks)
     cut = share([len(n) for n in names], room)
-    shown = [fit(n, c) + k for n, c, k in zip(names, cut, marks)]
+    # Each seat isolated in bidi: a Latin name and its neighbour's are never one run that
+    # carries the tags to the wrong names in a right-to-left line.
+    shown = [rtl.isolate(fit(n, c) + k) for n, c, k in zip(names, cut, marks)]
     return list(zip(shown, people))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from leekha.client import rtl
 from leekha.client.i18n import N_, _, ngettext
 from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap
 from leekha.client.tui.words import bot_name
@@ -172,5 +173,6 @@ def paint_profile(box: ProfileBox, cv: Canvas) -> None:
         head = f"{mark} {_when(g['finished'])} {fit(str(g['table']), 14):<14} {pts:>7}  "
         others = [bot_name(n, j) for j, n in enumerate(g["players"]) if j != g["seat"] and n]
         room = inner - get_cwidth(head) - 2 * max(0, len(others) - 1)
-        cv.put(x, y + 3 + i, fit(head + ", ".join(fit_all(others, room)), inner), "class:box")
+        names = rtl.join_isolated(fit_all(others, room), ", ")
+        cv.put(x, y + 3 + i, fit(head + names, inner), "class:box")
     cv.put(x, y + 3 + len(recent), _("✓ won · Esc back"), "class:box class:muted")
