@@ -16,6 +16,8 @@ what is under it), `cut` each text that ran past the grid's edge.
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
@@ -255,6 +257,26 @@ def fit(text: str, width: int) -> str:
             break
         out += ch
     return out.rstrip() + "…"
+
+
+def fit_name(name: str, width: int) -> str:
+    """A seat's name in at most `width` columns, shortened so that names still tell the
+    seats apart: a name that ends in a number keeps its first word and the number ("hard
+    bot 2" -> "hard 2", "search bot 13" -> "sea… 13"), since the number is what differs
+    between bots; any other name is shortened with an ellipsis."""
+    if get_cwidth(name) <= width:
+        return name
+    found = _NUMBERED.search(name)
+    if found is None or width < len(found.group(2)) + 2:
+        return fit(name, width)
+    number = found.group(2)
+    words = found.group(1).split()
+    first = words[0].rstrip("#-") if words else ""
+    return fit(first, width - len(number) - 1) + " " + number
+
+
+#: A name that ends in a number: its words, then the number ("bot #3", "ann-2", "hard bot 2").
+_NUMBERED = re.compile(r"^(.*?)[\s#-]*(\d+)$")
 
 
 def wrap(text: str, width: int) -> list[str]:

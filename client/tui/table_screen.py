@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from leekha.client.i18n import _
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, Frags, clip, frags_width
+from leekha.client.tui.canvas import Canvas, Frags, clip, fit_name, frags_width
 from leekha.client.tui.cardfrags import card_frag
 from leekha.client.tui.words import server_bot_name
 
@@ -87,6 +87,8 @@ def fit_line(line: SeatLine, width: int, keep_name: int = 10) -> Frags:
     while parts and need + sum(frags_width(p) for p in parts) > width:
         parts.pop()
     room = width - sum(frags_width(p) for p in parts)
+    if len(head) == 1 and room > 0:  # the name: shortened so that seats stay apart
+        head = [(head[0][0], fit_name(head[0][1], room))]
     out = clip(head, room) if room > 0 else []
     for part in parts:
         out.extend(part)
