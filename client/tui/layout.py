@@ -195,6 +195,12 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     status_style = "class:status.error" if m.status_error else "class:status"
     for i, line in enumerate(status):
         cv.line(0, height - len(status) + i, width, line, status_style)
+    if not chat_w and not status and m.screen != M.CONNECTING and m.chat:
+        # No chat column in a narrow window: the latest line (your own too) takes the
+        # status row while nothing else is said there.
+        sender, text = m.chat[-1]
+        said = fit(f"{fit(sender, 16)}: {text}", width)
+        cv.line(0, height - 1, width, said, "class:muted")
     top = m.overlay
     if top is not None:
         OVERLAYS[top](m, cv)

@@ -41,15 +41,22 @@ def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
     has room) the legend."""
     rows = help_rows(m)
     legend = [_(line) for line in LEGEND] if m.screen == M.TABLE else []
-    room = len(rows) + len(legend) + 4 <= cv.height - 2
-    extra = ["", *legend] if legend and room else []
-    height = len(rows) + len(extra) + 3
+    # In a short window the box gives up what it can spare before the legend: the blank
+    # line above it, the "Esc to close" line when a row already names Esc, then the
+    # frame's margin (it may cover the header and the hints: it is the one thing shown).
+    footer = [] if any(keys.split()[0] == "Esc" for keys, _w in rows if keys) else [""]
+    blank = [""] if len(rows) + len(legend) + len(footer) + 1 + 2 <= cv.height - 2 else []
+    extra = [*blank, *legend]
+    if len(rows) + len(extra) + len(footer) + 2 > cv.height:
+        extra = []  # no room even so: the keys come first
+    height = len(rows) + len(extra) + len(footer) + 2
     x, y = cv.box(56, height, _("keys"))
     for i, (keys, words) in enumerate(rows):
         put_columns(cv, x, y + i, 52, [(0, keys), (HELP_KEY_WIDTH, words)], "class:box")
     for i, line in enumerate(extra):
         put_key_row(cv, x, y + len(rows) + i, 52, line, "class:box")
-    cv.line(x, y + height - 3, 52, _("Esc to close"), "class:box class:muted")
+    if footer:
+        cv.line(x, y + height - 3, 52, _("Esc to close"), "class:box class:muted")
 
 
 def put_key_row(cv: Canvas, x: int, y: int, width: int, row: str, style: str) -> None:

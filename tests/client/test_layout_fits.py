@@ -439,3 +439,17 @@ def test_a_long_player_name_leaves_the_target_and_rules_in_the_header(
     assert m.name == LATIN and len(LATIN) == 24
     header = paint(m, Options(), *size).text().splitlines()[0]
     assert _("to {n}").format(n=m.game.rules.target) in header, header
+
+
+@pytest.mark.parametrize("screen", ["pass", "play"])
+def test_at_60x20_the_help_keeps_its_legend_and_your_chat_line_shows(screen: str) -> None:
+    """At the smallest size the chat column folds away: the latest line, your own too,
+    shows on the status row; and the help box still has its legend of the table's marks."""
+    m = SCREENS[screen]("bots")
+    m.apply(P.ChatMessage(sender="ann", text="good luck all", table_id=7))
+    text = paint(m, Options(), MIN_WIDTH, MIN_HEIGHT).text()
+    assert text.splitlines()[-1].startswith("ann: good luck all"), text
+    m.toggle_help()
+    text = paint(m, Options(), MIN_WIDTH, MIN_HEIGHT).text()
+    for line in ("(D) dealer", "x2 doubled card", "! the cursor is on a card"):
+        assert line in text, text
