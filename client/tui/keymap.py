@@ -168,7 +168,7 @@ _SCORES_HINT = lambda w: (  # noqa: E731
 CLIENT_KEYS: list[Entry] = [
     Entry("Ctrl-C", on("c-c", lambda p: p.act.interrupt()), always, silent="quits at once"),
     Entry(N_("any key"), on(_HELD_KEYS, do(M.ClientModel.key_release)), box(HELD),
-          hint=N_("next trick")),
+          hint=lambda w: N_("continue") if w.m.overlay == SUMMARY else N_("next trick")),
     Entry("Enter", on("enter", lambda p: p.act.send_chat()), box(CHAT), hint=N_("send")),
     Entry("Esc", on("escape", lambda p: p.act.close_chat()), box(CHAT), hint=N_("close")),
     Entry("Esc", on("escape enter", do(M.ClientModel.escape))

@@ -1058,3 +1058,23 @@ def test_a_join_refused_for_its_password_asks_for_it_and_tries_again() -> None:
     assert m.boxes.password_prompt == PasswordPrompt(
         9, spectate=True, why="This table has a password."
     )
+
+
+def test_a_held_round_summary_says_one_way_to_go_on_and_drops_the_rounds_voids() -> None:
+    """Held before the next deal, any key goes on: the hint line and the box both say so
+    (not "any key next trick" under "Enter or Esc"); the finished round's voids go."""
+    t = [100.0]
+    m = M.ClientModel("ann", clock=lambda: t[0], trick_hold=1.5)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.game.shown_void[1].add(0)
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2],
+                          taken=[[], [], [], []]))  # fmt: skip
+    assert m.game.shown_void == [set(), set(), set(), set()]
+    m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=2))  # held behind the summary
+    assert m.holding and m.overlay == M.SUMMARY
+    lines = render_text(m).splitlines()
+    assert "any key to continue" in render_text(m)
+    assert "Enter or Esc" not in render_text(m)
+    assert lines[-1].startswith("any key continue"), lines[-1]
