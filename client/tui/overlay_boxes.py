@@ -25,6 +25,7 @@ from leekha.client.tui.sheets import (
     sheet_cell,
     sheet_width,
 )
+from leekha.client.tui.words import seconds
 from leekha.common.config import PRESETS
 
 #: Under the keys, at a table: what the marks on the cards and seats mean.
@@ -153,8 +154,8 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
         "preset": f"‹ {preset_word(f.preset)} ›  {summary(PRESETS[f.preset])}",
         "target": target,
         "password": ("*" * len(f.password) or _("(none)")) + ("_" if f.field == "password" else ""),
-        "pass_timer": f"‹ {f.pass_timer or off} ›" + (" s" if f.pass_timer else ""),
-        "turn_timer": f"‹ {f.turn_timer or off} ›" + (" s" if f.turn_timer else ""),
+        "pass_timer": f"‹ {seconds(f.pass_timer) if f.pass_timer else off} ›",
+        "turn_timer": f"‹ {seconds(f.turn_timer) if f.turn_timer else off} ›",
         "counting_aid": "‹ {v} ›".format(v=_("allowed") if f.counting_aid else _("forbidden")),
         "create": _("[ create ]"),
     }

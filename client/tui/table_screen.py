@@ -58,7 +58,8 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
         tags.append([("class:seat.partner", _(" · team {n}").format(n=team))])
     score = _("{total} pts  +{now}").format(total=v.totals[seat], now=v.round_points[seat])
     second: list[Frags] = [[("", score)]]
-    left = m.game.seat_seconds_left(seat) if seat != m.game.your_seat else None
+    live = m.link.state == M.ONLINE  # a clock seen while reconnecting would stand still
+    left = m.game.seat_seconds_left(seat) if seat != m.game.your_seat and live else None
     clock = [("class:timer", _(" ⏱ {n}s").format(n=left))] if left is not None else []
     if v.phase == "play" and v.turn == seat:
         mark = _("  ◀ your turn") if seat == m.game.your_seat else _("  ◀ turn")
@@ -171,7 +172,7 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
     # south: one line, the scores, the turn and the timer first, then who
     (head, tags), (_none, second) = _seat_lines(m, by_pos["S"])
     left = m.alarm.seconds_left()
-    if left is not None and m.my_turn:
+    if left is not None and m.my_turn and m.link.state == M.ONLINE:
         second.append([("class:timer", _("   ⏱ {n}s").format(n=left))])
     after = [("", "   ")] + [f for part in second for f in part]
     line = fit_line((head, tags), max(1, w - frags_width(after))) + after

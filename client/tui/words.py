@@ -38,6 +38,12 @@ def server_bot_name(level: str, seat: int) -> str:
     return f"{level} bot {seat}"
 
 
+def seconds(n: int) -> str:
+    """A number of seconds, as the forms and the lobby show a timer."""
+    # TRANSLATORS: seconds, abbreviated as a timer shows them ("30 s").
+    return _("{n} s").format(n=n)
+
+
 def suit_word(suit: int) -> str:
     return suit_name(suit)
 
