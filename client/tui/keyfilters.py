@@ -150,6 +150,12 @@ def following(w: Where) -> bool:
     return w.top == TOURNAMENTS and t is not None and t.following_one
 
 
+def may_enter(w: Where) -> bool:
+    """A followed tournament this client has not entered (e takes part once)."""
+    t = w.m.boxes.tournaments
+    return following(w) and t is not None and w.m.in_lobby.entered != t.following
+
+
 def invite_password(w: Where) -> bool:
     b = w.m.boxes.invite_box
     return w.top == INVITE and b is not None and b.password is not None
