@@ -126,6 +126,7 @@ def lobby(cast: str) -> M.ClientModel:
     locked.update({"id": 8, "name": LONG_TABLE, "has_password": True})
     locked["seats"] = [R.seat(p["name"], bot=p["is_bot"], connected=True) for p in players(cast)]
     locked["seats"][3] = R.seat()
+    locked["timers"] = {"pass_s": 600, "turn_s": 3600}  # the widest clocks a table has
     m.apply(P.TableList(re=None, tables=[table("playing"), locked]))
     return m
 
@@ -453,3 +454,14 @@ def test_at_60x20_the_help_keeps_its_legend_and_your_chat_line_shows(screen: str
     text = paint(m, Options(), MIN_WIDTH, MIN_HEIGHT).text()
     for line in ("(D) dealer", "x2 doubled card", "! the cursor is on a card"):
         assert line in text, text
+
+
+def test_the_lobby_line_shows_a_tables_timers() -> None:
+    """How fast a table plays, before sitting: its pass and turn clocks on its line (the
+    first thing a line too short for them and a readable name leaves out)."""
+    m = welcomed("ann")
+    timed = table("waiting") | {"timers": {"pass_s": 30, "turn_s": 60}}
+    m.apply(P.TableList(re=None, tables=[timed, table("playing") | {"id": 9}]))
+    for width, height in SIZES:
+        lines = paint(m, Options(), width, height).text().splitlines()
+        assert "⏱ 30/60 s" in lines[2] and "⏱" not in lines[4], (width, lines)
