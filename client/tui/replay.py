@@ -140,6 +140,7 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
     geometry, the round summary and the game-over box are the table screen's own."""
     from prompt_toolkit.utils import get_cwidth
 
+    from leekha.client.core.table import SeatStats
     from leekha.client.i18n import _
     from leekha.client.tui import replay_keys
     from leekha.client.tui.canvas import Canvas, fit, frags_width
@@ -228,7 +229,8 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
     if f.result is not None:
         # The winners are the box's next line: the head does not say them twice.
         head = _("the final scores")
-        paint_game_over(cv, names, f.result, model.history(), head, None, "")
+        stats = SeatStats.of(f.result.get("stats"))  # what each seat did, as a live game says
+        paint_game_over(cv, names, f.result, model.history(), head, stats, "")
     if model.show_help:
         rows = replay_keys.help_rows(model)
         x, y = cv.box(min(width, 50), len(rows) + 3, _("replay keys"))

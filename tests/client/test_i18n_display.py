@@ -241,3 +241,18 @@ def test_each_seat_keeps_its_own_bot_tag_in_a_right_to_left_lobby(
     off = Canvas(72, 1)
     off.line(0, 0, 72, summary)
     assert not any(ch in rtl.ISOLATES for ch in off.text())
+
+
+def test_an_arabic_hint_keeps_its_latin_word(lang: None) -> None:
+    """The replay's "1-9 الجولة N": with bidi on, N stays in its hint, not in one Latin run
+    with the next hint's key ("g/G N"); each hint reads key first, from the right."""
+    from leekha.client.tui.hints import fit_hints
+
+    i18n.set_language("ar")
+    rtl.set_enabled(True)
+    items = [("n/p", "جولة"), ("1-9", "الجولة N"), ("g/G", "البداية/النهاية"), ("?", "مساعدة")]
+    line = Canvas(80, 1)
+    line.line(0, 0, 80, fit_hints(items, 80))
+    hints = [h.strip() for h in line.text().strip().split("  ")][::-1]
+    assert [h.split()[-1] for h in hints] == ["n/p", "1-9", "g/G", "?"], hints
+    assert hints[1].startswith("N "), hints

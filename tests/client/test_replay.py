@@ -176,3 +176,12 @@ def test_a_record_without_a_field_says_which_in_words(missing: str) -> None:
         assert f"il record non ha il campo '{missing}'" in str(detto.value)
     finally:
         i18n.set_language("en")
+
+
+def test_the_last_box_says_what_each_seat_did() -> None:
+    """The replay's game-over box: tricks, Leekhas and moons, as a live game's box has."""
+    m = ReplayModel(finished_game())
+    m.end()
+    shown = render_replay_text(m, 80, 30)
+    for row in ("tricks", "Leekhas", "moons"):
+        assert row in shown, shown
