@@ -17,6 +17,7 @@ it, the keys and the hints follow it, so the four can never disagree.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -288,10 +289,17 @@ class ClientModel:
             self.boxes.summary = None
         self.release_hold()
 
+    def quick_seconds_left(self) -> int | None:
+        """Seconds until the bots come to the waiting table quick play opened for us."""
+        until = self.in_lobby.quick_until
+        if until is None or self.game.view is not None or self.game.table is None:
+            return None
+        return max(0, math.ceil(until - self.clock()))
+
     def tick(self) -> bool:
         """Release a held trick whose time is up, and warn once when a timer of ours is
         about to run out; True when the screen changed."""
-        changed = self.alarm.warn(self.choices.my_turn)
+        changed = self.alarm.warn(self.choices.my_turn) or self.quick_seconds_left() is not None
         if self.hold.due():
             self.release_hold()
             return True

@@ -201,6 +201,13 @@ class Replies:
         if not self.choices.my_turn:
             self.alarm.stop()
         s.line.position_moved()
+        self.lobby.quick_until = None
+        t = msg.table
+        if isinstance(req, P.QuickPlay) and t["status"] == "waiting" and t["host"] == s.name:
+            # A table quick play opened for us: its bots come after the wait we asked for
+            # (None: the server's own, which it does not say).
+            wait = req.wait_s
+            self.lobby.quick_until = None if wait is None else s.clock() + wait
         if isinstance(req, P.CreateTable) and self.auto is not None:
             me = g.your_seat
             empty = [seat for seat, p in enumerate(g.players) if not p.get("name") and seat != me]
@@ -252,6 +259,7 @@ class Replies:
     def leave_table(self) -> None:
         """Back in the lobby: the table and everything said or chosen at it go."""
         g = self.s.game
+        self.lobby.quick_until = None
         if g.table is not None:
             self.chats.forget(g.table_id)
         g.left()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, Frags, clip, fit_name, frags_width
 from leekha.client.tui.cardfrags import card_frag
@@ -142,6 +142,14 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         if m.game.is_host:
             note = _("b: add a bot   x: remove a bot   s: start")
             cv.center(cx, cy + 1, note, "class:hint")
+        left = m.quick_seconds_left()
+        if left is not None:
+            note = ngettext(
+                "quick play: bots take the empty seats in {n} second",
+                "quick play: bots take the empty seats in {n} seconds",
+                left,
+            ).format(n=left)
+            cv.center(cx, cy + 2, note, "class:timer")
         f1 = fit_line(_seat_lines(m, by_pos["S"])[0], w)
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
         return

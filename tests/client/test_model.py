@@ -1078,3 +1078,25 @@ def test_a_held_round_summary_says_one_way_to_go_on_and_drops_the_rounds_voids()
     assert "any key to continue" in render_text(m)
     assert "Enter or Esc" not in render_text(m)
     assert lines[-1].startswith("any key continue"), lines[-1]
+
+
+def test_a_quick_play_waiter_sees_when_the_bots_come() -> None:
+    """Quick play opened a table for us: the waiting room counts down to the bots."""
+    t = [100.0]
+    m = M.ClientModel("ann", clock=lambda: t[0])
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.take_outbox()
+    m.in_lobby.quick = P.QuickPlay(id=0, wait_s=20)
+    m.in_lobby.start_quick()
+    (ask,) = m.take_outbox()
+    assert isinstance(ask, P.QuickPlay) and ask.wait_s == 20
+    waiting = table("waiting")
+    waiting["seats"] = [R.seat("ann"), R.seat(), R.seat(), R.seat()]
+    players = [seat_info("ann", host=True), *(seat_info(None) for _ in range(3))]
+    m.apply(P.Snapshot(re=ask.id, table=waiting, view=None, your_seat=0, players=players))
+    assert "bots take the empty seats in 20 seconds" in render_text(m)
+    t[0] += 19.5
+    assert m.tick()
+    assert "bots take the empty seats in 1 second" in render_text(m)
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    assert m.quick_seconds_left() is None
