@@ -1100,3 +1100,22 @@ def test_a_quick_play_waiter_sees_when_the_bots_come() -> None:
     assert "bots take the empty seats in 1 second" in render_text(m)
     m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
     assert m.quick_seconds_left() is None
+
+
+def test_a_box_over_the_chat_column_leaves_no_chat_fragments() -> None:
+    """The profile box over part of the chat column: what it leaves of each chat line
+    ("one 7", "that was a") goes too; a line it does not touch stays."""
+    m = welcomed(version=(1, 4))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    for i in range(12):
+        m.apply(P.ChatMessage(sender="bob", text=f"well played everyone, close one {i}",
+                              table_id=7))  # fmt: skip
+    m.social.open_profiles(["ann", "b1"])
+    assert m.overlay == M.PROFILE
+    rows = render_text(m, 80, 24).splitlines()
+    top = next(i for i, r in enumerate(rows) if "┌" in r)
+    bottom = next(i for i, r in enumerate(rows) if "└" in r)
+    for row in rows[top : bottom + 1]:
+        assert row.rstrip().endswith(("┐", "│", "┘")), row
+    assert "close one 11" in rows[-3] or "close one 11" in "\n".join(rows[bottom + 1 :])
