@@ -223,12 +223,14 @@ async def join_main(
 ) -> int:
     """Connect, then run the lobby/table screens until the player quits. `io` passes
     on to ClientApp (input/output for tests; tls, tokens, known_hosts, retry)."""
+    from leekha.client.prefs import Prefs, default_path
     from leekha.client.session import ConnectFailed
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import ClientModel
     from leekha.client.tui.play import best_bot
 
-    model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
+    prefs = io.pop("prefs", None) or Prefs(default_path())
+    model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell, prefs=prefs)
     model.link.label = label or ""  # the lobby header: the LAN name, else the address
     if quick is not None:
         model.in_lobby.quick = quick

@@ -28,6 +28,7 @@ from leekha.client.core.chat import Chats
 from leekha.client.core.lobby import Lobby
 from leekha.client.core.table import SeatStats, TableState
 from leekha.client.i18n import _
+from leekha.client.prefs import Prefs
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
@@ -117,6 +118,7 @@ class ClientModel:
         ascii: bool = False,
         trick_hold: float = 0.0,
         bell: bool = False,
+        prefs: Prefs | None = None,
     ) -> None:
         self.clock = clock
         self.auto = auto
@@ -137,7 +139,9 @@ class ClientModel:
         )
         self.alarm = Alarm(clock, self.line, bell)
         self.choices = Choices(self.shared)
-        self.at_table = TableActions(self.shared, lambda: self.replies.leave_table())
+        self.at_table = TableActions(
+            self.shared, lambda: self.replies.leave_table(), prefs if prefs is not None else Prefs()
+        )
         self.social = Social(self.shared, self.chats)
         self.in_lobby = LobbyActions(self.shared, self.lobby, self.social.open_profiles)
         choices, table, alarm, hold = self.choices, self.at_table, self.alarm, self.hold

@@ -238,6 +238,8 @@ async def play_main(
     """The whole `leekha play` session; `io` passes input/output through and `ready` gets
     the ClientApp once connected (tests)."""
     from leekha.client.eventloop import twisted_await
+    from leekha.client.prefs import FILE_NAME as PREFS_FILE
+    from leekha.client.prefs import Prefs
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
 
@@ -286,6 +288,8 @@ async def play_main(
                 ascii=args.ascii,
                 trick_hold=max(0.0, args.trick_hold),
                 bell=args.bell,
+                # the screen as the player left it, kept with the games (--no-save: none)
+                prefs=Prefs(None if args.no_save else folder / PREFS_FILE),
             )
             model.link.label = "leekha play"
             client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -1119,3 +1120,19 @@ def test_a_box_over_the_chat_column_leaves_no_chat_fragments() -> None:
     for row in rows[top : bottom + 1]:
         assert row.rstrip().endswith(("┐", "│", "┘")), row
     assert "close one 11" in rows[-3] or "close one 11" in "\n".join(rows[bottom + 1 :])
+
+
+def test_the_counting_aid_is_as_the_player_left_it_after_a_resume(tmp_path: Path) -> None:
+    """C turned the aid on; the next run (a resumed `leekha play`, a rejoin after a quit)
+    starts with it on, as the player left it, where the table allows it."""
+    from leekha.client.prefs import Prefs
+
+    first = M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json"))
+    assert not first.at_table.counting
+    first.at_table.toggle_counting()
+    assert first.at_table.counting
+    again = M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json"))
+    assert again.at_table.counting
+    again.at_table.toggle_counting()
+    assert not M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json")).at_table.counting
+    assert not M.ClientModel("ann").at_table.counting  # no file: the default, off
