@@ -20,6 +20,7 @@ from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import PasswordPrompt
 from leekha.client.tui.game_replies import GameReplies
+from leekha.client.tui.hold import SYSTEM_SENDER as HOLD_SYSTEM_SENDER
 from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.shared import Shared
@@ -29,7 +30,7 @@ from leekha.client.tui.words import refused
 from leekha.protocol import version as V
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
-SYSTEM_SENDER = "*"
+SYSTEM_SENDER = HOLD_SYSTEM_SENDER  # the server's own lines
 
 
 class Replies:
