@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from helpers.processes import serve
-from helpers.pty import LEEKHA, START, Terminals
+from helpers.pty import LEEKHA, START, Terminals, summary_open
 from helpers.screens import (
     chat,
     countdowns,
@@ -164,7 +164,7 @@ def test_two_people_a_spectator_a_restart_a_kill_and_timeouts_agree_to_the_end(
         # the last round is closed with Esc, which never takes a seat back.
         def over() -> bool:
             for t in everyone.values():
-                if "Enter or Esc to continue" in t.text():
+                if summary_open(t.text()):
                     t.send("\x1b")
             # the whole box: a frame can be half drawn when a wait looks
             return all(stats_rows(t.text()) is not None for t in everyone.values())
