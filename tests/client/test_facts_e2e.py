@@ -237,7 +237,7 @@ def test_a_moon_a_tie_that_plays_on_and_a_golden_goal_stop_say_what_the_engine_d
         for name, title, note in notes:
             # The box with its note: a wait may see a frame half drawn, so it waits for
             # the note itself (another note never comes: the box times out on screen).
-            terms.until(shows(dan, title, note, "Enter or Esc"), f"{title}: {note}", START)
+            terms.until(shows(dan, title, note, "to continue"), f"{title}: {note}", START)
             keep(f"note-{name}", f"dan's {title} box: the engine's {name}", dan.text())
             dan.send("\x1b")
         row = r"total\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+│"
