@@ -30,6 +30,7 @@ def test_a_request_the_wire_cannot_carry_is_refused_before_connecting(
 ) -> None:
     # Port 1 on loopback: nothing listens, so reaching the network would say "cannot connect".
     argv = ["tournament", "create", "127.0.0.1:1", *HOUSE, "--entrant", "me", *extra]
+    code: object
     try:
         code = cli.main(argv)
     except SystemExit as exc:  # a number out of range: a usage error as the line is read
