@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.resources
+import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from leekha.client import i18n, rtl
+from leekha.client.exitcodes import BROKEN_PIPE, INTERRUPTED
 from leekha.client.i18n import N_, _
 from leekha.client.options import default_help
 from leekha.common import __version__
@@ -153,14 +155,56 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             module.add_arguments(p)
             _display_options(p)
             p.set_defaults(_module=module)
+            _mark_parsers(p)
     return parser
 
 
+def _mark_parsers(parser: argparse.ArgumentParser) -> None:
+    """Let each (sub)command's namespace name its own parser, the one that says an
+    unknown option with the help to read (`leekha records export --help`)."""
+    parser.set_defaults(_parser=parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _mark_parsers(child)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run one command. Every way it can end is decided here, once for all commands: a
+    reader that went away (a closed pipe) ends it quietly, and Ctrl-C with 130."""
+    try:
+        try:
+            return _run(list(sys.argv[1:] if argv is None else argv))
+        finally:  # a closed pipe shows at the last write: this flush, not the one at exit
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return BROKEN_PIPE
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's own flush at exit finds no closed
+    pipe and prints nothing (the recipe of Python's signal module documentation; ending
+    by SIGPIPE instead would also end a Twisted process whose socket peer hangs up)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to flush
+        pass
+
+
+def _run(argv: list[str]) -> int:
     rest = configure_display(argv)
     parser = build_parser(rest)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # argparse names the top level's help for an option only a subcommand's parser
+        # could have known; that parser says it, and points at its own help.
+        chosen = getattr(args, "_parser", parser)
+        chosen.error(argparse._("unrecognized arguments: %s") % " ".join(unknown))  # type: ignore[attr-defined]
     if args.command is None:
         parser.print_help()
         return 0
@@ -172,10 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The composition root again: the table page ships with the client (client/web/),
         # and `leekha serve` serves the folder it is handed, never importing the client.
         args.web_root = Path(str(importlib.resources.files("leekha.client") / "web"))
-    try:
-        return int(args._module.run(args))
-    except KeyboardInterrupt:
-        return 130
+    return int(args._module.run(args))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from leekha.client.i18n import _
+from leekha.client.options import in_range
 from leekha.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 from leekha.protocol.discovery import SERVICE_TYPE, version_text
 
@@ -213,7 +214,7 @@ def format_servers(servers: Sequence[FoundServer], client_version: str | None = 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=in_range(0.1, _MAX_TIMEOUT_S, whole=False),
         default=3.0,
         metavar="SECONDS",
         help=_("how long to listen for answers (default: %(default)s)"),
@@ -221,15 +222,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    timeout = float(args.timeout)
-    if not 0 < timeout <= _MAX_TIMEOUT_S:
-        print(
-            _("leekha servers: --timeout must be more than 0 and at most {most}").format(
-                most=f"{_MAX_TIMEOUT_S:g}"
-            ),
-            file=sys.stderr,
-        )
-        return 2
+    timeout = float(args.timeout)  # in range: the option's type
     try:
         servers = browse_sync(timeout)
     except OSError as exc:

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from leekha.client.exitcodes import INTERRUPTED
+
 if TYPE_CHECKING:
     from leekha.protocol.reactor import Reactor
 
@@ -53,6 +55,7 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
 
     running: list[asyncio.Future[int]] = []
     interrupted: list[int] = []
+    broken: list[BrokenPipeError] = []
 
     async def noting(reactor: Reactor) -> int:
         _note_interrupt(interrupted)  # once running: Twisted's handler is in place by then
@@ -64,6 +67,9 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
             rc = await defer.Deferred.fromFuture(running[0])
         except asyncio.CancelledError:
             return  # stopped by a signal, the reactor gone: nothing left to say
+        except BrokenPipeError as exc:  # stdout's reader went: the entry point's to end
+            broken.append(exc)
+            return
         raise SystemExit(int(rc))
 
     code = 0
@@ -73,7 +79,9 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
         code = exc.code if isinstance(exc.code, int) else 1
     cut_short = bool(running) and not running[0].done()
     _settle(running)
-    return 130 if cut_short and interrupted else code
+    if broken:
+        raise broken[0]  # past `task.react`, which would print its traceback
+    return INTERRUPTED if cut_short and interrupted else code
 
 
 def _note_interrupt(interrupted: list[int]) -> None:

@@ -8,6 +8,7 @@ check its fingerprint when a server operator asks.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -52,7 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     imp = sub.add_parser("import", help=_("replace this machine's identity with an exported one"))
     imp.add_argument(
-        "line", nargs="?", default=None, help=_("the exported line (default: read stdin)")
+        "line",
+        nargs="?",
+        default=None,
+        metavar="LINE|FILE",
+        help=_("the exported line, or a file that holds it (default: read stdin)"),
     )
     imp.add_argument(
         "--force", action="store_true", help=_("replace an existing, different identity")
@@ -76,8 +81,26 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
+def _exported_line(given: str | None) -> str:
+    """The exported line: as given, read from the file it names (`leekha id export >
+    FILE` on the other machine), or from stdin. An exported line has no path separator
+    and is never the name of a file, so the two cannot be confused."""
+    if given is None or given == "-":
+        return sys.stdin.readline()
+    path = Path(given).expanduser()
+    if path.is_file() or os.sep in given:
+        text = path.read_text(encoding="utf-8").strip()
+        return text.splitlines()[0] if text else ""
+    return given
+
+
 def _import(args: argparse.Namespace) -> int:
-    line = args.line if args.line is not None else sys.stdin.readline()
+    try:
+        line = _exported_line(args.line)
+    except OSError as exc:
+        problem = _("cannot read {path}: {problem}").format(path=args.line, problem=exc.strerror)
+        print(_("leekha id: {error}").format(error=problem), file=sys.stderr)
+        return 1
     new = I.Identity.from_export(line)
     old = I.load(args.config)
     if old is not None and old.public_key != new.public_key and not args.force:

@@ -3,7 +3,9 @@
 It asks the server, so the line is never wrong: the table must exist (named by its id or
 its name), and for a TLS server the fingerprint is the certificate the server really
 shows, checked the way `leekha join` checks it. The password is carried only when the
-host passes it (`--password`), since the line may travel where the host cannot see. The
+host passes it (`--password`), since the line may travel where the host cannot see, and
+only once the server has taken it (a wrong one fails; a friend whose line carries none is
+asked for it). The
 line's form is `leekha.protocol.invite`'s; a key at the table prints the same line.
 """
 
@@ -20,6 +22,7 @@ from leekha.protocol.views import TableSummary
 
 if TYPE_CHECKING:
     from leekha.client.session import ClientSession
+    from leekha.client.tournament.link import Link
     from leekha.protocol.reactor import ReactorTime
 
 #: What is wrong with a pasted line, by `InviteError.code`, in the reader's language.
@@ -93,6 +96,23 @@ def run(args: argparse.Namespace) -> int:
     return run_on_reactor(lambda reactor: invite_main(reactor, host, port, args))
 
 
+async def _check_password(link: Link, table_id: int, password: str | None) -> str | None:
+    """Whether the table takes `password`, asked of the server the one way it answers
+    that: watch the table with it (refused with `bad_password` before anything else is
+    done) and leave at once. None when it does, else the words to print."""
+    from leekha import protocol as P
+    from leekha.client.tournament.link import Refused
+
+    try:
+        await link.ask(lambda rid: P.Spectate(id=rid, table_id=table_id, password=password))
+    except Refused as exc:
+        if exc.code == "bad_password":
+            return _("that is not the table's password: the line would not seat anyone")
+        raise
+    await link.ask(lambda rid: P.Leave(id=rid))
+    return None
+
+
 async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse.Namespace) -> int:
     """Connect, find the table, print the line; exit code 1 when any of it fails."""
     from leekha import protocol as P
@@ -127,14 +147,23 @@ async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse
                 file=sys.stderr,
             )
             return 1
-        invite = Invite(
-            host, port, int(table["id"]), args.password, bool(args.tls), link.session.fingerprint
-        )
-        if table.get("has_password") and args.password is None:
+        password = args.password
+        if table.get("has_password") and password is None:
             print(
                 _("(the table has a password: give it with --password to carry it)"),
                 file=sys.stderr,
             )
+        elif table.get("has_password"):
+            problem = await _check_password(link, int(table["id"]), password)
+            if problem is not None:
+                print(_("leekha invite: {problem}").format(problem=problem), file=sys.stderr)
+                return 1
+        elif password is not None:
+            print(_("(the table has no password: the line carries none)"), file=sys.stderr)
+            password = None
+        invite = Invite(
+            host, port, int(table["id"]), password, bool(args.tls), link.session.fingerprint
+        )
         print(invite.line())
         address = page_of(link.session)
         if address is not None:  # the same table for a browser

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
@@ -38,11 +39,54 @@ def default_help(text: str) -> str:
     return text + " " + _("(default: %(default)s)")
 
 
+#: The largest seed any command takes (a 63-bit whole number, as the wire's ints).
+SEED_MAX = 2**63 - 1
+
+
+def in_range(low: float, high: float, *, whole: bool = True) -> Callable[[str], Any]:
+    """argparse's `type` for a number option from `low` to `high` (both included): a
+    value out of range is a usage error (exit 2) when the command line is read, before
+    any terminal, file or server is looked at. Every numeric option of every command
+    takes its type from here, so that none accepts a value its command cannot use."""
+
+    def number(text: str) -> int | float:
+        try:
+            value: int | float = int(text) if whole else float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # nan, inf and out of range alike
+            words = (
+                _("a whole number from {low} to {high}, not {text!r}")
+                if whole
+                else _("a number from {low} to {high}, not {text!r}")
+            )
+            raise argparse.ArgumentTypeError(
+                words.format(low=_shown_number(low), high=_shown_number(high), text=text)
+            )
+        return value
+
+    number.__name__ = "int" if whole else "float"  # argparse names the type so
+    return number
+
+
+def _shown_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
 def add_number(
-    parser: argparse.ArgumentParser, flag: str, default: int, metavar: str, text: str
+    parser: argparse.ArgumentParser,
+    flag: str,
+    default: int,
+    metavar: str,
+    text: str,
+    low: int,
+    high: int,
 ) -> None:
-    """An int option whose help ends with its default, as `default_help` writes it."""
-    parser.add_argument(flag, type=int, default=default, metavar=metavar, help=default_help(text))
+    """A whole-number option from `low` to `high` whose help ends with its default, as
+    `default_help` writes it."""
+    parser.add_argument(
+        flag, type=in_range(low, high), default=default, metavar=metavar, help=default_help(text)
+    )
 
 
 def tournament_id(text: str) -> int:

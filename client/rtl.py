@@ -37,6 +37,14 @@ _RTL = re.compile(
 #: they count as left-to-right letters and a card label never splits into ♠Q.
 _SUITS = frozenset("♣♦♥♠♧♢♡♤")
 
+#: Unicode's first-strong isolate and its end: `isolate(name)` makes a name one unit in
+#: its line's order, whatever the names beside it are written in.
+FSI, PDI = "\u2068", "\u2069"
+#: The isolates of a fixed direction: left to right, right to left.
+LRI, RLI = "\u2066", "\u2067"
+_OPENERS = {FSI: None, LRI: False, RLI: True}
+ISOLATES = FSI + PDI + LRI + RLI
+
 _enabled = False
 
 
@@ -111,8 +119,72 @@ def _reshaper() -> Any:
     )
 
 
+def isolate(text: str, rtl: bool | None = None) -> str:
+    """`text` as one unit of its line (Unicode's FSI … PDI): reordered on its own, in the
+    direction of its first strong letter, and placed in the line as one neutral piece.
+    Without it, "ann، b1[روبوت]" in a right-to-left line reads as one Latin run "ann، b1"
+    and the tag lands on the wrong name. The marks take no cell: `visual` consumes them
+    and the canvas drops them when bidi display is off (a terminal that reorders by
+    itself gets the names in logical order, each with its own tag right after it).
+    `rtl` fixes the unit's direction instead (LRI or RLI): a key hint in the paragraph's."""
+    opener = FSI if rtl is None else RLI if rtl else LRI
+    return opener + text + PDI
+
+
+def join_isolated(items: list[str], sep: str) -> str:
+    """`sep.join(items)`, each item isolated (`isolate`): a list of names or seats."""
+    return sep.join(isolate(item) for item in items)
+
+
 def _visual_order(text: str, rtl_paragraph: bool) -> list[tuple[int, str]]:
-    """(logical index, displayed character) in left-to-right screen order."""
+    """(logical index, displayed character) in left-to-right screen order. An isolate
+    (FSI … PDI; python-bidi's algorithm predates them) is a neutral placeholder in its
+    line and is ordered on its own, in the direction of its first strong character; the
+    marks themselves are not displayed."""
+    if not any(opener in text for opener in _OPENERS):
+        return _plain_order(text, rtl_paragraph)
+    outer: list[str] = []
+    logical: list[int] = []  # outer index -> logical index
+    spans: dict[int, tuple[int, int, bool | None]] = {}  # placeholder -> its text, direction
+    i = 0
+    while i < len(text):
+        if text[i] in _OPENERS:
+            end = text.find(PDI, i + 1)
+            end = len(text) if end < 0 else end
+            spans[len(outer)] = (i + 1, end, _OPENERS[text[i]])
+            outer.append("\ufffc")  # OBJECT REPLACEMENT: neutral, as an isolate is
+            logical.append(i)
+            i = end + 1
+        else:
+            outer.append(text[i])
+            logical.append(i)
+            i += 1
+    out: list[tuple[int, str]] = []
+    for o, ch in _plain_order("".join(outer), rtl_paragraph):
+        if o in spans:
+            start, end, direction = spans[o]
+            inner = "".join(" " if c in ISOLATES else c for c in text[start:end])
+            if direction is None:
+                strong = next((c for c in inner if _strong(c) is not None), "")
+                direction = _strong(strong) is True
+            out += [
+                (start + j, c)
+                for j, c in _plain_order(inner, direction)
+                if text[start + j] not in ISOLATES
+            ]
+        elif text[logical[o]] not in ISOLATES:
+            out.append((logical[o], ch))
+    return out
+
+
+def _strong(ch: str) -> bool | None:
+    """True for a right-to-left letter, False for a left-to-right one, None otherwise."""
+    kind = unicodedata.bidirectional(ch) if ch else ""
+    return True if kind in ("R", "AL") else False if kind == "L" else None
+
+
+def _plain_order(text: str, rtl_paragraph: bool) -> list[tuple[int, str]]:
+    """(logical index, displayed character) in left-to-right screen order, by python-bidi."""
     from bidi import algorithm as B
 
     storage: dict[str, Any] = B.get_empty_storage()

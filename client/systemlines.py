@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from leekha.client.cardnames import suit_name
-from leekha.client.i18n import N_, _
+from leekha.client.i18n import N_, _, ngettext
 from leekha.common import cards as C
 
 #: Notice code -> the words (leekha.protocol.notices.NOTICES; a test keeps the keys equal).
@@ -74,6 +74,19 @@ RULES: dict[str, str] = {
     "rules_map": N_("rules option {option} must be a map of option names to values; got {got}"),
 }
 
+#: Notices whose words depend on a count (the fact named), in the plural forms of the
+#: interface language; their NOTICES entry is the English plural, kept for the key test.
+COUNTED: dict[str, tuple[str, Callable[[int], str]]] = {
+    "timeouts_bot": (
+        "count",
+        lambda n: ngettext(
+            "a bot plays for {name}: the clock ran out {count} time in a row",
+            "a bot plays for {name}: the clock ran out {count} times in a row",
+            n,
+        ),
+    ),
+}
+
 #: How each argument is shown: cards as cards, suits and seats as words and numbers.
 _CARD_ARGS = ("card",)
 _CARDS_ARGS = ("cards", "legal")
@@ -118,8 +131,12 @@ def _word(
     seats = args.get("seats")
     if code == "seats_empty" and isinstance(seats, list) and len(seats) > 1:
         template = SEATS_EMPTY_MANY
+    words = _(template)
+    if (counted := COUNTED.get(code or "")) is not None and table is NOTICES:
+        n = args.get(counted[0])
+        words = counted[1](n if isinstance(n, int) else 2)
     try:
-        return _(template).format(**_shown(args, card or C.format_card))
+        return words.format(**_shown(args, card or C.format_card))
     except (KeyError, IndexError, ValueError):
         return None  # facts missing or malformed (a different server): use its text
 

@@ -89,6 +89,14 @@ class GameRecord:
             if exc.code == E.BAD_RECORD:
                 raise
             raise RuleError(E.BAD_RECORD, f"record does not replay: {exc.message}") from exc
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RuleError(E.BAD_RECORD, f"malformed record: {exc!r}") from exc
+        except KeyError as exc:  # a field it must have: named, never `KeyError('seed')`
+            field = str(exc.args[0]) if exc.args else "?"
+            raise RuleError(
+                E.BAD_RECORD,
+                f"the record has no {field!r} field",
+                rule="record_field",
+                args={"field": field},
+            ) from exc
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise RuleError(E.BAD_RECORD, f"malformed record: {exc}") from exc
         return record

@@ -26,6 +26,20 @@ NEXT_STEP = (
 )
 
 
+#: What to do about an empty database file, which a server refuses to start on: said by
+#: the refusal and by `leekha records check` alike.
+EMPTY_STEP = (
+    "if you have a backup, stop here and put it in its place (docs/hosting.md,"
+    " 'Backing up the database'); to start afresh, delete {path}"
+)
+
+#: What to do about a database a server cannot open or load: it refuses to start on it.
+UNUSABLE_STEP = (
+    "stop the server and put back the last backup (docs/hosting.md, 'Backing up the"
+    " database'): a server does not start on this database as it is"
+)
+
+
 class DatabaseProblem(Exception):
     """The server cannot use its database; `str()` names the file, quotes SQLite and
     gives the next step."""
@@ -45,8 +59,7 @@ def open_store(data_dir: Path) -> Store:
         raise DatabaseProblem(
             path,
             "the file is empty (0 bytes), not a Leekha database",
-            "if you have a backup, stop here and put it in its place (docs/hosting.md,"
-            f" 'Backing up the database'); to start afresh, delete {path}",
+            EMPTY_STEP.format(path=path),
         )
     try:
         return Store(path)
@@ -100,6 +113,9 @@ class Report:
     path: Path
     tables: int = 0
     problems: list[str] = field(default_factory=list)
+    #: The next step when a server would refuse to start on this database (None: it
+    #: starts, keeping the tables it cannot read without serving them).
+    step: str | None = None
 
 
 def check(data_dir: Path) -> Report:
@@ -111,6 +127,7 @@ def check(data_dir: Path) -> Report:
         return report
     if path.stat().st_size == 0:
         report.problems.append(f"{path} is empty (0 bytes)")
+        report.step = EMPTY_STEP.format(path=path)
         return report
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -126,11 +143,13 @@ def check(data_dir: Path) -> Report:
         store = Store(path)
     except sqlite3.Error as exc:
         report.problems.append(f'cannot open the database: "{exc}"')
+        report.step = UNUSABLE_STEP
         return report
     try:
         rows, damaged = store.load_live()
     except sqlite3.Error as exc:
         report.problems.append(f'cannot read the live tables: "{exc}"')
+        report.step = UNUSABLE_STEP
         return report
     finally:
         store.close()

@@ -221,14 +221,15 @@ def _check(folder: Path) -> int:
     if not report.problems:
         print(f"{report.path}: ok (SQLite's integrity check; {report.tables} live tables replay)")
         return 0
-    print(f"{report.path}: {len(report.problems)} problems", file=sys.stderr)
+    n = len(report.problems)
+    print(f"{report.path}: {n} problem{'' if n == 1 else 's'}", file=sys.stderr)
     for line in report.problems:
         print(f"  {line}", file=sys.stderr)
-    print(
+    step = report.step or (
         "stop the server and put back the last backup (docs/hosting.md, 'Backing up the"
-        " database'), or start it as it is: tables that cannot be read are kept, not served",
-        file=sys.stderr,
+        " database'), or start it as it is: tables that cannot be read are kept, not served"
     )
+    print(step, file=sys.stderr)
     return 1
 
 

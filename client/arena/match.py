@@ -31,12 +31,14 @@ from typing import TypedDict
 
 from leekha.client.arena import runners
 from leekha.client.arena.deal import DealTask, deal_task, rotation
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.options import (
+    SEED_MAX,
     add_number,
     add_rules_arguments,
     check_strategy,
     default_help,
+    in_range,
     rules_from_args,
     strategy_help,
 )
@@ -57,15 +59,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             + strategy_help(_(", or module:Class (importable by every worker)"))
         ),
     )
-    add_number(parser, "--rounds", 1000, "N", _("rounds to play in total"))
+    add_number(parser, "--rounds", 1000, "N", _("rounds to play in total"), 1, 10**9)
     add_rules_arguments(parser)
-    parser.add_argument("--seed", type=int, default=1, help=default_help(_("match seed")))
+    parser.add_argument(
+        "--seed", type=in_range(0, SEED_MAX), default=1, help=default_help(_("match seed"))
+    )
     parser.add_argument(
         "--duplicate",
         action="store_true",
         help=_("play every game in all four seat rotations (rounds count each rotation)"),
     )
-    add_number(parser, "--jobs", 1, "N", _("worker processes on this machine"))
+    add_number(parser, "--jobs", 1, "N", _("worker processes on this machine"), 1, 1024)
     parser.add_argument(
         "--cluster",
         default=None,
@@ -90,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--precision",
-        type=float,
+        type=in_range(0.001, 1000, whole=False),
         default=None,
         metavar="POINTS",
         help=_(
@@ -102,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("machine-readable output"))
     parser.add_argument(
         "--budget-ms",
-        type=float,
+        type=in_range(0, 60_000, whole=False),
         default=None,
         metavar="MS",
         help=_(
@@ -112,7 +116,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--samples",
-        type=int,
+        type=in_range(1, 10**6),
         default=None,
         metavar="N",
         help=_(
@@ -160,8 +164,12 @@ def deal_values(plays: Sequence[Play], name: str) -> tuple[float, float | None]:
 
 def _progress(deals: int, counted: int, args: argparse.Namespace, rate: float,
               name: str, running: Interval) -> None:  # fmt: skip
-    line = _("{deals} deals, {rounds}/{total} rounds, {rate:.0f} rounds/s").format(
-        deals=deals, rounds=counted, total=args.rounds, rate=rate
+    dealt = ngettext("{n} deal", "{n} deals", deals).format(n=deals)
+    rounds = ngettext("{rounds}/{total} round", "{rounds}/{total} rounds", args.rounds).format(
+        rounds=counted, total=args.rounds
+    )
+    line = _("{deals}, {rounds}, {rate:.0f} rounds/s").format(
+        deals=dealt, rounds=rounds, rate=rate
     )
     if running.n >= 2:
         line += _("; {name} {mean:+.3f} ±{half:.3f}").format(
@@ -326,16 +334,6 @@ def run(args: argparse.Namespace) -> int:
     specs = [s.strip() for s in args.strategies.split(",") if s.strip()]
     if len(specs) != 4:
         return _fail(_("--strategies needs exactly four strategies"))
-    if args.rounds < 1:
-        return _fail(_("--rounds must be at least 1"))
-    if not 1 <= args.jobs <= 1024:
-        return _fail(_("--jobs must be from 1 to 1024"))
-    if args.budget_ms is not None and not 0 <= args.budget_ms <= 60_000:
-        return _fail(_("--budget-ms must be from 0 to 60000"))
-    if args.samples is not None and args.samples < 1:
-        return _fail(_("--samples must be at least 1"))
-    if args.precision is not None and not args.precision > 0:
-        return _fail(_("--precision must be more than 0"))
     if args.upload and args.cluster is None:
         return _fail(_("--upload needs --cluster"))
     if args.cluster is not None and args.jobs != 1:

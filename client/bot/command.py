@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from leekha.client.i18n import _
 from leekha.client.options import (
+    SEED_MAX,
     add_number,
     add_rules_arguments,
     address_help,
     check_strategy,
     default_help,
+    in_range,
     parse_address,
     rules_from_args,
     strategy_help,
@@ -94,30 +96,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "that no one else can take the name on that server; without it the bot is a guest"
         ),
     )
-    add_number(parser, "--count", 1, "N", _("bots to run in this process, 1 to 64"))
-    add_number(parser, "--delay-ms", 0, "MS", _("pause before each move, in milliseconds"))
+    add_number(parser, "--count", 1, "N", _("bots to run in this process, 1 to 64"), 1, 64)
+    add_number(
+        parser, "--delay-ms", 0, "MS", _("pause before each move, in milliseconds"), 0, 60_000
+    )
     parser.add_argument(
         "--games",
-        type=int,
+        type=in_range(0, 10**6),
         default=1,
         metavar="N",
         help=default_help(
             _("games to finish before leaving, voting rematch in between; 0 = until stopped")
         ),
     )
-    parser.add_argument("--seed", type=int, default=0, help=default_help(_("strategy random seed")))
+    parser.add_argument(
+        "--seed",
+        type=in_range(0, SEED_MAX),
+        default=0,
+        help=default_help(_("strategy random seed")),
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log every step"))
 
 
 def _options(args: argparse.Namespace) -> tuple[list[BotOptions], str | None]:
     """Per-bot options, or an error message for the operator."""
-    from leekha.client.bot.client import BotOptions
-
-    if not 1 <= args.count <= 64:
-        return [], _("--count must be 1..64")
-    if args.games < 0 or args.delay_ms < 0:
-        return [], _("--games and --delay-ms must not be negative")
     from leekha.client import identity as I
+    from leekha.client.bot.client import BotOptions
 
     try:
         host, port = parse_address(args.address)

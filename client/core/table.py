@@ -242,8 +242,10 @@ class TableState:
             self.last_trick = v.tricks[-1]
             self.trick_done = True
         elif isinstance(msg, P.RoundScored):
-            # The summary shows this round's points; the seats start the next at 0.
+            # The summary shows this round's points; the seats start the next at 0. The
+            # round's voids end with it: the counting aid's void line goes too.
             v = replace(v, round_points=[0] * 4)
+            self.shown_void = [set() for _seat in range(4)]
         self.view = v
         return True
 

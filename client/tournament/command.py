@@ -20,6 +20,13 @@ from leekha.client.i18n import _
 from leekha.client.options import default_help
 from leekha.protocol.views import EntrantRequest
 
+#: What a server takes in `create_tournament` (server/tournament/plan.py's MAX_DEALS and
+#: MAX_STAGES, the wire's 1..3600 s timer; a test keeps them equal), checked on the
+#: command line so that a value out of range is a usage error before connecting.
+MAX_DEALS = 500
+MAX_STAGES = 50
+MAX_MOVE_TIMER_S = 3600
+
 SERVER_PREFIX = "server:"
 
 
@@ -97,17 +104,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )  # fmt: skip
     create.add_argument(
-        "--deals", type=int, default=8, metavar="N",
+        "--deals", type=options.in_range(1, MAX_DEALS), default=8, metavar="N",
         help=default_help(_("deals per foursome (per stage in swiss), each played in all "
                             "four rotations")),
     )  # fmt: skip
     create.add_argument(
-        "--stages", type=int, default=None, metavar="N",
+        "--stages", type=options.in_range(1, MAX_STAGES), default=None, metavar="N",
         help=_("swiss only: how many stages (default: 3 for swiss)"),
     )  # fmt: skip
     options.add_rules_arguments(create)
     create.add_argument(
-        "--move-timer", type=int, default=None, metavar="SECONDS",
+        "--move-timer", type=options.in_range(1, MAX_MOVE_TIMER_S), default=None,
+        metavar="SECONDS",
         help=_("seconds per decision before the server plays for a silent entrant "
                "(default: the server's)"),
     )  # fmt: skip
@@ -201,8 +209,9 @@ def start_of(when: str, now: datetime | None = None) -> dict[str, float | int]:
             at = at.astimezone() if at.tzinfo is None else at
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("{when!r} is not a start time: give HH:MM, YYYY-MM-DD HH:MM or +MINUTES")
-            .format(when=when)
+            _("{when!r} is not a start time: give HH:MM, YYYY-MM-DD HH:MM or +MINUTES").format(
+                when=when
+            )
         ) from None
     return {"starts_at": at.timestamp()}
 

@@ -7,6 +7,7 @@ and the TUI); only the words are put in the interface language here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -65,10 +66,32 @@ def games_text(done: int, total: int) -> str:
     )
 
 
+def rules_text(preset: str, rules: Mapping[str, object] | None) -> str:
+    """A preset by its name, and the rules changed from it in brackets when there are any
+    ("classic (to 21)"): the rules summary of the tournament's own rules."""
+    from leekha.client.rulestext import summary
+    from leekha.common.config import PRESETS, RulesConfig
+    from leekha.common.errors import LeekhaError
+
+    base = PRESETS.get(preset)
+    if base is None or not rules or dict(rules) == base.to_dict():
+        return preset_word(preset)
+    try:
+        own = RulesConfig.from_dict(dict(rules))
+    except (LeekhaError, TypeError, ValueError):
+        return preset_word(preset)
+    said = summary(own)
+    if said == summary(base):  # changes the summary does not name: key=value, as given
+        ours, theirs = own.to_dict(), base.to_dict()
+        said = ", ".join(f"{k}={json.dumps(v)}" for k, v in ours.items() if theirs.get(k) != v)
+    return _("{preset} ({rules})").format(preset=preset_word(preset), rules=said)
+
+
 def about(t: Tournament | TournamentMeta) -> str:
-    """Format, rules, deals (and Swiss stages): what kind of tournament it is."""
+    """Format, rules, deals (and Swiss stages): what kind of tournament it is; rules that
+    differ from the preset's (`--rule target=21`) are said after its name."""
     text = _("{format}, rules {preset}, {deals}").format(
-        format=format_name(t["format"]), preset=preset_word(t["preset"]),
+        format=format_name(t["format"]), preset=rules_text(t["preset"], t.get("rules")),
         deals=deals_text(t["deals"]),
     )  # fmt: skip
     if n := t["stages"]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leekha.client.i18n import _
+from leekha.client.i18n import ngettext
 from leekha.client.tui.status import StatusLine
 
 #: Seconds before a timer runs out when the player is warned (status line, and the bell
@@ -48,7 +48,11 @@ class Alarm:
             return False
         self._warned_at = self.deadline_at
         self.line.say(
-            _("{n} seconds left: then the server plays for you").format(n=left),
+            ngettext(
+                "{n} second left: then the server plays for you",
+                "{n} seconds left: then the server plays for you",
+                left,
+            ).format(n=left),
             error=True,
             transient=True,
         )

@@ -23,6 +23,7 @@ from twisted.internet.defer import Deferred
 
 from leekha import protocol as P
 from leekha.client.core.requests import RequestTracker
+from leekha.client.exitcodes import INTERRUPTED
 from leekha.client.i18n import _
 from leekha.client.identity import Identity
 from leekha.client.invite import page_of
@@ -94,6 +95,7 @@ class ClientApp:
             model,
             Actions(
                 quit=self.quit,
+                interrupt=self.interrupt,
                 open_chat=self._open_chat,
                 close_chat=self._close_chat,
                 send_chat=self._send_chat,
@@ -208,9 +210,15 @@ class ClientApp:
         return fut
 
     # ---- actions -----------------------------------------------------------------------
-    def quit(self) -> None:
+    def quit(self, code: int = 0) -> None:
+        """End the screen; `run` returns `code`, the command's exit status."""
         if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
-            self.app.exit(result=0)
+            self.app.exit(result=code)
+
+    def interrupt(self) -> None:
+        """Ctrl-C, a key on the screen (the terminal sends no SIGINT in raw mode): ends
+        with 130, as the command ends when interrupted anywhere else."""
+        self.quit(INTERRUPTED)
 
     def _open_chat(self) -> None:
         self.model.chat_open = True

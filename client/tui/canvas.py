@@ -16,6 +16,8 @@ what is under it), `cut` each text that ran past the grid's edge.
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
@@ -67,6 +69,9 @@ class Canvas:
         ]
         # Which write put each cell's character (an index into _texts), for `overlaps`.
         self._owner: list[list[int]] = [[0] * self.width for _y in range(self.height)]
+        #: Texts that read only whole (a wrapped chat line): a box that covers part of one
+        #: blanks the rest of it (`frags(whole=True)`).
+        self._whole: set[int] = set()
         self._texts: list[str] = [""]
         self._layer = 0  # the first write of the top layer
         #: (first text, the text painted over it) of one layer, once per pair.
@@ -86,13 +91,16 @@ class Canvas:
         """Write `text` at (x, y), clipped to the grid; returns the x after it."""
         return self.frags(x, y, [(style, text)])
 
-    def frags(self, x: int, y: int, frags: Frags) -> int:
+    def frags(self, x: int, y: int, frags: Frags, whole: bool = False) -> int:
         """Write one paragraph of styled fragments from (x, y); returns the x after it.
+        `whole`: the text means nothing in part, so a box over some of it takes all of it.
 
         Every text reaches the grid here, so this is where right-to-left text is put in
         display order when bidi display is on (`leekha.client.rtl`).
         """
         self._texts.append("".join(t for _s, t in frags))
+        if whole:
+            self._whole.add(len(self._texts) - 1)
         if rtl.enabled():
             frags = rtl.visual(frags)
         for style, text in frags:
@@ -107,6 +115,8 @@ class Canvas:
         row, owner = self.cells[y], self._owner[y]
         me = len(self._texts) - 1
         for ch in text:
+            if ch in rtl.ISOLATES:  # consumed by `rtl.visual`; never sent to a terminal
+                continue
             w = get_cwidth(ch)
             if w == 0:
                 if 0 < x <= self.width and row[x - 1][1]:
@@ -159,8 +169,10 @@ class Canvas:
         self._layer = len(self._texts)
         x = (self.width - w) // 2
         y = (self.height - h) // 2
+        covered = [self._owners_in(yy, x, x + w) & self._whole for yy in range(y, y + h)]
         self.fill(x, y, w, h, style)
-        for yy in range(y, y + h):
+        for yy, cut in zip(range(y, y + h), covered):
+            self._clear_rest_of(yy, cut, x, x + w)
             self._clear_slivers(self.cells[yy], x, x + w)
             self._clear_cut_words(self.cells[yy], x - 1, -1)
             self._clear_cut_words(self.cells[yy], x + w, 1)
@@ -173,6 +185,20 @@ class Canvas:
             self.put(x + w - 1, yy, "│", border)
         self.put(x, y + h - 1, "└" + "─" * (w - 2) + "┘", border)
         return x + 2, y + 1
+
+    def _owners_in(self, y: int, left: int, right: int) -> set[int]:
+        """The texts with a letter in row `y` between `left` and `right`."""
+        row, owner = self.cells[y], self._owner[y]
+        return {owner[x] for x in range(max(0, left), min(self.width, right)) if row[x][1].strip()}
+
+    def _clear_rest_of(self, y: int, texts: set[int], left: int, right: int) -> None:
+        """Blank, beside a box, what is left of the texts it covers part of on row `y` (a
+        chat line's last words, a seat line's tail): fragments read as noise."""
+        row, owner = self.cells[y], self._owner[y]
+        for x in [*range(0, max(0, left)), *range(min(self.width, right), self.width)]:
+            if owner[x] in texts and row[x][1].strip():
+                self._clear(row, x)
+                row[x] = ("", " ")
 
     def _clear_slivers(self, row: list[tuple[str, str]], left: int, right: int) -> None:
         """Blank a strip beside a box too narrow to read (a chat column's last words, a
@@ -253,6 +279,26 @@ def fit(text: str, width: int) -> str:
             break
         out += ch
     return out.rstrip() + "…"
+
+
+def fit_name(name: str, width: int) -> str:
+    """A seat's name in at most `width` columns, shortened so that names still tell the
+    seats apart: a name that ends in a number keeps its first word and the number ("hard
+    bot 2" -> "hard 2", "search bot 13" -> "sea… 13"), since the number is what differs
+    between bots; any other name is shortened with an ellipsis."""
+    if get_cwidth(name) <= width:
+        return name
+    found = _NUMBERED.search(name)
+    if found is None or width < len(found.group(2)) + 2:
+        return fit(name, width)
+    number = found.group(2)
+    words = found.group(1).split()
+    first = words[0].rstrip("#-") if words else ""
+    return fit(first, width - len(number) - 1) + " " + number
+
+
+#: A name that ends in a number: its words, then the number ("bot #3", "ann-2", "hard bot 2").
+_NUMBERED = re.compile(r"^(.*?)[\s#-]*(\d+)$")
 
 
 def wrap(text: str, width: int) -> list[str]:

@@ -135,6 +135,9 @@ class PasswordPrompt:
     table_id: int
     typed: str = ""
     spectate: bool = False
+    #: Why the box opened by itself: the server refused a join without a password (an
+    #: invitation that does not carry it) or with a wrong one; "" when the player asked.
+    why: str = ""
 
     def type(self, text: str) -> None:
         self.typed += text

@@ -3,6 +3,7 @@ to the width without cutting a hint in two."""
 
 from __future__ import annotations
 
+from leekha.client import i18n, rtl
 from leekha.client.tui import keytable
 from leekha.client.tui import model as M
 from leekha.client.tui.keyfilters import Where, layer
@@ -20,13 +21,20 @@ def fit_hints(items: list[tuple[str, str]], width: int) -> str:
     hints from the end (the last, "? help", stays); never a hint cut in the middle."""
     parts = [f"{k} {v}" for k, v in items]
     for sep in ("  ", " "):
-        line = sep.join(parts)
-        if len(line) <= width:
-            return line
+        if len(sep.join(parts)) <= width:
+            return _joined(parts, sep)
     keep = parts[-1:]
     for part in parts[:-1]:
         if len(" ".join([*keep[:-1], part, keep[-1]])) > width:
             break
         keep.insert(len(keep) - 1, part)
-    line = " ".join(keep)
-    return line if len(line) <= width else ""
+    return _joined(keep, " ") if len(" ".join(keep)) <= width else ""
+
+
+def _joined(parts: list[str], sep: str) -> str:
+    """The hints in one line; with bidi display on, each a unit in the paragraph's
+    direction, so that a Latin word in a hint ("الجولة N") stays with its hint instead of
+    joining the next hint's key ("g/G") in one left-to-right run."""
+    if rtl.enabled():
+        parts = [rtl.isolate(part, i18n.is_rtl()) for part in parts]
+    return sep.join(parts)

@@ -35,6 +35,17 @@ HELD = (
 )
 
 
+#: The sender of the server's own lines (server/tablechat.py's); they tell of game events
+#: (a timer ran out and the server played, a bot took a seat), so they wait with them.
+SYSTEM_SENDER = "*"
+
+
+def _in_order_with_play(msg: P.Message) -> bool:
+    return isinstance(msg, (*HELD, P.Snapshot)) or (
+        isinstance(msg, P.ChatMessage) and msg.sender == SYSTEM_SENDER
+    )
+
+
 class Hold:
     def __init__(self, clock: Callable[[], float], seconds: float) -> None:
         self.clock = clock
@@ -65,7 +76,7 @@ class Hold:
         if isinstance(msg, P.Snapshot) and (msg.re is not None or self.until is None):
             self.clear()  # the snapshot states the position these events led to
             return False
-        if self.until is not None and isinstance(msg, (*HELD, P.Snapshot)):
+        if self.until is not None and _in_order_with_play(msg):
             # A snapshot the server pushed (after it passed for a bot-played seat, a new
             # game) waits its turn, or the held round's end and summary would be lost.
             self._queue.append((self.clock(), msg))

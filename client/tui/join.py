@@ -15,10 +15,19 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from leekha.client.i18n import _
-from leekha.client.options import add_rules_arguments, address_help, default_help, no_terminal
+from leekha.client.i18n import _, ngettext
+from leekha.client.options import (
+    add_rules_arguments,
+    address_help,
+    default_help,
+    in_range,
+    no_terminal,
+)
 from leekha.client.tui.play import add_screen_arguments
 from leekha.common.bots import LEVELS
+
+#: The longest `--wait` a quick-play table may be asked to wait for people.
+QUICK_WAIT_MAX_S = 600
 
 if TYPE_CHECKING:
     from leekha.client.identity import Identity
@@ -66,14 +75,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     quick.add_argument(
         "--wait",
-        type=int,
+        type=in_range(0, QUICK_WAIT_MAX_S),
         default=20,
         metavar="SECONDS",
         help=default_help(_("seconds a new quick-play table waits for people before bots fill it")),
     )
     parser.add_argument(
         "--browse-timeout",
-        type=float,
+        type=in_range(0.1, 60, whole=False),
         default=2.0,
         metavar="SECONDS",
         help=default_help(_("how long to listen for servers on the LAN")),
@@ -92,7 +101,11 @@ def choose_server(
     say(_("Leekha servers on the local network:"))
     for i, s in enumerate(servers, 1):
         note = "" if s.compatible else "  " + _("(incompatible version)")
-        tables = "" if s.tables is None else "  " + _("{n} tables").format(n=s.tables)
+        tables = (
+            ""
+            if s.tables is None
+            else "  " + ngettext("{n} table", "{n} tables", s.tables).format(n=s.tables)
+        )
         secure = "  TLS" if getattr(s, "tls", False) else ""
         say(f"  {i}. {s.name}  {s.host}:{s.port}{tables}{secure}{note}")
     while True:
@@ -119,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(_("Looking for Leekha servers on the local network…"))
         try:
-            servers = browse_sync(max(0.1, min(float(args.browse_timeout), 60.0)))
+            servers = browse_sync(float(args.browse_timeout))
         except (OSError, ValueError) as exc:
             print(_("(cannot browse the network: {problem})").format(problem=exc))
             servers = []
@@ -143,16 +156,13 @@ def run(args: argparse.Namespace) -> int:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
     name = (args.name or default_name()).strip()[:24] or "you"
-    if no_terminal("join"):
-        return 1
-    if not 0 <= args.wait <= 600:
-        print(_("leekha join: --wait is 0 to 600 seconds"), file=sys.stderr)
-        return 2
-    try:
+    try:  # every option is checked before the terminal is
         _rules, overrides = rules_from_args(args)
     except ValueError as exc:
         print(_("leekha join: {problem}").format(problem=exc), file=sys.stderr)
         return 2
+    if no_terminal("join"):
+        return 1
     from leekha.protocol.people import QuickPlay
 
     level, wait = args.level, args.wait
@@ -212,12 +222,14 @@ async def join_main(
 ) -> int:
     """Connect, then run the lobby/table screens until the player quits. `io` passes
     on to ClientApp (input/output for tests; tls, tokens, known_hosts, retry)."""
+    from leekha.client.prefs import Prefs, default_path
     from leekha.client.session import ConnectFailed
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import ClientModel
     from leekha.client.tui.play import best_bot
 
-    model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell)
+    prefs = io.pop("prefs", None) or Prefs(default_path())
+    model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell, prefs=prefs)
     model.link.label = label or ""  # the lobby header: the LAN name, else the address
     if quick is not None:
         model.in_lobby.quick = quick

@@ -40,6 +40,8 @@ class Actions:
     close_chat: Callable[[], None]
     send_chat: Callable[[], None]
     bot_strategy: str = "random"
+    #: Ctrl-C: quit at once, the command ending with 130 as an interrupted one does.
+    interrupt: Callable[[], None] = lambda: None
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,12 @@ def playing_hand(w: Where) -> bool:
 def following(w: Where) -> bool:
     t = w.m.boxes.tournaments
     return w.top == TOURNAMENTS and t is not None and t.following_one
+
+
+def may_enter(w: Where) -> bool:
+    """A followed tournament this client has not entered (e takes part once)."""
+    t = w.m.boxes.tournaments
+    return following(w) and t is not None and w.m.in_lobby.entered != t.following
 
 
 def invite_password(w: Where) -> bool:

@@ -38,6 +38,7 @@ from leekha.client.tui.keyfilters import (
     in_hand,
     invite_password,
     lobby,
+    may_enter,
     my_pass,
     my_play,
     on,
@@ -166,9 +167,9 @@ _SCORES_HINT = lambda w: (  # noqa: E731
 #: the help box's order.
 # fmt: off
 CLIENT_KEYS: list[Entry] = [
-    Entry("Ctrl-C", on("c-c", lambda p: p.act.quit()), always, silent="quits at once"),
+    Entry("Ctrl-C", on("c-c", lambda p: p.act.interrupt()), always, silent="quits at once"),
     Entry(N_("any key"), on(_HELD_KEYS, do(M.ClientModel.key_release)), box(HELD),
-          hint=N_("next trick")),
+          hint=lambda w: N_("continue") if w.m.overlay == SUMMARY else N_("next trick")),
     Entry("Enter", on("enter", lambda p: p.act.send_chat()), box(CHAT), hint=N_("send")),
     Entry("Esc", on("escape", lambda p: p.act.close_chat()), box(CHAT), hint=N_("close")),
     Entry("Esc", on("escape enter", do(M.ClientModel.escape))
@@ -197,7 +198,7 @@ CLIENT_KEYS: list[Entry] = [
     _list(box(TOURNAMENTS), lambda m, n: m.in_lobby.tournament_move(n), N_("choose")),
     Entry("Enter", on("enter", do(lambda m: m.in_lobby.tournament_enter())), box(TOURNAMENTS),
           hint=lambda w: N_("watch") if following(w) else N_("open"), rank=2),
-    Entry("e", on("e", do(lambda m: m.in_lobby.tournament_join())), following,
+    Entry("e", on("e", do(lambda m: m.in_lobby.tournament_join())), may_enter,
           hint=N_("take part"), rank=3),
     Entry("g", on("g", do(lambda m: m.in_lobby.tournament_refresh())), box(TOURNAMENTS),
           hint=N_("refresh"), rank=4),

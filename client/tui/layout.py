@@ -36,7 +36,7 @@ from prompt_toolkit.utils import get_cwidth
 from leekha.client.i18n import _
 from leekha.client.rulestext import summary
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, Frags, fit, wrap
+from leekha.client.tui.canvas import Canvas, Frags, fit, fit_name, wrap
 from leekha.client.tui.hints import fit_hints, hint_items
 from leekha.client.tui.lobby_screen import paint_lobby
 from leekha.client.tui.overlay_boxes import OVERLAYS
@@ -100,13 +100,17 @@ class Options:
 
 def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
     parts = [opts.title]
+    rules = ""
     if m.game.table is not None:
-        parts += [str(m.game.table.get("name", "")), summary(m.game.rules)]
+        rules = summary(m.game.rules)
+        parts += [str(m.game.table.get("name", "")), rules]
         if m.game.view is not None:
             parts.append(_("round {n}").format(n=m.game.view.round + 1))
     elif m.link.label or m.link.server:
         parts.append(m.link.label or m.link.server)
-    right = f"{m.name} "
+    # Your own name gives way to the rules (the target first): it is on your seat too.
+    own = max(HEADER_NAME_MIN, width - get_cwidth(f" {opts.title} · {rules}") - 2)
+    right = (fit_name(m.name, own) if rules else m.name) + " "
     style = "class:header"
     if m.link.state == M.RECONNECTING:
         right = _("reconnecting… {detail}").format(detail=m.link.detail) + " "
@@ -115,22 +119,25 @@ def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
         right = _("offline") + " "
         style = "class:header.alert"
     right = fit(right, width)
-    # The right part (who you are, or the connection) wins; on the left the rules go
-    # first, then the table's name is shortened, or left out when too little of it would
-    # show; then the parts after it, and last the title: a label is never cut.
+    # The right part (who you are, or the connection) wins, your name shortened so that
+    # the rules fit; on the left the round goes first, then the table's name is
+    # shortened, or left out when too little of it would show, then the title: the
+    # rules stay, shortened only when nothing else is left.
     room = max(0, width - get_cwidth(right) - 1)
 
     def wide(ps: list[str]) -> int:
         return get_cwidth(" " + " · ".join(ps))
 
     if len(parts) > 3 and wide(parts) > room:
-        del parts[2]
+        del parts[3]  # the round number: the score sheet has it
     if len(parts) > 1 and wide(parts) > room:
         name_room = room - (wide(parts) - get_cwidth(parts[1]))
         if name_room >= HEADER_NAME_MIN:
             parts[1] = fit(parts[1], name_room)
         else:
             del parts[1]
+    if rules and len(parts) > 1 and wide(parts) > room:
+        parts = [fit(rules, room - 1)]  # what a player needs most: the title goes first
     while parts and wide(parts) > room:
         parts.pop()
     left = " " + " · ".join(parts) if parts else ""
@@ -188,6 +195,12 @@ def paint(m: M.ClientModel, opts: Options, width: int, height: int) -> Canvas:
     status_style = "class:status.error" if m.status_error else "class:status"
     for i, line in enumerate(status):
         cv.line(0, height - len(status) + i, width, line, status_style)
+    if not chat_w and not status and m.screen != M.CONNECTING and m.chat:
+        # No chat column in a narrow window: the latest line (your own too) takes the
+        # status row while nothing else is said there.
+        sender, text = m.chat[-1]
+        said = fit(f"{fit(sender, 16)}: {text}", width)
+        cv.line(0, height - 1, width, said, "class:muted")
     top = m.overlay
     if top is not None:
         OVERLAYS[top](m, cv)

@@ -32,6 +32,9 @@ class LobbyActions:
         #: id is replaced by a fresh one each time.
         self.quick = P.QuickPlay(id=0)
         self.quick_now = False
+        #: When the bots come to the table quick play opened for us (our clock), while it
+        #: waits for people: the waiting room counts down to it.
+        self.quick_until: float | None = None
         #: The tournament we entered: its games seat us unasked, with the bell and a notice.
         self.entered: int | None = None
 

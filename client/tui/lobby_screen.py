@@ -6,12 +6,27 @@ from collections.abc import Mapping
 
 from prompt_toolkit.utils import get_cwidth
 
+from leekha.client import rtl
 from leekha.client.i18n import _
 from leekha.client.rulestext import preset_word
 from leekha.client.tui import model as M
 from leekha.client.tui.canvas import Canvas, fit, share
 from leekha.client.tui.sheets import put_columns
 from leekha.client.tui.words import bot_name
+
+#: The lobby line's clocks column (`timers_text`), the first to go in a narrow window.
+TIMERS_COLUMN = 3
+
+
+def timers_text(timers: object) -> str:
+    """A table's clocks in its lobby line, "⏱ 30/60 s" (pass/turn; – when untimed), so a
+    player sees how fast a table plays before sitting; "" for a table with none."""
+    pass_s = timers.get("pass_s") if isinstance(timers, Mapping) else None
+    turn_s = timers.get("turn_s") if isinstance(timers, Mapping) else None
+    if not pass_s and not turn_s:
+        return ""
+    # TRANSLATORS: a table's pass and turn timers in the lobby, in seconds ("⏱ 30/60 s").
+    return _("⏱ {p}/{t} s").format(p=pass_s or "–", t=turn_s or "–")
 
 
 def _seat_summary(t: Mapping[str, object], width: int) -> str:
@@ -37,7 +52,9 @@ def _seat_cells(t: Mapping[str, object], width: int) -> list[tuple[str, bool]]:
     sep = _(", ")
     room = width - len(sep) * max(0, len(names) - 1) - sum(len(k) for k in marks)
     cut = share([len(n) for n in names], room)
-    shown = [fit(n, c) + k for n, c, k in zip(names, cut, marks)]
+    # Each seat isolated in bidi: a Latin name and its neighbour's are never one run that
+    # carries the tags to the wrong names in a right-to-left line.
+    shown = [rtl.isolate(fit(n, c) + k) for n, c, k in zip(names, cut, marks)]
     return list(zip(shown, people))
 
 
@@ -72,14 +89,20 @@ def paint_lobby(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
                 str(t["name"]),
                 preset_word(str(t["preset"])),
                 _("to {n}").format(n=target),
+                timers_text(t.get("timers")),
                 "{n}/4".format(n=sum(1 for s in seats if s.get("name"))),
                 status.get(t["status"], t["status"]) + lock,
             ]
         )
-    # Every column as wide as its longest cell; the table's name takes what is left.
-    widths = [max(get_cwidth(r[i]) for r in rows) for i in range(5)]
-    widths[0] = max(8, w - sum(widths[1:]) - 4 * 2)
-    offsets = [sum(widths[:i]) + 2 * i for i in range(5)]
+    # Every column as wide as its longest cell; the table's name takes what is left. The
+    # clocks go first when the line is too short for them and a readable name.
+    widths = [max(get_cwidth(r[i]) for r in rows) for i in range(len(rows[0]))]
+    if TIMERS_COLUMN and 8 + sum(widths[1:]) + (len(widths) - 1) * 2 > w:
+        rows = [r[:TIMERS_COLUMN] + r[TIMERS_COLUMN + 1 :] for r in rows]
+        del widths[TIMERS_COLUMN]
+    n = len(widths)
+    widths[0] = max(8, w - sum(widths[1:]) - (n - 1) * 2)
+    offsets = [sum(widths[:i]) + 2 * i for i in range(n)]
     row = y0 + 1
     for i, (t, cells) in enumerate(zip(tables, rows)):
         if row >= y0 + h - 1:

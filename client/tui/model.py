@@ -17,6 +17,7 @@ it, the keys and the hints follow it, so the four can never disagree.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from leekha.client.core.chat import Chats
 from leekha.client.core.lobby import Lobby
 from leekha.client.core.table import SeatStats, TableState
 from leekha.client.i18n import _
+from leekha.client.prefs import Prefs
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
@@ -116,6 +118,7 @@ class ClientModel:
         ascii: bool = False,
         trick_hold: float = 0.0,
         bell: bool = False,
+        prefs: Prefs | None = None,
     ) -> None:
         self.clock = clock
         self.auto = auto
@@ -136,7 +139,9 @@ class ClientModel:
         )
         self.alarm = Alarm(clock, self.line, bell)
         self.choices = Choices(self.shared)
-        self.at_table = TableActions(self.shared, lambda: self.replies.leave_table())
+        self.at_table = TableActions(
+            self.shared, lambda: self.replies.leave_table(), prefs if prefs is not None else Prefs()
+        )
         self.social = Social(self.shared, self.chats)
         self.in_lobby = LobbyActions(self.shared, self.lobby, self.social.open_profiles)
         choices, table, alarm, hold = self.choices, self.at_table, self.alarm, self.hold
@@ -288,10 +293,17 @@ class ClientModel:
             self.boxes.summary = None
         self.release_hold()
 
+    def quick_seconds_left(self) -> int | None:
+        """Seconds until the bots come to the waiting table quick play opened for us."""
+        until = self.in_lobby.quick_until
+        if until is None or self.game.view is not None or self.game.table is None:
+            return None
+        return max(0, math.ceil(until - self.clock()))
+
     def tick(self) -> bool:
         """Release a held trick whose time is up, and warn once when a timer of ours is
         about to run out; True when the screen changed."""
-        changed = self.alarm.warn(self.choices.my_turn)
+        changed = self.alarm.warn(self.choices.my_turn) or self.quick_seconds_left() is not None
         if self.hold.due():
             self.release_hold()
             return True

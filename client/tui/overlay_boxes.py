@@ -25,6 +25,7 @@ from leekha.client.tui.sheets import (
     sheet_cell,
     sheet_width,
 )
+from leekha.client.tui.words import seconds
 from leekha.common.config import PRESETS
 
 #: Under the keys, at a table: what the marks on the cards and seats mean.
@@ -41,15 +42,22 @@ def _paint_help(m: M.ClientModel, cv: Canvas) -> None:
     has room) the legend."""
     rows = help_rows(m)
     legend = [_(line) for line in LEGEND] if m.screen == M.TABLE else []
-    room = len(rows) + len(legend) + 4 <= cv.height - 2
-    extra = ["", *legend] if legend and room else []
-    height = len(rows) + len(extra) + 3
+    # In a short window the box gives up what it can spare before the legend: the blank
+    # line above it, the "Esc to close" line when a row already names Esc, then the
+    # frame's margin (it may cover the header and the hints: it is the one thing shown).
+    footer = [] if any(keys.split()[0] == "Esc" for keys, _w in rows if keys) else [""]
+    blank = [""] if len(rows) + len(legend) + len(footer) + 1 + 2 <= cv.height - 2 else []
+    extra = [*blank, *legend]
+    if len(rows) + len(extra) + len(footer) + 2 > cv.height:
+        extra = []  # no room even so: the keys come first
+    height = len(rows) + len(extra) + len(footer) + 2
     x, y = cv.box(56, height, _("keys"))
     for i, (keys, words) in enumerate(rows):
         put_columns(cv, x, y + i, 52, [(0, keys), (HELP_KEY_WIDTH, words)], "class:box")
     for i, line in enumerate(extra):
         put_key_row(cv, x, y + len(rows) + i, 52, line, "class:box")
-    cv.line(x, y + height - 3, 52, _("Esc to close"), "class:box class:muted")
+    if footer:
+        cv.line(x, y + height - 3, 52, _("Esc to close"), "class:box class:muted")
 
 
 def put_key_row(cv: Canvas, x: int, y: int, width: int, row: str, style: str) -> None:
@@ -69,7 +77,9 @@ def _names(m: M.ClientModel) -> list[str]:
 
 def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
     assert m.boxes.summary is not None
-    paint_round_summary(cv, m.boxes.summary, _names(m), m.ascii, _("Enter or Esc to continue"))
+    # Held before the next deal, any key goes on (the hint line says so too).
+    go_on = _("any key to continue") if m.holding else _("Enter or Esc to continue")
+    paint_round_summary(cv, m.boxes.summary, _names(m), m.ascii, go_on)
 
 
 def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:
@@ -144,8 +154,8 @@ def _paint_form(m: M.ClientModel, cv: Canvas) -> None:
         "preset": f"‹ {preset_word(f.preset)} ›  {summary(PRESETS[f.preset])}",
         "target": target,
         "password": ("*" * len(f.password) or _("(none)")) + ("_" if f.field == "password" else ""),
-        "pass_timer": f"‹ {f.pass_timer or off} ›" + (" s" if f.pass_timer else ""),
-        "turn_timer": f"‹ {f.turn_timer or off} ›" + (" s" if f.turn_timer else ""),
+        "pass_timer": f"‹ {seconds(f.pass_timer) if f.pass_timer else off} ›",
+        "turn_timer": f"‹ {seconds(f.turn_timer) if f.turn_timer else off} ›",
         "counting_aid": "‹ {v} ›".format(v=_("allowed") if f.counting_aid else _("forbidden")),
         "create": _("[ create ]"),
     }
@@ -224,10 +234,14 @@ def _stats_lines(rows: list[dict[str, Any]], width: int) -> list[str]:
 
 
 def _paint_password(m: M.ClientModel, cv: Canvas) -> None:
-    assert m.boxes.password_prompt is not None
-    x, y = cv.box(40, 4, _("password"))
-    cv.put(x, y, "*" * len(m.boxes.password_prompt.typed) + "_", "class:box")
-    if m.boxes.password_prompt.spectate:
+    prompt = m.boxes.password_prompt
+    assert prompt is not None
+    x, y = cv.box(40, 5 if prompt.why else 4, _("password"))
+    if prompt.why:
+        cv.put(x, y, fit(prompt.why, 36), "class:box class:status.error")
+        y += 1
+    cv.put(x, y, "*" * len(prompt.typed) + "_", "class:box")
+    if prompt.spectate:
         hint = _("Enter to watch, Esc to cancel")
     else:
         hint = _("Enter to join, Esc to cancel")

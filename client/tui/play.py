@@ -25,6 +25,7 @@ from leekha.client.options import (
     add_rules_arguments,
     default_help,
     default_name,
+    in_range,
     no_terminal,
     strategy_help,
 )
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 DEFAULT_BOT_DELAY_MS = 350
 #: How long a finished trick stays on screen by default (any key goes on sooner).
 TRICK_HOLD_S = 1.5
+#: The longest `--trick-hold` taken: a trick held longer only makes the game wait.
+TRICK_HOLD_MAX_S = 10.0
 
 
 def best_bot() -> str:
@@ -155,7 +158,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("how well the three bots play: easy, medium or hard (instead of --strategy)"),
     )
     parser.add_argument(
-        "--bot-delay", type=int, default=DEFAULT_BOT_DELAY_MS, metavar="MS", help=argparse.SUPPRESS
+        "--bot-delay",
+        type=in_range(0, 60_000),
+        default=DEFAULT_BOT_DELAY_MS,
+        metavar="MS",
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--data",
@@ -181,7 +188,7 @@ def add_screen_arguments(parser: argparse.ArgumentParser, name_help: str) -> Non
     add_ascii_argument(parser)
     parser.add_argument(
         "--trick-hold",
-        type=float,
+        type=in_range(0, TRICK_HOLD_MAX_S, whole=False),
         default=TRICK_HOLD_S,
         metavar="SECONDS",
         help=default_help(_("how long a finished trick stays on screen; any key goes on sooner")),
@@ -224,6 +231,8 @@ async def play_main(
     """The whole `leekha play` session; `io` passes input/output through and `ready` gets
     the ClientApp once connected (tests)."""
     from leekha.client.eventloop import twisted_await
+    from leekha.client.prefs import FILE_NAME as PREFS_FILE
+    from leekha.client.prefs import Prefs
     from leekha.client.tui.app import ClientApp
     from leekha.client.tui.model import AutoSetup, ClientModel, table_name_for
 
@@ -272,6 +281,8 @@ async def play_main(
                 ascii=args.ascii,
                 trick_hold=max(0.0, args.trick_hold),
                 bell=args.bell,
+                # the screen as the player left it, kept with the games (--no-save: none)
+                prefs=Prefs(None if args.no_save else folder / PREFS_FILE),
             )
             model.link.label = "leekha play"
             client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from leekha.client import rulestext
 from leekha.client.i18n import _, ngettext
-from leekha.client.options import add_ascii_argument, no_terminal
+from leekha.client.options import add_ascii_argument, in_range, no_terminal
 
 if TYPE_CHECKING:  # imported where used, for the start-up time
     from leekha.client.tui.canvas import Canvas
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--game",
-        type=int,
+        type=in_range(1, 10**9),
         default=1,
         metavar="N",
         help=_("which game in the file (default: the first)"),
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ascii_argument(parser)
     parser.add_argument(
         "--round",
-        type=int,
+        type=in_range(1, 10**6),
         default=None,
         metavar="R",
         help=_("start at round R (default: the start, or the end with --print)"),
@@ -119,7 +119,7 @@ def build_replay_app(model: ReplayModel, **io: Any) -> Any:
     kb = KeyBindings()
 
     def pressed(event: KeyPressEvent) -> Pressed:
-        return Pressed(model, lambda: event.app.exit(result=0))
+        return Pressed(model, lambda code: event.app.exit(result=code))
 
     register(kb, REPLAY_KEYS, lambda: Seen(model, model.show_help), pressed)
 
@@ -140,6 +140,7 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
     geometry, the round summary and the game-over box are the table screen's own."""
     from prompt_toolkit.utils import get_cwidth
 
+    from leekha.client.core.table import SeatStats
     from leekha.client.i18n import _
     from leekha.client.tui import replay_keys
     from leekha.client.tui.canvas import Canvas, fit, frags_width
@@ -228,7 +229,8 @@ def paint_replay(model: ReplayModel, width: int, height: int, keys: bool = True)
     if f.result is not None:
         # The winners are the box's next line: the head does not say them twice.
         head = _("the final scores")
-        paint_game_over(cv, names, f.result, model.history(), head, None, "")
+        stats = SeatStats.of(f.result.get("stats"))  # what each seat did, as a live game says
+        paint_game_over(cv, names, f.result, model.history(), head, stats, "")
     if model.show_help:
         rows = replay_keys.help_rows(model)
         x, y = cv.box(min(width, 50), len(rows) + 3, _("replay keys"))

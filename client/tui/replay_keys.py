@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from leekha.client.exitcodes import INTERRUPTED
 from leekha.client.i18n import N_
 from leekha.client.tui import keytable
 from leekha.client.tui.keytable import Key
@@ -25,7 +26,7 @@ class Pressed:
     """What an intent gets: the replay, and how to end the viewer."""
 
     r: ReplayModel
-    exit: Callable[[], None]
+    exit: Callable[[int], None]  # the viewer's exit status (130: Ctrl-C)
 
 
 Intent = Callable[[Pressed], None]
@@ -88,11 +89,11 @@ REPLAY_KEYS: list[Entry] = [
           hint=N_("round N"), help=N_("round N"), rank=5),
     Entry("g/G", on("home g", lambda p: p.r.home()) + on("end G", lambda p: p.r.end()), _always,
           hint=N_("start/end"), help=N_("start / end"), rank=6, help_keys="g G"),
-    Entry("q", on("q", lambda p: p.exit()), _always, hint=N_("quit"), help=N_("quit"), rank=4,
+    Entry("q", on("q", lambda p: p.exit(0)), _always, hint=N_("quit"), help=N_("quit"), rank=4,
           help_keys="q Esc"),
-    Entry("Esc", on("escape", lambda p: p.exit()), _help_closed, silent="q's help row names it"),
+    Entry("Esc", on("escape", lambda p: p.exit(0)), _help_closed, silent="q's help row names it"),
     Entry("Esc", on("escape", _close_help), _help_open, hint=N_("close"), rank=0),
-    Entry("Ctrl-C", on("c-c", lambda p: p.exit()), _always, silent="quits at once"),
+    Entry("Ctrl-C", on("c-c", lambda p: p.exit(INTERRUPTED)), _always, silent="quits at once"),
     Entry("?", on("?", _toggle_help), _always, hint=N_("help"), help=N_("this help"), rank=99),
 ]
 # fmt: on

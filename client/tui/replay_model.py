@@ -80,8 +80,11 @@ def pick_record(records: Sequence[dict[str, Any]], game: int) -> GameRecord:
     try:
         return GameRecord.from_dict(records[game - 1])
     except LeekhaError as exc:
+        problem = exc.message
+        if exc.rule == "record_field":
+            problem = _("the record has no {field!r} field").format(field=exc.facts.get("field"))
         raise ReplayError(
-            _("game {game} cannot be replayed: {problem}").format(game=game, problem=exc.message)
+            _("game {game} cannot be replayed: {problem}").format(game=game, problem=problem)
         ) from None
 
 

@@ -13,22 +13,24 @@ from __future__ import annotations
 from leekha import protocol as P
 from leekha.client import systemlines
 from leekha.client.core.chat import Chats
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.refusals import explain
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
+from leekha.client.tui.forms import PasswordPrompt
 from leekha.client.tui.game_replies import GameReplies
+from leekha.client.tui.hold import SYSTEM_SENDER as HOLD_SYSTEM_SENDER
 from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
-from leekha.client.tui.words import what
+from leekha.client.tui.words import refused
 from leekha.protocol import version as V
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
-SYSTEM_SENDER = "*"
+SYSTEM_SENDER = HOLD_SYSTEM_SENDER  # the server's own lines
 
 
 class Replies:
@@ -143,9 +145,18 @@ class Replies:
             return
         if isinstance(req, P.PlayCard | P.PassCards) and msg.rule is not None:
             s.say(words, error=True, transient=True)  # the rule says it all
+        elif isinstance(req, P.JoinSeat | P.Spectate) and msg.code == "bad_password":
+            # The table wants a password we did not give (an invitation without it) or
+            # gave wrong: ask for it, and the next Enter tries again.
+            s.boxes.password_prompt = PasswordPrompt(
+                req.table_id,
+                spectate=isinstance(req, P.Spectate),
+                why=_("This table has a password.")
+                if req.password is None
+                else _("Wrong password: try again."),
+            )
         else:
-            doing = what(req.TYPE)
-            s.say(_("{what} refused: {words}").format(what=doing, words=words), error=True)
+            s.say(refused(req.TYPE, words), error=True)
         self.choices.refused(req)
         if isinstance(req, P.GetStats):
             s.boxes.stats_open = False
@@ -191,6 +202,13 @@ class Replies:
         if not self.choices.my_turn:
             self.alarm.stop()
         s.line.position_moved()
+        self.lobby.quick_until = None
+        t = msg.table
+        if isinstance(req, P.QuickPlay) and t["status"] == "waiting" and t["host"] == s.name:
+            # A table quick play opened for us: its bots come after the wait we asked for
+            # (None: the server's own, which it does not say).
+            wait = req.wait_s
+            self.lobby.quick_until = None if wait is None else s.clock() + wait
         if isinstance(req, P.CreateTable) and self.auto is not None:
             me = g.your_seat
             empty = [seat for seat, p in enumerate(g.players) if not p.get("name") and seat != me]
@@ -217,10 +235,15 @@ class Replies:
         if seat is None or msg.args.get("seat") != seat:
             return None
         if msg.code == "timeouts_bot":
-            return _(
+            count = msg.args.get("count")
+            n = count if isinstance(count, int) else 2
+            return ngettext(
+                "a bot plays for you after {count} timeout: press Enter or a card key to "
+                "take your seat back",
                 "a bot plays for you after {count} timeouts: press Enter or a card key to "
-                "take your seat back"
-            ).format(count=msg.args.get("count", ""))
+                "take your seat back",
+                n,
+            ).format(count=n)
         if msg.code == "took_back":
             return _("your seat is yours again")
         return None
@@ -237,6 +260,7 @@ class Replies:
     def leave_table(self) -> None:
         """Back in the lobby: the table and everything said or chosen at it go."""
         g = self.s.game
+        self.lobby.quick_until = None
         if g.table is not None:
             self.chats.forget(g.table_id)
         g.left()

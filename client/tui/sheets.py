@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from prompt_toolkit.utils import get_cwidth
 
 from leekha.client import rtl
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, fit, frags_width, wrap
+from leekha.client.tui.canvas import Canvas, fit, fit_name, frags_width, wrap
 from leekha.client.tui.cardfrags import cards_line
 from leekha.common import cards as C
 from leekha.common.view import Result
@@ -86,21 +86,7 @@ def column_names(names: Sequence[str], width: int) -> list[str]:
     """A distinct short name per seat for a column `width` wide. A name that does not fit
     keeps its first word and its number ("hard bot 2" -> "hard 2"), or is shortened with
     an ellipsis; names that still read the same get their seat number in front."""
-    out = []
-    for name in names:
-        if get_cwidth(name) <= width:
-            out.append(name)
-            continue
-        words = name.split()
-        number = words[-1].lstrip("#") if len(words) > 1 else ""
-        if not number.isdigit():
-            head, sep, tail = name.rpartition("#")
-            words, number = ([head], tail) if sep and tail.isdigit() else (words, "")
-        if number:
-            first = words[0].rstrip("#")
-            out.append(fit(first, width - len(number) - 1) + " " + number)
-        else:
-            out.append(fit(name, width))
+    out = [fit_name(name, width) for name in names]
     for i, label in enumerate(out):
         if out.count(label) > 1:
             out[i] = f"{i + 1}:" + fit(names[i], width - 2)
@@ -125,7 +111,9 @@ def score_sheet_rows(
     rows: list[SheetRow | str] = [("", column_names(names, cell - 1))]
     skipped = max(0, len(history) - room)
     if skipped:
-        rows.append(_("({n} earlier rounds)").format(n=skipped))
+        rows.append(
+            ngettext("({n} earlier round)", "({n} earlier rounds)", skipped).format(n=skipped)
+        )
     for i, points in enumerate(history[skipped:], skipped + 1):
         rows.append((_("round {n}").format(n=i), [str(p) for p in points]))
     totals = [sum(r[s] for r in history) for s in range(4)]

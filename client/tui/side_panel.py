@@ -59,4 +59,4 @@ def paint_side(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) -
         lines.extend([[("", rest)] for rest in wrapped[1:]])
     room = h - 1
     for i, frags in enumerate(lines[-room:] if room > 0 else []):
-        cv.frags(x0, y0 + 1 + i, frags)
+        cv.frags(x0, y0 + 1 + i, frags, whole=True)

@@ -15,7 +15,8 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
-from leekha.client.i18n import N_, _
+from leekha.client import rtl
+from leekha.client.i18n import N_, _, ngettext
 from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap
 from leekha.client.tui.words import bot_name
 from leekha.protocol.invite import Invite, web_link
@@ -173,9 +174,11 @@ def paint_profile(box: ProfileBox, cv: Canvas) -> None:
         mu, sigma = s.get("rating"), s.get("rating_sigma")
         rating = f"{mu:.1f} ±{3 * sigma:.1f}" if mu is not None and sigma else _("guest")
         cv.put(x, y, _("rating {rating}").format(rating=rating), "class:box")
-        line = _("{games} games, {wins} won, {avg:.1f} points a round").format(
-            games=s["games"], wins=s["wins"], avg=s["avg_points_per_round"]
-        )
+        line = ngettext(
+            "{games} game, {wins} won, {avg:.1f} points a round",
+            "{games} games, {wins} won, {avg:.1f} points a round",
+            s["games"],
+        ).format(games=s["games"], wins=s["wins"], avg=s["avg_points_per_round"])
         cv.put(x, y + 1, fit(line, inner), "class:box")
     cv.put(x, y + 2, _("latest games:") if recent else "", "class:box class:muted")
     for i, g in enumerate(recent):
@@ -184,5 +187,6 @@ def paint_profile(box: ProfileBox, cv: Canvas) -> None:
         head = f"{mark} {_when(g['finished'])} {fit(str(g['table']), 14):<14} {pts:>7}  "
         others = [bot_name(n, j) for j, n in enumerate(g["players"]) if j != g["seat"] and n]
         room = inner - get_cwidth(head) - 2 * max(0, len(others) - 1)
-        cv.put(x, y + 3 + i, fit(head + ", ".join(fit_all(others, room)), inner), "class:box")
+        names = rtl.join_isolated(fit_all(others, room), ", ")
+        cv.put(x, y + 3 + i, fit(head + names, inner), "class:box")
     cv.put(x, y + 3 + len(recent), _("✓ won · Esc back"), "class:box class:muted")

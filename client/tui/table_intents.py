@@ -12,16 +12,18 @@ from collections.abc import Callable
 
 from leekha import protocol as P
 from leekha.client.i18n import _
+from leekha.client.prefs import Prefs
 from leekha.client.tui.overlays import BOT_LEVELS
 from leekha.client.tui.shared import Shared
 
 
 class TableActions:
-    def __init__(self, shared: Shared, leave_table: Callable[[], None]) -> None:
+    def __init__(self, shared: Shared, leave_table: Callable[[], None], prefs: Prefs) -> None:
         self.s = shared
         self._leave_table = leave_table  # back in the lobby, nothing of the table kept
         self.show_last = False
-        self.counting = False  # the card-counting aid, when the table allows it
+        self._prefs = prefs  # the aid as the player last left it, in this run or before
+        self.counting = prefs.counting  # the card-counting aid, when the table allows it
         self.rematch_voted = False
         #: L pressed once mid-game: leaving gives the seat to a bot for good, so it asks.
         self.leave_confirm = False
@@ -53,6 +55,7 @@ class TableActions:
             self.s.say(_("the host has turned the counting aid off at this table"), error=True)
             return
         self.counting = not self.counting
+        self._prefs.counting = self.counting
 
     def rematch(self) -> None:
         g = self.s.game

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from leekha.client.i18n import _
+from leekha.client.i18n import _, ngettext
 from leekha.client.tui import model as M
-from leekha.client.tui.canvas import Canvas, Frags, clip, frags_width
+from leekha.client.tui.canvas import Canvas, Frags, clip, fit_name, frags_width
 from leekha.client.tui.cardfrags import card_frag
 from leekha.client.tui.words import server_bot_name
 
@@ -58,7 +58,8 @@ def _seat_lines(m: M.ClientModel, seat: int) -> tuple[SeatLine, SeatLine]:
         tags.append([("class:seat.partner", _(" · team {n}").format(n=team))])
     score = _("{total} pts  +{now}").format(total=v.totals[seat], now=v.round_points[seat])
     second: list[Frags] = [[("", score)]]
-    left = m.game.seat_seconds_left(seat) if seat != m.game.your_seat else None
+    live = m.link.state == M.ONLINE  # a clock seen while reconnecting would stand still
+    left = m.game.seat_seconds_left(seat) if seat != m.game.your_seat and live else None
     clock = [("class:timer", _(" ⏱ {n}s").format(n=left))] if left is not None else []
     if v.phase == "play" and v.turn == seat:
         mark = _("  ◀ your turn") if seat == m.game.your_seat else _("  ◀ turn")
@@ -87,6 +88,8 @@ def fit_line(line: SeatLine, width: int, keep_name: int = 10) -> Frags:
     while parts and need + sum(frags_width(p) for p in parts) > width:
         parts.pop()
     room = width - sum(frags_width(p) for p in parts)
+    if len(head) == 1 and room > 0:  # the name: shortened so that seats stay apart
+        head = [(head[0][0], fit_name(head[0][1], room))]
     out = clip(head, room) if room > 0 else []
     for part in parts:
         out.extend(part)
@@ -139,6 +142,14 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         if m.game.is_host:
             note = _("b: add a bot   x: remove a bot   s: start")
             cv.center(cx, cy + 1, note, "class:hint")
+        left = m.quick_seconds_left()
+        if left is not None:
+            note = ngettext(
+                "quick play: bots take the empty seats in {n} second",
+                "quick play: bots take the empty seats in {n} seconds",
+                left,
+            ).format(n=left)
+            cv.center(cx, cy + 2, note, "class:timer")
         f1 = fit_line(_seat_lines(m, by_pos["S"])[0], w)
         cv.frags(cx - frags_width(f1) // 2, hand_y, f1)
         return
@@ -169,7 +180,7 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
     # south: one line, the scores, the turn and the timer first, then who
     (head, tags), (_none, second) = _seat_lines(m, by_pos["S"])
     left = m.alarm.seconds_left()
-    if left is not None and m.my_turn:
+    if left is not None and m.my_turn and m.link.state == M.ONLINE:
         second.append([("class:timer", _("   ⏱ {n}s").format(n=left))])
     after = [("", "   ")] + [f for part in second for f in part]
     line = fit_line((head, tags), max(1, w - frags_width(after))) + after

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from leekha import protocol as P
 from leekha.client.cardnames import suit_name
-from leekha.client.i18n import _
+from leekha.client.i18n import N_, _
 from leekha.common.config import RulesConfig
 
 NAME_MAX = 24  # the server's default longest table name (ServerSettings.max_name_len)
@@ -38,34 +38,51 @@ def server_bot_name(level: str, seat: int) -> str:
     return f"{level} bot {seat}"
 
 
+def seconds(n: int) -> str:
+    """A number of seconds, as the forms and the lobby show a timer."""
+    # TRANSLATORS: seconds, abbreviated as a timer shows them ("30 s").
+    return _("{n} s").format(n=n)
+
+
 def suit_word(suit: int) -> str:
     return suit_name(suit)
 
 
-def what(kind: str) -> str:
-    """What a failed request was trying to do, for "… refused: …" status lines."""
-    words = {
-        "create_table": _("Creating the table"),
-        "join_seat": _("Joining"),
-        "spectate": _("Spectating"),
-        "leave": _("Leaving"),
-        "add_bot": _("Adding a bot"),
-        "remove_bot": _("Removing the bot"),
-        "start": _("Starting"),
-        "rematch": _("Rematch"),
-        "pass_cards": _("Pass"),
-        "declare_double": _("Doubling"),
-        "play_card": _("Play"),
-        "chat": _("Chat"),
-        "list_tables": _("Listing tables"),
-        "get_stats": _("Statistics"),
-        "list_tournaments": _("Listing tournaments"),
-        "get_tournament": _("Following the tournament"),
-        "quick_play": _("Quick play"),
-        "enter_tournament": _("Entering the tournament"),
-        "phrase": _("Quick phrase"),
-    }
-    return words.get(kind, kind)
+#: The status line of a refused request, by its type: each a whole sentence, so that a
+#: language can make "refused" agree with what was refused (Italian "Giocata rifiutata",
+#: "Avvio rifiutato"), which one "{what} refused" for every noun could not.
+REFUSED: dict[str, str] = {
+    "create_table": N_("Creating the table refused: {words}"),
+    "join_seat": N_("Joining refused: {words}"),
+    "spectate": N_("Spectating refused: {words}"),
+    "leave": N_("Leaving refused: {words}"),
+    "add_bot": N_("Adding a bot refused: {words}"),
+    "remove_bot": N_("Removing the bot refused: {words}"),
+    "start": N_("Starting refused: {words}"),
+    "rematch": N_("Rematch refused: {words}"),
+    "pass_cards": N_("Pass refused: {words}"),
+    "declare_double": N_("Doubling refused: {words}"),
+    "play_card": N_("Play refused: {words}"),
+    "chat": N_("Chat refused: {words}"),
+    "list_tables": N_("Listing tables refused: {words}"),
+    "get_stats": N_("Statistics refused: {words}"),
+    "list_tournaments": N_("Listing tournaments refused: {words}"),
+    "get_tournament": N_("Following the tournament refused: {words}"),
+    "quick_play": N_("Quick play refused: {words}"),
+    "enter_tournament": N_("Entering the tournament refused: {words}"),
+    "phrase": N_("Quick phrase refused: {words}"),
+    "get_profile": N_("Showing the profile refused: {words}"),
+    "take_back": N_("Taking back refused: {words}"),
+    "create_tournament": N_("Creating the tournament refused: {words}"),
+}
+
+
+def refused(kind: str, words: str) -> str:
+    """The status line for a refused request of type `kind`, the server's `words` in it."""
+    line = REFUSED.get(kind)
+    if line is None:  # a request type this client does not name: its wire name
+        return _("Request {kind} refused: {words}").format(kind=kind, words=words)
+    return _(line).format(words=words)
 
 
 def table_name_for(player: str, pattern: str) -> str:

@@ -13,6 +13,7 @@ lane runs the rest.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import socket
@@ -27,7 +28,7 @@ from helpers.processes import LEEKHA, Proc, clean_env, serve
 from helpers.pty import LEEKHA as LEEKHA_EXE
 from helpers.pty import Terminal
 
-from leekha.client import cli, i18n
+from leekha.client import cli, exitcodes, i18n
 
 #: Where a case runs: in this process, a subprocess with no terminal, or a pty.
 HERE, PROC, PTY = "here", "proc", "pty"
@@ -69,6 +70,9 @@ CASES = [
     # ---- leekha (no subcommand) and the display options
     case(HERE, "nosuch", r"invalid choice: 'nosuch'", 2),
     case(HERE, "--lang xx play", r"invalid choice: 'xx'", 2),
+    # an unknown option points at the help of the command that was given
+    case(HERE, "join --bogus", r"unrecognized arguments: --bogus\n\(`leekha join --help`", 2),
+    case(HERE, "id show --bogus", r"\(`leekha id show --help` lists the options\)", 2),
     # ---- play
     case(HERE, "play --no-save", r"a terminal is needed", 1),
     case(HERE, "play --level easy --strategy random", r"--level and --strategy both", 2),
@@ -76,7 +80,21 @@ CASES = [
     case(HERE, "play --rules nope", r"invalid choice: 'nope'", 2),
     case(HERE, "play --rule target=0", r"rules option 'target' must be an integer from 1", 2),
     case(HERE, "play --rule nonsense", r"expected KEY=VALUE", 2),
-    case(HERE, "play --trick-hold soon", r"invalid float value: 'soon'", 2),
+    case(HERE, "play --trick-hold soon", r"--trick-hold: a number from 0 to 10, not 'soon'", 2),
+    # every numeric option has its range, checked before the terminal is
+    case(HERE, "play --trick-hold -3", r"--trick-hold: a number from 0 to 10, not '-3'", 2),
+    case(HERE, "play --trick-hold inf", r"--trick-hold: a number from 0 to 10, not 'inf'", 2),
+    case(HERE, "join --quick --wait -1 h", r"--wait: a whole number from 0 to 600", 2),
+    case(HERE, "join --browse-timeout 0", r"--browse-timeout: a number from 0.1 to 60", 2),
+    case(HERE, "join h --rule target=0", r"rules option 'target' must be an integer from 1", 2),
+    case(HERE, "replay --game 0", r"--game: a whole number from 1", 2),
+    case(HERE, "replay --round -1", r"--round: a whole number from 1", 2),
+    case(HERE, "tournament create h --deals 0", r"--deals: a whole number from 1 to 500", 2),
+    case(HERE, "tournament create h --stages 51", r"--stages: a whole number from 1 to 50", 2),
+    case(HERE, "tournament create h --move-timer 0", r"--move-timer: a whole number from 1", 2),
+    case(HERE, "bot --table x --seed -1", r"--seed: a whole number from 0", 2),
+    case(HERE, "bot --table x --delay-ms -5", r"--delay-ms: a whole number from 0 to 60000", 2),
+    case(HERE, "match --precision 0", r"--precision: a number from 0.001", 2),
     # ---- replay
     case(HERE, "replay {tmp}/nope.json", r"leekha replay: .*nope\.json", 1),
     case(HERE, "replay {tmp}/record.json", r"a terminal is needed", 1),
@@ -111,8 +129,8 @@ CASES = [
         2,
     ),
     case(HERE, "bot --table x --strategy nosuch", r"unknown strategy 'nosuch'", 2),
-    case(HERE, "bot --table x --count 0", r"--count must be 1..64", 2),
-    case(HERE, "bot --table x --games -1", r"must not be negative", 2),
+    case(HERE, "bot --table x --count 0", r"--count: a whole number from 1 to 64, not '0'", 2),
+    case(HERE, "bot --table x --games -1", r"--games: a whole number from 0", 2),
     case(HERE, "bot --tournament -1", r"a tournament id is a whole number", 2),
     case(HERE, "bot --table x host:0", r"bad port '0'", 2),
     case(PROC, "bot 127.0.0.1:{tls} --table x", r"hung up without answering", 2),
@@ -157,10 +175,10 @@ CASES = [
         2,
     ),
     case(HERE, "match --strategies random,random", r"exactly four strategies", 2),
-    case(HERE, "match --budget-ms -1", r"--budget-ms must be from 0 to 60000", 2),
-    case(HERE, "match --samples 0", r"--samples must be at least 1", 2),
-    case(HERE, "match --rounds 0", r"--rounds must be at least 1", 2),
-    case(HERE, "match --jobs 0", r"--jobs must be from 1 to 1024", 2),
+    case(HERE, "match --budget-ms -1", r"--budget-ms: a number from 0 to 60000", 2),
+    case(HERE, "match --samples 0", r"--samples: a whole number from 1", 2),
+    case(HERE, "match --rounds 0", r"--rounds: a whole number from 1", 2),
+    case(HERE, "match --jobs 0", r"--jobs: a whole number from 1 to 1024", 2),
     # ---- serve
     case(HERE, "serve --port 99999", r"leekha serve: .*port", 2),
     case(
@@ -184,9 +202,10 @@ CASES = [
     case(HERE, "invite host:0 Ann", r"bad port '0'", 2),
     case(PROC, "invite 127.0.0.1:{dead} 1", r"connection refused", 1),
     case(PROC, "invite 127.0.0.1:{plain} nosuch", r"nosuch", 1),
+    case(PROC, "invite 127.0.0.1:{plain} Secret --password nope", r"not the table's password", 1),
     # ---- servers
-    case(HERE, "servers --timeout soon", r"invalid float value: 'soon'", 2),
-    case(HERE, "servers --timeout -1", r"--timeout must be more than 0", 2),
+    case(HERE, "servers --timeout soon", r"--timeout: a number from 0.1 to 60, not 'soon'", 2),
+    case(HERE, "servers --timeout -1", r"--timeout: a number from 0.1 to 60", 2),
     # ---- records, tournament, id
     case(HERE, "records export", r"no database at .*leekha play", 1),
     case(HERE, "records export --data {tmp}/nowhere", r"no database at .*nowhere", 1),
@@ -348,6 +367,28 @@ def _keep_environ() -> Iterator[None]:
     os.environ.update(saved)
 
 
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _parsers(child)
+
+
+def test_every_numeric_option_of_a_client_command_has_a_range() -> None:
+    """A bare `type=int` or `type=float` takes -3, nan and 10**100: each number option of
+    the commands in client/ takes its type from `options.in_range` instead."""
+    bare = []
+    for name, (module, _summary) in cli.COMMANDS.items():
+        if not module.startswith("leekha.client"):
+            continue
+        top = cli.build_parser([name])
+        (sub,) = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
+        for parser in _parsers(sub.choices[name]):
+            bare += [f"{parser.prog} {a.dest}" for a in parser._actions if a.type in (int, float)]
+    assert bare == []
+
+
 def test_the_table_names_every_subcommand() -> None:
     """A new subcommand must come with its bad inputs."""
     covered = set()
@@ -356,3 +397,47 @@ def test_the_table_names_every_subcommand() -> None:
         words = [a for a in c.argv if not a.startswith("-") and a not in ("ar", "off")]
         covered.add(words[0] if words else "")
     assert sorted(set(cli.COMMANDS) - covered) == []
+
+
+#: Commands that write to stdout without a terminal, each run into a pipe whose reader is
+#: gone (`leekha id show | head -1`, where head has already ended).
+INTO_A_CLOSED_PIPE = [
+    "id show",
+    "id export",
+    "--help",
+    "play --help",
+    "records stats --data {tmp}/plain/data",
+    "records export --data {tmp}/plain/data",
+    "servers --timeout 0.2",
+    "tournament list 127.0.0.1:{plain}",
+    "invite 127.0.0.1:{plain} Secret --password pw",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", INTO_A_CLOSED_PIPE)
+def test_every_command_into_a_closed_pipe_ends_quietly(
+    line: str, places: dict[str, str], tmp_path: Path
+) -> None:
+    """No `BrokenPipeError` traceback, nor Python's "Exception ignored" at exit: nothing
+    on stderr, and the status a shell gives a program its reader left (141), or 0 when
+    the words were all written before the reader went."""
+    argv = [a.format(**places) for a in _split(line)]
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"), LANGUAGE="", LC_ALL="C.UTF-8")  # fmt: skip
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first word
+    try:
+        done = subprocess.run(
+            [*LEEKHA, *argv],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == "", done.stderr
+    assert done.returncode in (0, exitcodes.BROKEN_PIPE), done.returncode

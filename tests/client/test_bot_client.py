@@ -366,7 +366,6 @@ def test_garbage_from_the_server_closes_the_link_and_reconnects() -> None:
     ("argv", "problem"),
     [
         (["127.0.0.1:0", "--table", "t"], "bad port"),
-        (["--table", "t", "--count", "0"], "--count"),
         (["--table", "t", "--strategy", "nope"], "unknown strategy"),
                 (["--table", "t", "--rule", "target=0"], "target"),
         (["--table", "t", "--rule", "talbees=maybe"], "talbees"),

@@ -256,3 +256,15 @@ def test_play_defers_what_its_first_table_does_not_need(tmp_path: Path) -> None:
 
     assert probe() == "['confusable_homoglyphs'] True"
     assert probe() == "[] True"
+
+
+def test_the_tournament_limits_on_the_command_line_are_the_servers() -> None:
+    """`leekha tournament create` refuses out of range what the server would refuse."""
+    from leekha.client.tournament import command
+    from leekha.protocol.records import TIMER
+    from leekha.protocol.schema import IntSpec
+    from leekha.server.tournament import plan
+
+    assert (command.MAX_DEALS, command.MAX_STAGES) == (plan.MAX_DEALS, plan.MAX_STAGES)
+    assert isinstance(TIMER.inner, IntSpec)
+    assert (TIMER.inner.lo, TIMER.inner.hi) == (1, command.MAX_MOVE_TIMER_S)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from helpers.processes import serve
-from helpers.pty import LEEKHA, START, Terminals
+from helpers.pty import LEEKHA, START, Terminals, summary_open
 from helpers.screens import (
     chat,
     countdowns,
@@ -165,7 +165,7 @@ def test_two_people_a_spectator_a_restart_a_kill_and_timeouts_agree_to_the_end(
         # the last round is closed with Esc, which never takes a seat back.
         def over() -> bool:
             for t in everyone.values():
-                if "Enter or Esc to continue" in t.text():
+                if summary_open(t.text()):
                     t.send("\x1b")
             # the whole box: a frame can be half drawn when a wait looks
             return all(stats_rows(t.text()) is not None for t in everyone.values())
@@ -238,7 +238,7 @@ def test_a_moon_a_tie_that_plays_on_and_a_golden_goal_stop_say_what_the_engine_d
         for name, title, note in notes:
             # The box with its note: a wait may see a frame half drawn, so it waits for
             # the note itself (another note never comes: the box times out on screen).
-            terms.until(shows(dan, title, note, "Enter or Esc"), f"{title}: {note}", START)
+            terms.until(shows(dan, title, note, "to continue"), f"{title}: {note}", START)
             keep(f"note-{name}", f"dan's {title} box: the engine's {name}", dan.text())
             dan.send("\x1b")
         row = r"total\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+│"

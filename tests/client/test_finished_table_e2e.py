@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers.processes import serve
-from helpers.pty import LEEKHA, START, Terminal, Terminals
+from helpers.pty import LEEKHA, START, Terminal, Terminals, summary_open
 from helpers.screens import isolated_home, keep, recorded_stats, stats_rows
 
 pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
@@ -40,7 +40,7 @@ def opened_late(terms: Terminals, name: str, port: int) -> dict[str, list[int]]:
 
 def over(t: Terminal) -> bool:
     """The game over on `t`'s screen, each round's summary closed with Esc meanwhile."""
-    if "Enter or Esc to continue" in t.text():
+    if summary_open(t.text()):
         t.send("\x1b")
     return "game over" in t.text() and stats_rows(t.text()) is not None
 

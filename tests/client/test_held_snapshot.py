@@ -75,3 +75,24 @@ def test_tricks_queued_before_a_pushed_snapshot_play_out_without_holding_each() 
     now[0] += 1.1
     m.tick()
     assert not m.holding  # the second trick did not hold: the snapshot is applied
+
+
+def test_the_servers_notices_wait_in_order_with_the_play_they_tell_of() -> None:
+    """A timed-out player's pane: the server's "Time ran out" line arrives after the card
+    it played for them; while a trick is held that card waits, so the line must too, or it
+    shows before the play (and a status line of the next trick) it tells of."""
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=1.0)
+    _playing(m, [TRICK])
+    assert m.holding
+    played = C.parse_card("5C")
+    m.apply(P.CardPlayed(seat=0, card=played))  # the server played for ann
+    m.apply(P.ChatMessage(sender="*", text="Time ran out", table_id=7, code="timeout_passed",
+                          args={"seat": 0, "cards": [played]}))  # fmt: skip
+    assert all(sender != "*" for sender, _text in m.chat)  # waits with the card
+    now[0] += 1.1
+    assert m.tick()
+    assert [text for sender, text in m.chat if sender == "*"] == [
+        "Time ran out: the server passed 5♣ for you"
+    ]
+    assert m.game.view is not None and [list(p) for p in m.game.view.trick] == [[0, played]]

@@ -215,3 +215,21 @@ def test_no_translation_call_inside_an_f_string() -> None:
                     ):
                         hidden.append(f"{path.relative_to(ROOT)}:{call.lineno}")
     assert hidden == []
+
+
+#: A count put before a plural noun ("{n} games"): the message says "1 games" for one.
+_COUNTED_NOUN = re.compile(
+    r"\{\w+\}(/\{\w+\})? (games|rounds|deals|tables|timeouts|times|seconds|minutes|hours|"
+    r"days|moves|problems|entrants|stages|players|people|points|cards|tricks|wins|bots|"
+    r"messages|seats|spectators|errors|records|notices)\b"
+)
+
+
+def test_a_count_before_a_noun_takes_the_plural_forms() -> None:
+    """Every message that counts something is an ngettext pair, so each language says one
+    and many in its own forms (Arabic has six): no "1 games", "1 moves", "1 problems"."""
+    from leekha.client.systemlines import COUNTED, NOTICES
+
+    kept = {NOTICES[code] for code in COUNTED}  # the key test's English; shown via ngettext
+    singular_only = [m for m in source_ids() if isinstance(m, str) and m not in kept]
+    assert sorted(m for m in singular_only if _COUNTED_NOUN.search(m)) == []

@@ -212,3 +212,47 @@ def test_rules_summary_in_the_language(lang: None, language: str, shown: str) ->
 
     i18n.set_language(language)
     assert summary(PRESETS["levant"]) == shown
+
+
+@pytest.mark.parametrize("names", [("ann", "b1", "b2", "b3"), ("ann", "bob", "b2", "cy")])
+def test_each_seat_keeps_its_own_bot_tag_in_a_right_to_left_lobby(
+    lang: None, names: tuple[str, ...]
+) -> None:
+    """Latin names with Arabic `[bot]` tags: each seat is isolated in bidi, so the line
+    is not one Latin run "ann، b1" whose tags land on the wrong names (ann shown a bot)."""
+    from leekha.client.tui.lobby_screen import _seat_summary
+
+    i18n.set_language("ar")
+    rtl.set_enabled(True)
+    bots = [n.startswith("b") and len(n) == 2 for n in names]
+    seats = [{"name": n, "is_bot": b} for n, b in zip(names, bots)]
+    summary = _seat_summary({"seats": seats}, 70)
+    on = Canvas(72, 1)
+    on.line(0, 0, 72, summary)
+    shown = on.text().strip()
+    # Right to left: the first seat at the right edge, the separators between.
+    items = [item.strip() for item in shown.split("،")][::-1]
+    assert len(items) == 4, shown
+    for item, name, bot in zip(items, names, bots):
+        assert item.split("[")[0].strip() == name or item.endswith(name), (item, name, shown)
+        assert ("[" in item) == bot, (item, name, shown)
+        assert not any(ch in rtl.ISOLATES for ch in item)  # the marks take no cell
+    rtl.set_enabled(False)  # a terminal that reorders by itself: logical order, no marks
+    off = Canvas(72, 1)
+    off.line(0, 0, 72, summary)
+    assert not any(ch in rtl.ISOLATES for ch in off.text())
+
+
+def test_an_arabic_hint_keeps_its_latin_word(lang: None) -> None:
+    """The replay's "1-9 الجولة N": with bidi on, N stays in its hint, not in one Latin run
+    with the next hint's key ("g/G N"); each hint reads key first, from the right."""
+    from leekha.client.tui.hints import fit_hints
+
+    i18n.set_language("ar")
+    rtl.set_enabled(True)
+    items = [("n/p", "جولة"), ("1-9", "الجولة N"), ("g/G", "البداية/النهاية"), ("?", "مساعدة")]
+    line = Canvas(80, 1)
+    line.line(0, 0, 80, fit_hints(items, 80))
+    hints = [h.strip() for h in line.text().strip().split("  ")][::-1]
+    assert [h.split()[-1] for h in hints] == ["n/p", "1-9", "g/G", "?"], hints
+    assert hints[1].startswith("N "), hints

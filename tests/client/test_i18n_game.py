@@ -55,3 +55,22 @@ async def test_a_whole_game_in_the_language(lang: str) -> None:
         assert "partita finita" in screen
         words = [w for w in ENGLISH if re.search(rf"\b{w}\b", screen)]
         assert words == [], screen
+
+
+def test_every_request_has_its_own_refusal_line_agreeing_in_each_language() -> None:
+    """A refusal is one sentence per request type, not "{what} refused" with a noun put
+    in: Italian's "refused" agrees with the noun ("Giocata rifiutata", "Avvio rifiutato")."""
+    from leekha.client.tui.words import REFUSED, refused
+    from leekha.protocol import message
+
+    session = {"hello", "ping", "pong", "prove", "resume"}  # the link's, never a screen's
+    assert sorted(message.CLIENT_TYPES - session - set(REFUSED)) == []
+    try:
+        i18n.set_language("it")
+        assert refused("play_card", "x") == "Giocata rifiutata: x"
+        assert refused("start", "x") == "Avvio rifiutato: x"
+        assert refused("get_stats", "x") == "Statistiche rifiutate: x"
+    finally:
+        i18n.set_language("en")
+    assert refused("play_card", "x") == "Play refused: x"
+    assert refused("nosuch", "x") == "Request nosuch refused: x"

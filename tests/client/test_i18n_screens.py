@@ -77,3 +77,34 @@ def rtl_name() -> str:
     """The name as a left-to-right terminal must receive it: NAME's letters in their joined
     forms (initial, medial, final), last letter first."""
     return "\ufeaa\ufee4\ufea3\ufe83"  # final dal, medial mim, initial hah, isolated alef-hamza
+
+
+def test_the_arabic_form_writes_seconds_in_arabic() -> None:
+    """The new-table form's timers: "30 ث" in Arabic, not a Latin "s" (issue 38)."""
+    from helpers.model import welcomed
+
+    from leekha.client.tui.layout import render_text
+
+    i18n.set_language("ar")
+    try:
+        m = welcomed()
+        m.in_lobby.open_form()
+        assert m.boxes.form is not None
+        m.boxes.form.pass_timer = 30
+        text = render_text(m, 80, 24)
+        assert "‹ 30 ث ›" in text and "30 s" not in text, text
+    finally:
+        i18n.set_language("en")
+
+
+def test_no_clock_stands_still_on_screen_while_reconnecting() -> None:
+    """A seat's clock is the server's: while the link is down it would stand frozen, so
+    it leaves the screen until the link is back (issue 38)."""
+    from helpers.model import at_table
+
+    from leekha.client.tui.layout import render_text
+
+    m = at_table()
+    assert "⏱" in render_text(m, 80, 24)
+    m.connection_lost("gone")
+    assert "⏱" not in render_text(m, 80, 24)

@@ -147,11 +147,23 @@ def test_an_invitation_round_trips_over_tls(
         assert web.startswith("https://127.0.0.1:") and web.endswith(tail), web
         assert "open in a browser" in ann.text()
         assert "".join(r.strip(" │") for r in ann.lines()).count(tail) == 1
+        wrong_pw = subprocess.run(
+            [LEEKHA, "invite", f"127.0.0.1:{port}", str(invite.table_id), "--tls",
+             "--password", "open"],
+            capture_output=True, text=True, timeout=WAIT, env=dict(os.environ),
+        )  # fmt: skip
+        assert wrong_pw.returncode == 1 and wrong_pw.stdout == ""  # no line that seats nobody
+        assert "not the table's password" in wrong_pw.stderr
 
         ann.send("\x1b")  # the box closes: the table is in view again
         url = line.split("'")[1]
-        bob = Terminal([LEEKHA, "join", url, "--name", "bob", "--guest"])  # no --tls: the line
+        # Without its password the line asks for it (no --tls either: the line says so).
+        bare = url.replace("password=sesame&", "")
+        assert "sesame" not in bare
+        bob = Terminal([LEEKHA, "join", bare, "--name", "bob", "--guest"])
         terms.append(bob)
+        bob.until(lambda: "This table has a password." in bob.text(), "bob asked for it")
+        bob.send("sesame\r")
         bob.until(lambda: "bob (you)" in bob.text() and "ann" in bob.text(), "bob at ann's table")
         ann.until(lambda: "bob" in ann.text(), "ann sees bob sit")
 

@@ -300,3 +300,12 @@ def test_the_password_box_for_watching_says_watch() -> None:
     text = paint(watch_password("bots"), Options(), 80, 24).text()
     hints = text.split("\n")[-2]
     assert "Enter to watch" in text and "Enter watch" in hints and "join" not in text, text
+
+
+def test_take_part_is_offered_until_entered() -> None:
+    """`e take part` on a followed tournament, gone from the hints once entered."""
+    from leekha.client.tui.hints import hint_items
+
+    before = following("waiting", 0)("bots")
+    assert ("e", "take part") in hint_items(before)
+    assert ("e", "take part") not in hint_items(entered("bots"))

@@ -126,6 +126,7 @@ def lobby(cast: str) -> M.ClientModel:
     locked.update({"id": 8, "name": LONG_TABLE, "has_password": True})
     locked["seats"] = [R.seat(p["name"], bot=p["is_bot"], connected=True) for p in players(cast)]
     locked["seats"][3] = R.seat()
+    locked["timers"] = {"pass_s": 600, "turn_s": 3600}  # the widest clocks a table has
     m.apply(P.TableList(re=None, tables=[table("playing"), locked]))
     return m
 
@@ -404,3 +405,64 @@ def test_the_real_app_at_80x24_has_nothing_cut(lang: str) -> None:
     for screen in (table, shown):
         assert cut_labels(screen, lang) == [], screen
     assert longest in shown  # the longest help row, whole
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_shortened_seat_names_still_tell_the_seats_apart(lang: str) -> None:
+    """Three `search bot N` opponents in a partnership game, their lines too narrow for
+    the whole name and its tags: each keeps its number ("search 2"), never three
+    "search bot…" (nor "…search روبوت" in Arabic) that cannot be told apart."""
+    from leekha.client.tui.table_screen import _seat_lines, fit_line
+
+    i18n.set_language(lang)
+    try:
+        m = welcomed("ann")
+        cast = [R.player("ann"), *(R.player(f"search bot {s}", bot=True, strategy="search")
+                                   for s in (1, 2, 3))]  # fmt: skip
+        t = table("playing", preset="partnership")
+        m.apply(P.Snapshot(re=None, table=t, view=None, your_seat=0, players=cast))
+        m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+        for width in range(9, 30):
+            shown = ["".join(t for _s, t in fit_line(_seat_lines(m, s)[0], width))
+                     for s in (1, 2, 3)]  # fmt: skip
+            for seat, text in zip((1, 2, 3), shown):
+                assert str(seat) in text, (width, shown)
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_long_player_name_leaves_the_target_and_rules_in_the_header(
+    size: tuple[int, int],
+) -> None:
+    """A 24-character name on the header's right pushed the rules and the target out of
+    it; the name gives way (it is on your seat too), the rules stay."""
+    m = playing("long names")
+    assert m.name == LATIN and len(LATIN) == 24
+    header = paint(m, Options(), *size).text().splitlines()[0]
+    assert _("to {n}").format(n=m.game.rules.target) in header, header
+
+
+@pytest.mark.parametrize("screen", ["pass", "play"])
+def test_at_60x20_the_help_keeps_its_legend_and_your_chat_line_shows(screen: str) -> None:
+    """At the smallest size the chat column folds away: the latest line, your own too,
+    shows on the status row; and the help box still has its legend of the table's marks."""
+    m = SCREENS[screen]("bots")
+    m.apply(P.ChatMessage(sender="ann", text="good luck all", table_id=7))
+    text = paint(m, Options(), MIN_WIDTH, MIN_HEIGHT).text()
+    assert text.splitlines()[-1].startswith("ann: good luck all"), text
+    m.toggle_help()
+    text = paint(m, Options(), MIN_WIDTH, MIN_HEIGHT).text()
+    for line in ("(D) dealer", "x2 doubled card", "! the cursor is on a card"):
+        assert line in text, text
+
+
+def test_the_lobby_line_shows_a_tables_timers() -> None:
+    """How fast a table plays, before sitting: its pass and turn clocks on its line (the
+    first thing a line too short for them and a readable name leaves out)."""
+    m = welcomed("ann")
+    timed = table("waiting") | {"timers": {"pass_s": 30, "turn_s": 60}}
+    m.apply(P.TableList(re=None, tables=[timed, table("playing") | {"id": 9}]))
+    for width, height in SIZES:
+        lines = paint(m, Options(), width, height).text().splitlines()
+        assert "⏱ 30/60 s" in lines[2] and "⏱" not in lines[4], (width, lines)

@@ -118,8 +118,10 @@ def test_text_report_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
     assert "heuristic" in out and "pts/round" in out
     assert cli.main(["match", "--strategies", "random,random"]) == 2
     assert cli.main(["match", "--strategies", "random,random,random,nope"]) == 2
-    assert cli.main(["match", "--jobs", "0"]) == 2
-    assert cli.main(["match", "--precision", "0"]) == 2
+    for out_of_range in (["--jobs", "0"], ["--precision", "0"]):  # the parser's usage error
+        with pytest.raises(SystemExit) as exited:
+            cli.main(["match", *out_of_range])
+        assert exited.value.code == 2
     assert cli.main(["match", "--upload", "x.py"]) == 2
 
 

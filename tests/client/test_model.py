@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -1028,3 +1029,110 @@ def test_a_start_refused_for_empty_seats_goes_once_someone_sits_down() -> None:
     assert "Starting refused" in m.status  # another table's seat: nothing here changed
     m.apply(P.SeatUpdate(table_id=7, seat=2, player=seat_info("bob")))
     assert m.status == ""
+
+
+def test_a_join_refused_for_its_password_asks_for_it_and_tries_again() -> None:
+    """An invitation without the password (`leekha join leekha://host/9`) asks for it
+    instead of leaving the friend in the lobby with a refusal; a wrong one asks again."""
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.in_lobby.invited = (9, None)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    join = [x for x in m.take_outbox() if isinstance(x, P.JoinSeat)]
+    assert join == [P.JoinSeat(id=join[0].id, table_id=9)]
+    m.apply(P.Error(re=join[0].id, code="bad_password", message="wrong or missing password"))
+    assert m.boxes.password_prompt == PasswordPrompt(9, why="This table has a password.")
+    assert "This table has a password." in render_text(m)
+    m.in_lobby.password_type("nope")
+    m.in_lobby.password_submit()
+    (again,) = m.take_outbox()
+    assert isinstance(again, P.JoinSeat)
+    assert again == P.JoinSeat(id=again.id, table_id=9, password="nope")
+    m.apply(P.Error(re=again.id, code="bad_password", message="wrong or missing password"))
+    assert m.boxes.password_prompt == PasswordPrompt(9, why="Wrong password: try again.")
+    # Watching a password table asks the same way.
+    m.in_lobby.password_submit()
+    m.take_outbox()
+    m.in_lobby.join(9, None, spectate=True)
+    (watch,) = m.take_outbox()
+    assert isinstance(watch, P.Spectate)
+    m.apply(P.Error(re=watch.id, code="bad_password", message="wrong or missing password"))
+    assert m.boxes.password_prompt == PasswordPrompt(
+        9, spectate=True, why="This table has a password."
+    )
+
+
+def test_a_held_round_summary_says_one_way_to_go_on_and_drops_the_rounds_voids() -> None:
+    """Held before the next deal, any key goes on: the hint line and the box both say so
+    (not "any key next trick" under "Enter or Esc"); the finished round's voids go."""
+    t = [100.0]
+    m = M.ClientModel("ann", clock=lambda: t[0], trick_hold=1.5)
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    m.game.shown_void[1].add(0)
+    m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2],
+                          taken=[[], [], [], []]))  # fmt: skip
+    assert m.game.shown_void == [set(), set(), set(), set()]
+    m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=2))  # held behind the summary
+    assert m.holding and m.overlay == M.SUMMARY
+    lines = render_text(m).splitlines()
+    assert "any key to continue" in render_text(m)
+    assert "Enter or Esc" not in render_text(m)
+    assert lines[-1].startswith("any key continue"), lines[-1]
+
+
+def test_a_quick_play_waiter_sees_when_the_bots_come() -> None:
+    """Quick play opened a table for us: the waiting room counts down to the bots."""
+    t = [100.0]
+    m = M.ClientModel("ann", clock=lambda: t[0])
+    m.apply(P.Welcome(re=1, version=[1, 4], server="srv", token="t" * 16, name="ann"))
+    m.take_outbox()
+    m.in_lobby.quick = P.QuickPlay(id=0, wait_s=20)
+    m.in_lobby.start_quick()
+    (ask,) = m.take_outbox()
+    assert isinstance(ask, P.QuickPlay) and ask.wait_s == 20
+    waiting = table("waiting")
+    waiting["seats"] = [R.seat("ann"), R.seat(), R.seat(), R.seat()]
+    players = [seat_info("ann", host=True), *(seat_info(None) for _ in range(3))]
+    m.apply(P.Snapshot(re=ask.id, table=waiting, view=None, your_seat=0, players=players))
+    assert "bots take the empty seats in 20 seconds" in render_text(m)
+    t[0] += 19.5
+    assert m.tick()
+    assert "bots take the empty seats in 1 second" in render_text(m)
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    assert m.quick_seconds_left() is None
+
+
+def test_a_box_over_the_chat_column_leaves_no_chat_fragments() -> None:
+    """The profile box over part of the chat column: what it leaves of each chat line
+    ("one 7", "that was a") goes too; a line it does not touch stays."""
+    m = welcomed(version=(1, 4))
+    m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
+    m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=1))
+    for i in range(12):
+        m.apply(P.ChatMessage(sender="bob", text=f"well played everyone, close one {i}",
+                              table_id=7))  # fmt: skip
+    m.social.open_profiles(["ann", "b1"])
+    assert m.overlay == M.PROFILE
+    rows = render_text(m, 80, 24).splitlines()
+    top = next(i for i, r in enumerate(rows) if "┌" in r)
+    bottom = next(i for i, r in enumerate(rows) if "└" in r)
+    for row in rows[top : bottom + 1]:
+        assert row.rstrip().endswith(("┐", "│", "┘")), row
+    assert "close one 11" in rows[-3] or "close one 11" in "\n".join(rows[bottom + 1 :])
+
+
+def test_the_counting_aid_is_as_the_player_left_it_after_a_resume(tmp_path: Path) -> None:
+    """C turned the aid on; the next run (a resumed `leekha play`, a rejoin after a quit)
+    starts with it on, as the player left it, where the table allows it."""
+    from leekha.client.prefs import Prefs
+
+    first = M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json"))
+    assert not first.at_table.counting
+    first.at_table.toggle_counting()
+    assert first.at_table.counting
+    again = M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json"))
+    assert again.at_table.counting
+    again.at_table.toggle_counting()
+    assert not M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json")).at_table.counting
+    assert not M.ClientModel("ann").at_table.counting  # no file: the default, off

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers.loopback import serve_for_people
-from helpers.pty import LEEKHA, START, Terminal
+from helpers.pty import LEEKHA, START, Terminal, summary_open
 
 pytestmark = pytest.mark.slow  # the fast lane leaves it out: it starts processes or ptys
 
@@ -37,7 +37,7 @@ def _easy_bots(term: Terminal) -> int:
 def _seats_shown(term: Terminal) -> bool:
     """Whether the seats are in view: a round summary box covers them until Esc (while the
     bots play out a round in a moment, the next summary would cover them again)."""
-    if "Enter or Esc to continue" in term.text():
+    if summary_open(term.text()):
         term.send("\x1b")
         return False
     return True

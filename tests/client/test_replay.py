@@ -157,3 +157,31 @@ def test_replay_boxes_are_the_table_screens_own() -> None:
     m.end()
     over = render_replay_text(m)
     assert "total" in over and "round 1" in over and over.isascii()
+
+
+@pytest.mark.parametrize("missing", ["seed", "actions", "rules"])
+def test_a_record_without_a_field_says_which_in_words(missing: str) -> None:
+    """Not `malformed record: KeyError('seed')`: the field, in the reader's language."""
+    from leekha.client import i18n
+
+    record: dict[str, Any] = dict(finished_game().to_dict())
+    del record[missing]
+    with pytest.raises(ReplayError) as said:
+        pick_record([record], 1)
+    assert str(said.value) == f"game 1 cannot be replayed: the record has no '{missing}' field"
+    try:
+        i18n.set_language("it")
+        with pytest.raises(ReplayError) as detto:
+            pick_record([record], 1)
+        assert f"il record non ha il campo '{missing}'" in str(detto.value)
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_last_box_says_what_each_seat_did() -> None:
+    """The replay's game-over box: tricks, Leekhas and moons, as a live game's box has."""
+    m = ReplayModel(finished_game())
+    m.end()
+    shown = render_replay_text(m, 80, 30)
+    for row in ("tricks", "Leekhas", "moons"):
+        assert row in shown, shown

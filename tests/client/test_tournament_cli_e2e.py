@@ -26,10 +26,14 @@ def test_create_follow_list_export_agree_with_the_records(tmp_path: Path) -> Non
     proc, port = serve_process(data, "--bot-think-ms", "1")
     where = f"127.0.0.1:{port}"
     try:
-        refused = leekha("tournament", "create", where, "--deals", "0",
+        refused = leekha("tournament", "create", where, "--deals", "500", "--format", "swiss",
                          *["--entrant", "server:random"] * 4)  # fmt: skip
         assert refused.returncode == 1
-        assert "deals must be from 1 to 500" in refused.stderr  # the server's own words
+        assert "is more than 2000: use fewer deals" in refused.stderr  # the server's words
+        out_of_range = leekha("tournament", "create", where, "--deals", "0",
+                              *["--entrant", "server:random"] * 4)  # fmt: skip
+        assert out_of_range.returncode == 2  # the command line's, before connecting
+        assert "--deals: a whole number from 1 to 500" in out_of_range.stderr
         bots = ["--entrant", "server:heuristic", *["--entrant", "server:random"] * 3]
         made = leekha("tournament", "create", where, "--name", "Cup", "--deals", "1",
                       "--rule", "target=21", "--follow", *bots)  # fmt: skip

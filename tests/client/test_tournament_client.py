@@ -170,3 +170,16 @@ def test_export_and_status_read_the_servers_database(
     assert "no tournament 99" in capsys.readouterr().err
     assert cli.main(["tournament", "export", "1", "--data-dir", str(tmp_path / "none")]) == 1
     assert "no database at" in capsys.readouterr().err
+
+
+def test_a_tournaments_line_says_the_rules_changed_from_its_preset() -> None:
+    """`--rule target=21` on `tournament create`: its line says so, not only "classic"."""
+    from leekha.common.config import preset
+
+    t = state()
+    t["rules"] = preset("classic", {"target": 21}).to_dict()
+    assert text.state_lines(t)[0] == "#7 Friday: round robin, rules classic (to 21), 2 deals"
+    t["rules"] = preset("classic", {"pass_ban": False}).to_dict()  # not in the summary
+    assert text.state_lines(t)[0].endswith("rules classic (pass_ban=false), 2 deals")
+    t["rules"] = preset("classic").to_dict()
+    assert text.state_lines(t)[0] == "#7 Friday: round robin, rules classic, 2 deals"

@@ -25,6 +25,12 @@ START = 90.0
 LEEKHA = str(Path(sys.executable).with_name("leekha"))
 
 
+def summary_open(text: str) -> bool:
+    """Whether a round summary box is on the screen: "Enter or Esc to continue", or "any
+    key to continue" while it holds the next round back (Esc closes it either way)."""
+    return "Enter or Esc to continue" in text or "any key to continue" in text
+
+
 class Terminal:
     """One program on a pty, its screen kept by pyte."""
 

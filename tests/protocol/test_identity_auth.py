@@ -104,6 +104,17 @@ def test_id_command_exports_and_imports(tmp_path: Path, capsys: pytest.CaptureFi
     assert cli.main(["id", "--config-dir", str(tmp_path / "b"), "import", other]) == 1
     assert "--force" in capsys.readouterr().err
     assert cli.main(["id", "--config-dir", str(tmp_path / "b"), "import", "junk"]) == 1
+    # `leekha id export > FILE` carried over: the file's name is read, not taken as the line
+    (tmp_path / "id.txt").write_text(line + "\n")
+    assert (
+        cli.main(["id", "--config-dir", str(tmp_path / "c"), "import", str(tmp_path / "id.txt")])
+        == 0
+    )
+    assert I.Identity.from_export(line).fingerprint in capsys.readouterr().out
+    assert (
+        cli.main(["id", "--config-dir", str(tmp_path / "c"), "import", str(tmp_path / "no")]) == 1
+    )
+    assert "cannot read" in capsys.readouterr().err
 
 
 def test_join_proves_the_user_identity_unless_guest(

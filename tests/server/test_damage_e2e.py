@@ -165,3 +165,16 @@ def test_records_check_and_backup(tmp_path: Path) -> None:
         [*RECORDS, "check", "--data", str(tmp_path / "data")], capture_output=True, text=True
     )
     assert bad.returncode == 1 and "SQLite" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_records_check_of_an_empty_file_gives_the_step_the_server_would(tmp_path: Path) -> None:
+    """An empty file: `records check` must not advise starting the server, which refuses
+    it; it gives the server's own next step, and counts "1 problem" in the singular."""
+    db_path(tmp_path).write_bytes(b"")
+    said = subprocess.run(
+        [*RECORDS, "check", "--data", str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
+    assert said.returncode == 1
+    assert f"{db_path(tmp_path)}: 1 problem\n" in said.stderr
+    assert "start it as it is" not in said.stderr
+    assert f"to start afresh, delete {db_path(tmp_path)}" in said.stderr

@@ -18,9 +18,9 @@ HOUSE = [x for _ in range(3) for x in ("--entrant", "server:heuristic")]
 @pytest.mark.parametrize(
     ("extra", "field"),
     [
-        (["--deals", "99999999999999999999"], "deals"),
-        (["--move-timer", "-1"], "move_timer_s"),
-        (["--move-timer", "99999"], "move_timer_s"),
+        (["--deals", "99999999999999999999"], "--deals"),  # these three: the parser's range
+        (["--move-timer", "-1"], "--move-timer"),
+        (["--move-timer", "99999"], "--move-timer"),
         (["--entrant", "a" * 300], "name"),
         (["--name", "t" * 5000], "name"),
     ],
@@ -30,10 +30,15 @@ def test_a_request_the_wire_cannot_carry_is_refused_before_connecting(
 ) -> None:
     # Port 1 on loopback: nothing listens, so reaching the network would say "cannot connect".
     argv = ["tournament", "create", "127.0.0.1:1", *HOUSE, "--entrant", "me", *extra]
-    assert cli.main(argv) == 2
+    code: object
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:  # a number out of range: a usage error as the line is read
+        code = exc.code
+    assert code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "cannot connect" not in err
-    assert err.startswith("leekha tournament: ") and field in err
+    assert err.startswith("leekha tournament") and field in err
 
 
 def test_an_entrant_that_never_enters_holds_neither_the_tournament_nor_its_slot() -> None:
