@@ -66,13 +66,19 @@ PAGE: tuple[str, ...] = (
     N_("a tie at the target: play goes on"), N_("total"), N_("winner: {names}"),
     N_("tricks"), N_("Leekha cards"), N_("moons"), N_("player"), N_("rating"), N_("games"),
     N_("wins"), N_("no finished games yet"), N_("loading…"),
-    N_("rating {rating} · {games} games · {wins} wins"),
+    N_("rating {rating}"),
     # chat, and the words the server's facts are said with
     N_("send"), N_("chat; Enter sends"), N_("{some} and {last}"), *SUIT_NAMES,
 )  # fmt: skip
 
 #: Plural msgids the page shows: (singular, plural).
-PLURALS: tuple[tuple[str, str], ...] = (("{n} point", "{n} points"),)
+PLURALS: tuple[tuple[str, str], ...] = (
+    ("{n} point", "{n} points"),
+    (  # the profile box's line, the terminal client's own words
+        "{games} game, {wins} won, {avg:.1f} points a round",
+        "{games} games, {wins} won, {avg:.1f} points a round",
+    ),
+)
 
 
 def _plural_page() -> None:
@@ -80,6 +86,11 @@ def _plural_page() -> None:
     from leekha.client.i18n import ngettext
 
     ngettext("{n} point", "{n} points", 1)
+    ngettext(
+        "{games} game, {wins} won, {avg:.1f} points a round",
+        "{games} games, {wins} won, {avg:.1f} points a round",
+        1,
+    )
 
 
 def codes() -> dict[str, object]:

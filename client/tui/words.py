@@ -74,6 +74,7 @@ REFUSED: dict[str, str] = {
     "get_profile": N_("Showing the profile refused: {words}"),
     "take_back": N_("Taking back refused: {words}"),
     "create_tournament": N_("Creating the tournament refused: {words}"),
+    "cancel_tournament": N_("Cancelling the tournament refused: {words}"),
 }
 
 

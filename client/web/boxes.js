@@ -70,7 +70,7 @@ export function boxContent(client, ui, act) {
       if (!p) return [h("p", {}, t("loading…")), close];
       const s = p.stats;
       return [h("h2", { id: "profile-name" }, p.name),
-        s ? h("p", {}, t("rating {rating} · {games} games · {wins} wins", { rating: s.rating === null ? "–" : s.rating.toFixed(1), games: s.games, wins: s.wins }))
+        s ? h("p", {}, `${t("rating {rating}", { rating: s.rating === null ? "–" : s.rating.toFixed(1) })} · ${nt("{games} game, {wins} won, {avg:.1f} points a round", "{games} games, {wins} won, {avg:.1f} points a round", s.games, { games: s.games, wins: s.wins, avg: (s.avg_points_per_round ?? 0).toFixed(1) })}`)
           : h("p", {}, t("no finished games yet")),
         h("ul", { id: "recent" }, p.recent.map((r) => h("li", { class: r.won ? "won" : "" },
           `${new Date(r.finished * 1000).toLocaleDateString()} · ${r.table} · ${r.points} ${r.won ? "★" : ""}`))), close];

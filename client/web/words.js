@@ -37,7 +37,8 @@ export function useCatalogue(code, catalogue, codeTable) {
 
 export function fmt(text, args) {
   if (!args) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
+  // "{avg:.1f}": the Python format's spec is the caller's to apply (it passes the text).
+  return text.replace(/\{(\w+)(?::[^}]*)?\}/g, (m, k) => (k in args ? String(args[k]) : m));
 }
 
 export function t(id, args) {

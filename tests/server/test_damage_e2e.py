@@ -167,6 +167,7 @@ def test_records_check_and_backup(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "SQLite" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow  # starts leekha serve
 def test_records_check_of_an_empty_file_gives_the_step_the_server_would(tmp_path: Path) -> None:
     """An empty file: `records check` must not advise starting the server, which refuses
     it; it gives the server's own next step, and counts "1 problem" in the singular."""
