@@ -79,6 +79,8 @@ def test_leekha_serve_says_so_in_its_start_lines(tmp_path: Path) -> None:
     proc, _port = serve_process(tmp_path)
     try:
         assert proc.stdout is not None
+        # After "listening on": the table page's address, then the warning.
+        assert proc.stdout.readline().startswith("table page: http://")
         line = proc.stdout.readline()
         assert line.startswith("warning: the database") and "is damaged" in line
         assert f"leekha records check --data {tmp_path}" in line
