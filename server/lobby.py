@@ -205,8 +205,8 @@ class Lobby(SessionDesk):
             (pass_s, turn_s),
             host=session,
             password=hash_password(msg.password) if msg.password is not None else None,
+            counting_aid=msg.counting_aid,
         )
-        table.counting_aid = msg.counting_aid
         self._created_from[table.id] = address
         self._per_address[address] += 1
         log.info(
@@ -235,6 +235,7 @@ class Lobby(SessionDesk):
         *,
         host: Session | None = None,
         password: str | None = None,
+        counting_aid: bool = True,
     ) -> Table:
         """A new, empty table in the registry (and the database): a host's, or with no
         host one whose games the server runs itself (a tournament's)."""
@@ -249,6 +250,7 @@ class Lobby(SessionDesk):
             pass_s=timers[0],
             turn_s=timers[1],
             status=WAITING,
+            counting_aid=counting_aid,
         )
         self._next_id += 1
         self.store.save_table(row)

@@ -91,9 +91,8 @@ class Table:
         self.password = row.password
         self.pass_s = row.pass_s
         self.turn_s = row.turn_s
-        #: (1.2) false: the host forbids the clients' card-counting aid. Not in the table's
-        #: row, so a table restored after a restart allows it again.
-        self.counting_aid = True
+        #: (1.2) false: the host forbids the clients' card-counting aid.
+        self.counting_aid = row.counting_aid
         self.status = row.status
         self.game_no = row.game_no
         self.seed = row.seed
@@ -155,6 +154,7 @@ class Table:
             status=self.status,
             game_no=self.game_no,
             seed=self.seed,
+            counting_aid=self.counting_aid,
         )
 
     def restore(self, row: TableRow) -> None:
