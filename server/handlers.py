@@ -15,6 +15,8 @@ from typing import Any
 from twisted.logger import Logger
 
 from leekha.common import __version__
+from leekha.common.actions import Action, Double, Pass, Play, check_pass_cards
+from leekha.common.cards import check_card
 from leekha.protocol import catalogue as M
 from leekha.protocol import people as P
 from leekha.protocol import tournaments as T
@@ -340,18 +342,19 @@ class LeekhaConnection(FramedConnection):
         return M.Ok(re=msg.id)
 
     # ---- game actions ------------------------------------------------------------------
-    def _act(self, action: dict[str, object]) -> None:
+    def _act(self, action: Callable[[int], Action]) -> None:
+        """The engine's typed action, made for the seat the table finds the session in."""
         session = self._need_session()
         self.lobby.table_of(session).act(session.token, action)
 
     def handle_pass_cards(self, msg: M.PassCards) -> Message:
-        self._act({"kind": "pass", "cards": list(msg.cards)})
+        self._act(lambda seat: Pass(seat, check_pass_cards(msg.cards)))
         return M.Ok(re=msg.id)
 
     def handle_declare_double(self, msg: M.DeclareDouble) -> Message:
-        self._act({"kind": "double", "card": msg.card})
+        self._act(lambda seat: Double(seat, check_card(msg.card)))
         return M.Ok(re=msg.id)
 
     def handle_play_card(self, msg: M.PlayCard) -> Message:
-        self._act({"kind": "play", "card": msg.card})
+        self._act(lambda seat: Play(seat, check_card(msg.card)))
         return M.Ok(re=msg.id)

@@ -14,7 +14,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from leekha.common.config import preset
+from leekha.common.config import RulesConfig, preset
 from leekha.common.errors import ConfigError, Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol.catalogue import STATS_MAX
@@ -219,10 +219,10 @@ class Lobby(SessionDesk):
         return table.snapshot(session.token, msg.id)
 
     @staticmethod
-    def rules_of(preset_name: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    def rules_of(preset_name: str, overrides: dict[str, Any]) -> RulesConfig:
         """The rules of a preset with a client's overrides, or `bad_rules` saying why not."""
         try:
-            return preset(preset_name, overrides).to_dict()
+            return preset(preset_name, overrides)
         except ConfigError as exc:
             raise Refused.of(exc) from None
 
@@ -230,7 +230,7 @@ class Lobby(SessionDesk):
         self,
         name: str,
         preset_name: str,
-        rules: dict[str, Any],
+        rules: RulesConfig,
         timers: tuple[float | None, float | None],
         *,
         host: Session | None = None,
@@ -245,7 +245,7 @@ class Lobby(SessionDesk):
             host_token=host.token if host is not None else None,
             host_name=host.name if host is not None else None,
             preset=preset_name,
-            rules=rules,
+            rules=rules.to_dict(),  # the store's form; the table keeps `rules` itself
             password=password,
             pass_s=timers[0],
             turn_s=timers[1],
@@ -254,7 +254,7 @@ class Lobby(SessionDesk):
         )
         self._next_id += 1
         self.store.save_table(row)
-        table = Table(self, self.clock, self.options, row)
+        table = Table(self, self.clock, self.options, row, rules)
         self.tables[table.id] = table
         self._hosted(table)
         return table

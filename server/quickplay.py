@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from twisted.logger import Logger
 
+from leekha.common.config import RulesConfig
 from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol import people
@@ -39,7 +40,8 @@ from leekha.server.clock import Timer
 from leekha.server.errors import Refused
 from leekha.server.lifecycle import PLAYING, WAITING
 from leekha.server.seats import bot_strategy_name
-from leekha.server.table import SYSTEM_SENDER, Table
+from leekha.server.table import Table
+from leekha.server.tablechat import SYSTEM_SENDER
 
 if TYPE_CHECKING:
     from leekha.server.lobby import Lobby
@@ -161,15 +163,15 @@ class QuickPlay:
                 quick.fill.cancel()
             self._forget(tid)
 
-    def _open(self, table: Table, rules: dict[str, object]) -> bool:
+    def _open(self, table: Table, rules: RulesConfig) -> bool:
         return (
             not table.closed
             and table.password is None
             and table.tournament is None
-            and table.config.to_dict() == rules
+            and table.config == rules
         )
 
-    def _waiting_table(self, rules: dict[str, object]) -> Table | None:
+    def _waiting_table(self, rules: RulesConfig) -> Table | None:
         tables = (self.lobby.tables.get(tid) for tid in self.tables)
         fits = [
             t
@@ -180,7 +182,7 @@ class QuickPlay:
         fits.sort(key=lambda t: (len(t.room.empty()), t.id))
         return fits[0] if fits else None
 
-    def _table_with_a_bot(self, rules: dict[str, object]) -> Table | None:
+    def _table_with_a_bot(self, rules: RulesConfig) -> Table | None:
         for tid, quick in sorted(self.tables.items()):
             table = self.lobby.tables.get(tid)
             if table is None or table.status != PLAYING or not self._open(table, rules):
