@@ -84,7 +84,7 @@ class LeekhaConnection(FramedConnection):
     def gone(self) -> None:
         if self.session is not None:
             session, self.session = self.session, None
-            self.lobby.gone(session, self)
+            self.lobby.desk.gone(session, self)
 
     def receive(self, msg: Message) -> None:
         rid = getattr(msg, "id", None)
@@ -180,7 +180,7 @@ class LeekhaConnection(FramedConnection):
             self.send(self.key_check.message)
             return
         self.lobby.identities.check_guest(msg.name)
-        session, token = self.lobby.hello(self, msg.name)
+        session, token = self.lobby.desk.hello(self, msg.name)
         self._hello(msg.id, version, session, token, resumed=False)
 
     def handle_prove(self, msg: M.Prove) -> None:
@@ -188,7 +188,7 @@ class LeekhaConnection(FramedConnection):
         if check is None or check.hello.id != msg.re:
             raise Refused("bad_signature", "no challenge is waiting for this answer")
         self.lobby.identities.prove(check, msg.signature)
-        session, token, resumed = self.lobby.claimed_hello(self, check)
+        session, token, resumed = self.lobby.desk.claimed_hello(self, check)
         self.key_check = None
         self._hello(check.hello.id, check.version, session, token, resumed=resumed)
 
@@ -197,7 +197,7 @@ class LeekhaConnection(FramedConnection):
     ) -> None:
         self.server.stats.hellos += 1
         log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
-        table_id, seat = self.lobby.where(session) if resumed else (None, None)
+        table_id, seat = self.lobby.desk.where(session) if resumed else (None, None)
         welcome = M.Welcome(
             re=rid,
             version=list(version),
@@ -212,14 +212,14 @@ class LeekhaConnection(FramedConnection):
         )
         self._bind(session, welcome)
         if resumed:
-            self.lobby.resumed(session)
+            self.lobby.desk.resumed(session)
 
     def handle_resume(self, msg: M.Resume) -> Message | None:
         version = self._welcome(msg.id, msg.versions, None)
-        session = self.lobby.resume(self, msg.token)
+        session = self.lobby.desk.resume(self, msg.token)
         self.server.stats.resumes += 1
         log.debug("{name} resumed from {ip}", name=session.name, ip=self.ip)
-        table_id, seat = self.lobby.where(session)
+        table_id, seat = self.lobby.desk.where(session)
         welcome = M.Welcome(
             re=msg.id,
             version=list(version),
@@ -233,7 +233,7 @@ class LeekhaConnection(FramedConnection):
             web=self._page(),
         )
         self._bind(session, welcome)  # the welcome goes out before the snapshot
-        self.lobby.resumed(session)
+        self.lobby.desk.resumed(session)
         return None
 
     def _page(self) -> str | None:
