@@ -50,7 +50,8 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT NOT NULL,
     game_no INTEGER NOT NULL DEFAULT 0,
     seed INTEGER,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    counting_aid INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id INTEGER NOT NULL,
@@ -173,6 +174,11 @@ class Database:
                 for column in ("code", "args"):
                     if column not in chat:
                         db.execute(f"ALTER TABLE chat ADD COLUMN {column} TEXT")  # fixed names
+        tables = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+        if "counting_aid" not in tables:
+            # (1.2) the host's counting aid setting, kept with the table's other settings
+            with self._tx() as db:
+                db.execute("ALTER TABLE tables ADD COLUMN counting_aid INTEGER NOT NULL DEFAULT 1")
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(sessions)")}
         hashed = self._db.execute("SELECT 1 FROM meta WHERE key = 'token_hash'").fetchone()
         if hashed is not None and {"public_key", "secret"} <= columns:

@@ -15,6 +15,8 @@ from typing import Any
 from twisted.logger import Logger
 
 from leekha.common import __version__
+from leekha.common.actions import Action, Double, Pass, Play, check_pass_cards
+from leekha.common.cards import check_card
 from leekha.protocol import catalogue as M
 from leekha.protocol import people as P
 from leekha.protocol import tournaments as T
@@ -82,7 +84,7 @@ class LeekhaConnection(FramedConnection):
     def gone(self) -> None:
         if self.session is not None:
             session, self.session = self.session, None
-            self.lobby.gone(session, self)
+            self.lobby.desk.gone(session, self)
 
     def receive(self, msg: Message) -> None:
         rid = getattr(msg, "id", None)
@@ -178,7 +180,7 @@ class LeekhaConnection(FramedConnection):
             self.send(self.key_check.message)
             return
         self.lobby.identities.check_guest(msg.name)
-        session, token = self.lobby.hello(self, msg.name)
+        session, token = self.lobby.desk.hello(self, msg.name)
         self._hello(msg.id, version, session, token, resumed=False)
 
     def handle_prove(self, msg: M.Prove) -> None:
@@ -186,7 +188,7 @@ class LeekhaConnection(FramedConnection):
         if check is None or check.hello.id != msg.re:
             raise Refused("bad_signature", "no challenge is waiting for this answer")
         self.lobby.identities.prove(check, msg.signature)
-        session, token, resumed = self.lobby.claimed_hello(self, check)
+        session, token, resumed = self.lobby.desk.claimed_hello(self, check)
         self.key_check = None
         self._hello(check.hello.id, check.version, session, token, resumed=resumed)
 
@@ -195,7 +197,7 @@ class LeekhaConnection(FramedConnection):
     ) -> None:
         self.server.stats.hellos += 1
         log.debug("{name} joined from {ip}", name=session.name, ip=self.ip)
-        table_id, seat = self.lobby.where(session) if resumed else (None, None)
+        table_id, seat = self.lobby.desk.where(session) if resumed else (None, None)
         welcome = M.Welcome(
             re=rid,
             version=list(version),
@@ -210,14 +212,14 @@ class LeekhaConnection(FramedConnection):
         )
         self._bind(session, welcome)
         if resumed:
-            self.lobby.resumed(session)
+            self.lobby.desk.resumed(session)
 
     def handle_resume(self, msg: M.Resume) -> Message | None:
         version = self._welcome(msg.id, msg.versions, None)
-        session = self.lobby.resume(self, msg.token)
+        session = self.lobby.desk.resume(self, msg.token)
         self.server.stats.resumes += 1
         log.debug("{name} resumed from {ip}", name=session.name, ip=self.ip)
-        table_id, seat = self.lobby.where(session)
+        table_id, seat = self.lobby.desk.where(session)
         welcome = M.Welcome(
             re=msg.id,
             version=list(version),
@@ -231,7 +233,7 @@ class LeekhaConnection(FramedConnection):
             web=self._page(),
         )
         self._bind(session, welcome)  # the welcome goes out before the snapshot
-        self.lobby.resumed(session)
+        self.lobby.desk.resumed(session)
         return None
 
     def _page(self) -> str | None:
@@ -340,18 +342,19 @@ class LeekhaConnection(FramedConnection):
         return M.Ok(re=msg.id)
 
     # ---- game actions ------------------------------------------------------------------
-    def _act(self, action: dict[str, object]) -> None:
+    def _act(self, action: Callable[[int], Action]) -> None:
+        """The engine's typed action, made for the seat the table finds the session in."""
         session = self._need_session()
         self.lobby.table_of(session).act(session.token, action)
 
     def handle_pass_cards(self, msg: M.PassCards) -> Message:
-        self._act({"kind": "pass", "cards": list(msg.cards)})
+        self._act(lambda seat: Pass(seat, check_pass_cards(msg.cards)))
         return M.Ok(re=msg.id)
 
     def handle_declare_double(self, msg: M.DeclareDouble) -> Message:
-        self._act({"kind": "double", "card": msg.card})
+        self._act(lambda seat: Double(seat, check_card(msg.card)))
         return M.Ok(re=msg.id)
 
     def handle_play_card(self, msg: M.PlayCard) -> Message:
-        self._act({"kind": "play", "card": msg.card})
+        self._act(lambda seat: Play(seat, check_card(msg.card)))
         return M.Ok(re=msg.id)

@@ -68,6 +68,8 @@ class TableRow:
     status: Status
     game_no: int = 0
     seed: int | None = None
+    #: (1.2) false: the host forbids the clients' card-counting aid.
+    counting_aid: bool = True
     seats: list[SeatRow | None] = field(default_factory=lambda: [None] * 4)
     actions: list[dict[str, object]] = field(default_factory=list)
 
@@ -133,8 +135,8 @@ class LiveTables(Database):
         with self._tx() as db:
             db.execute(
                 "INSERT OR REPLACE INTO tables (id, name, host_token, host_name, preset, rules,"
-                " password, pass_s, turn_s, status, game_no, seed, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " password, pass_s, turn_s, status, game_no, seed, created, counting_aid)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.name,
@@ -149,6 +151,7 @@ class LiveTables(Database):
                     row.game_no,
                     row.seed,
                     time.time(),
+                    int(row.counting_aid),
                 ),
             )
 
@@ -267,7 +270,7 @@ class LiveTables(Database):
         damaged: dict[int, str] = {}
         for r in self._db.execute(
             "SELECT id, name, host_token, host_name, preset, rules, password, pass_s, turn_s,"
-            " status, game_no, seed FROM tables ORDER BY id"
+            " status, game_no, seed, counting_aid FROM tables ORDER BY id"
         ).fetchall():
             try:
                 out.append(self._live_row(r))
@@ -289,6 +292,7 @@ class LiveTables(Database):
             status=status_of(r[9]),
             game_no=r[10],
             seed=r[11],
+            counting_aid=bool(r[12]),
         )
         for seat, name, token, strategy in self._db.execute(
             "SELECT seat, name, token, strategy FROM seats WHERE table_id = ?", (row.id,)

@@ -1,5 +1,5 @@
-"""The lobby: the table registry, the live table list and lobby chat, on top of the
-sessions (leekha.server.sessions).
+"""The lobby: the table registry, the live table list and lobby chat; it holds the desk of
+its sessions (leekha.server.sessions).
 
 It owns every Table and is each table's hub: tables hand it messages for a session token
 and it routes them to whatever connection holds that session now.
@@ -14,7 +14,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from leekha.common.config import preset
+from leekha.common.config import RulesConfig, preset
 from leekha.common.errors import ConfigError, Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol.catalogue import STATS_MAX
@@ -47,10 +47,7 @@ def timer_seconds(asked: int | None, default: float) -> float | None:
     return seconds if seconds > 0 else None
 
 
-class Lobby(SessionDesk):
-    tournaments: TournamentRunner
-    closing: bool
-
+class Lobby:
     def __init__(self, clock: Clock, settings: ServerSettings, store: Store) -> None:
         self.clock = clock
         self.settings = settings
@@ -62,8 +59,12 @@ class Lobby(SessionDesk):
         self.max_name = min(settings.max_name_len, WIRE_NAME_MAX)
         self.max_chat = min(settings.max_chat_len, WIRE_CHAT_MAX)
         self.identities = Identities(store, self.max_name)
-        self._open_desk()
         self.tables: dict[int, Table] = {}
+        #: The sessions: hello, resume, who is where (held; it shares `tables`).
+        self.desk = SessionDesk(
+            self, clock, settings, store, self.identities, self.max_name, self.tables
+        )
+        self.sessions = self.desk.sessions
         #: Stored tables that could not be restored (id -> why): kept, not served.
         self.damaged: dict[int, str] = {}
         self.listing = Listing()
@@ -104,14 +105,9 @@ class Lobby(SessionDesk):
         for row in rows:
             table = Table(self, self.clock, self.options, row)
             try:
-                for seat in row.seats:
-                    if seat is not None and seat.token and seat.token not in self.sessions:
-                        session = self._stored_session(seat.token, seat.name, stored)
-                        session.table_id = row.id
-                if row.host_token and row.host_token not in self.sessions:
-                    self._stored_session(row.host_token, "host", stored)
+                self.desk.restore_seated(row, stored)
                 self.tables[row.id] = table
-                self._hosted(table)
+                self.desk.hosted(table)
                 table.restore(row)
             except Exception as exc:
                 self.damaged[row.id] = str(exc) or type(exc).__name__
@@ -132,13 +128,11 @@ class Lobby(SessionDesk):
         if not self.damaged:
             self.store.forget_sessions(keep)
         else:  # whose sessions are whose is not known: keep them all, and their tokens work
-            for token, kept in stored.items():
-                if token not in self.sessions:
-                    self._stored_session(token, kept.name, stored)
+            self.desk.restore_all(stored)
         self.tournaments.restore()
         self.quick.restore()
         self.outbox.flush()
-        self._counts()
+        self.counts_changed()
         return len(self.tables)
 
     def shutdown(self, code: str = "server_shutdown", message: str = "") -> None:
@@ -150,7 +144,15 @@ class Lobby(SessionDesk):
         for session in list(self.sessions.values()):
             if session.peer is not None:
                 session.peer.kick(code, message or "the server is shutting down")
-            self._cancel_expiry(session)
+            self.desk.cancel_expiry(session)
+
+    # ---- the desk's port (leekha.server.sessions.DeskOwner) -----------------------------
+    def peer_changed(self, session: Session) -> None:
+        self.tournaments.peer_changed(session)
+
+    def counts_changed(self) -> None:
+        if self.on_counts is not None:
+            self.on_counts(len(self.tables), self.desk.connected)
 
     # ---- statistics ----------------------------------------------------------------------
     def stats(self, name: str | None) -> list[PlayerStats]:
@@ -159,7 +161,7 @@ class Lobby(SessionDesk):
 
     # ---- tables ------------------------------------------------------------------------
     def table_of(self, session: Session) -> Table:
-        table = self._table_of(session)
+        table = self.desk.table_at(session)
         if table is None:
             raise Refused("not_seated", "you are not at a table")
         return table
@@ -171,12 +173,12 @@ class Lobby(SessionDesk):
         return table
 
     def _not_at_table(self, session: Session) -> None:
-        if self._table_of(session) is not None:
+        if self.desk.table_at(session) is not None:
             raise Refused("already_seated", "you are already at a table; leave first")
 
     def list_tables(self, session: Session, msg: M.ListTables) -> M.TableList:
         """One page of the cached list (leekha.server.listing): O(page), not O(tables)."""
-        self._watch(session, True)
+        self.desk.watch(session, True)
         tables, following = self.listing.page(msg.cursor)
         return M.TableList.prechecked(
             re=msg.id, tables=tables, total=len(self.listing), next=following
@@ -185,7 +187,7 @@ class Lobby(SessionDesk):
     def create_table(self, session: Session, msg: M.CreateTable, address: str) -> M.Snapshot:
         self._not_at_table(session)
         limit = self.settings.max_tables_per_connection
-        if len(self._hosts(session)) >= limit:
+        if len(self.desk.hosts(session)) >= limit:
             raise Refused("too_many_tables", f"you may host at most {limit} tables")
         per_address = self.settings.max_tables_per_address
         if self._per_address[address] >= per_address:
@@ -197,7 +199,7 @@ class Lobby(SessionDesk):
         rules = self.rules_of(msg.preset, msg.overrides)
         pass_s = timer_seconds(msg.pass_timer_s, self.settings.default_pass_timer_s)
         turn_s = timer_seconds(msg.turn_timer_s, self.settings.default_turn_timer_s)
-        self._persist(session)
+        self.desk.persist(session)
         table = self.open_table(
             name,
             msg.preset,
@@ -205,8 +207,8 @@ class Lobby(SessionDesk):
             (pass_s, turn_s),
             host=session,
             password=hash_password(msg.password) if msg.password is not None else None,
+            counting_aid=msg.counting_aid,
         )
-        table.counting_aid = msg.counting_aid
         self._created_from[table.id] = address
         self._per_address[address] += 1
         log.info(
@@ -219,10 +221,10 @@ class Lobby(SessionDesk):
         return table.snapshot(session.token, msg.id)
 
     @staticmethod
-    def rules_of(preset_name: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    def rules_of(preset_name: str, overrides: dict[str, Any]) -> RulesConfig:
         """The rules of a preset with a client's overrides, or `bad_rules` saying why not."""
         try:
-            return preset(preset_name, overrides).to_dict()
+            return preset(preset_name, overrides)
         except ConfigError as exc:
             raise Refused.of(exc) from None
 
@@ -230,11 +232,12 @@ class Lobby(SessionDesk):
         self,
         name: str,
         preset_name: str,
-        rules: dict[str, Any],
+        rules: RulesConfig,
         timers: tuple[float | None, float | None],
         *,
         host: Session | None = None,
         password: str | None = None,
+        counting_aid: bool = True,
     ) -> Table:
         """A new, empty table in the registry (and the database): a host's, or with no
         host one whose games the server runs itself (a tournament's)."""
@@ -244,17 +247,18 @@ class Lobby(SessionDesk):
             host_token=host.token if host is not None else None,
             host_name=host.name if host is not None else None,
             preset=preset_name,
-            rules=rules,
+            rules=rules.to_dict(),  # the store's form; the table keeps `rules` itself
             password=password,
             pass_s=timers[0],
             turn_s=timers[1],
             status=WAITING,
+            counting_aid=counting_aid,
         )
         self._next_id += 1
         self.store.save_table(row)
-        table = Table(self, self.clock, self.options, row)
+        table = Table(self, self.clock, self.options, row, rules)
         self.tables[table.id] = table
-        self._hosted(table)
+        self.desk.hosted(table)
         return table
 
     def _seat(self, session: Session, table: Table, seat: int | None) -> None:
@@ -263,10 +267,10 @@ class Lobby(SessionDesk):
 
     def seated(self, session: Session, table: Table) -> None:
         """The session now sits at `table` (it took a seat, or the server gave it one)."""
-        self._persist(session)
-        self._watch(session, False)
+        self.desk.persist(session)
+        self.desk.watch(session, False)
         session.table_id = table.id
-        self._cancel_expiry(session)
+        self.desk.cancel_expiry(session)
 
     def join_seat(self, session: Session, msg: M.JoinSeat) -> M.Snapshot:
         self._not_at_table(session)
@@ -280,7 +284,7 @@ class Lobby(SessionDesk):
         self._not_at_table(session)
         table = self._get(msg.table_id)
         table.check_password(msg.password)
-        self._watch(session, False)
+        self.desk.watch(session, False)
         session.table_id = table.id
         table.spectate(session.token)
         self.clock.callLater(0, table.replay_chat, session.token)  # after the reply
@@ -295,7 +299,7 @@ class Lobby(SessionDesk):
     def chat(self, session: Session, text: str) -> None:
         body = clean_chat(text, self.max_chat)
         self.voice.allow(session)
-        table = self._table_of(session)
+        table = self.desk.table_at(session)
         if table is not None:
             table.say(session.name, body)
             return
@@ -323,12 +327,12 @@ class Lobby(SessionDesk):
             session.send(msg)
 
     def table_changed(self, table: Table) -> None:
-        self._hosted(table)
+        self.desk.hosted(table)
         update = self._list(table)
         if update is None:
             return
         self._push(update)
-        self._counts()
+        self.counts_changed()
         if update.table is not None:  # always: `_list` puts the summary in it
             self._note_deserted(table.id, update.table)
 
@@ -371,18 +375,14 @@ class Lobby(SessionDesk):
             self._per_address[address] -= 1
             if self._per_address[address] <= 0:
                 del self._per_address[address]
-        hosted = self._hosting.get(table.host_token or "")
-        if hosted is not None:
-            hosted.discard(table.id)
-            if not hosted:
-                del self._hosting[table.host_token or ""]
+        self.desk.unhost(table)
         for token in table.tokens():
             session = self.sessions.get(token)
             if session is not None and session.table_id == table.id:
                 session.table_id = None
         self._push(M.TableUpdate(table_id=table.id, table=None))
         log.info("table {table} closed", table=table.id)
-        self._counts()
+        self.counts_changed()
 
     def release(self, token: str, table: Table) -> None:
         session = self.sessions.get(token)
@@ -390,9 +390,5 @@ class Lobby(SessionDesk):
             session.table_id = None
 
     def _push(self, msg: Message) -> None:
-        for session in list(self._watchers):
+        for session in list(self.desk.watchers):
             session.send(msg)
-
-    def _counts(self) -> None:
-        if self.on_counts is not None:
-            self.on_counts(len(self.tables), self._connected)

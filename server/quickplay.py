@@ -26,24 +26,26 @@ a claimant's connection did not survive the restart either.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from twisted.logger import Logger
 
+from leekha.common.config import RulesConfig
 from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol import people
+from leekha.protocol.message import Message
 from leekha.protocol.notices import NOTICES, english
-from leekha.server.clock import Timer
+from leekha.server.clock import Clock, Timer
 from leekha.server.errors import Refused
 from leekha.server.lifecycle import PLAYING, WAITING
+from leekha.server.persistence import Store
 from leekha.server.seats import bot_strategy_name
-from leekha.server.table import SYSTEM_SENDER, Table
-
-if TYPE_CHECKING:
-    from leekha.server.lobby import Lobby
-    from leekha.server.session import Session
+from leekha.server.session import Session
+from leekha.server.table import Table
+from leekha.server.tablechat import SYSTEM_SENDER
 
 log = Logger()
 
@@ -80,10 +82,36 @@ class Claim:
     address: str
 
 
+class Matchmaking(Protocol):
+    """What quick play needs of the lobby (a narrow port, not the concrete `Lobby`): its
+    tables and sessions, and the requests it makes for a person."""
+
+    clock: Clock
+    store: Store
+
+    @property
+    def sessions(self) -> Mapping[str, Session]: ...
+
+    @property
+    def tables(self) -> Mapping[int, Table]: ...
+
+    def rules_of(self, preset_name: str, overrides: dict[str, Any]) -> RulesConfig: ...
+
+    def create_table(self, session: Session, msg: M.CreateTable, address: str) -> M.Snapshot: ...
+
+    def join_seat(self, session: Session, msg: M.JoinSeat) -> M.Snapshot: ...
+
+    def spectate(self, session: Session, msg: M.Spectate) -> M.Snapshot: ...
+
+    def leave(self, session: Session) -> None: ...
+
+    def deliver(self, token: str, msg: Message) -> None: ...
+
+
 class QuickPlay:
     """The lobby's matchmaker for `quick_play`."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Matchmaking) -> None:
         self.lobby = lobby
         self.tables: dict[int, QuickTable] = {}
         self._names = itertools.count(1)
@@ -161,15 +189,15 @@ class QuickPlay:
                 quick.fill.cancel()
             self._forget(tid)
 
-    def _open(self, table: Table, rules: dict[str, object]) -> bool:
+    def _open(self, table: Table, rules: RulesConfig) -> bool:
         return (
             not table.closed
             and table.password is None
             and table.tournament is None
-            and table.config.to_dict() == rules
+            and table.config == rules
         )
 
-    def _waiting_table(self, rules: dict[str, object]) -> Table | None:
+    def _waiting_table(self, rules: RulesConfig) -> Table | None:
         tables = (self.lobby.tables.get(tid) for tid in self.tables)
         fits = [
             t
@@ -180,7 +208,7 @@ class QuickPlay:
         fits.sort(key=lambda t: (len(t.room.empty()), t.id))
         return fits[0] if fits else None
 
-    def _table_with_a_bot(self, rules: dict[str, object]) -> Table | None:
+    def _table_with_a_bot(self, rules: RulesConfig) -> Table | None:
         for tid, quick in sorted(self.tables.items()):
             table = self.lobby.tables.get(tid)
             if table is None or table.status != PLAYING or not self._open(table, rules):

@@ -4,7 +4,8 @@ A session is made by a `hello` (a guest's, or a key's that proved itself), found
 its token (`resume`) or by the key it proved, and forgotten once it has nothing to come
 back to. The names of sessions that are online or hold a seat are reserved. Every refusal
 comes before any change: a refused hello claims no name and makes no session. The lobby
-(leekha.server.lobby) is a `SessionDesk`; this class holds its sessions' half.
+(leekha.server.lobby) holds a `SessionDesk` (it does not subclass it) and shares its table
+registry with it; the desk hears back through a narrow port, `DeskOwner`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from leekha.server.clock import Clock
 from leekha.server.errors import Refused
 from leekha.server.identities import Identities, KeyCheck
 from leekha.server.limits import TokenBucket, clean_name, name_keys
-from leekha.server.persistence import SessionRow, Store
+from leekha.server.persistence import SessionRow, Store, TableRow
 from leekha.server.session import Peer, Session, new_token, token_id
 from leekha.server.settings import ServerSettings
 from leekha.server.table import Table
@@ -24,25 +25,39 @@ from leekha.server.tablechat import SYSTEM_SENDER
 from leekha.server.timers import FixedDelay
 
 
-class PeerWatcher(Protocol):
-    """Who hears of a session's connection coming and going (the tournaments)."""
+class DeskOwner(Protocol):
+    """What the desk needs of the lobby that holds it."""
 
-    def peer_changed(self, session: Session) -> None: ...
+    closing: bool
+
+    def peer_changed(self, session: Session) -> None:
+        """A session's connection came or went (the tournaments hear it)."""
+
+    def counts_changed(self) -> None:
+        """The lobby's counts may have changed (it tells the LAN announcement)."""
 
 
 class SessionDesk:
-    """The sessions of the lobby (see the module doc); the lobby provides the rest."""
+    """The sessions of the lobby (see the module doc)."""
 
-    clock: Clock
-    settings: ServerSettings
-    store: Store
-    identities: Identities
-    max_name: int
-    tables: dict[int, Table]
-    tournaments: PeerWatcher
-    closing: bool
-
-    def _open_desk(self) -> None:
+    def __init__(
+        self,
+        owner: DeskOwner,
+        clock: Clock,
+        settings: ServerSettings,
+        store: Store,
+        identities: Identities,
+        max_name: int,
+        tables: dict[int, Table],
+    ) -> None:
+        self.owner = owner
+        self.clock = clock
+        self.settings = settings
+        self.store = store
+        self.identities = identities
+        self.max_name = max_name
+        #: The lobby's table registry (the same dict: the lobby adds and removes tables).
+        self.tables = tables
         #: Sessions by id (leekha.server.session: the digest of their first token).
         self.sessions: dict[str, Session] = {}
         #: Sessions by the digest of the token that resumes them now.
@@ -55,18 +70,14 @@ class SessionDesk:
         #: reserved while it holds a seat (see `hello`).
         self._by_name: dict[str, set[Session]] = {}
         #: Sessions with a connection now.
-        self._connected = 0
+        self.connected = 0
         #: Connected sessions not at a table that asked for the table list: they get updates.
-        self._watchers: set[Session] = set()
+        self.watchers: set[Session] = set()
         #: Host token -> ids of the tables it may host (checked against table.host_token on
         #: use), so a closing connection does not walk every table.
         self._hosting: dict[str, set[int]] = {}
         #: Lobby sessions left without a connection are forgotten after the seat grace.
         self._expiries = FixedDelay(self.clock, max(self.settings.seat_grace_s, 1.0))
-
-    def _counts(self) -> None:
-        """The lobby's counts may have changed (it tells the LAN announcement)."""
-        raise NotImplementedError
 
     # ---- sessions ----------------------------------------------------------------------
     def _session(self, token: str, name: str, key: str | None = None, secret: str = "") -> Session:
@@ -79,7 +90,7 @@ class SessionDesk:
             self._by_name.setdefault(name_key, set()).add(session)
         return session
 
-    def _stored_session(self, token: str, name: str, stored: dict[str, SessionRow]) -> Session:
+    def stored_session(self, token: str, name: str, stored: dict[str, SessionRow]) -> Session:
         """A session of the database back in memory, bound to the key it proved when it
         began (never to what its name has become since)."""
         row = stored.get(token)
@@ -95,7 +106,7 @@ class SessionDesk:
         token = new_token()
         session = self._session(token_id(token), name, key)
         self._set_peer(session, peer)
-        self._counts()
+        self.owner.counts_changed()
         return session, token
 
     def _named(self, name: str) -> set[Session]:
@@ -120,17 +131,17 @@ class SessionDesk:
                         del self._online[key]
                 else:
                     self._online[key] += 1
-            self._connected += -1 if peer is None else 1
+            self.connected += -1 if peer is None else 1
         session.peer = peer
-        self._watch(session, session.watching_lobby)
-        self.tournaments.peer_changed(session)
+        self.watch(session, session.watching_lobby)
+        self.owner.peer_changed(session)
 
-    def _watch(self, session: Session, watching: bool) -> None:
+    def watch(self, session: Session, watching: bool) -> None:
         session.watching_lobby = watching
         if watching and session.peer is not None:
-            self._watchers.add(session)
+            self.watchers.add(session)
         else:
-            self._watchers.discard(session)
+            self.watchers.discard(session)
 
     def _free(self, name: str) -> None:
         """Refuse a name someone here is using or holds a seat under (changes nothing)."""
@@ -156,7 +167,7 @@ class SessionDesk:
         refusal comes before the claim, so a refused hello claims nothing."""
         name = clean_name(check.hello.name, self.max_name)
         for session in self._named(name):
-            table = self._table_of(session)
+            table = self.table_at(session)
             if session.key != check.key or table is None:
                 continue
             if table.seat_of(session.token) is not None:
@@ -182,7 +193,7 @@ class SessionDesk:
         session = self._secrets.get(token_id(token))
         if session is None:
             raise Refused("bad_token", "unknown or expired session token; send hello")
-        self._cancel_expiry(session)
+        self.cancel_expiry(session)
         old = session.peer
         self._set_peer(session, peer)
         if old is not None and old is not peer:
@@ -191,14 +202,14 @@ class SessionDesk:
 
     def where(self, session: Session) -> tuple[int | None, int | None]:
         """(table id, seat) of a session: (None, None) in the lobby, seat None spectating."""
-        table = self._table_of(session)
+        table = self.table_at(session)
         if table is None:
             return None, None
         return table.id, table.seat_of(session.token)
 
     def resumed(self, session: Session) -> None:
         """After `welcome`: give a seated player their snapshot and seat back."""
-        table = self._table_of(session)
+        table = self.table_at(session)
         if table is None:
             return
         session.send(table.snapshot(session.token))
@@ -207,23 +218,23 @@ class SessionDesk:
 
     def gone(self, session: Session, peer: Peer) -> None:
         """The session's connection closed (unless a resume already replaced it)."""
-        if session.peer is not peer or self.closing:
+        if session.peer is not peer or self.owner.closing:
             return
         self._set_peer(session, None)
-        self._watch(session, False)
-        table = self._table_of(session)
+        self.watch(session, False)
+        table = self.table_at(session)
         if table is not None:
             table.disconnected(session.token)
             if table.seat_of(session.token) is None:
                 session.table_id = None
-        if session.table_id is None and not self._hosts(session):
+        if session.table_id is None and not self.hosts(session):
             # Nothing to come back to: forget the session after the grace period.
             session.expiry = self._expiries.call(self._expire, session)
-        self._counts()
+        self.owner.counts_changed()
 
     def _expire(self, session: Session) -> None:
         session.expiry = None
-        if session.peer is None and session.table_id is None and not self._hosts(session):
+        if session.peer is None and session.table_id is None and not self.hosts(session):
             self.sessions.pop(session.token, None)
             self._secrets.pop(session.secret, None)
             for key in name_keys(session.name):
@@ -233,12 +244,12 @@ class SessionDesk:
                     if not same:
                         del self._by_name[key]
 
-    def _cancel_expiry(self, session: Session) -> None:
+    def cancel_expiry(self, session: Session) -> None:
         if session.expiry is not None and session.expiry.active():
             session.expiry.cancel()
         session.expiry = None
 
-    def _hosts(self, session: Session) -> list[Table]:
+    def hosts(self, session: Session) -> list[Table]:
         ids = self._hosting.get(session.token)
         if not ids:
             return []
@@ -253,17 +264,40 @@ class SessionDesk:
             del self._hosting[session.token]
         return out
 
-    def _hosted(self, table: Table) -> None:
+    def hosted(self, table: Table) -> None:
         """Index the table under its host (again after the host controls pass on)."""
         if table.host_token:
             self._hosting.setdefault(table.host_token, set()).add(table.id)
 
-    def _persist(self, session: Session) -> None:
+    def unhost(self, table: Table) -> None:
+        """The table closed: its host no longer hosts it."""
+        hosted = self._hosting.get(table.host_token or "")
+        if hosted is not None:
+            hosted.discard(table.id)
+            if not hosted:
+                del self._hosting[table.host_token or ""]
+
+    def restore_seated(self, row: TableRow, stored: dict[str, SessionRow]) -> None:
+        """The sessions of a stored table's seats and host, back in memory."""
+        for seat in row.seats:
+            if seat is not None and seat.token and seat.token not in self.sessions:
+                session = self.stored_session(seat.token, seat.name, stored)
+                session.table_id = row.id
+        if row.host_token and row.host_token not in self.sessions:
+            self.stored_session(row.host_token, "host", stored)
+
+    def restore_all(self, stored: dict[str, SessionRow]) -> None:
+        """Every stored session back in memory, so that its token works."""
+        for token, kept in stored.items():
+            if token not in self.sessions:
+                self.stored_session(token, kept.name, stored)
+
+    def persist(self, session: Session) -> None:
         if not session.stored:
             self.store.save_session(session.token, session.name, session.key, session.secret)
             session.stored = True
 
-    def _table_of(self, session: Session) -> Table | None:
+    def table_at(self, session: Session) -> Table | None:
         if session.table_id is None:
             return None
         table = self.tables.get(session.table_id)

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from twisted.logger import Logger
 
-from leekha.common.actions import from_dict
+from leekha.common.actions import Action, from_dict
 from leekha.common.config import RulesConfig
 from leekha.common.errors import Fact, LeekhaError
 from leekha.common.events import Event, RoundScored
@@ -32,7 +32,6 @@ from leekha.server.errors import Refused, StoreFailed
 from leekha.server.lifecycle import FINISHED, PLAYING
 from leekha.server.persistence import Store, TableRow
 from leekha.server.seats import DEFAULT_BOT, Room, Seat
-from leekha.server.tablechat import SYSTEM_SENDER as SYSTEM_SENDER  # quick play's import
 from leekha.server.tablechat import TableChat
 from leekha.server.tableclock import TurnClock
 from leekha.server.tablegames import Games
@@ -59,8 +58,7 @@ class TableHub(Protocol):
 
 
 class TableWatcher(Protocol):
-    """Who runs a table's games itself (a tournament): it hears each move the server
-    made for a seat and each finished game, before anyone can act on the result."""
+    """Who runs a table's games (a tournament): hears each server move and finished game."""
 
     def server_moved(self, table: Table, seat: int, moves: int) -> None: ...
 
@@ -78,7 +76,8 @@ class TableOptions:
 
 
 class Table:
-    def __init__(self, hub: TableHub, clock: Clock, options: TableOptions, row: TableRow):
+    def __init__(self, hub: TableHub, clock: Clock, options: TableOptions, row: TableRow,
+                 config: RulesConfig | None = None):  # fmt: skip
         self.hub = hub
         self.clock = clock
         self.options = options
@@ -87,13 +86,12 @@ class Table:
         self.host_token = row.host_token
         self.host_name = row.host_name
         self.preset = row.preset
-        self.config = RulesConfig.from_dict(row.rules)
+        self.config = config if config is not None else RulesConfig.from_dict(row.rules)  # stored
         self.password = row.password
         self.pass_s = row.pass_s
         self.turn_s = row.turn_s
-        #: (1.2) false: the host forbids the clients' card-counting aid. Not in the table's
-        #: row, so a table restored after a restart allows it again.
-        self.counting_aid = True
+        #: (1.2) false: the host forbids the clients' card-counting aid.
+        self.counting_aid = row.counting_aid
         self.status = row.status
         self.game_no = row.game_no
         self.seed = row.seed
@@ -155,6 +153,7 @@ class Table:
             status=self.status,
             game_no=self.game_no,
             seed=self.seed,
+            counting_aid=self.counting_aid,
         )
 
     def restore(self, row: TableRow) -> None:
@@ -212,8 +211,7 @@ class Table:
         self.notice(code, name=seat.name if seat is not None else "", seat=i, **args)
 
     def replay_chat(self, token: str) -> None:
-        """The last lines of the table's chat and the running clock, for someone who just
-        joined, watched or came back (after their snapshot)."""
+        """The chat's last lines and the clock, for a newcomer or a returner (after a snapshot)."""
         if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
             self.chat.replay(token)
             self.send(token, self.clock_message())
@@ -270,8 +268,7 @@ class Table:
         self._stop_clocks()
 
     def reconnected(self, token: str) -> None:
-        """The player is back (`People.reconnected`); a timer that kept running keeps its
-        deadline, and they are prompted again with what is left of it."""
+        """Back (`People.reconnected`): a running timer keeps its deadline; prompted again."""
         if self.people.reconnected(token):
             i = self.seat_of(token)
             if i is not None:
@@ -294,15 +291,18 @@ class Table:
         self.people.free_absent(token)
 
     # ---- actions -----------------------------------------------------------------------
-    def act(self, token: str, action: dict[str, object]) -> None:
-        """A human's action: the seat comes from the token, never from the client."""
+    def act(self, token: str, action: Callable[[int], Action]) -> None:
+        """A human's action, made for their seat here (never one the client names)."""
         i = self.seat_of(token)
         if i is None:
             raise Refused("not_seated", "you are not seated at this table")
         if self.game is None or self.status != PLAYING:
             raise Refused("wrong_phase", "no game is running at this table")
-        action["seat"] = i
-        self.commit(action)
+        try:
+            made = action(i)
+        except LeekhaError as exc:
+            raise Refused.of(exc) from None
+        self.commit(made)
         seat = self.seats[i]
         if seat is not None:
             seat.timeouts = 0
@@ -328,7 +328,7 @@ class Table:
         self.seat_changed(i)
         self.seat_notice("took_back", i)
 
-    def commit(self, action: Mapping[str, object]) -> None:
+    def commit(self, action: Action | Mapping[str, object]) -> None:
         """Apply, store, then tell: an action nobody could store never happened."""
         game = self.game
         assert game is not None

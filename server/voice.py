@@ -9,23 +9,41 @@ others know why it went quiet. The mute is on the session, so a reconnect does n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from leekha.common.errors import Facts
 from leekha.protocol import people
 from leekha.protocol.notices import NOTICES, english
+from leekha.server.clock import Clock
 from leekha.server.errors import Refused
+from leekha.server.session import Session
+from leekha.server.settings import ServerSettings
+from leekha.server.table import Table
 from leekha.server.tablechat import SYSTEM_SENDER
 
-if TYPE_CHECKING:
-    from leekha.server.lobby import Lobby
-    from leekha.server.session import Session
+
+class Speakers(Protocol):
+    """What the voice needs of the lobby (a narrow port, not the concrete `Lobby`)."""
+
+    clock: Clock
+    settings: ServerSettings
+
+    @property
+    def sessions(self) -> Mapping[str, Session]: ...
+
+    @property
+    def tables(self) -> Mapping[int, Table]: ...
+
+    def lobby_line(
+        self, sender: str, text: str, code: str | None = None, args: Facts | None = None
+    ) -> None: ...
 
 
 class Voice:
     """The lobby's gate for everything people say."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Speakers) -> None:
         self.lobby = lobby
 
     def allow(self, session: Session) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from leekha.common.config import RulesConfig
 from leekha.common.errors import Fact
 from leekha.common.game import Game
 from leekha.protocol import tournaments as T
@@ -51,13 +52,13 @@ class LobbyPort(Protocol):
     @property
     def tables(self) -> Mapping[int, Table]: ...
 
-    def rules_of(self, preset_name: str, overrides: Rules) -> Rules: ...
+    def rules_of(self, preset_name: str, overrides: Rules) -> RulesConfig: ...
 
     def open_table(
         self,
         name: str,
         preset_name: str,
-        rules: Rules,
+        rules: RulesConfig,
         timers: tuple[float | None, float | None],
     ) -> Table: ...
 

@@ -119,7 +119,7 @@ class TournamentRequests:
             name=name,
             format=msg.format,
             preset=msg.preset,
-            rules=rules,
+            rules=rules.to_dict(),
             deals=msg.deals,
             stages=msg.stages,
             move_timer_s=timer,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from twisted.logger import Logger
 
+from leekha.common.config import RulesConfig
 from leekha.common.errors import Facts
 from leekha.protocol import catalogue as M
 from leekha.protocol import tournaments as T
@@ -324,9 +325,8 @@ class TournamentRunner:
         self, t: Tournament, game: P.PlannedGame, sessions: dict[int, Session | None]
     ) -> None:
         timer = t.t.move_timer_s
-        table = self.lobby.open_table(
-            self._table_name(t, game), t.t.preset, t.t.rules, (timer, timer)
-        )
+        rules = RulesConfig.from_dict(t.t.rules)  # the stored tournament's
+        table = self.lobby.open_table(self._table_name(t, game), t.t.preset, rules, (timer, timer))
         table.tournament = t.id
         table.watcher = self
         seats: list[Seat] = []

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from helpers.server import VERSIONS, FakeClient, Harness, answer_prompts, play_until, status
 
 from leekha.common import cards as C
+from leekha.common.actions import Action, Double, Pass, check_pass_cards
+from leekha.common.cards import check_card
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
+from leekha.server.errors import Refused
+from leekha.server.session import token_id
 from leekha.server.table import Table
 
 
@@ -164,6 +169,28 @@ def test_nobody_else_can_act_for_a_seat() -> None:
     reply = mallory.request(M.JoinSeat(id=4, table_id=tid, seat=0))
     assert isinstance(reply, M.Error) and reply.code == "already_seated"
     assert game.passed[0] is None
+
+
+def test_a_persons_action_is_the_engines_typed_action_made_for_their_own_seat() -> None:
+    h = Harness()
+    alice, _tid, table, game = alice_starts(h)
+    assert alice.token is not None
+    token = h.lobby.sessions[token_id(alice.token)].token
+    asked: list[int] = []
+
+    def bad_double(seat: int) -> Action:
+        asked.append(seat)
+        return Double(seat, check_card(99))
+
+    with pytest.raises(Refused) as refused:
+        table.act(token, bad_double)
+    assert refused.value.code == "bad_card" and asked == [0] and game.actions == []
+    with pytest.raises(Refused) as refused:  # not seated: refused before it is made
+        table.act("nobody", bad_double)
+    assert refused.value.code == "not_seated" and asked == [0]
+    cards = sorted(next(game.legal_passes(0)), reverse=True)
+    table.act(token, lambda seat: Pass(seat, check_pass_cards(cards)))
+    assert game.actions == [{"kind": "pass", "seat": 0, "cards": sorted(cards)}]
 
 
 def test_spectators_see_no_hand() -> None:
