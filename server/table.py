@@ -7,6 +7,11 @@ state and runs the game; its jobs are collaborators beside it: who sits where an
 and goes (`tablepeople`), whose decision is pending with its timer and prompt
 (`tableclock`), the chat (`tablechat`), the server bots (`autopilot`), the states a table
 goes through (`lifecycle`) and what a finished game stores (`standing`).
+
+Over 400 lines because what is left here is the one order of a commit: the engine's
+check, the store, then each member's message from their own view. Every piece split off
+so far took a job that reads the table's state without changing that order; the rest
+would split the order itself.
 """
 
 from __future__ import annotations
@@ -58,7 +63,8 @@ class TableHub(Protocol):
 
 
 class TableWatcher(Protocol):
-    """Who runs a table's games (a tournament): hears each server move and finished game."""
+    """Who runs a table's games itself (a tournament): it hears each move the server
+    made for a seat and each finished game, before anyone can act on the result."""
 
     def server_moved(self, table: Table, seat: int, moves: int) -> None: ...
 
@@ -211,7 +217,8 @@ class Table:
         self.notice(code, name=seat.name if seat is not None else "", seat=i, **args)
 
     def replay_chat(self, token: str) -> None:
-        """The chat's last lines and the clock, for a newcomer or a returner (after a snapshot)."""
+        """The last lines of the table's chat and the running clock, for someone who just
+        joined, watched or came back (after their snapshot)."""
         if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
             self.chat.replay(token)
             self.send(token, self.clock_message())
@@ -268,7 +275,8 @@ class Table:
         self._stop_clocks()
 
     def reconnected(self, token: str) -> None:
-        """Back (`People.reconnected`): a running timer keeps its deadline; prompted again."""
+        """The player is back (`People.reconnected`); a timer that kept running keeps its
+        deadline, and they are prompted again with what is left of it."""
         if self.people.reconnected(token):
             i = self.seat_of(token)
             if i is not None:
