@@ -23,8 +23,8 @@
 // Keys (desktop) mirror the terminal client's (client/tui/keymap.py): see keys.js.
 import * as core from "./core.js";
 import { t, pickLanguage, useCatalogue, explain, chatText, phraseWords, RTL, LANGUAGES } from "./words.js";
-import { $, $$, h, show } from "./dom.js";
-import { paintLobby, paintTable } from "./paint.js";
+import { $, $$, h, show, fill } from "./dom.js";
+import { paintLobby, paintTable, paintClocks } from "./paint.js";
 import { boxContent, fillCreateForm, readCreateForm } from "./boxes.js";
 import { keyHandler } from "./keys.js";
 
@@ -252,7 +252,7 @@ function paintBox() {
     show(form, true);
     return;
   }
-  box.replaceChildren(...boxContent(client, ui, act).filter(Boolean));
+  fill(box, boxContent(client, ui, act));
 }
 
 // ---- painting ---------------------------------------------------------------------------
@@ -275,6 +275,10 @@ function paint() {
   if (s === "table") paintTable(client, ui, act, now);
   paintChat();
   paintBox();
+  paintStatus(now);
+}
+
+function paintStatus(now) {
   const st = $("#status");
   if (ui.status && now > ui.status.until) ui.status = null;
   st.textContent = ui.status ? ui.status.text : client.link.state === core.FAILED ? explainLink() : "";
@@ -285,10 +289,10 @@ function explainLink() { return explain({ code: client.link.detail, message: cli
 
 function paintChat() {
   const lines = client.chats.at(client.here);
-  $("#chat-lines").replaceChildren(...lines.slice(-50).map((l) => h("li", { data: { from: l.from }, class: l.from === "*" ? "notice" : l.phrase ? "phrase-line" : "" },
+  const list = $("#chat-lines"), last = list.lastElementChild;
+  fill(list, lines.slice(-50).map((l) => h("li", { data: { from: l.from }, class: l.from === "*" ? "notice" : l.phrase ? "phrase-line" : "" },
     l.from === "*" ? null : h("b", {}, `${l.from}: `), chatText(l))));
-  const list = $("#chat-lines");
-  list.scrollTop = list.scrollHeight;
+  if (list.lastElementChild !== last) list.scrollTop = list.scrollHeight; // a new line: show it
 }
 
 function openStats() { client.stats = null; request("get_stats"); openBox("stats"); }
@@ -375,7 +379,11 @@ function wire() {
     if (inv && client.link.state === core.ONLINE && !client.game.table) join(inv.table, false, inv.password);
   });
   // The clocks count down between messages.
-  setInterval(() => { if (client.game.clockAt.size || ui.status) paint(); }, 500);
+  // Only their text: a repaint of the page would swap nodes under a finger.
+  setInterval(() => {
+    if (client.game.clockAt.size && screen() === "table") paintClocks(client, ui);
+    if (ui.status) paintStatus(Date.now());
+  }, 500);
 }
 
 async function start() {

@@ -120,11 +120,6 @@ def test_a_rounds_summary_stays_until_the_guest_closes_it(tmp_path: Path) -> Non
     on_thread(scene, 100)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="client/web paints the hand anew (replaceChildren) every 500 ms while a clock runs:"
-    " a tap whose press and release straddle a paint is lost (8 of 20 taps of 150 ms, 6 Dec)",
-)
 def test_every_tap_on_a_card_counts_while_the_clock_runs(tmp_path: Path) -> None:
     """Twenty taps of 150 ms, a phone's unhurried tap, on one card of the pass with the
     pass clock running: each must choose it or put it back."""
