@@ -152,8 +152,11 @@ function changed(ch) {
         if (g.view && g.view.phase === "game_over" && !ui.overlay) openBox("game_over");
         if (ui.overlay && ["password", "create"].includes(ui.overlay.kind)) closeBox();
       }
+      // The next round is dealt at once: its hand is there under the round's summary, which
+      // stays until the guest closes it (the terminal client's way); a rematch's deal
+      // closes the game-over box.
       if (ch.dealt !== undefined) { ui.rematchVoted = false; ui.chosen.clear(); ui.lifted = null; ui.hold = null;
-        if (ui.overlay && ["summary", "game_over"].includes(ui.overlay.kind)) closeBox(); }
+        if (ui.overlay && ui.overlay.kind === "game_over") closeBox(); }
       if (ch.event && ch.event.type === "card_played") ui.hold = null;
       if (ch.event && ch.event.type === "card_played" && ch.event.seat === g.yourSeat) { ui.lifted = null; ui.sent = null; }
       break;
