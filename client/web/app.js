@@ -3,7 +3,7 @@
 // map, no length prefix) at /ws on the page's own origin.
 //
 // Hooks for tests (stable ids and data attributes):
-//   #name-entry #name-input #name-go       the name form (first visit)
+//   #name-entry #name-input #name-go #name-problem   the name form (first visit; a refused name)
 //   #lobby #tables li.table-row[data-table-id][data-status] .join .watch .profile-link
 //   #quick-play #new-table #leaderboard-open #refresh
 //   #create-form #cf-name #cf-preset #cf-target #cf-pass-timer #cf-turn-timer #cf-password
@@ -40,7 +40,7 @@ const store = {
 
 const client = new core.Client({ name: store.get(STORE.name) || "", token: store.get(STORE.token) });
 const ui = { selected: 0, lifted: null, cursor: -1, chosen: new Set(), hold: null, overlay: null,
-  status: null, invite: null, rematchVoted: false, sent: null, handOrder: [], askedPassword: null };
+  status: null, nameProblem: null, invite: null, rematchVoted: false, sent: null, handOrder: [], askedPassword: null };
 let ws = null, attempt = 0, retryTimer = null;
 
 // ---- invitations: #/table/N[?password=...] (the fragment never reaches a server) --------
@@ -119,12 +119,15 @@ function changed(ch) {
       } else if (ch.error) say(explain(ch.error), true);
       break;
     case "hello_refused":
-      say(explain(ch.error), true);
       if (NAME_REFUSALS.has(ch.error.code)) {
         store.set(STORE.token, null);
         client.token = null;
+        ui.nameProblem = explain(ch.error); // said by the field, until the next try
         showName(true); // another name, please
-      } else if (ws && client.link.state !== core.FAILED) ws.close(); // later, with backoff
+      } else {
+        say(explain(ch.error), true);
+        if (ws && client.link.state !== core.FAILED) ws.close(); // later, with backoff
+      }
       break;
     case "refused": {
       const req = ch.request;
@@ -273,7 +276,9 @@ function paint() {
   document.body.dataset.screen = s;
   const link = $("#link-state");
   link.dataset.state = client.link.state;
-  link.textContent = { online: client.name, offline: t("connecting…"), reconnecting: t("reconnecting…"), failed: t("disconnected") }[client.link.state] || "";
+  // Offline with no socket: nothing is trying (the name form waits for the guest).
+  $("#name-problem").textContent = ui.nameProblem || "";
+  link.textContent = { online: client.name, offline: ws ? t("connecting…") : t("offline"), reconnecting: t("reconnecting…"), failed: t("disconnected") }[client.link.state] || "";
   if (s === "lobby") paintLobby(client, ui, act);
   if (s === "table") paintTable(client, ui, act, now);
   paintChat();
@@ -330,7 +335,15 @@ async function setLanguage(code) {
 
 function showName(again = false) {
   $("#name-input").value = client.name || "";
-  if (again) { ws && ws.close(); ws = null; client.link.welcomed = false; paint(); }
+  if (again) {
+    const sock = ws;
+    ws = null; // its close is no drop: no reconnection
+    if (sock) sock.close();
+    client.lost();
+    client.link.offline(client.link.detail);
+    client.link.welcomed = false;
+    paint();
+  }
   setTimeout(() => $("#name-input").focus(), 0);
 }
 
@@ -341,6 +354,7 @@ function wire() {
     if (!name) return;
     client.name = name;
     store.set(STORE.name, name);
+    ui.nameProblem = null;
     connect();
   });
   $("#lang-switch").addEventListener("change", (e) => { store.set(STORE.lang, e.target.value); setLanguage(e.target.value); });

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from helpers.web import Guest, brief, chromium, new_page, on_thread, require_browser, web_serve
 
+from leekha.client.refusals import MESSAGES as REFUSAL_WORDS
 from leekha.protocol.codec import DEFAULT_MAX_FRAME
 
 if TYPE_CHECKING:
@@ -165,3 +166,41 @@ def test_a_refused_hello_closed_by_both_ends_at_once_is_no_server_error(tmp_path
     assert "error bad_name" in refused, refused
     assert again[:1] == ["welcome"], again
     assert "Traceback" not in log and "critical" not in log, log
+
+
+def test_a_refused_name_is_said_by_the_field_and_the_page_is_offline_until_the_next(
+    tmp_path: Path,
+) -> None:
+    """ann is in the lobby; a second browser asks for the name ann: the name form says why
+    (the code's words in the catalogue), the header says offline, nothing reconnects; the
+    next name enters the lobby and the words go."""
+    require_browser()
+    words = REFUSAL_WORDS["bad_name"]
+
+    def scene() -> dict[str, Any]:
+        with web_serve(tmp_path, tmp_path / "data") as server, chromium() as browser:
+            Guest(new_page(browser)).enter(server.url, "ann")
+            p = new_page(browser)
+            p.goto(server.url)
+            p.locator("#name-input").fill("ann")
+            p.locator("#name-go").click()
+            p.wait_for_function("() => document.querySelector('#name-problem').textContent")
+            p.wait_for_timeout(1_500)  # a reconnection would have begun by now
+            seen: dict[str, Any] = {
+                "problem": p.locator("#name-problem").inner_text(),
+                "state": p.locator("#link-state").get_attribute("data-state"),
+                "header": p.locator("#link-state").inner_text(),
+                "form": p.locator("#name-entry").is_visible(),
+            }
+            p.locator("#name-input").fill("ann2")
+            p.locator("#name-go").click()
+            p.locator("#lobby").wait_for(state="visible")
+            p.wait_for_selector('#link-state[data-state="online"]')
+            seen["after"] = p.locator("#name-problem").inner_text()
+            return seen
+
+    seen = on_thread(scene, 60)
+    assert seen["problem"] == words, seen
+    assert seen["state"] == "offline" and seen["header"] == "offline", seen
+    assert seen["form"], seen
+    assert seen["after"] == "", seen
