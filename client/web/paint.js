@@ -2,7 +2,7 @@
 // choices (`ui`: the lifted card, the pass being chosen, the held trick of the presentation
 // timeline). Painting decides nothing about the game; every fact is the server's.
 import { cardId, passProblem, BOT_LEVELS, suitOf, rankOf, isRed } from "./core.js";
-import { t, nt, explain, cardWord } from "./words.js";
+import { t, nt, explain, cardWord, ltr } from "./words.js";
 import { $, h, cardEl, show, fill } from "./dom.js";
 
 const COMPASS = ["S", "E", "N", "W"];
@@ -114,7 +114,7 @@ function paintSeat(client, ui, act, seat, pos) {
   const doubled = v ? v.doubled.filter((d) => d[1] === seat).map((d) => cardEl(d[0], { class: "mini doubled" })) : [];
   fill(el,
     h("span", { class: "name" }, p.name ? seatName(p, seat) : t("empty"), p.is_host ? h("span", { class: "host", title: t("host") }, " ★") : null),
-    h("span", { class: "points", title: t("points") }, v ? `${total}${round ? ` +${round}` : ""}` : ""),
+    h("span", { class: "points", title: t("points") }, v ? `${total}${round ? ` ${ltr(`+${round}`)}` : ""}` : ""),
     left !== null ? h("span", { class: "seat-clock" }, `${left}s`) : null,
     ...doubled, ...extra);
 }
