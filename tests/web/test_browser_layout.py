@@ -88,7 +88,8 @@ def test_arabic_on_a_phone_runs_right_to_left_within_the_screen(tmp_path: Path) 
             p.wait_for_timeout(100)
             outside["squeezed buttons"] = p.evaluate(
                 "() => [...document.querySelectorAll('#box button')]"
-                ".filter((b) => b.scrollHeight > b.clientHeight + 1).map((b) => b.id || b.className)"
+                ".filter((b) => b.scrollHeight > b.clientHeight + 1)"
+                ".map((b) => b.id || b.className)"
             )
             assert p.evaluate("() => document.documentElement.dir") == "rtl"
             assert not guest.errors, guest.errors
