@@ -31,7 +31,7 @@ OUT_DIR = Path(__file__).parent / "web" / "i18n"
 PAGE: tuple[str, ...] = (
     # the name, the link, the status line
     N_("Your name"), N_("Enter the lobby"), N_("connection lost"), N_("connecting…"),
-    N_("reconnecting…"), N_("disconnected"), N_("reconnected"),
+    N_("reconnecting…"), N_("disconnected"), N_("offline"), N_("reconnected"),
     N_("reconnected, but your seat was given up while you were away"),
     N_("reconnected, but the old session had expired"),
     N_("reconnected: watching the table again"),

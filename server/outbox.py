@@ -87,7 +87,11 @@ class Outbox:
             return
         self.frames = Frames()
         for sender in queued:
-            sender.write_out()
+            # One connection's fault (a transport that raises) costs the others nothing.
+            try:
+                sender.write_out()
+            except Exception:
+                log.failure("writing a connection's frames failed; the others go on")
 
     def _failed(self, failure: StoreFailed) -> None:
         """A write or commit failed (the store calls this once): one log line, then the

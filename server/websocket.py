@@ -67,6 +67,14 @@ class Metered(ProtocolWrapper):
             self.session.frames.holding = True
         super().write(data)  # type: ignore[no-untyped-call]
 
+    def loseConnection(self) -> None:
+        """The WebSocket layer closes (its answer to the peer's close, or ours): the
+        WebSocket is closed from now on, and `_Frames` lets go of the TCP transport, whose
+        registered pull producer would otherwise keep it open for good."""
+        if self.session is not None and self.session.frames is not None:
+            self.session.frames.closed()
+        super().loseConnection()  # type: ignore[no-untyped-call]
+
     def dataReceived(self, data: bytes) -> None:
         session = self.session
         if session is None:  # plain HTTP: page loads are small, bodies have no use here
@@ -141,6 +149,8 @@ class _Frames:
         self.holding = True
         self.producer: Any = None
         self._registering = False
+        #: The WebSocket is closed or closing (by either end): nothing more is sent on it.
+        self.shut = False
         if self.sock is not None:
             self.raw.unregisterProducer()  # the dormant HTTP channel
             self._registering = True  # Twisted resumes a pull producer as it registers
@@ -150,6 +160,8 @@ class _Frames:
                 self._registering = False
 
     def write(self, data: bytes) -> None:
+        if self.shut:  # nothing may follow a close frame
+            return
         out = ws_frames(data)
         if self.sock is None:
             self.raw.write(out)
@@ -168,9 +180,21 @@ class _Frames:
         self.write(b"".join(data))
 
     def loseConnection(self) -> None:
+        """The WebSocket's close; nothing if it is closed already (the peer's close may have
+        crossed ours, and the connection learns of it only when the TCP connection ends)."""
+        if self.shut:
+            return
+        self.closed()
+        self.ws.loseConnection()
+
+    def closed(self) -> None:
+        """The WebSocket is closing: stop being the TCP transport's producer (Twisted
+        resumes a registered producer instead of closing the connection)."""
+        if self.shut:
+            return
+        self.shut = True
         if self.sock is not None:
             self.raw.unregisterProducer()
-        self.ws.loseConnection()
 
     def abortConnection(self) -> None:
         self.tcp.abortConnection()
@@ -260,8 +284,12 @@ class WebSocketSession:
         """The keepalive is the protocol's own ping; WebSocket pongs change nothing."""
 
     def connectionLost(self, reason: Failure) -> None:
+        """The end, once, for the connection begun on this WebSocket (whatever its own
+        transport attribute says); a peer never begun has nothing to end."""
         self.refused = True
-        if self.peer.transport is not None:
+        frames, self.frames = self.frames, None
+        if frames is not None:
+            frames.shut = True
             self.peer.connectionLost(reason)
 
     # ---- from Metered ------------------------------------------------------------------

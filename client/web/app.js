@@ -3,7 +3,7 @@
 // map, no length prefix) at /ws on the page's own origin.
 //
 // Hooks for tests (stable ids and data attributes):
-//   #name-entry #name-input #name-go       the name form (first visit)
+//   #name-entry #name-input #name-go #name-problem   the name form (first visit; a refused name)
 //   #lobby #tables li.table-row[data-table-id][data-status] .join .watch .profile-link
 //   #quick-play #new-table #leaderboard-open #refresh
 //   #create-form #cf-name #cf-preset #cf-target #cf-pass-timer #cf-turn-timer #cf-password
@@ -23,8 +23,8 @@
 // Keys (desktop) mirror the terminal client's (client/tui/keymap.py): see keys.js.
 import * as core from "./core.js";
 import { t, pickLanguage, useCatalogue, explain, chatText, phraseWords, RTL, LANGUAGES } from "./words.js";
-import { $, $$, h, show } from "./dom.js";
-import { paintLobby, paintTable } from "./paint.js";
+import { $, $$, h, show, fill } from "./dom.js";
+import { paintLobby, paintTable, paintClocks } from "./paint.js";
 import { boxContent, fillCreateForm, readCreateForm } from "./boxes.js";
 import { keyHandler } from "./keys.js";
 
@@ -40,7 +40,7 @@ const store = {
 
 const client = new core.Client({ name: store.get(STORE.name) || "", token: store.get(STORE.token) });
 const ui = { selected: 0, lifted: null, cursor: -1, chosen: new Set(), hold: null, overlay: null,
-  status: null, invite: null, rematchVoted: false, sent: null, handOrder: [], askedPassword: null };
+  status: null, nameProblem: null, invite: null, rematchVoted: false, sent: null, handOrder: [], askedPassword: null };
 let ws = null, attempt = 0, retryTimer = null;
 
 // ---- invitations: #/table/N[?password=...] (the fragment never reaches a server) --------
@@ -119,12 +119,15 @@ function changed(ch) {
       } else if (ch.error) say(explain(ch.error), true);
       break;
     case "hello_refused":
-      say(explain(ch.error), true);
       if (NAME_REFUSALS.has(ch.error.code)) {
         store.set(STORE.token, null);
         client.token = null;
+        ui.nameProblem = explain(ch.error); // said by the field, until the next try
         showName(true); // another name, please
-      } else if (ws && client.link.state !== core.FAILED) ws.close(); // later, with backoff
+      } else {
+        say(explain(ch.error), true);
+        if (ws && client.link.state !== core.FAILED) ws.close(); // later, with backoff
+      }
       break;
     case "refused": {
       const req = ch.request;
@@ -152,8 +155,11 @@ function changed(ch) {
         if (g.view && g.view.phase === "game_over" && !ui.overlay) openBox("game_over");
         if (ui.overlay && ["password", "create"].includes(ui.overlay.kind)) closeBox();
       }
+      // The next round is dealt at once: its hand is there under the round's summary, which
+      // stays until the guest closes it (the terminal client's way); a rematch's deal
+      // closes the game-over box.
       if (ch.dealt !== undefined) { ui.rematchVoted = false; ui.chosen.clear(); ui.lifted = null; ui.hold = null;
-        if (ui.overlay && ["summary", "game_over"].includes(ui.overlay.kind)) closeBox(); }
+        if (ui.overlay && ui.overlay.kind === "game_over") closeBox(); }
       if (ch.event && ch.event.type === "card_played") ui.hold = null;
       if (ch.event && ch.event.type === "card_played" && ch.event.seat === g.yourSeat) { ui.lifted = null; ui.sent = null; }
       break;
@@ -252,7 +258,7 @@ function paintBox() {
     show(form, true);
     return;
   }
-  box.replaceChildren(...boxContent(client, ui, act).filter(Boolean));
+  fill(box, boxContent(client, ui, act));
 }
 
 // ---- painting ---------------------------------------------------------------------------
@@ -270,11 +276,17 @@ function paint() {
   document.body.dataset.screen = s;
   const link = $("#link-state");
   link.dataset.state = client.link.state;
-  link.textContent = { online: client.name, offline: t("connecting…"), reconnecting: t("reconnecting…"), failed: t("disconnected") }[client.link.state] || "";
+  // Offline with no socket: nothing is trying (the name form waits for the guest).
+  $("#name-problem").textContent = ui.nameProblem || "";
+  link.textContent = { online: client.name, offline: ws ? t("connecting…") : t("offline"), reconnecting: t("reconnecting…"), failed: t("disconnected") }[client.link.state] || "";
   if (s === "lobby") paintLobby(client, ui, act);
   if (s === "table") paintTable(client, ui, act, now);
   paintChat();
   paintBox();
+  paintStatus(now);
+}
+
+function paintStatus(now) {
   const st = $("#status");
   if (ui.status && now > ui.status.until) ui.status = null;
   st.textContent = ui.status ? ui.status.text : client.link.state === core.FAILED ? explainLink() : "";
@@ -285,10 +297,10 @@ function explainLink() { return explain({ code: client.link.detail, message: cli
 
 function paintChat() {
   const lines = client.chats.at(client.here);
-  $("#chat-lines").replaceChildren(...lines.slice(-50).map((l) => h("li", { data: { from: l.from }, class: l.from === "*" ? "notice" : l.phrase ? "phrase-line" : "" },
+  const list = $("#chat-lines"), last = list.lastElementChild;
+  fill(list, lines.slice(-50).map((l) => h("li", { data: { from: l.from }, class: l.from === "*" ? "notice" : l.phrase ? "phrase-line" : "" },
     l.from === "*" ? null : h("b", {}, `${l.from}: `), chatText(l))));
-  const list = $("#chat-lines");
-  list.scrollTop = list.scrollHeight;
+  if (list.lastElementChild !== last) list.scrollTop = list.scrollHeight; // a new line: show it
 }
 
 function openStats() { client.stats = null; request("get_stats"); openBox("stats"); }
@@ -323,7 +335,15 @@ async function setLanguage(code) {
 
 function showName(again = false) {
   $("#name-input").value = client.name || "";
-  if (again) { ws && ws.close(); ws = null; client.link.welcomed = false; paint(); }
+  if (again) {
+    const sock = ws;
+    ws = null; // its close is no drop: no reconnection
+    if (sock) sock.close();
+    client.lost();
+    client.link.offline(client.link.detail);
+    client.link.welcomed = false;
+    paint();
+  }
   setTimeout(() => $("#name-input").focus(), 0);
 }
 
@@ -334,6 +354,7 @@ function wire() {
     if (!name) return;
     client.name = name;
     store.set(STORE.name, name);
+    ui.nameProblem = null;
     connect();
   });
   $("#lang-switch").addEventListener("change", (e) => { store.set(STORE.lang, e.target.value); setLanguage(e.target.value); });
@@ -375,7 +396,11 @@ function wire() {
     if (inv && client.link.state === core.ONLINE && !client.game.table) join(inv.table, false, inv.password);
   });
   // The clocks count down between messages.
-  setInterval(() => { if (client.game.clockAt.size || ui.status) paint(); }, 500);
+  // Only their text: a repaint of the page would swap nodes under a finger.
+  setInterval(() => {
+    if (client.game.clockAt.size && screen() === "table") paintClocks(client, ui);
+    if (ui.status) paintStatus(Date.now());
+  }, 500);
 }
 
 async function start() {

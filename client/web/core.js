@@ -221,6 +221,8 @@ export class Link {
   }
   lost(detail = "") { this.state = RECONNECTING; this.detail = detail; }
   failed(detail) { this.state = FAILED; this.detail = detail; }
+  /** Not connected, and not trying (a refused name waits for the guest's next one). */
+  offline(detail = "") { this.state = OFFLINE; this.detail = detail; }
 }
 
 export class Lobby {

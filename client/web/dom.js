@@ -30,9 +30,22 @@ export function cardEl(c, attrs = {}) {
     "aria-label": cardText(c) }, cardText(c));
 }
 
-/** Replace `el`'s children, skipping null, undefined and false. */
+/** Make `el`'s children these (null, undefined and false skipped), keeping in place each
+ * old child that is the same as its new one (same HTML): a repaint never swaps the button
+ * under a finger (a tap spanning a repaint still clicks), a focused control or a choice. */
 export function fill(el, ...children) {
-  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  const next = children.flat().filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  const old = [...el.childNodes];
+  next.forEach((n, i) => {
+    const o = old[i];
+    if (!o) el.append(n);
+    else if (!same(o, n)) o.replaceWith(n);
+  });
+  for (const o of old.slice(next.length)) o.remove();
 }
+
+const same = (a, b) => a.nodeType === b.nodeType
+  && (a instanceof Element ? a.outerHTML === b.outerHTML : a.nodeValue === b.nodeValue);
 
 export function show(el, on) { el.hidden = !on; }

@@ -1,8 +1,8 @@
 // Painting: the lobby and the table drawn from the core's state (core.js) and the page's own
 // choices (`ui`: the lifted card, the pass being chosen, the held trick of the presentation
 // timeline). Painting decides nothing about the game; every fact is the server's.
-import { cardId, passProblem, BOT_LEVELS, suitOf, rankOf } from "./core.js";
-import { t, nt, explain, cardWord } from "./words.js";
+import { cardId, passProblem, BOT_LEVELS, suitOf, rankOf, isRed } from "./core.js";
+import { t, nt, explain, cardWord, ltr } from "./words.js";
 import { $, h, cardEl, show, fill } from "./dom.js";
 
 const COMPASS = ["S", "E", "N", "W"];
@@ -56,8 +56,7 @@ export function paintLobby(client, ui, act) {
   const rows = client.lobby.rows();
   ui.selected = Math.max(0, Math.min(ui.selected, rows.length - 1));
   show($("#no-tables"), rows.length === 0);
-  const list = $("#tables");
-  list.replaceChildren(...rows.map((tb, i) => h("li", {
+  fill($("#tables"), rows.map((tb, i) => h("li", {
     class: "table-row" + (i === ui.selected ? " selected" : ""),
     data: { tableId: tb.id, status: tb.status }, on: { click: () => { ui.selected = i; act.paint(); } },
   },
@@ -115,7 +114,7 @@ function paintSeat(client, ui, act, seat, pos) {
   const doubled = v ? v.doubled.filter((d) => d[1] === seat).map((d) => cardEl(d[0], { class: "mini doubled" })) : [];
   fill(el,
     h("span", { class: "name" }, p.name ? seatName(p, seat) : t("empty"), p.is_host ? h("span", { class: "host", title: t("host") }, " ★") : null),
-    h("span", { class: "points", title: t("points") }, v ? `${total}${round ? ` +${round}` : ""}` : ""),
+    h("span", { class: "points", title: t("points") }, v ? `${total}${round ? ` ${ltr(`+${round}`)}` : ""}` : ""),
     left !== null ? h("span", { class: "seat-clock" }, `${left}s`) : null,
     ...doubled, ...extra);
 }
@@ -141,13 +140,31 @@ function paintHand(client, ui, act) {
   const received = new Set((v && v.received) || []);
   const legal = new Set((v && v.legal) || []);
   el.dataset.mode = passing ? "pass" : mine ? "play" : "wait";
-  el.replaceChildren(...hand.map((c, i) => cardEl(c, {
-    tag: "button",
-    class: [legal.has(c) && mine ? "legal" : "", ui.lifted === c ? "lifted" : "", ui.chosen.has(c) ? "chosen" : "",
-      received.has(c) ? "received" : "", ui.cursor === i ? "cursor" : ""].join(" "),
-    data: { key: "abcdefghijklm"[i] },
-    on: { click: () => act.tapCard(c) },
-  })));
+  // Each card's button stays the same node while the card is in the hand (keyed by
+  // data-card): only its classes change, so a tap spanning a repaint still clicks.
+  const buttons = new Map([...el.children].map((b) => [b.dataset.card, b]));
+  hand.forEach((c, i) => {
+    const id = cardId(c);
+    const b = buttons.get(id) || cardEl(c, { tag: "button", on: { click: () => act.tapCard(c) } });
+    buttons.delete(id);
+    b.className = ["card", isRed(c) ? "red" : "black", legal.has(c) && mine ? "legal" : "", ui.lifted === c ? "lifted" : "",
+      ui.chosen.has(c) ? "chosen" : "", received.has(c) ? "received" : "", ui.cursor === i ? "cursor" : ""]
+      .filter(Boolean).join(" ");
+    b.dataset.key = "abcdefghijklm"[i];
+    if (el.children[i] !== b) el.insertBefore(b, el.children[i] || null);
+  });
+  for (const b of buttons.values()) b.remove();
+}
+
+/** The clock tick between messages: only the clocks' text (nothing else is repainted). */
+export function paintClocks(client, ui) {
+  const g = client.game;
+  if (!g.table) return;
+  paintTurn(client, ui);
+  for (let seat = 0; seat < 4; seat++) {
+    const el = $(`.seat[data-seat="${seat}"] .seat-clock`), left = g.seatSecondsLeft(seat);
+    if (el && left !== null) el.textContent = `${left}s`;
+  }
 }
 
 function paintTurn(client, ui) {
@@ -195,5 +212,5 @@ function paintActions(client, ui, act) {
     out.push(h("button", { id: "rematch", disabled: ui.rematchVoted, on: { click: () => act.rematch() } },
       ui.rematchVoted ? t("rematch vote sent; waiting for the others") : t("rematch")));
   }
-  $("#actions").replaceChildren(...out);
+  fill($("#actions"), out);
 }

@@ -57,7 +57,9 @@ export function nt(singular, plural, n, args) {
 }
 
 /** A card inside a sentence: isolated left to right, so "K♣" stays "K♣" in Arabic. */
-export const cardWord = (c) => `\u2066${cardText(c)}\u2069`;
+export const cardWord = (c) => ltr(cardText(c));
+/** Text isolated left to right inside a sentence of either direction ("+6" stays "+6"). */
+export const ltr = (text) => `\u2066${text}\u2069`;
 
 const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
 export const suitName = (s) => t(SUIT_NAMES[s]);

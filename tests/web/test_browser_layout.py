@@ -82,6 +82,15 @@ def test_arabic_on_a_phone_runs_right_to_left_within_the_screen(tmp_path: Path) 
             outside["trick"] = p.evaluate(OUTSIDE, True)
             guest.play_to_the_end(within=90, close_summaries=False)
             outside["round end box"] = p.evaluate(OUTSIDE, False)
+            # The box's buttons keep their height: an Arabic label sits inside, not on the
+            # bottom edge of a button squeezed by a box longer than the screen.
+            p.set_viewport_size({"width": PHONE[0], "height": 360})
+            p.wait_for_timeout(100)
+            outside["squeezed buttons"] = p.evaluate(
+                "() => [...document.querySelectorAll('#box button')]"
+                ".filter((b) => b.scrollHeight > b.clientHeight + 1)"
+                ".map((b) => b.id || b.className)"
+            )
             assert p.evaluate("() => document.documentElement.dir") == "rtl"
             assert not guest.errors, guest.errors
             return outside

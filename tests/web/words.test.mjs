@@ -32,6 +32,7 @@ test("Arabic: notices from their codes, cards isolated left to right, six plural
     "انقطع bob؛ ينتظره المقعد 60 ثانية ليعود");
   assert.equal(words.chatText({ from: "*", code: "timeout_passed", args: { cards: [51, 24, 50] }, text: "x" }),
     `انتهى الوقت: مرر الخادم عنك ${LRI}K♦ K♠ A♠${PDI}`);
+  assert.equal(words.t("play {card}", { card: words.cardWord(51) }), `العب ${LRI}A♠${PDI}`);
   assert.equal(words.chatText({ phrase: "well_played", from: "bob" }), "أحسنت!");
   assert.deepEqual([0, 1, 2, 5, 11, 100].map((n) => words.nt("{n} point", "{n} points", n)),
     ["0 نقطة", "1 نقطة", "2 نقطتان", "5 نقاط", "11 نقطة", "100 نقطة"]);
