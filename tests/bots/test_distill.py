@@ -17,36 +17,19 @@ import pytest
 
 from leekha.common import cards as C
 from leekha.common.bots import net as net_module
-from leekha.common.bots.base import decide
 from leekha.common.bots.features import encode, position
-from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.labels import Decisions, Labeller, concat, inputs, label_games
 from leekha.common.bots.net import WEIGHTS_ENV, Network, WeightsError, shipped
 from leekha.common.bots.search import SearchStrategy
 from leekha.common.bots.search1 import Search1Strategy
 from leekha.common.config import PRESETS
-from leekha.common.game import OVER, PASS, Game
-from leekha.common.view import SeatView, seat_view
+from leekha.common.game import PASS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from distill import label_shard, load_shards
+from helpers.bots import choice_views
 
-
-def views(preset: str, seed: int) -> list[SeatView]:
-    """Pass views and play views with a choice, from one heuristic round."""
-    game = Game(PRESETS[preset], seed)
-    bots = [HeuristicStrategy(s) for s in range(4)]
-    out: list[SeatView] = []
-    while game.phase != OVER and game.round_no < 1:
-        seats = [s for s in range(4) if game.passed[s] is None] if game.phase == PASS else []
-        seats = seats or [game.turn]  # type: ignore[list-item]
-        for seat in seats:
-            view = seat_view(game, seat)
-            if game.phase == PASS or len(view.legal) > 1:
-                out.append(view)
-            for action in decide(bots[seat], view):
-                game.apply(action)
-    return out
+views = choice_views
 
 
 def expert(seed: int) -> SearchStrategy:

@@ -10,15 +10,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers.bots import choice_views
 from helpers.views import reachable
 
 from leekha.common import cards as C
-from leekha.common.bots.base import decide, make_strategy
+from leekha.common.bots.base import make_strategy
 from leekha.common.bots.features import WIDTH, encode, position
-from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.net import NetStrategy, Network, WeightsError, scores, shipped
 from leekha.common.config import CLASSIC, PRESETS
-from leekha.common.game import OVER, PASS, Game
+from leekha.common.game import PASS, Game
 from leekha.common.view import SeatView, seat_view
 
 # The shipped weights, and the digest of the `net` tier's decisions on `fixed_views()`:
@@ -29,24 +29,7 @@ DECISIONS = "7066a765f4867f3e"
 
 def fixed_views() -> list[SeatView]:
     """Pass views and play views with a choice, from heuristic games of every preset."""
-    out: list[SeatView] = []
-    for i, preset in enumerate(sorted(PRESETS)):
-        game = Game(PRESETS[preset], 100 + i)
-        bots = [HeuristicStrategy(s) for s in range(4)]
-        while game.phase != OVER and game.round_no < 1:
-            seats = (
-                [s for s in range(4) if game.passed[s] is None]
-                if game.phase == PASS
-                else [game.turn]
-            )
-            for seat in seats:
-                assert seat is not None
-                view = seat_view(game, seat)
-                if game.phase == PASS or len(view.legal) > 1:
-                    out.append(view)
-                for action in decide(bots[seat], view):
-                    game.apply(action)
-    return out
+    return [v for i, preset in enumerate(sorted(PRESETS)) for v in choice_views(preset, 100 + i)]
 
 
 def decisions_digest(views: list[SeatView]) -> str:

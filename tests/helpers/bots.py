@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from helpers.engine import configs
-from leekha.common.bots.base import Strategy, make_strategy
+from leekha.common.bots.base import Strategy, decide, make_strategy
+from leekha.common.bots.heuristic import HeuristicStrategy
 from leekha.common.bots.search import SearchStrategy
+from leekha.common.config import PRESETS
 from leekha.common.game import OVER, PASS, Game, pass_error
 from leekha.common.view import SeatView, seat_view
 
-__all__ = ["configs", "play_checked", "think_ms"]
+__all__ = ["choice_views", "configs", "play_checked", "think_ms"]
 
 
 def think_ms(name: str) -> float | None:
@@ -48,3 +50,24 @@ def play_checked(game: Game, strategies: list[Strategy], rounds: int = 1) -> lis
             assert c in view.legal, (c, view.legal)
             game.play(turn, c)
     return shown
+
+
+def choice_views(preset: str, seed: int) -> list[SeatView]:
+    """The pass views and the play views with a choice of one heuristic round of `preset`
+    dealt from `seed`: fixed positions to pin a strategy's decisions on."""
+    game = Game(PRESETS[preset], seed)
+    bots = [HeuristicStrategy(s) for s in range(4)]
+    out: list[SeatView] = []
+    while game.phase != OVER and game.round_no < 1:
+        if game.phase == PASS:
+            seats = [s for s in range(4) if game.passed[s] is None]
+        else:
+            assert game.turn is not None
+            seats = [game.turn]
+        for seat in seats:
+            view = seat_view(game, seat)
+            if game.phase == PASS or len(view.legal) > 1:
+                out.append(view)
+            for action in decide(bots[seat], view):
+                game.apply(action)
+    return out
