@@ -2,7 +2,7 @@
 // score sheet, the game-over box with the server's statistics, the leaderboard, a profile,
 // the last trick, an invitation, and the two forms (new table, password).
 import { PRESETS, BOT_LEVELS } from "./core.js";
-import { t, nt, ltr } from "./words.js";
+import { t, nt } from "./words.js";
 import { $, h, cardEl } from "./dom.js";
 import { presetWord, levelWord, who } from "./paint.js";
 
@@ -33,7 +33,7 @@ export function boxContent(client, ui, act) {
         n.stopped ? h("p", {}, t("golden goal: the round stopped early")) : null,
         n.tie ? h("p", {}, t("a tie at the target: play goes on")) : null,
         h("table", { id: "round-summary" }, h("tbody", {}, who.map((name, s) => h("tr", { data: { seat: s } },
-          h("td", {}, name), h("td", {}, ltr(`+${n.points[s]}`)), h("td", {}, String(n.totals[s])),
+          h("td", {}, name), h("td", { dir: "ltr" }, `+${n.points[s]}`), h("td", {}, String(n.totals[s])),
           h("td", { class: "taken" }, n.taken[s].map((c) => cardEl(c, { class: "mini" }))))))),
         h("button", { id: "summary-continue", on: { click: () => act.closeBox() } }, t("continue"))];
     }
