@@ -18,9 +18,8 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from leekha import protocol as P
-from leekha.client.bot.policy import (
+from leekha.client.bot.options import (
     BotOptions,
-    BotPolicy,
     Cancel,
     Effect,
     EntryRefused,
@@ -29,6 +28,7 @@ from leekha.client.bot.policy import (
     Seated,
     Stop,
 )
+from leekha.client.bot.policy import BotPolicy
 from leekha.client.core.core import ClientCore
 from leekha.client.session import ClientSession, ConnectFailed, Target, retry_policy
 from leekha.common.bots.base import Strategy

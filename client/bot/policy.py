@@ -2,33 +2,34 @@
 
 The bot (client/bot/client.py) feeds every change `ClientCore.receive` reports to
 `changed`, every timer it was asked to set that fires to `fired`, and carries out what
-comes back: an intent is sent through the core, `Later`/`Cancel` set and clear a named
-timer, `Seated`, `Stop` and `Fail` end a wait or the bot. Everything the seat decides is
-here, in one place:
-
-- the lobby: enter the tournament, or join the lowest open table of the wanted name
-  (`Lobby.choose`), create it when it is still absent after a second look a random
-  moment later (bots started together must not all create one), and leave a table the
-  seat was left alone at for a while (two bots that created the same name at once);
-- the game: each decision by the strategy from the core's seat view; at a game's end a
-  rematch vote, leaving, or back to the tournament;
-- never stalling: a move the strategy gets wrong (or a strategy that fails) becomes a
-  random one from the prompt's `legal` list, a move refused as too quick is sent again
-  after a pause, and one never answered (a server past its rate limit drops some without
-  a word) is sent again; a refusal that says our picture was stale waits for the
-  server's next prompt.
+comes back (client/bot/options.py): an intent is sent through the core, `Later`/`Cancel`
+set and clear a named timer, `Seated`, `Stop` and `Fail` end a wait or the bot. The
+policy finds the table: it enters the tournament, or joins the lowest open table of the
+wanted name (`Lobby.choose`), creates it when it is still absent after a second look a
+random moment later (bots started together must not all create one), and leaves a table
+it was left alone at for a while (two bots that created the same name at once). At a
+game's end it votes for a rematch, leaves, or goes back to the tournament. Each move, and
+the never-stall retries, are `Moves`' (client/bot/moves.py).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from itertools import combinations
-from typing import cast
 
 from twisted.logger import Logger
 
 from leekha import protocol as P
+from leekha.client.bot.moves import Moves
+from leekha.client.bot.options import (
+    BotOptions,
+    Cancel,
+    Effect,
+    EntryRefused,
+    Fail,
+    Later,
+    Seated,
+    Stop,
+)
 from leekha.client.core import intents as I
 from leekha.client.core.core import (
     Answered,
@@ -42,36 +43,11 @@ from leekha.client.core.core import (
     TournamentChanged,
     Welcomed,
 )
-from leekha.client.identity import Identity
-from leekha.common import cards as C
-from leekha.common.bots.base import Strategy, decide, make_strategy
-from leekha.common.legality import legal_passes
-from leekha.common.view import Rules
+from leekha.common.bots.base import Strategy, make_strategy
 from leekha.protocol.version import WELCOME_SAYS_SEAT
 
 log = Logger()
 
-#: Refusals that mean our move itself was wrong (a random legal move may fix it); any other
-#: refusal means our picture is stale and the server's next prompt will set it right.
-MOVE_ERRORS = frozenset(
-    {
-        "not_in_hand",
-        "must_follow_suit",
-        "must_play_leekha",
-        "must_play_forced",
-        "bad_pass",
-        "pass_last_of_suit",
-        "bad_card",
-        "internal",
-    }
-)
-#: How often a move refused as too quick, or not answered, is sent again.
-RATE_RETRIES = 5
-RATE_BACKOFF_S = 0.25
-#: A move with no answer after this long was dropped: it is sent again.
-UNANSWERED_S = 2.0
-#: How often a refused move is replaced by a random legal one.
-MOVE_RETRIES = 3
 #: `enter_tournament` refusals after which there is nothing to wait for.
 ENTRY_REFUSED = frozenset(
     {
@@ -87,72 +63,9 @@ ENTRY_REFUSED = frozenset(
 TABLE_REFUSED = frozenset({"bad_password", "bad_field", "bad_rules"})
 
 
-class EntryRefused(Exception):
-    """The server will not let this bot play in the tournament, or at the table; the
-    message says why."""
-
-
-@dataclass
-class BotOptions:
-    host: str
-    port: int
-    name: str = "bot"
-    strategy: str = "random"
-    table: str | None = None  # join by name, create when absent
-    create: str | None = None  # always create
-    tournament: int | None = None  # enter this tournament and play wherever it seats us
-    preset: str = "classic"
-    overrides: Rules = field(default_factory=dict)  # rules options over the preset
-    password: str | None = None
-    think_s: float = 0.0
-    games: int = 1  # 0 = keep voting for rematches until stopped
-    seed: int = 0
-    connect_timeout: float = 5.0
-    backoff_first: float = 0.25
-    backoff_cap: float = 8.0
-    max_retries: int = 12
-    lonely_s: float = 5.0  # a creator alone this long rejoins by name (see _lonely_check)
-    create_jitter_s: float = 0.5
-    tls: bool = False
-    #: With an identity the bot proves its name (protocol 1.2); None = a guest.
-    identity: Identity | None = None
-
-
-# ---- what the policy asks of the bot ----------------------------------------------------
-@dataclass(frozen=True)
-class Later:
-    """Call `fired(timer)` after `delay` seconds, replacing a timer of that name."""
-
-    timer: str
-    delay: float
-
-
-@dataclass(frozen=True)
-class Cancel:
-    timer: str
-
-
-@dataclass(frozen=True)
-class Seated:
-    """The bot sits at its table, or is entered in its tournament: the next may start."""
-
-
-@dataclass(frozen=True)
-class Stop:
-    """The bot's games are done: hang up."""
-
-
-@dataclass(frozen=True)
-class Fail:
-    error: Exception
-
-
-Effect = I.Intent | Later | Cancel | Seated | Stop | Fail
-
-
 class BotPolicy:
-    """One seat's decisions over `core`; `strategy` decides the moves, `rng` breaks ties
-    and picks the never-stall moves."""
+    """One seat's decisions over `core`; `strategy` decides its moves (`moves`), `rng`
+    spreads the second looks and picks the never-stall moves."""
 
     def __init__(
         self,
@@ -165,7 +78,8 @@ class BotPolicy:
         self.options = options
         self.core = core
         self.rng = rng or random.Random(options.seed)
-        self.strategy = strategy or make_strategy(options.strategy, options.seed)
+        strategy = strategy or make_strategy(options.strategy, options.seed)
+        self.moves = Moves(core, strategy, self.rng, options.think_s, lambda: self.name)
         #: The table the lobby steps found (None: still looking, or gone back to look).
         self.table_id: int | None = None
         self.created = False
@@ -173,9 +87,6 @@ class BotPolicy:
         self.games_done = 0
         self._timers: set[str] = set()
         self._probing = False  # a 1.0 resume: a pong before a snapshot means no seat
-        self._answered: I.DecisionKey | None = None  # the decision a move was sent for
-        self._thinking: I.DecisionKey | None = None
-        self._again: I.Pass | I.Play | None = None  # the move the "move" timer resends
         self._lonely_count = 0
         self._said_busy = False
 
@@ -219,8 +130,7 @@ class BotPolicy:
                 return self._welcomed(change)
             case LinkLost():
                 self._timers.clear()  # the bot cancels every timer with the link
-                self._answered = None  # a move in flight may never have arrived
-                self._thinking = None
+                self.moves.forget()  # a move in flight may never have arrived
                 return []
             case TableChanged():
                 return self._table(change)
@@ -229,7 +139,7 @@ class BotPolicy:
             case GameEnded():
                 return self._game_over(change)
             case DecisionDue():
-                return self._think(change.key)
+                return self.moves.due(change.key)
             case TournamentChanged():
                 return self._tournament(change)
             case Answered():
@@ -377,7 +287,7 @@ class BotPolicy:
             log.info("{bot}: tournament game {n} over{stored}", bot=self.name,
                      n=self.games_done, stored=stored)  # fmt: skip
             self.table_id = None
-            self._answered = None
+            self.moves.forget()
             return self.enter_lobby()
         v = self.core.table.view
         result = v.result if v is not None else None
@@ -396,88 +306,27 @@ class BotPolicy:
     def _vote_rematch(self) -> list[Effect]:
         return [I.Rematch()] if self.core.table.status_word == "finished" else []
 
-    def _think(self, key: I.DecisionKey) -> list[Effect]:
-        if key == self._answered:
-            return []
-        if self.options.think_s > 0:
-            self._thinking = key
-            return [Later("think", self.options.think_s)]
-        return self._act(key)
-
-    def _act(self, key: I.DecisionKey) -> list[Effect]:
-        view = self.core.seat_view()
-        if key != self.core.decision() or view is None:
-            return []
-        self._answered = key
-        try:
-            actions = decide(self.strategy, view)
-        except Exception:
-            log.failure("{bot}: strategy failed; moving at random", bot=self.name)
-            actions = []
-        legal = set(view.legal)
-        out: list[Effect] = []
-        for action in actions:
-            if action["kind"] == "double" and action["card"] in view.can_double:
-                out.append(I.Double(action["card"]))
-            elif action["kind"] == "pass":
-                cards = tuple(sorted(cast(list[int], action["cards"])))
-                if len(set(cards)) == 3 and set(cards) <= legal:
-                    return [*out, *self._send(I.Pass(cards, key))]
-            elif action["kind"] == "play" and action["card"] in legal:
-                return [*out, *self._send(I.Play(action["card"], key))]
-        return out + self._at_random(key, 0)
-
-    def _at_random(self, key: I.DecisionKey, tries: int) -> list[Effect]:
-        """The never-stall move: a random one the prompt's `legal` list allows."""
-        v = self.core.table.view
-        legal = list(v.legal) if v is not None else []
-        if not legal or v is None:
-            return []
-        if key[1] == "play":
-            return self._send(I.Play(self.rng.choice(legal), key, tries))
-        hand = C.mask_of(v.hand)
-        allowed = set(legal)
-        options = [c for c in legal_passes(self.core.rules, hand) if set(c) <= allowed]
-        options = options or list(combinations(legal, 3))
-        if not options:
-            return []
-        return self._send(I.Pass(tuple(sorted(self.rng.choice(options))), key, tries))
-
-    def _send(self, move: I.Pass | I.Play) -> list[Effect]:
-        """Send `move`, and send it again if no answer comes (the server may drop it)."""
-        if move.tries >= RATE_RETRIES:
-            self._again = None
-            return [move, Cancel("move")]
-        self._again = _again(move)
-        return [move, Later("move", UNANSWERED_S)]
-
     def _answer(self, change: Answered) -> list[Effect]:
         intent, refusal = change.intent, change.refusal
-        if isinstance(intent, I.Pass | I.Play) and self._again is not None:
-            if self._again.decision == intent.decision:
-                self._again = None
-                out: list[Effect] = [Cancel("move")]
-            else:
-                out = []
-        else:
-            out = []
-        if refusal is None:
-            if isinstance(intent, I.ListTables):
-                return out + self._listed(intent.confirm)
-            reply = change.answer.reply
-            if isinstance(reply, P.TournamentState) and not self.seated:
-                t = reply.tournament
-                log.info("{bot}: entered tournament {id} {name!r}; waiting to be seated",
-                         bot=self.name, id=t["id"], name=t["name"])  # fmt: skip
-                self.seated = True
-                return [*out, Seated()]
-            if isinstance(intent, I.Ping) and self._probing:
-                self._probing = False
-                log.info("{bot}: no longer seated after resume; finding the table", bot=self.name)
-                self.table_id = None
-                return out + self.enter_lobby()
-            return out
-        return out + self._refused(intent, refusal.code, refusal.message)
+        if isinstance(intent, I.Pass | I.Play):
+            return self.moves.answered(intent, refusal.code if refusal is not None else None)
+        if refusal is not None:
+            return self._refused(intent, refusal.code, refusal.message)
+        if isinstance(intent, I.ListTables):
+            return self._listed(intent.confirm)
+        reply = change.answer.reply
+        if isinstance(reply, P.TournamentState) and not self.seated:
+            t = reply.tournament
+            log.info("{bot}: entered tournament {id} {name!r}; waiting to be seated",
+                     bot=self.name, id=t["id"], name=t["name"])  # fmt: skip
+            self.seated = True
+            return [Seated()]
+        if isinstance(intent, I.Ping) and self._probing:
+            self._probing = False
+            log.info("{bot}: no longer seated after resume; finding the table", bot=self.name)
+            self.table_id = None
+            return self.enter_lobby()
+        return []
 
     def _refused(self, intent: I.Intent, code: str, message: str) -> list[Effect]:
         lobby = isinstance(intent, I.CreateTable | I.JoinTable | I.ListTables)
@@ -490,21 +339,6 @@ class BotPolicy:
                  kind=_kind(intent), code=code, message=message)  # fmt: skip
         if entering or (lobby and code != "already_seated"):
             return [Later("lobby", 1.0)]
-        if isinstance(intent, I.Pass | I.Play):
-            key = intent.decision
-            self._answered = None  # let the next prompt for this decision through
-            if key != self.core.decision():
-                return []
-            if code == "rate_limited" and intent.tries < RATE_RETRIES:
-                # The move was fine, we were just too quick: send it again a little later
-                # rather than leave the seat to the turn timer.
-                self._answered = key
-                self._again = _again(intent)
-                return [Later("move", RATE_BACKOFF_S * (intent.tries + 1))]
-            if code in MOVE_ERRORS and intent.tries < MOVE_RETRIES:
-                self._answered = key
-                return self._at_random(key, intent.tries + 1)
-            return []
         if isinstance(intent, I.Start) and code == "not_ready":
             return [Later("start", 0.5)]
         if isinstance(intent, I.Rematch) and code == "not_ready":
@@ -524,22 +358,7 @@ class BotPolicy:
                 return self._maybe_start()
             case "rematch":
                 return self._vote_rematch()
-            case "think" if self._thinking is not None:
-                key, self._thinking = self._thinking, None
-                return self._act(key)
-            case "move" if self._again is not None:
-                move, self._again = self._again, None
-                if move.decision != self.core.decision():
-                    return []  # the decision was made for us meanwhile (timer, takeover)
-                return self._send(move)
-        return []
-
-
-def _again(move: I.Pass | I.Play) -> I.Pass | I.Play:
-    """`move` as it is sent the next time."""
-    if isinstance(move, I.Pass):
-        return I.Pass(move.cards, move.decision, move.tries + 1)
-    return I.Play(move.card, move.decision, move.tries + 1)
+        return self.moves.fired(timer)
 
 
 def _kind(intent: I.Intent) -> str:

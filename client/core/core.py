@@ -129,7 +129,10 @@ class ChatAdded:
 
 @dataclass(frozen=True)
 class TournamentChanged:
+    """A tournament's state: `pushed` by the server as it moved on, or a reply of ours."""
+
     tournament: Tournament
+    pushed: bool
 
 
 @dataclass(frozen=True)
@@ -274,7 +277,7 @@ class ClientCore:
                 self.chats.at(msg.table_id).append((msg.sender, msg.text))
                 return [ChatAdded(msg)]
             case P.TournamentState():
-                return [TournamentChanged(msg.tournament)]
+                return [TournamentChanged(msg.tournament, pushed=msg.re is None)]
             case _ if isinstance(msg, _EVENTS):
                 return [ViewChanged(msg)] if t.fold(msg) else []
         return []

@@ -10,24 +10,29 @@ answer to it can be judged against the decision in front of the seat now.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from leekha import protocol as P
 from leekha.common.view import Rules
 
 __all__ = [
+    "CancelTournament",
     "CreateTable",
+    "CreateTournament",
     "DecisionKey",
     "Double",
     "EnterTournament",
+    "GetTournament",
     "Intent",
     "JoinTable",
     "Leave",
     "ListTables",
+    "ListTournaments",
     "Pass",
     "Ping",
     "Play",
     "Rematch",
+    "Spectate",
     "Start",
     "message_of",
 ]
@@ -38,9 +43,11 @@ DecisionKey = tuple[int, str, int, int]
 
 @dataclass(frozen=True)
 class ListTables:
-    """The lobby's tables; `confirm`: the second look before creating a table."""
+    """The lobby's tables from `cursor` on (None: the first page); `confirm`: the second
+    look before creating a table (the bot's)."""
 
     confirm: bool = False
+    cursor: int | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,12 @@ class CreateTable:
 
 @dataclass(frozen=True)
 class JoinTable:
+    table_id: int
+    password: str | None = None
+
+
+@dataclass(frozen=True)
+class Spectate:
     table_id: int
     password: str | None = None
 
@@ -75,6 +88,29 @@ class Rematch:
 @dataclass(frozen=True)
 class EnterTournament:
     tournament_id: int
+
+
+@dataclass(frozen=True)
+class ListTournaments:
+    pass
+
+
+@dataclass(frozen=True)
+class GetTournament:
+    tournament_id: int
+
+
+@dataclass(frozen=True)
+class CancelTournament:
+    tournament_id: int
+
+
+@dataclass(frozen=True)
+class CreateTournament:
+    """A tournament as `leekha tournament create` built it: the request itself, already
+    checked against the wire's limits (its `id` is replaced when it is sent)."""
+
+    request: P.CreateTournament
 
 
 @dataclass(frozen=True)
@@ -106,7 +142,8 @@ class Play:
 
 
 Intent = (
-    ListTables | CreateTable | JoinTable | Leave | Start | Rematch | EnterTournament | Ping
+    ListTables | CreateTable | JoinTable | Spectate | Leave | Start | Rematch | Ping
+    | EnterTournament | ListTournaments | GetTournament | CancelTournament | CreateTournament
     | Double | Pass | Play
 )  # fmt: skip
 
@@ -114,14 +151,16 @@ Intent = (
 def message_of(intent: Intent, rid: int) -> P.Message:
     """The protocol request for `intent`, with the request id `rid`."""
     match intent:
-        case ListTables():
-            return P.ListTables(id=rid)
+        case ListTables(_confirm, cursor):
+            return P.ListTables(id=rid, cursor=cursor)
         case CreateTable(name, preset, overrides, password):
             return P.CreateTable(
                 id=rid, name=name, preset=preset, overrides=dict(overrides), password=password
             )
         case JoinTable(table_id, password):
             return P.JoinSeat(id=rid, table_id=table_id, password=password)
+        case Spectate(table_id, password):
+            return P.Spectate(id=rid, table_id=table_id, password=password)
         case Leave():
             return P.Leave(id=rid)
         case Start():
@@ -132,6 +171,14 @@ def message_of(intent: Intent, rid: int) -> P.Message:
             return P.EnterTournament(id=rid, tournament_id=tournament_id)
         case Ping():
             return P.Ping(id=rid)
+        case ListTournaments():
+            return P.ListTournaments(id=rid)
+        case GetTournament(tournament_id):
+            return P.GetTournament(id=rid, tournament_id=tournament_id)
+        case CancelTournament(tournament_id):
+            return P.CancelTournament(id=rid, tournament_id=tournament_id)
+        case CreateTournament(request):
+            return replace(request, id=rid)
         case Double(card):
             return P.DeclareDouble(id=rid, card=card)
         case Pass(cards):

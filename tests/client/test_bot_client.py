@@ -183,7 +183,7 @@ class Broken:
 
 def test_a_failing_strategy_never_stalls_the_seat() -> None:
     h = Harness()
-    h.bot.policy.strategy = Broken()
+    h.bot.policy.moves.strategy = Broken()
     h.accept()
     h.welcome()
     snap, game = game_snapshot()

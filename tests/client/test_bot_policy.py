@@ -15,10 +15,9 @@ from helpers import records as R
 from helpers.botclient import game_snapshot, players, summary
 
 from leekha import protocol as P
-from leekha.client.bot.policy import (
-    UNANSWERED_S,
+from leekha.client.bot.moves import UNANSWERED_S
+from leekha.client.bot.options import (
     BotOptions,
-    BotPolicy,
     Cancel,
     Effect,
     EntryRefused,
@@ -27,6 +26,7 @@ from leekha.client.bot.policy import (
     Seated,
     Stop,
 )
+from leekha.client.bot.policy import BotPolicy
 from leekha.client.core import intents as I
 from leekha.client.core.core import ClientCore
 from leekha.common.view import seat_view
@@ -172,7 +172,7 @@ class Broken:
 
 def test_a_failing_strategy_never_stalls_the_seat() -> None:
     s = Seat()
-    s.policy.strategy = Broken()
+    s.policy.moves.strategy = Broken()
     s.welcome()
     snap, game = game_snapshot()
     move = s.feed(snap)[1]

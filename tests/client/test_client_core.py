@@ -256,6 +256,11 @@ def test_every_intent_becomes_its_request() -> None:
     key = (1, "play", 2, 3)
     pairs: list[tuple[I.Intent, P.Message]] = [
         (I.ListTables(confirm=True), P.ListTables(id=7)),
+        (I.ListTables(cursor=40), P.ListTables(id=7, cursor=40)),
+        (I.Spectate(3, "pw"), P.Spectate(id=7, table_id=3, password="pw")),
+        (I.ListTournaments(), P.ListTournaments(id=7)),
+        (I.GetTournament(2), P.GetTournament(id=7, tournament_id=2)),
+        (I.CancelTournament(2), P.CancelTournament(id=7, tournament_id=2)),
         (I.CreateTable("t", "levant", {"target": 30}, None),
          P.CreateTable(id=7, name="t", preset="levant", overrides={"target": 30})),
         (I.Leave(), P.Leave(id=7)),
