@@ -375,7 +375,7 @@ def test_garbage_from_the_server_closes_the_link_and_reconnects() -> None:
     [
         (["127.0.0.1:0", "--table", "t"], "bad port"),
         (["--table", "t", "--strategy", "nope"], "unknown strategy"),
-                (["--table", "t", "--rule", "target=0"], "target"),
+        (["--table", "t", "--rule", "target=0"], "target"),
         (["--table", "t", "--rule", "talbees=maybe"], "talbees"),
         (["--table", "t", "--rule", "nope=1"], "nope"),
     ],
