@@ -100,22 +100,23 @@ async def _check_password(link: Link, table_id: int, password: str | None) -> st
     """Whether the table takes `password`, asked of the server the one way it answers
     that: watch the table with it (refused with `bad_password` before anything else is
     done) and leave at once. None when it does, else the words to print."""
-    from leekha import protocol as P
+    from leekha.client.core import intents as I
     from leekha.client.tournament.link import Refused
 
     try:
-        await link.ask(lambda rid: P.Spectate(id=rid, table_id=table_id, password=password))
+        await link.ask(I.Spectate(table_id, password))
     except Refused as exc:
         if exc.code == "bad_password":
             return _("that is not the table's password: the line would not seat anyone")
         raise
-    await link.ask(lambda rid: P.Leave(id=rid))
+    await link.ask(I.Leave())
     return None
 
 
 async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse.Namespace) -> int:
     """Connect, find the table, print the line; exit code 1 when any of it fails."""
     from leekha import protocol as P
+    from leekha.client.core import intents as I
     from leekha.client.options import default_name
     from leekha.client.session import ConnectFailed, Target, dial_error
     from leekha.client.tournament.link import Link, Refused
@@ -130,11 +131,7 @@ async def invite_main(reactor: ReactorTime, host: str, port: int, args: argparse
         tables: list[TableSummary] = []
         cursor: int | None = None
         while True:
-
-            def page(rid: int, at: int | None = cursor) -> P.Message:
-                return P.ListTables(id=rid, cursor=at)
-
-            reply = await link.ask(page)
+            reply = await link.ask(I.ListTables(cursor=cursor))
             assert isinstance(reply, P.TableList)
             tables += reply.tables
             if reply.next is None:

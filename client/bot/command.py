@@ -30,7 +30,7 @@ from leekha.client.options import (
 )
 
 if TYPE_CHECKING:  # the bot client is imported only when the command runs
-    from leekha.client.bot.seat import BotOptions
+    from leekha.client.bot.options import BotOptions
     from leekha.protocol.reactor import Reactor
 
 

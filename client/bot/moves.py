@@ -1,153 +1,181 @@
-"""How a bot seat plays: every decision by its strategy, and never a stalled seat.
+"""How a bot seat moves, and never stalls: the one place of its retry policy.
 
-The game half of `client.bot.client.BotClient`: a prompt (or a snapshot with our move
-pending) asks the strategy, from the tracked seat view alone, and sends its move; a move
-the server refuses is replaced by a random one from the prompt's `legal` list, a move
-refused for being too quick is sent again a little later, and one never answered is sent
-again. At a game's end the bot votes for a rematch, leaves, or goes back to its tournament.
+`Moves` is the game half of the bot's policy (client/bot/policy.py), sans-IO: a decision
+said due by the core asks the strategy, from the core's seat view alone, and returns the
+move as an intent; a move the strategy gets wrong (or a strategy that fails) becomes a
+random one from the prompt's `legal` list; a move refused as too quick is sent again after
+a pause; one never answered (a server past its rate limit drops some without a word) is
+sent again; a refusal that says our picture was stale waits for the server's next prompt.
+Each decision is answered once: a second prompt for it goes through only after a refusal
+or a lost link.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import cast
 
-from leekha import protocol as P
-from leekha.client.bot.seat import RATE_RETRIES, UNANSWERED_S, BotSeat, Move, Note, log
-from leekha.client.bot.view import PASS, PLAY, DecisionKey
+from twisted.logger import Logger
+
+from leekha.client.bot.options import Cancel, Effect, Later
+from leekha.client.core import intents as I
+from leekha.client.core.core import ClientCore
 from leekha.common import cards as C
-from leekha.common.bots.base import decide
+from leekha.common.bots.base import Strategy, decide
 from leekha.common.legality import legal_passes
 
+log = Logger()
 
-class MoveSteps(BotSeat):
-    """The game steps of a bot seat."""
+#: Refusals that mean our move itself was wrong (a random legal move may fix it); any other
+#: refusal means our picture is stale and the server's next prompt will set it right.
+MOVE_ERRORS = frozenset(
+    {
+        "not_in_hand",
+        "must_follow_suit",
+        "must_play_leekha",
+        "must_play_forced",
+        "bad_pass",
+        "pass_last_of_suit",
+        "bad_card",
+        "internal",
+    }
+)
+#: How often a move refused as too quick, or not answered, is sent again.
+RATE_RETRIES = 5
+RATE_BACKOFF_S = 0.25
+#: A move with no answer after this long was dropped: it is sent again.
+UNANSWERED_S = 2.0
+#: How often a refused move is replaced by a random legal one.
+MOVE_RETRIES = 3
 
-    def _on_your_turn(self, msg: P.YourTurn) -> None:
-        self.tracker.apply(msg)
-        self._think()
+Move = I.Pass | I.Play
 
-    def _on_dealt(self, msg: P.Dealt) -> None:
-        self.status = "playing"
-        self.tracker.apply(msg)
 
-    def _on_game_over(self, msg: P.GameOver) -> None:
-        self.tracker.apply(msg)
-        self._game_over(msg.game_id)
+class Moves:
+    """One seat's moves over `core`. Its timers are "think" (a decision after the think
+    time) and "move" (a move sent again)."""
 
-    def _game_over(self, game_id: int | None = None) -> None:
-        """`game_id`: the id the server stored the game under (1.4), named in the log so
-        that `leekha records export --game ID` finds it."""
-        stored = f", stored as game {game_id}" if game_id is not None else ""
-        self.status = "finished"
-        self.games_done += 1
-        if self.options.tournament is not None:
-            # The server takes us back to the lobby and seats us at our next game; asking
-            # for the state again tells us when that was the last one.
-            log.info(
-                "{bot}: tournament game {n} over{stored}",
-                bot=self.name,
-                n=self.games_done,
-                stored=stored,
-            )
-            self.table_id = None
-            self._answered = None
-            self._enter_lobby()
-            return
-        result = self.tracker.view.result
-        log.info(
-            "{bot}: game {n} over, totals {totals}, winners {winners}{stored}",
-            bot=self.name,
-            n=self.games_done,
-            stored=stored,
-            totals=result["totals"] if result else None,
-            winners=[w + 1 for w in result["winners"]] if result else None,
-        )
-        if self.options.games and self.games_done >= self.options.games:
-            self._send(P.Leave(id=self._new_id()), Note("leave"))
-            self.stop()
-            return
-        self._vote_rematch()
+    def __init__(
+        self,
+        core: ClientCore,
+        strategy: Strategy,
+        rng: random.Random,
+        think_s: float,
+        who: Callable[[], str],
+    ) -> None:
+        self.core = core
+        self.strategy = strategy
+        self.rng = rng
+        self.think_s = think_s
+        self.who = who  # the bot's name now, for the log
+        self._answered: I.DecisionKey | None = None  # the decision a move was sent for
+        self._thinking: I.DecisionKey | None = None
+        self._again: Move | None = None  # the move the "move" timer sends again
 
-    def _vote_rematch(self) -> None:
-        if self.status == "finished":
-            self._send(P.Rematch(id=self._new_id()), Note("rematch"))
+    def forget(self) -> None:
+        """The link dropped, or the game is left: a move in flight may never have arrived,
+        and the next prompt for its decision goes through."""
+        self._answered = None
+        self._thinking = None
 
-    def _think(self) -> None:
-        if not self.tracker.my_move():
-            return
-        key = self.tracker.decision_key()
+    def due(self, key: I.DecisionKey) -> list[Effect]:
+        """The core says our seat must decide `key`."""
         if key == self._answered:
-            return
-        if self.options.think_s > 0:
-            self._later("think", self.options.think_s, lambda: self._act(key))
-        else:
-            self._act(key)
+            return []
+        if self.think_s > 0:
+            self._thinking = key
+            return [Later("think", self.think_s)]
+        return self._act(key)
 
-    def _act(self, key: DecisionKey) -> None:
-        if key != self.tracker.decision_key() or not self.tracker.my_move():
-            return
+    def fired(self, timer: str) -> list[Effect]:
+        if timer == "think" and self._thinking is not None:
+            key, self._thinking = self._thinking, None
+            return self._act(key)
+        if timer == "move" and self._again is not None:
+            move, self._again = self._again, None
+            if move.decision != self.core.decision():
+                return []  # the decision was made for us meanwhile (timer, takeover)
+            return self._send(move)
+        return []
+
+    def answered(self, move: Move, refusal: str | None) -> list[Effect]:
+        """The server's answer to `move`: taken (`refusal` None), or refused with a code."""
+        out: list[Effect] = []
+        if self._again is not None and self._again.decision == move.decision:
+            self._again = None
+            out.append(Cancel("move"))
+        if refusal is None:
+            return out
+        log.warn("{bot}: server refused {kind}: {code}", bot=self.who(),
+                 kind=type(move).__name__.lower(), code=refusal)  # fmt: skip
+        key = move.decision
+        self._answered = None  # let the next prompt for this decision through
+        if key != self.core.decision():
+            return out
+        if refusal == "rate_limited" and move.tries < RATE_RETRIES:
+            # The move was fine, we were just too quick: send it again a little later
+            # rather than leave the seat to the turn timer.
+            self._answered = key
+            self._again = _again(move)
+            return [*out, Later("move", RATE_BACKOFF_S * (move.tries + 1))]
+        if refusal in MOVE_ERRORS and move.tries < MOVE_RETRIES:
+            self._answered = key
+            return out + self._at_random(key, move.tries + 1)
+        return out
+
+    def _act(self, key: I.DecisionKey) -> list[Effect]:
+        view = self.core.seat_view()
+        if key != self.core.decision() or view is None:
+            return []
         self._answered = key
-        view = self.tracker.seat_view()
         try:
             actions = decide(self.strategy, view)
         except Exception:
-            log.failure("{bot}: strategy failed; moving at random", bot=self.name)
+            log.failure("{bot}: strategy failed; moving at random", bot=self.who())
             actions = []
         legal = set(view.legal)
+        out: list[Effect] = []
         for action in actions:
             if action["kind"] == "double" and action["card"] in view.can_double:
-                card = action["card"]
-                self._send(P.DeclareDouble(id=self._new_id(), card=card), Note("double"))
+                out.append(I.Double(action["card"]))
             elif action["kind"] == "pass":
-                cards = sorted(cast(list[int], action["cards"]))
+                cards = tuple(sorted(cast(list[int], action["cards"])))
                 if len(set(cards)) == 3 and set(cards) <= legal:
-                    self._send_pass(key, cards)
-                    return
+                    return out + self._send(I.Pass(cards, key))
             elif action["kind"] == "play" and action["card"] in legal:
-                self._send_play(key, action["card"])
-                return
-        self._act_randomly(PASS if view.phase == PASS else PLAY, key)
+                return out + self._send(I.Play(action["card"], key))
+        return out + self._at_random(key, 0)
 
-    def _act_randomly(self, kind: str, key: DecisionKey, tries: int = 1) -> None:
-        """The never-stall path: a random move the prompt's `legal` list allows."""
-        legal = list(self.tracker.view.legal)
-        if not legal:
-            return
-        if kind == PLAY:
-            self._send_play(key, self.rng.choice(legal), tries)
-            return
-        options = self._pass_options(legal)
-        if options:
-            self._send_pass(key, self.rng.choice(options), tries)
-
-    def _pass_options(self, legal: list[int]) -> list[list[int]]:
-        """Legal passes by our tracked hand; any three passable cards if that is off."""
-        hand = C.mask_of(self.tracker.view.hand)
+    def _at_random(self, key: I.DecisionKey, tries: int) -> list[Effect]:
+        """The never-stall move: a random one the prompt's `legal` list allows."""
+        v = self.core.table.view
+        if v is None or not v.legal:
+            return []
+        legal = list(v.legal)
+        if key[1] == "play":
+            return self._send(I.Play(self.rng.choice(legal), key, tries))
+        # Legal passes by our hand; any three passable cards if that is off.
         allowed = set(legal)
-        combos = [list(c) for c in legal_passes(self.tracker.config, hand) if set(c) <= allowed]
-        return combos or [list(c) for c in combinations(legal, 3)]
+        hand = C.mask_of(v.hand)
+        options = [c for c in legal_passes(self.core.rules, hand) if set(c) <= allowed]
+        options = options or list(combinations(legal, 3))
+        if not options:
+            return []
+        return self._send(I.Pass(tuple(sorted(self.rng.choice(options))), key, tries))
 
-    def _resend(self, kind: str, key: DecisionKey, move: int | list[int], tries: int) -> None:
-        if key != self.tracker.decision_key():
-            return  # the decision was made for us meanwhile (timer, takeover)
-        if isinstance(move, int):
-            self._send_play(key, move, tries)
-        else:
-            self._send_pass(key, list(move), tries)
+    def _send(self, move: Move) -> list[Effect]:
+        """Send `move`, and send it again if no answer comes (the server may drop it)."""
+        if move.tries >= RATE_RETRIES:
+            self._again = None
+            return [move, Cancel("move")]
+        self._again = _again(move)
+        return [move, Later("move", UNANSWERED_S)]
 
-    def _send_pass(self, key: DecisionKey, cards: list[int], tries: int = 0) -> None:
-        cards = sorted(cards)
-        note = Note("pass", Move(key, cards, tries))
-        self._send(P.PassCards(id=self._new_id(), cards=cards), note)
-        self._unanswered(PASS, key, cards, tries)
 
-    def _send_play(self, key: DecisionKey, card: int, tries: int = 0) -> None:
-        self._send(P.PlayCard(id=self._new_id(), card=card), Note("play", Move(key, card, tries)))
-        self._unanswered(PLAY, key, card, tries)
-
-    def _unanswered(self, kind: str, key: DecisionKey, move: int | list[int], tries: int) -> None:
-        """Send the move again if no answer comes (the server may drop it unanswered)."""
-        if tries < RATE_RETRIES:
-            again = tries + 1
-            self._later("unanswered", UNANSWERED_S, lambda: self._resend(kind, key, move, again))
+def _again(move: Move) -> Move:
+    """`move` as it is sent the next time."""
+    if isinstance(move, I.Pass):
+        return I.Pass(move.cards, move.decision, move.tries + 1)
+    return I.Play(move.card, move.decision, move.tries + 1)

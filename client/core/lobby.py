@@ -8,9 +8,21 @@ a table's state for itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from leekha import protocol as P
 from leekha.protocol.views import TableSummary
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Where a table of a name stands in the lobby, for a player looking for a seat there:
+    `join` the open table `table_id` (the lowest-numbered, so that players looking
+    together meet at one), `locked` (only tables with a password, and none given), `busy`
+    (tables of that name, none with a free seat) or `absent` (none of that name)."""
+
+    kind: Literal["join", "locked", "busy", "absent"]
+    table_id: int | None = None
 
 
 @dataclass
@@ -39,6 +51,18 @@ class Lobby:
     def selected(self) -> TableSummary | None:
         rows = self.rows()
         return rows[self.cursor] if rows else None
+
+    def choose(self, name: str | None, password: str | None) -> Choice:
+        """Which table named `name` to sit at, by the server's summaries alone."""
+        named = [t for t in self.rows() if t["name"] == name]
+        for t in named:
+            free = any(s["name"] is None for s in t["seats"])
+            may = not t["has_password"] or password is not None
+            if t["status"] == "waiting" and free and may:
+                return Choice("join", int(t["id"]))
+        if password is None and any(t["has_password"] for t in named):
+            return Choice("locked")
+        return Choice("busy") if named else Choice("absent")
 
     def move(self, step: int) -> None:
         self.cursor += step

@@ -37,7 +37,6 @@ class SeatStats:
         return [cls(s["tricks"], s["leekhas"], s["moons"]) for s in stats]
 
 
-
 class TableState:
     """The table we sit at or watch; `table is None` in the lobby."""
 

@@ -261,7 +261,7 @@ def _create_request(args: argparse.Namespace) -> P.CreateTournament:
     relative = start.get("starts_in_s")
     try:  # the wire's own limits, so a number out of range is an error and not a traceback
         request = P.CreateTournament(
-            id=0,  # `Link.ask` gives it its request id
+            id=0,  # the client core gives it its request id
             name=args.name,
             format=args.format,
             entrants=entrants,

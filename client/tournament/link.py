@@ -1,5 +1,5 @@
 """A short session for `leekha tournament`: ask the server, wait for the answer, and follow
-a tournament's pushes.
+a tournament's pushes, over the client core (`ClientCore`) every client role shares.
 
 The session (handshake, TLS, pings) is `client.session`'s. A command is over in seconds
 or follows one tournament; a dropped link ends it with one sentence rather than being
@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, TypeVar
 from twisted.internet import defer
 
 from leekha import protocol as P
-from leekha.client.core.requests import RequestTracker
+from leekha.client.core.core import Answered, ClientCore, LinkLost, TournamentChanged
+from leekha.client.core.intents import Intent
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.session import ClientSession, ConnectFailed, Target
@@ -52,9 +53,9 @@ class Refused(Exception):
 
 
 class Link:
-    """`open()`, then `ask(...)` as often as needed, then `close()`. Pushed
-    `tournament_state`s (re null) go to `on_state`; a lost link fails every request in
-    flight and is told to `on_lost`. Replies are matched by the one `RequestTracker`."""
+    """`open()`, then `ask(intent)` as often as needed, then `close()`. Pushed
+    `tournament_state`s go to `on_state`; a lost link fails every request in flight and
+    is told to `on_lost`. Messages are folded, and replies matched, by the `ClientCore`."""
 
     def __init__(
         self,
@@ -78,40 +79,49 @@ class Link:
             on_failed=self._lost,
             on_refused=self._other_name,
         )
-        #: Each request in flight with the Deferred its `ask` awaits.
-        self.requests: RequestTracker[defer.Deferred[P.Message]] = RequestTracker(
-            self.session.send, self.session.answered
-        )
+        self.core = ClientCore(self.session.send, self.session.new_id,
+                               answered=self.session.answered)  # fmt: skip
+        #: The Deferred each request in flight is awaited by, by request id.
+        self._waiting: dict[int, defer.Deferred[P.Message]] = {}
 
     async def open(self) -> P.Welcome:
         return await waited(self.session.connect())
 
-    async def ask(self, request: Callable[[int], P.Message]) -> P.Message:
-        """Send a request (`request`: the message for a request id); its reply, or
-        Refused, or ConnectFailed when the link drops."""
-        answer: defer.Deferred[P.Message] = defer.Deferred()
-        if not self.requests.send(request(self.session.new_id()), answer):
+    async def ask(self, intent: Intent) -> P.Message:
+        """Ask for `intent`: its reply, or Refused, or ConnectFailed when the link drops."""
+        request = self.core.request(intent)
+        rid = getattr(request, "id", None)
+        if type(rid) is not int:
             raise ConnectFailed(_("the connection to the server is down"))
+        answer: defer.Deferred[P.Message] = defer.Deferred()
+        self._waiting[rid] = answer
         return await waited(answer)
 
     async def close(self) -> None:
         await waited(self.session.close())
 
     def _message(self, msg: P.Message) -> None:
-        answer = self.requests.reply(msg)
-        if answer is not None:
-            refusal = answer.refusal
-            if refusal is not None:
-                answer.note.errback(Refused(refusal))
-            else:
-                answer.note.callback(msg)
-        elif isinstance(msg, P.TournamentState):
-            self.on_state(msg.tournament)
+        for change in self.core.receive(msg):
+            match change:
+                case Answered(answer):
+                    waiting = self._waiting.pop(answer.id, None)
+                    if waiting is None:
+                        continue
+                    refusal = answer.refusal
+                    if refusal is not None:
+                        waiting.errback(Refused(refusal))
+                    else:
+                        waiting.callback(answer.reply)
+                case TournamentChanged(tournament, pushed=True):
+                    self.on_state(tournament)
 
     def _lost(self, why: str) -> None:
         failure = ConnectFailed(_("the connection to the server was lost: {why}").format(why=why))
-        for asked in self.requests.lost():
-            asked.note.errback(failure)
+        for change in self.core.lost(why):
+            for asked in change.requests if isinstance(change, LinkLost) else ():
+                waiting = self._waiting.pop(asked.id, None)
+                if waiting is not None:
+                    waiting.errback(failure)
         self.on_lost(failure)
 
     def _other_name(self, msg: P.Error) -> str | None:

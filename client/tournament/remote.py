@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from typing import TYPE_CHECKING
 
 from twisted.internet import defer
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.i18n import _
 from leekha.client.options import default_name
 from leekha.client.session import ConnectFailed, Target, dial_error
@@ -90,25 +90,20 @@ async def _act(
 ) -> int:
     action = args.tournament_command
     if action == "list":
-        reply = await link.ask(lambda rid: P.ListTournaments(id=rid))
+        reply = await link.ask(I.ListTournaments())
         assert isinstance(reply, P.TournamentList)
         lines = [line for t in reply.tournaments for line in text.summary_lines(t)]
         _print(lines or [_("no tournaments on this server")])
         return 0
     if action == "cancel":
-        reply = await link.ask(
-            lambda rid: P.CancelTournament(id=rid, tournament_id=args.tournament_id)
-        )
+        reply = await link.ask(I.CancelTournament(args.tournament_id))
         assert isinstance(reply, P.TournamentState)
         _print(text.state_lines(reply.tournament))
         return 0
     if request is not None:
-        create = request
-        reply = await link.ask(lambda rid: dataclasses.replace(create, id=rid))
+        reply = await link.ask(I.CreateTournament(request))
     else:
-        reply = await link.ask(
-            lambda rid: P.GetTournament(id=rid, tournament_id=args.tournament_id)
-        )
+        reply = await link.ask(I.GetTournament(args.tournament_id))
     assert isinstance(reply, P.TournamentState)
     t = reply.tournament
     _print(text.state_lines(t))

@@ -21,13 +21,20 @@ from zope.interface import provider
 from leekha import protocol as P
 from leekha.client.bot import command as bot_cli
 from leekha.client.bot.client import ConnectFailed
-from leekha.common.view import seat_view
+from leekha.common.view import SeatView, seat_view
 
 
 def build_parser_for_tests() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="leekha bot")
     bot_cli.add_arguments(parser)
     return parser
+
+
+def playing(h: Harness) -> SeatView:
+    """The bot's seat view, there to be moved on to a position by hand."""
+    view = h.bot.core.table.view
+    assert view is not None
+    return view
 
 
 def online(**over: Any) -> Harness:
@@ -50,7 +57,7 @@ def test_creates_the_table_when_absent_after_a_second_look() -> None:
     assert (create.name, create.preset, create.overrides) == ("t", "levant", {"target": 30})
     h.feed(P.Snapshot(re=create.id, table=summary(4, "t"), view=None, your_seat=0,
                       players=players(1, host=0)))  # fmt: skip
-    assert h.bot.seated.called and h.bot.is_host
+    assert h.bot.seated.called and h.bot.core.table.is_host
 
 
 def test_joins_the_lowest_open_table_of_that_name() -> None:
@@ -105,7 +112,7 @@ def test_a_bot_told_to_create_its_table_hosts_it_and_waits_for_people() -> None:
     for _ in range(10):
         h.reactor.advance(60.0)
     assert [m for m in h.sent() if isinstance(m, P.Leave | P.CreateTable | P.ListTables)] == []
-    assert h.bot.table_id == 2 and h.bot.is_host
+    assert h.bot.policy.table_id == 2 and h.bot.core.table.is_host
 
 
 def test_taken_name_is_retried_with_a_suffix() -> None:
@@ -125,7 +132,8 @@ def test_pass_prompt_is_answered_with_a_legal_pass_once() -> None:
     assert set(pc.cards) <= set(seat_view(game, 0).legal)
     assert h.feed(P.YourTurn(phase="pass", legal=seat_view(game, 0).legal)) == []  # no repeat
     h.feed(P.Ok(re=pc.id))
-    assert h.bot.tracker.view.passed == sorted(pc.cards)
+    view = h.bot.core.table.view
+    assert view is not None and view.passed == sorted(pc.cards)
 
 
 def test_refused_move_falls_back_to_a_random_legal_move() -> None:
@@ -135,8 +143,8 @@ def test_refused_move_falls_back_to_a_random_legal_move() -> None:
     retry = only(h.feed(P.Error(re=pc.id, code="pass_last_of_suit", message="no")), P.PassCards)
     assert set(retry.cards) <= set(seat_view(game, 0).legal)
     # play phase: a refused card is replaced by another card from the prompt's list
-    h.bot.tracker.view = replace(
-        h.bot.tracker.view, phase="play", turn=0, passes_done=[True] * 4, hand=[1, 2, 3, 40]
+    h.bot.core.table.view = replace(
+        playing(h), phase="play", turn=0, passes_done=[True] * 4, hand=[1, 2, 3, 40]
     )
     prompt = P.YourTurn(phase="play", legal=[1, 2, 3])
     play = only(h.feed(prompt), P.PlayCard)
@@ -175,14 +183,14 @@ class Broken:
 
 def test_a_failing_strategy_never_stalls_the_seat() -> None:
     h = Harness()
-    h.bot.strategy = Broken()
+    h.bot.policy.moves.strategy = Broken()
     h.accept()
     h.welcome()
     snap, game = game_snapshot()
     pc = only(h.feed(snap), P.PassCards)
     assert set(pc.cards) <= set(seat_view(game, 0).legal)
-    h.bot.tracker.view = replace(
-        h.bot.tracker.view, phase="play", turn=0, passes_done=[True] * 4, hand=[5, 6]
+    h.bot.core.table.view = replace(
+        playing(h), phase="play", turn=0, passes_done=[True] * 4, hand=[5, 6]
     )
     assert only(h.feed(P.YourTurn(phase="play", legal=[5, 6])), P.PlayCard).card in (5, 6)
 
@@ -319,7 +327,7 @@ def test_resume_on_1_1_in_the_lobby_finds_the_table_at_once() -> None:
     out = h.welcome(resumed=True, version=(1, 1), table_id=None, seat=None)
     only(out, P.ListTables)
     assert not any(isinstance(m, P.Ping) for m in out)
-    assert h.bot.table_id is None
+    assert h.bot.policy.table_id is None
 
 
 def test_resume_on_1_1_as_a_spectator_leaves_and_finds_a_seat() -> None:
@@ -332,7 +340,7 @@ def test_resume_on_1_1_as_a_spectator_leaves_and_finds_a_seat() -> None:
     snap, _game = game_snapshot()
     h.feed(P.Snapshot(re=None, table=snap.table, view=snap.view, your_seat=None,
                       players=snap.players))  # fmt: skip
-    assert h.bot.table_id is None  # the table_list reply is still acted on
+    assert h.bot.policy.table_id is None  # the table_list reply is still acted on
 
 
 def test_expired_token_starts_a_new_session() -> None:
@@ -367,7 +375,7 @@ def test_garbage_from_the_server_closes_the_link_and_reconnects() -> None:
     [
         (["127.0.0.1:0", "--table", "t"], "bad port"),
         (["--table", "t", "--strategy", "nope"], "unknown strategy"),
-                (["--table", "t", "--rule", "target=0"], "target"),
+        (["--table", "t", "--rule", "target=0"], "target"),
         (["--table", "t", "--rule", "talbees=maybe"], "talbees"),
         (["--table", "t", "--rule", "nope=1"], "nope"),
     ],

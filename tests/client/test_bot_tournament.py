@@ -76,7 +76,7 @@ def test_entering_a_finished_tournament_is_refused() -> None:
 def test_a_tournament_that_finished_while_the_bot_was_away_is_done() -> None:
     h, enter = entered()
     h.feed(state(re=enter.id))  # entered: seated callback fired
-    h.bot._enter_lobby()  # as after a reconnect
+    h.bot.perform(h.bot.policy.enter_lobby())  # as after a reconnect
     again = only(h.sent(), P.EnterTournament)
     h.feed(P.Error(re=again.id, code="tournament_over", message="over"))
     h.reactor.advance(0)
