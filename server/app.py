@@ -32,7 +32,9 @@ from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
 from leekha.server.dbhealth import DatabaseProblem, open_store, problems_line, quick_check
-from leekha.server.errors import StoreFailed
+from leekha.server.domain.errors import StoreFailed
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.persistence import Store
 from leekha.server.listeners import (
     Listener,
     Recorded,
@@ -43,8 +45,6 @@ from leekha.server.listeners import (
     tls_description,
     web_is_tls,
 )
-from leekha.server.lobby import Lobby
-from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, with_credentials
@@ -155,7 +155,7 @@ class RunningServer:
         log.info("stopped")
 
     def last_words(self) -> None:
-        """The fail-stop (leekha.server.outbox): nothing queued was stored, so every
+        """The fail-stop (leekha.server.domain.outbox): nothing queued was stored, so every
         connection gets only a last `server_shutdown` error, at once, and is closed."""
         why = "the server cannot write its database and stops; your seat is kept as of "
         why += "the last move you saw confirmed"

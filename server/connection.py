@@ -15,14 +15,14 @@ from twisted.internet.protocol import Factory, Protocol
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.connection import Connection
-from leekha.server.clock import Clock
+from leekha.server.domain.clock import Clock
+from leekha.server.domain.limits import AddressCounter
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.timers import FixedDelay, Watch
 from leekha.server.handlers import MAX_STRIKES_FACTOR, SERVER_NAME, LeekhaConnection
-from leekha.server.limits import AddressCounter
-from leekha.server.lobby import Lobby
 from leekha.server.settings import ServerSettings
 from leekha.server.socketsend import wire
 from leekha.server.stats import ConnectionStats
-from leekha.server.timers import FixedDelay, Watch
 from leekha.server.transport import CLOSE_GRACE_S, FramedConnection
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class ServerFactory(Factory):
             new_per_s=settings.new_connections_per_ip_per_s,
         )
         self.connections: set[FramedConnection] = set()
-        # Timers shared by every connection (leekha.server.timers): a connection costs no
+        # Timers shared by every connection (leekha.server.domain.timers): a connection costs no
         # clock timer of its own.
         self.hello_deadlines = FixedDelay(clock, settings.hello_timeout_s)
         self.close_deadlines = FixedDelay(clock, CLOSE_GRACE_S)

@@ -23,11 +23,11 @@ from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.protocol.version import IDENTITY, negotiate, speaks
-from leekha.server.errors import Refused, StoreFailed
-from leekha.server.identities import KeyCheck
-from leekha.server.limits import TokenBucket
-from leekha.server.profiles import profile
-from leekha.server.session import Session
+from leekha.server.domain.errors import Refused, StoreFailed
+from leekha.server.domain.identities import KeyCheck
+from leekha.server.domain.limits import TokenBucket
+from leekha.server.domain.profiles import profile
+from leekha.server.domain.session import Session
 from leekha.server.transport import FramedConnection, Host
 
 log = Logger()
@@ -39,6 +39,7 @@ def is_loopback(ip: str) -> bool:
         return ipaddress.ip_address(ip.removeprefix("::ffff:")).is_loopback
     except ValueError:
         return False
+
 
 SERVER_NAME = f"leekha-server {__version__}"
 #: Requests dropped for rate limiting in a row before the connection is closed.

@@ -2,7 +2,7 @@
 the keepalive and the deadlines. What the messages mean is `leekha.server.handlers`.
 
 Promises:
-- Every frame a connection writes leaves after the outbox's commit (leekha.server.outbox),
+- Every frame a connection writes leaves after the outbox's commit (leekha.server.domain.outbox),
   in the order queued, with one write per flush.
 - The server holds at most `max_output_kib` of unsent frames for a peer on top of the one
   write Twisted is sending. The connection is the streaming producer of its transport:
@@ -17,7 +17,7 @@ Promises:
   a closing error the server sends closes the connection after it, as the table says.
 - A silent peer is pinged `ping_interval_s` after its last message (and each interval
   after) and dropped `dead_peer_timeout_s` after it, within a quarter second
-  (`leekha.server.timers.Watch`).
+  (`leekha.server.domain.timers.Watch`).
 
 Over 400 lines because it is one Twisted `Protocol` that is also its transport's
 `IPushProducer`: the input, the output queue and the deadlines all turn on the same few
@@ -43,13 +43,13 @@ from leekha.protocol.connection import Connection, LocalProtocolError
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.protocol.reactor import is_tls_error
-from leekha.server.clock import Clock, Timer
-from leekha.server.limits import AddressCounter
-from leekha.server.lobby import Lobby
+from leekha.server.domain.clock import Clock, Timer
+from leekha.server.domain.limits import AddressCounter
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.timers import FixedDelay, Watch
 from leekha.server.settings import ServerSettings
 from leekha.server.socketsend import send_now, socket_of, wire
 from leekha.server.stats import ConnectionStats
-from leekha.server.timers import FixedDelay, Watch
 
 if typing.TYPE_CHECKING:
     from leekha.server.webvalues import PageAddress
@@ -114,7 +114,7 @@ class FramedConnection(Protocol):
         self.last_heard = self.clock.seconds()
         #: When the last keepalive ping went out (a silent peer gets one per interval).
         self._pinged_at = float("-inf")
-        #: Frames waiting for the outbox's next commit (see leekha.server.outbox).
+        #: Frames waiting for the outbox's next commit (see leekha.server.domain.outbox).
         self._out: list[bytes] = []
         #: Frames that waited while Twisted still had bytes for the peer, and their size.
         self._held: list[bytes] = []

@@ -21,7 +21,7 @@ from leekha.common.config import Rules, preset
 from leekha.common.game import Game
 from leekha.common.view import SeatViewDict, result, seat_view
 from leekha.protocol.views import TableSummary
-from leekha.server import wire_events
+from leekha.server.domain import wire_events
 
 CHECKED = [
     "seat", "phase", "round", "dealer", "pass_to", "turn", "hand", "passed", "received", "leader",

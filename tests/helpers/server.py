@@ -22,11 +22,11 @@ from leekha.protocol import catalogue as M
 from leekha.protocol.codec import Decoder, encode
 from leekha.protocol.message import Message
 from leekha.server.connection import LeekhaConnection, ServerFactory
-from leekha.server.lobby import Lobby
-from leekha.server.persistence import Store
-from leekha.server.session import token_id
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.session import token_id
+from leekha.server.domain.table import Table
 from leekha.server.settings import ServerSettings
-from leekha.server.table import Table
 
 VERSIONS = [[1, 0]]
 

@@ -26,8 +26,8 @@ from leekha.client.identity import Identity
 from leekha.protocol import catalogue as M
 from leekha.protocol.auth import challenge_payload
 from leekha.protocol.message import Message
-from leekha.server.identities import name_key
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.identities import name_key
+from leekha.server.domain.persistence import Store, db_path
 
 V12 = [[1, 2]]
 NAMES = ("carol", "dave", "  carol ")

@@ -14,7 +14,7 @@ from leekha.common.config import PRESETS
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
 from leekha.server.connection import LeekhaConnection
-from leekha.server.table import Table
+from leekha.server.domain.table import Table
 
 
 def hidden_from(table: Table, seat: int | None) -> set[int]:

@@ -12,9 +12,9 @@ from leekha.common.actions import Action, Double, Pass, check_pass_cards
 from leekha.common.cards import check_card
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
-from leekha.server.errors import Refused
-from leekha.server.session import token_id
-from leekha.server.table import Table
+from leekha.server.domain.errors import Refused
+from leekha.server.domain.session import token_id
+from leekha.server.domain.table import Table
 
 
 def alice_starts(h: Harness, **table: Any) -> tuple[FakeClient, int, Table, Game]:
