@@ -32,6 +32,7 @@ from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
 from leekha.server.dbhealth import DatabaseProblem, open_store, problems_line, quick_check
+from leekha.server.domain.autopilot import Actions, Done, Failed, Think
 from leekha.server.domain.errors import StoreFailed
 from leekha.server.domain.lobby import Lobby
 from leekha.server.domain.persistence import Store
@@ -54,6 +55,16 @@ if TYPE_CHECKING:
     from leekha.server.reactor import ServerReactor
 
 log = Logger()
+
+
+def deferred_think(run: Callable[[Callable[[], Actions]], Deferred[Actions]]) -> Think:
+    """A runner that answers with a Deferred (the reactor's thread pool) as the domain's
+    `Think`: the result goes to `done`, a failure's exception to `failed`."""
+
+    def think(decide_now: Callable[[], Actions], done: Done, failed: Failed) -> None:
+        run(decide_now).addCallbacks(done, lambda failure: failed(failure.value))
+
+    return think
 
 
 class _Announcing(Service):
@@ -237,7 +248,9 @@ async def start_server(
             lobby = Lobby(reactor, settings, store)
             # Twisted types the reactor as a zope interface, which a Protocol cannot match.
             threads = cast(IReactorFromThreads, reactor)
-            lobby.options.think = lambda f: deferToThreadPool(threads, reactor.getThreadPool(), f)
+            lobby.options.think = deferred_think(
+                lambda f: deferToThreadPool(threads, reactor.getThreadPool(), f)
+            )
             restored = lobby.restore()
         except StoreFailed as exc:
             raise DatabaseProblem(Path(store.path), f'SQLite says "{exc.cause}"') from None

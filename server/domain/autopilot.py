@@ -2,9 +2,10 @@
 
 A bot decides from a frozen seat view, maybe on a thread (`TableOptions.think`), so a slow
 search never stalls the reactor; its answer is used only if the same decision is still
-pending when it arrives. Whatever goes wrong (the strategy raises, its answer is refused)
-ends in one fallback policy, `fallback`: some legal move for the seat, so a table never
-waits on a broken bot.
+pending when it arrives. How it is run is the adapter's (leekha.server.app puts it on the
+reactor's thread pool): the autopilot only hands over the decision and two callbacks.
+Whatever goes wrong (the strategy raises, its answer is refused) ends in one fallback
+policy, `fallback`: some legal move for the seat, so a table never waits on a broken bot.
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Protocol
 
-from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.logger import Logger
-from twisted.python.failure import Failure
 
 from leekha.common.bots.base import Strategy, decide, make_strategy
 from leekha.common.game import Game
@@ -28,15 +27,24 @@ from leekha.server.domain.turns import Key
 log = Logger()
 
 Actions = list[dict[str, object]]
-#: Runs a bot's decision and delivers the result; the server passes a thread-pool runner so
-#: a slow strategy (search) never stalls the reactor, tests the inline default.
-Think = Callable[[Callable[[], Actions]], "Deferred[Actions]"]
+#: A bot's answer, and what its strategy raised instead.
+Done = Callable[[Actions], None]
+Failed = Callable[[BaseException], None]
+#: Runs a bot's decision and calls exactly one of `done` and `failed` with the outcome,
+#: now or later but on the reactor's thread: the server passes a thread-pool runner so a
+#: slow strategy (search) never stalls the reactor, tests the inline default.
+Think = Callable[[Callable[[], Actions], Done, Failed], None]
 #: The strategy of the one fallback policy: any legal move.
 FALLBACK = "random"
 
 
-def think_inline(decide_now: Callable[[], Actions]) -> Deferred[Actions]:
-    return maybeDeferred(decide_now)
+def think_inline(decide_now: Callable[[], Actions], done: Done, failed: Failed) -> None:
+    try:
+        actions = decide_now()
+    except Exception as exc:
+        failed(exc)
+        return
+    done(actions)
 
 
 def build_strategy(name: str, seed: int) -> Strategy:
@@ -123,12 +131,10 @@ class Autopilot:
             strategy = self._strategy(i, seat.strategy if seat.is_bot else DEFAULT_BOT)
             view = seat_view(game, i)  # a frozen copy: safe to read from a thread
             self._thinking = True
-            d = self.think(partial(decide, strategy, view))
-            d.addCallbacks(
-                self._decided,
-                self._failed,
-                callbackArgs=(i, key, seat.is_bot),
-                errbackArgs=(i, key, seat.is_bot),
+            self.think(
+                partial(decide, strategy, view),
+                partial(self._decided, i=i, key=key, doubles=seat.is_bot),
+                partial(self._failed, i=i, key=key, doubles=seat.is_bot),
             )
             return
         self.table.after_change()
@@ -139,9 +145,15 @@ class Autopilot:
             self.apply(i, actions, doubles=doubles, why="bot")
         self.table.after_change()
 
-    def _failed(self, failure: Failure, i: int, key: Key, doubles: bool) -> None:
+    def _failed(self, error: BaseException, i: int, key: Key, doubles: bool) -> None:
         self._thinking = False
-        log.failure("table {table}: bot failed", failure, table=self.table.id)
+        # twisted.logger's `failure` logs the exception being handled, with its traceback,
+        # so the error is raised once more here rather than wrapped in a Failure (which
+        # would import twisted.python into the domain).
+        try:
+            raise error
+        except BaseException:
+            log.failure("table {table}: bot failed", table=self.table.id)
         if self._bot_turn(i, key):
             self.apply(i, None, doubles=doubles, why="bot")
         self.table.after_change()

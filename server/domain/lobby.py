@@ -21,6 +21,7 @@ from leekha.protocol.catalogue import STATS_MAX
 from leekha.protocol.message import Message
 from leekha.protocol.views import PlayerStats, TableSummary
 from leekha.server.domain.clock import Clock
+from leekha.server.domain.config import WIRE_CHAT_MAX, DomainSettings
 from leekha.server.domain.errors import Refused
 from leekha.server.domain.identities import Identities
 from leekha.server.domain.lifecycle import WAITING
@@ -37,7 +38,6 @@ from leekha.server.domain.table import Table, TableOptions
 from leekha.server.domain.timers import Deadlines
 from leekha.server.domain.tournament.runner import TournamentRunner
 from leekha.server.domain.voice import Voice
-from leekha.server.settings import WIRE_CHAT_MAX, ServerSettings
 
 log = Logger()
 
@@ -49,7 +49,7 @@ def timer_seconds(asked: int | None, default: float) -> float | None:
 
 
 class Lobby:
-    def __init__(self, clock: Clock, settings: ServerSettings, store: Store) -> None:
+    def __init__(self, clock: Clock, settings: DomainSettings, store: Store) -> None:
         self.clock = clock
         self.settings = settings
         self.store = store

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Protocol
 
 from leekha.server.domain.clock import Clock
+from leekha.server.domain.config import DomainSettings
 from leekha.server.domain.errors import Refused
 from leekha.server.domain.identities import Identities, KeyCheck
 from leekha.server.domain.limits import TokenBucket, clean_name, name_keys
@@ -22,7 +23,6 @@ from leekha.server.domain.session import Peer, Session, new_token, token_id
 from leekha.server.domain.table import Table
 from leekha.server.domain.tablechat import SYSTEM_SENDER
 from leekha.server.domain.timers import FixedDelay
-from leekha.server.settings import ServerSettings
 
 
 class DeskOwner(Protocol):
@@ -44,7 +44,7 @@ class SessionDesk:
         self,
         owner: DeskOwner,
         clock: Clock,
-        settings: ServerSettings,
+        settings: DomainSettings,
         store: Store,
         identities: Identities,
         max_name: int,

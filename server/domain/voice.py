@@ -16,18 +16,18 @@ from leekha.common.errors import Facts
 from leekha.protocol import people
 from leekha.protocol.notices import NOTICES, english
 from leekha.server.domain.clock import Clock
+from leekha.server.domain.config import DomainSettings
 from leekha.server.domain.errors import Refused
 from leekha.server.domain.session import Session
 from leekha.server.domain.table import Table
 from leekha.server.domain.tablechat import SYSTEM_SENDER
-from leekha.server.settings import ServerSettings
 
 
 class Speakers(Protocol):
     """What the voice needs of the lobby (a narrow port, not the concrete `Lobby`)."""
 
     clock: Clock
-    settings: ServerSettings
+    settings: DomainSettings
 
     @property
     def sessions(self) -> Mapping[str, Session]: ...

@@ -20,6 +20,7 @@ from leekha.protocol import tournaments as T
 from leekha.protocol.notices import TOURNAMENT_NOTES, note_english
 from leekha.protocol.views import Rules, StartTime, TournamentNote, TournamentSummary
 from leekha.server.domain.clock import Clock
+from leekha.server.domain.config import DomainSettings
 from leekha.server.domain.persistence import Store
 from leekha.server.domain.seats import DEFAULT_BOT, WIRE_NAME_MAX
 from leekha.server.domain.session import Session
@@ -27,7 +28,6 @@ from leekha.server.domain.table import Table
 from leekha.server.domain.tournament import plan as P
 from leekha.server.domain.tournament.standings import GameResult, standings
 from leekha.server.domain.tournament.store import Stored
-from leekha.server.settings import ServerSettings
 
 __all__ = ["FALLBACK", "FINISHED", "RUNNING", "WAITING", "Live", "LobbyPort", "Tournament"]
 
@@ -40,7 +40,7 @@ class LobbyPort(Protocol):
     """What the runner uses of the lobby (leekha.server.domain.lobby.Lobby)."""
 
     clock: Clock
-    settings: ServerSettings
+    settings: DomainSettings
     store: Store
     max_name: int
     closing: bool

@@ -15,6 +15,7 @@ from leekha.protocol import tournaments as T
 from leekha.protocol.notices import RULES, english
 from leekha.protocol.views import EntrantRequest
 from leekha.server.domain.clock import Clock
+from leekha.server.domain.config import DomainSettings
 from leekha.server.domain.errors import Refused
 from leekha.server.domain.limits import clean_name, name_keys
 from leekha.server.domain.seats import WIRE_NAME_MAX, bot_strategy_name
@@ -29,7 +30,6 @@ from leekha.server.domain.tournament.live import (
     Tournament,
 )
 from leekha.server.domain.tournament.store import Stored, TournamentStore
-from leekha.server.settings import ServerSettings
 
 __all__ = ["TournamentRequests"]
 
@@ -62,7 +62,7 @@ class RunnerPort(Protocol):
 
     lobby: LobbyPort
     clock: Clock
-    settings: ServerSettings
+    settings: DomainSettings
     store: TournamentStore
     tournaments: dict[int, Tournament]
     following: dict[str, int]
