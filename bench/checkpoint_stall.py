@@ -1,7 +1,7 @@
 """What a WAL checkpoint costs the thread that runs it: the periodic stall at human pace.
 
 SQLite checkpoints a WAL database inside the COMMIT that takes the log past 1000 pages;
-the server commits on the reactor thread (leekha.server.outbox), so every table waits for
+the server commits on the reactor thread (leekha.server.domain.outbox), so every table waits for
 it. This writes the server's rows (four `append_action`s per commit, as a busy reactor
 turn does) through `Store` with automatic checkpoints off, and after every `--commits`
 commits (about 1000 pages) times a PASSIVE checkpoint on the writing thread: what each
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadclient import machine, percentile
 
-from leekha.server.persistence import Store, TableRow
+from leekha.server.domain.persistence import Store, TableRow
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,7 +41,7 @@ from leekha.protocol import catalogue as M  # noqa: E402
 from leekha.protocol.connection import Connection  # noqa: E402
 from leekha.protocol.message import Message  # noqa: E402
 from leekha.server.app import start_server  # noqa: E402
-from leekha.server.persistence import Store  # noqa: E402
+from leekha.server.domain.persistence import Store  # noqa: E402
 from leekha.server.settings import ServerSettings  # noqa: E402
 
 

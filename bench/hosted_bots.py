@@ -3,7 +3,7 @@
     python bench/hosted_bots.py --level hard --seconds 120 --move-s 1,2,5
 
 A server hosting a bot-only table pays for every decision its bots make, as the server's
-autopilot makes them (`server/autopilot.py`: a fresh `seat_view` and `decide` for the
+autopilot makes them (`server/domain/autopilot.py`: a fresh `seat_view` and `decide` for the
 seat to move, the pass included). This plays whole games of four `--level` seats that
 way for `--seconds` of CPU time and reports the CPU a move costs (mean, p95) and the
 tables one core sustains when each table makes one move every `move_s` seconds, the pace

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from leekha.server.clock import Clock
+from leekha.server.domain.clock import Clock
 
 
 def _when_running(start: Callable[[Any], None]) -> None:
@@ -127,7 +127,8 @@ def lagprobe() -> None:
     path = os.environ.get("LEEKHA_STALL_LOG")
     probe = LagProbe(out=open(path, "a", buffering=1) if path else sys.stderr)  # noqa: SIM115
     probe.time_twisted_timers()
-    from leekha.server import checkpoint, persistence
+    from leekha.server import checkpoint
+    from leekha.server.domain import persistence
 
     probe.time_function(persistence.Store, "commit", "commit")
     probe.time_function(checkpoint, "checkpoint", "checkpoint", over_ms=0.0)

@@ -46,7 +46,7 @@ RULES: dict[str, str] = {
     "undercut": "undercut: play under the Leekha card; legal: {legal}",
     "void_rule": "void in {suit}: play {legal}",
     "pass_ban": "cannot pass {card}: it would empty your {suit}",
-    # not_ready (server/lifecycle.py)
+    # not_ready (server/domain/lifecycle.py)
     "seats_empty": "seat {seats} is empty: someone must sit there or the host adds a bot",
     "game_running": "the game is already running",
     "game_still_running": "the game is still running",
@@ -54,7 +54,7 @@ RULES: dict[str, str] = {
     "bots_in_game": "bots cannot be removed during a game",
     "tournament_one_game": "a tournament table plays one game",
     "wrong_state": "cannot {event} while {status}",
-    # too_many_tournaments (server/tournament/requests.py)
+    # too_many_tournaments (server/domain/tournament/requests.py)
     "tournaments_running": "the server's limit of tournaments running at once ({limit}) is "
     "reached",
     "tournaments_waiting": "the server's limit of tournaments waiting to start ({limit}) is "

@@ -7,8 +7,8 @@ A seat view's static type is the engine's `leekha.common.view.SeatView` (`seatvi
 on the wire it is that view's map, `SeatViewDict`, whose keys the test holds equal to
 SEAT_VIEW's; the records a seat view holds (a trick, a result, a seat's figures) are the
 engine's TypedDicts too. Past them, the tournament export's document (`leekha tournament
-export`, server/tournament/export.py) has its TypedDicts here too: no wire record checks
-those, the export builds them and the text tables read them.
+export`, server/domain/tournament/export.py) has its TypedDicts here too: no wire record
+checks those, the export builds them and the text tables read them.
 """
 
 from __future__ import annotations

@@ -32,7 +32,10 @@ from leekha.server.checkpoint import Checkpointer
 from leekha.server.connection import ServerFactory
 from leekha.server.datalock import DataLock
 from leekha.server.dbhealth import DatabaseProblem, open_store, problems_line, quick_check
-from leekha.server.errors import StoreFailed
+from leekha.server.domain.autopilot import Actions, Done, Failed, Think
+from leekha.server.domain.errors import StoreFailed
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.persistence import Store
 from leekha.server.listeners import (
     Listener,
     Recorded,
@@ -43,8 +46,6 @@ from leekha.server.listeners import (
     tls_description,
     web_is_tls,
 )
-from leekha.server.lobby import Lobby
-from leekha.server.persistence import Store
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, with_credentials
@@ -54,6 +55,16 @@ if TYPE_CHECKING:
     from leekha.server.reactor import ServerReactor
 
 log = Logger()
+
+
+def deferred_think(run: Callable[[Callable[[], Actions]], Deferred[Actions]]) -> Think:
+    """A runner that answers with a Deferred (the reactor's thread pool) as the domain's
+    `Think`: the result goes to `done`, a failure's exception to `failed`."""
+
+    def think(decide_now: Callable[[], Actions], done: Done, failed: Failed) -> None:
+        run(decide_now).addCallbacks(done, lambda failure: failed(failure.value))
+
+    return think
 
 
 class _Announcing(Service):
@@ -155,7 +166,7 @@ class RunningServer:
         log.info("stopped")
 
     def last_words(self) -> None:
-        """The fail-stop (leekha.server.outbox): nothing queued was stored, so every
+        """The fail-stop (leekha.server.domain.outbox): nothing queued was stored, so every
         connection gets only a last `server_shutdown` error, at once, and is closed."""
         why = "the server cannot write its database and stops; your seat is kept as of "
         why += "the last move you saw confirmed"
@@ -237,7 +248,9 @@ async def start_server(
             lobby = Lobby(reactor, settings, store)
             # Twisted types the reactor as a zope interface, which a Protocol cannot match.
             threads = cast(IReactorFromThreads, reactor)
-            lobby.options.think = lambda f: deferToThreadPool(threads, reactor.getThreadPool(), f)
+            lobby.options.think = deferred_think(
+                lambda f: deferToThreadPool(threads, reactor.getThreadPool(), f)
+            )
             restored = lobby.restore()
         except StoreFailed as exc:
             raise DatabaseProblem(Path(store.path), f'SQLite says "{exc.cause}"') from None

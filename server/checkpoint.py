@@ -22,7 +22,7 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from leekha.server.persistence import Store
+from leekha.server.domain.persistence import Store
 
 if TYPE_CHECKING:
     from leekha.server.reactor import ServerReactor

@@ -118,7 +118,7 @@ async def _serve(reactor: ServerReactor, settings: ServerSettings, page: Path | 
 
     GcTuning(reactor, load=load).setServiceParent(server.services)  # type: ignore[no-untyped-call]
     fatal: Deferred[None] = Deferred()
-    # The database refused a commit: stop (see server/outbox.py).
+    # The database refused a commit: stop (see server/domain/outbox.py).
     server.lobby.outbox.on_fatal = lambda: fatal.callback(None)
     await fatal
     raise SystemExit(1)

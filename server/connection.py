@@ -1,8 +1,9 @@
-"""The server factory: one `LeekhaConnection` per accepted connection, the per-address
-limits checked before one is built, and the timers every connection shares.
+"""The server factory: one connection per accepted socket, the per-address limits checked
+before one is built, and the timers every connection shares.
 
-A connection is split in two: `leekha.server.transport` (bytes, framing, backpressure,
-deadlines, keepalive) and `leekha.server.handlers` (what the messages mean); the counts
+A connection is two objects, one holding the other: the `FramedConnection` of
+`leekha.server.transport` (bytes, framing, backpressure, deadlines, keepalive), which holds
+its `Requests` of `leekha.server.handlers` (what the messages mean); the counts
 behind the once-a-minute log line are `leekha.server.stats`.
 """
 
@@ -15,14 +16,14 @@ from twisted.internet.protocol import Factory, Protocol
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.connection import Connection
-from leekha.server.clock import Clock
-from leekha.server.handlers import MAX_STRIKES_FACTOR, SERVER_NAME, LeekhaConnection
-from leekha.server.limits import AddressCounter
-from leekha.server.lobby import Lobby
+from leekha.server.domain.clock import Clock
+from leekha.server.domain.limits import AddressCounter
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.timers import FixedDelay, Watch
+from leekha.server.handlers import MAX_STRIKES_FACTOR, SERVER_NAME, Requests
 from leekha.server.settings import ServerSettings
 from leekha.server.socketsend import wire
 from leekha.server.stats import ConnectionStats
-from leekha.server.timers import FixedDelay, Watch
 from leekha.server.transport import CLOSE_GRACE_S, FramedConnection
 
 if TYPE_CHECKING:
@@ -32,8 +33,9 @@ __all__ = [
     "CLOSE_GRACE_S",
     "MAX_STRIKES_FACTOR",
     "SERVER_NAME",
-    "LeekhaConnection",
+    "FramedConnection",
     "Refusal",
+    "Requests",
     "ServerFactory",
 ]
 
@@ -60,12 +62,15 @@ class Refusal(Protocol):
 
 
 class ServerFactory(Factory):
-    """Builds one LeekhaConnection per accepted connection and counts them."""
+    """Builds one connection (a FramedConnection holding its Requests) per accepted
+    socket and counts them."""
 
     noisy = False
 
     def __init__(self, lobby: Lobby, settings: ServerSettings, clock: Clock) -> None:
         self.lobby = lobby
+        #: Where every connection's frames wait for the turn's commit (the lobby's).
+        self.outbox = lobby.outbox
         self.settings = settings
         self.clock = clock
         self.counter = AddressCounter(
@@ -75,7 +80,7 @@ class ServerFactory(Factory):
             new_per_s=settings.new_connections_per_ip_per_s,
         )
         self.connections: set[FramedConnection] = set()
-        # Timers shared by every connection (leekha.server.timers): a connection costs no
+        # Timers shared by every connection (leekha.server.domain.timers): a connection costs no
         # clock timer of its own.
         self.hello_deadlines = FixedDelay(clock, settings.hello_timeout_s)
         self.close_deadlines = FixedDelay(clock, CLOSE_GRACE_S)
@@ -104,4 +109,4 @@ class ServerFactory(Factory):
             self.stats.refused += 1
             self.stats.note(ip, "rate_limited")
             return Refusal()
-        return LeekhaConnection(self, ip, direct=direct)
+        return FramedConnection(self, ip, lambda conn: Requests(self, conn, direct=direct))

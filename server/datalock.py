@@ -24,7 +24,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from leekha.server.database import db_path
+from leekha.server.domain.database import db_path
 
 LOCK_NAME = "leekha.lock"
 #: How the data folder's own files are opened: never through a link.

@@ -17,7 +17,7 @@ from pathlib import Path
 from leekha.common.config import RulesConfig
 from leekha.common.errors import LeekhaError
 from leekha.common.game import replay
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.persistence import Store, db_path
 
 #: What to do about a database SQLite cannot use.
 NEXT_STEP = (

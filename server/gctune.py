@@ -38,7 +38,7 @@ from collections.abc import Callable
 from twisted.application.internet import TimerService
 from twisted.logger import Logger
 
-from leekha.server.clock import Clock
+from leekha.server.domain.clock import Clock
 
 log = Logger()
 

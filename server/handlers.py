@@ -3,14 +3,17 @@
 Everything a client can get wrong ends here as an `error` reply: a refused request keeps
 the connection, a protocol violation closes it, and an unexpected exception is logged and
 answered with `internal` without touching any other connection or table. The bytes,
-deadlines and backpressure are `leekha.server.transport`'s.
+deadlines and backpressure are `leekha.server.transport`'s: each connection there holds
+one `Requests` and hands it each message; the requests answer through that connection
+(`self.conn`), the peer the lobby and its tables send to. Held, not inherited, as
+magic-wormhole's server protocol holds its app and calls into it.
 """
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from twisted.logger import Logger
 
@@ -23,11 +26,12 @@ from leekha.protocol import tournaments as T
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.protocol.version import IDENTITY, negotiate, speaks
-from leekha.server.errors import Refused, StoreFailed
-from leekha.server.identities import KeyCheck
-from leekha.server.limits import TokenBucket
-from leekha.server.profiles import profile
-from leekha.server.session import Session
+from leekha.server.domain.errors import Refused, StoreFailed
+from leekha.server.domain.identities import KeyCheck
+from leekha.server.domain.limits import TokenBucket
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.profiles import profile
+from leekha.server.domain.session import Session
 from leekha.server.transport import FramedConnection, Host
 
 log = Logger()
@@ -39,6 +43,7 @@ def is_loopback(ip: str) -> bool:
         return ipaddress.ip_address(ip.removeprefix("::ffff:")).is_loopback
     except ValueError:
         return False
+
 
 SERVER_NAME = f"leekha-server {__version__}"
 #: Requests dropped for rate limiting in a row before the connection is closed.
@@ -56,35 +61,38 @@ def refusal(exc: Refused, re: int | None) -> M.Error:
         return M.Error(code=exc.code, message=exc.message[:1000], re=re)
 
 
-class LeekhaConnection(FramedConnection):
-    """One client session's requests."""
+class Server(Host, Protocol):
+    """What the requests use of the server factory (leekha.server.connection): what its
+    connection uses, and the lobby they call into."""
 
-    def __init__(self, factory: Host, ip: str, *, direct: bool = True) -> None:
-        super().__init__(factory, ip)
+    lobby: Lobby
+
+
+class Requests:
+    """One client session's requests, held by its connection (`conn`)."""
+
+    def __init__(self, server: Server, conn: FramedConnection, *, direct: bool = True) -> None:
+        self.server = server
+        self.conn = conn
+        self.lobby = server.lobby
+        self.settings = server.settings
+        self.ip = ip = conn.ip
         #: The server's operator: a client on this machine's own address that reached the
         #: game's port itself. Never one through the table page's WebSocket, where every
         #: guest behind a reverse proxy on this machine would seem local.
         self.operator = direct and is_loopback(ip)
         self.session: Session | None = None
         self.bucket = TokenBucket(
-            self.clock, self.settings.rate_limit_msgs_per_s, self.settings.rate_burst
+            server.clock, self.settings.rate_limit_msgs_per_s, self.settings.rate_burst
         )
         self.strikes = 0
         #: The challenge of a `hello` that carried a key, until its `prove` arrives.
         self.key_check: KeyCheck | None = None
 
-    def send(self, msg: Message) -> None:
-        """Queue `msg`, unless its type is newer than the version this client negotiated
-        (an older client could not decode it: `Message.SINCE`); `hears`, spelled out for
-        the hottest path."""
-        version = self.rules.version
-        if version is None or version >= msg.SINCE:
-            super().send(msg)
-
     def gone(self) -> None:
         if self.session is not None:
             session, self.session = self.session, None
-            self.lobby.desk.gone(session, self)
+            self.lobby.desk.gone(session, self.conn)
 
     def receive(self, msg: Message) -> None:
         rid = getattr(msg, "id", None)
@@ -93,27 +101,29 @@ class LeekhaConnection(FramedConnection):
             self.strikes += 1
             if self.strikes > self.settings.rate_burst * MAX_STRIKES_FACTOR:
                 self.server.penalize(self.ip)
-                self.kick("rate_limited", "too many messages; closing")
+                self.conn.kick("rate_limited", "too many messages; closing")
             elif isinstance(msg, M.Hello | M.Resume | M.Prove):
-                self.send(self._refuse_handshake(msg, "rate_limited", "too many messages"))
+                self.conn.send(self._refuse_handshake(msg, "rate_limited", "too many messages"))
             elif self.strikes == 1 or self.strikes % 10 == 0:
-                self.send(M.Error(code="rate_limited", message="too many messages", re=re))
+                self.conn.send(M.Error(code="rate_limited", message="too many messages", re=re))
             return
         self.strikes = 0
         name = f"handle_{msg.TYPE}"
         handler: Callable[[Message], Message | None] | None = getattr(self, name, None)
         if handler is None:
-            self.send(M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re))
+            self.conn.send(
+                M.Error(code="unknown_type", message=f"{msg.TYPE} is not a request", re=re)
+            )
             return
-        version = self.rules.version
+        version = self.conn.rules.version
         if version is not None and version < msg.SINCE:
             # One gate for every request, from the catalogue (`Message.SINCE`): a type newer
             # than the session's version is unknown to it, as it would be to that server.
             since = ".".join(map(str, msg.SINCE))
             why = f"{msg.TYPE} needs protocol {since}"
-            self.send(M.Error(code="unknown_type", message=why, re=re))
+            self.conn.send(M.Error(code="unknown_type", message=why, re=re))
             return
-        mark = self.queued  # the reply goes before whatever handling it queues
+        mark = self.conn.queued  # the reply goes before whatever handling it queues
         reply: Message | None = None
         try:
             if self.session is not None and msg.TYPE not in ("ping", "pong"):
@@ -125,8 +135,8 @@ class LeekhaConnection(FramedConnection):
             else:
                 reply = refusal(exc, re)
         except ProtocolError as exc:
-            self.unqueue(mark)
-            self.on_violation(exc)
+            self.conn.unqueue(mark)
+            self.conn.on_violation(exc)
             return
         except StoreFailed:
             return  # logged once; every connection gets the fail-stop's goodbye instead
@@ -138,7 +148,7 @@ class LeekhaConnection(FramedConnection):
             else:
                 reply = M.Error(code="internal", message=why, re=re)
         if reply is not None:
-            self.queue(reply, mark)
+            self.conn.queue(reply, mark)
 
     def _refuse_handshake(self, msg: M.Hello | M.Resume | M.Prove, code: str, why: str) -> M.Error:
         """Answer the handshake's request with an error that leaves the connection waiting
@@ -177,10 +187,10 @@ class LeekhaConnection(FramedConnection):
         version = self._welcome(msg.id, msg.versions, msg.name)
         if msg.key is not None and speaks(version, IDENTITY):
             self.key_check = self.lobby.identities.challenge(msg, version)
-            self.send(self.key_check.message)
+            self.conn.send(self.key_check.message)
             return
         self.lobby.identities.check_guest(msg.name)
-        session, token = self.lobby.desk.hello(self, msg.name)
+        session, token = self.lobby.desk.hello(self.conn, msg.name)
         self._hello(msg.id, version, session, token, resumed=False)
 
     def handle_prove(self, msg: M.Prove) -> None:
@@ -188,7 +198,7 @@ class LeekhaConnection(FramedConnection):
         if check is None or check.hello.id != msg.re:
             raise Refused("bad_signature", "no challenge is waiting for this answer")
         self.lobby.identities.prove(check, msg.signature)
-        session, token, resumed = self.lobby.desk.claimed_hello(self, check)
+        session, token, resumed = self.lobby.desk.claimed_hello(self.conn, check)
         self.key_check = None
         self._hello(check.hello.id, check.version, session, token, resumed=resumed)
 
@@ -216,7 +226,7 @@ class LeekhaConnection(FramedConnection):
 
     def handle_resume(self, msg: M.Resume) -> Message | None:
         version = self._welcome(msg.id, msg.versions, None)
-        session = self.lobby.desk.resume(self, msg.token)
+        session = self.lobby.desk.resume(self.conn, msg.token)
         self.server.stats.resumes += 1
         log.debug("{name} resumed from {ip}", name=session.name, ip=self.ip)
         table_id, seat = self.lobby.desk.where(session)
@@ -241,14 +251,14 @@ class LeekhaConnection(FramedConnection):
         page = self.server.page
         if page is None:
             return None
-        transport: Any = self.transport
+        transport: Any = self.conn.transport
         host = getattr(transport.getHost(), "host", "") if transport is not None else ""
         return page.url(str(host) or "127.0.0.1")
 
     def _bind(self, session: Session, welcome: M.Welcome) -> None:
         self.session = session
-        self.send(welcome)  # the session rules: ready, at this version
-        self.welcomed()
+        self.conn.send(welcome)  # the session rules: ready, at this version
+        self.conn.welcomed()
 
     def handle_ping(self, msg: M.Ping) -> Message:
         return M.Pong(re=msg.id)

@@ -20,10 +20,10 @@ from leekha.common.errors import LeekhaError
 from leekha.common.game import replay
 from leekha.protocol.views import ExportDoc
 from leekha.server.datalock import DataDirInUse, DataLock
-from leekha.server.lifecycle import PLAYING
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.lifecycle import PLAYING
+from leekha.server.domain.persistence import Store, db_path
+from leekha.server.domain.session import token_id
 from leekha.server.records_cli import play_data_dir
-from leekha.server.session import token_id
 from leekha.server.settings import default_data_dir
 
 if TYPE_CHECKING:
@@ -132,8 +132,8 @@ def kept_tournament(
     in WAL mode may be read while the server runs); and the database's path. The document
     is None when there is no database there (the path is not a file) or no such
     tournament in it."""
-    from leekha.server.tournament import export
-    from leekha.server.tournament.store import TournamentStore
+    from leekha.server.domain.tournament import export
+    from leekha.server.domain.tournament.store import TournamentStore
 
     path = db_path((folder if folder is not None else default_data_dir()).expanduser())
     if not path.is_file():

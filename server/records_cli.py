@@ -17,8 +17,8 @@ from pathlib import Path
 import platformdirs
 
 from leekha.server.dbhealth import DatabaseProblem, backup, check, open_store
-from leekha.server.persistence import Store, db_path
-from leekha.server.standing import standings
+from leekha.server.domain.persistence import Store, db_path
+from leekha.server.domain.standing import standings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

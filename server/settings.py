@@ -21,6 +21,7 @@ from typing import Any
 
 import platformdirs
 
+from leekha.server.domain.config import WIRE_CHAT_MAX
 from leekha.server.webvalues import parse_origin, parse_web
 
 #: The TCP port a Leekha server listens on unless told otherwise (unassigned by IANA).
@@ -78,9 +79,9 @@ def _opt(
 
 
 #: The wire protocol's hard caps (leekha.protocol: names 1..64, chat text 1..1000): a
-#: server limit above them could never be used, so the settings refuse it.
+#: server limit above them could never be used, so the settings refuse it. The chat cap
+#: is the domain's (the lobby holds to it whatever the settings say).
 WIRE_NAME_MAX = 64
-WIRE_CHAT_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -212,16 +213,22 @@ class ServerSettings:
         hi=2**62,
     )
     max_tournaments: int = _opt(
-        4, "tournaments the server runs at once (those waiting to start not counted)", lo=1,
+        4,
+        "tournaments the server runs at once (those waiting to start not counted)",
+        lo=1,
         hi=1000,
     )
     max_waiting_tournaments: int = _opt(
-        16, "tournaments that may wait for their start time or entrants at once", lo=1,
+        16,
+        "tournaments that may wait for their start time or entrants at once",
+        lo=1,
         hi=10_000,
     )
     max_tournaments_per_creator: int = _opt(
-        2, "tournaments not yet finished that one address, or one name, may have created",
-        lo=1, hi=1000,
+        2,
+        "tournaments not yet finished that one address, or one name, may have created",
+        lo=1,
+        hi=1000,
     )
     max_tournament_tables: int = _opt(
         8, "tables all tournaments together may play at once", lo=1, hi=10_000

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from twisted.logger import Logger
 
-from leekha.server.clock import Clock
+from leekha.server.domain.clock import Clock
 
 log = Logger()
 

@@ -1,8 +1,10 @@
 """The byte side of one client connection: framing, the output queue, backpressure, closing,
-the keepalive and the deadlines. What the messages mean is `leekha.server.handlers`.
+the keepalive and the deadlines. What the messages mean is `leekha.server.handlers`: the
+connection holds one request layer (`RequestLayer`) and hands it each message; it knows
+neither the lobby nor the request layer's class, only the outbox its frames wait in.
 
 Promises:
-- Every frame a connection writes leaves after the outbox's commit (leekha.server.outbox),
+- Every frame a connection writes leaves after the outbox's commit (leekha.server.domain.outbox),
   in the order queued, with one write per flush.
 - The server holds at most `max_output_kib` of unsent frames for a peer on top of the one
   write Twisted is sending. The connection is the streaming producer of its transport:
@@ -17,19 +19,21 @@ Promises:
   a closing error the server sends closes the connection after it, as the table says.
 - A silent peer is pinged `ping_interval_s` after its last message (and each interval
   after) and dropped `dead_peer_timeout_s` after it, within a quarter second
-  (`leekha.server.timers.Watch`).
+  (`leekha.server.domain.timers.Watch`).
 
 Over 400 lines because it is one Twisted `Protocol` that is also its transport's
 `IPushProducer`: the input, the output queue and the deadlines all turn on the same few
 facts (closing, gone, paused since when, what is held), and each half split off would
 have to reach into the other's. What the messages mean is already elsewhere
-(`leekha.server.handlers`), so is the socket write (`leekha.server.socketsend`).
+(`leekha.server.handlers`, held, not inherited), so is the socket write
+(`leekha.server.socketsend`).
 """
 
 from __future__ import annotations
 
 import socket
 import typing
+from collections.abc import Callable
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IPushProducer
@@ -43,13 +47,13 @@ from leekha.protocol.connection import Connection, LocalProtocolError
 from leekha.protocol.errors import ProtocolError
 from leekha.protocol.message import Message
 from leekha.protocol.reactor import is_tls_error
-from leekha.server.clock import Clock, Timer
-from leekha.server.limits import AddressCounter
-from leekha.server.lobby import Lobby
+from leekha.server.domain.clock import Clock, Timer
+from leekha.server.domain.limits import AddressCounter
+from leekha.server.domain.outbox import Outbox
+from leekha.server.domain.timers import FixedDelay, Watch
 from leekha.server.settings import ServerSettings
 from leekha.server.socketsend import send_now, socket_of, wire
 from leekha.server.stats import ConnectionStats
-from leekha.server.timers import FixedDelay, Watch
 
 if typing.TYPE_CHECKING:
     from leekha.server.webvalues import PageAddress
@@ -75,9 +79,10 @@ def _tls_failure(reason: Failure) -> str | None:
 
 class Host(typing.Protocol):
     """What a connection uses of the server factory (leekha.server.connection builds
-    it), so that neither module imports the other: the shared timers and counts."""
+    it), so that neither module imports the other: the shared timers and counts, and the
+    outbox every connection's frames wait in (the lobby's: one commit per turn)."""
 
-    lobby: Lobby
+    outbox: Outbox
     settings: ServerSettings
     clock: Clock
     counter: AddressCounter
@@ -93,14 +98,27 @@ class Host(typing.Protocol):
     def penalize(self, ip: str) -> None: ...
 
 
+class RequestLayer(typing.Protocol):
+    """What the connection needs of the request layer it holds (leekha.server.handlers)."""
+
+    def receive(self, msg: Message) -> None:
+        """One decoded message from the peer, in order."""
+
+    def gone(self) -> None:
+        """The connection closed; the request layer lets go of its session here."""
+
+
 @implementer(IPushProducer)
 class FramedConnection(Protocol):
-    """One client's byte stream. Subclasses implement `receive` (one decoded message)
-    and may extend `gone` (the connection closed)."""
+    """One client's byte stream. It holds its request layer, made by `requests` for it,
+    and hands it each decoded message (`receive`) and the end (`gone`)."""
 
-    def __init__(self, factory: Host, ip: str) -> None:
+    def __init__(
+        self, factory: Host, ip: str, requests: Callable[[FramedConnection], RequestLayer]
+    ) -> None:
         self.server = factory
-        self.lobby = factory.lobby
+        #: The group commit this connection's frames wait for (leekha.server.domain.outbox).
+        self.outbox = factory.outbox
         self.settings: ServerSettings = factory.settings
         self.clock: Clock = factory.clock
         self.ip = ip
@@ -114,7 +132,7 @@ class FramedConnection(Protocol):
         self.last_heard = self.clock.seconds()
         #: When the last keepalive ping went out (a silent peer gets one per interval).
         self._pinged_at = float("-inf")
-        #: Frames waiting for the outbox's next commit (see leekha.server.outbox).
+        #: Frames waiting for the outbox's next commit (see leekha.server.domain.outbox).
         self._out: list[bytes] = []
         #: Frames that waited while Twisted still had bytes for the peer, and their size.
         self._held: list[bytes] = []
@@ -133,13 +151,8 @@ class FramedConnection(Protocol):
         self.spoke = False
         #: Fires with None once the connection is gone.
         self.closed: Deferred[None] = Deferred()
-
-    # ---- to be provided by the request layer --------------------------------------------
-    def receive(self, msg: Message) -> None:
-        raise NotImplementedError
-
-    def gone(self) -> None:
-        """The connection closed; the request layer lets go of its session here."""
+        #: What the messages mean (leekha.server.handlers), made last: it may read the above.
+        self.requests = requests(self)
 
     def on_violation(self, exc: ProtocolError) -> None:
         """A protocol error in the byte stream: log, penalize and kick."""
@@ -193,7 +206,7 @@ class FramedConnection(Protocol):
             self.server.counter.release(self.ip)
         self.server.connections.discard(self)
         try:
-            self.gone()
+            self.requests.gone()
         except Exception:
             log.failure("cleanup after {ip} failed", ip=self.ip)
         if not self.closed.called:
@@ -292,19 +305,24 @@ class FramedConnection(Protocol):
     # ---- output ------------------------------------------------------------------------
     def send(self, msg: Message) -> None:
         """Queue a message; the outbox writes it once the turn's actions are committed.
-        (`queue` with `at=None`, spelled out: this is the server's hottest path.)"""
+        Not one whose type is newer than the version this client negotiated (an older
+        client could not decode it: `Message.SINCE`). (`queue` with `at=None`, spelled
+        out: this is the server's hottest path.)"""
         if self.closing or self.transport is None:
+            return
+        version = self.rules.version
+        if version is not None and version < msg.SINCE:
             return
         out = self._out
         try:
-            data = self.rules.send(msg, frames=self.lobby.outbox.frames)
+            data = self.rules.send(msg, frames=self.outbox.frames)
         except (ProtocolError, LocalProtocolError) as exc:
             self._not_sent(msg, exc)
             return
         if data:
             out.append(data)
             if len(out) == 1:
-                self.lobby.outbox.add(self)
+                self.outbox.add(self)
         if type(msg) is M.Error and self.rules.closed:
             self._closing_error()
 
@@ -315,7 +333,7 @@ class FramedConnection(Protocol):
         if self.closing or self.transport is None:
             return
         try:
-            data = self.rules.send(msg, frames=self.lobby.outbox.frames)
+            data = self.rules.send(msg, frames=self.outbox.frames)
         except (ProtocolError, LocalProtocolError) as exc:
             self._not_sent(msg, exc)
             return
@@ -342,7 +360,7 @@ class FramedConnection(Protocol):
         else:
             self._out.insert(min(at, len(self._out)), data)
         if len(self._out) == 1:
-            self.lobby.outbox.add(self)
+            self.outbox.add(self)
 
     @property
     def queued(self) -> int:
@@ -437,7 +455,7 @@ class FramedConnection(Protocol):
         for msg in messages:
             if self.closing:
                 return
-            self.receive(msg)
+            self.requests.receive(msg)
 
     def refuse(self, exc: ProtocolError) -> None:
         """The peer's bytes broke the protocol (said by the decoder here, or by a

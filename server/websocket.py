@@ -5,8 +5,8 @@ One binary WebSocket message carries one protocol message: the msgpack map, with
 4-byte length that frames it on TCP (docs/protocol.md, "WebSocket"). Nothing here knows
 what a message means. `WebSocketSession` holds the connection the server's factory builds
 for any peer (`leekha.server.connection.ServerFactory.buildProtocol`: the per-address
-caps, the penalty box, a `LeekhaConnection` with its versions, limits, rate limits,
-deadlines and keepalive) and re-frames at its edges:
+caps, the penalty box, a `FramedConnection` holding its `Requests`, with their versions,
+limits, rate limits, deadlines and keepalive) and re-frames at its edges:
 
 - in: a binary message of n bytes is fed to the connection as the frame `n` + body, so
   the one decoder (leekha.protocol.codec) judges it: empty, over the frame limit, not
@@ -235,7 +235,7 @@ class _Frames:
 
 class WebSocketSession:
     """One browser's WebSocket (a `twisted.web.websocket.WebSocketProtocol`), holding the
-    protocol the server's factory built for it: a `LeekhaConnection`, or the `Refusal`
+    protocol the server's factory built for it: a `FramedConnection`, or the `Refusal`
     of an address over its rate."""
 
     def __init__(self, peer: Protocol, request: Request, max_frame: int) -> None:

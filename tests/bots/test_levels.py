@@ -8,7 +8,7 @@ from leekha.common import cards as C
 from leekha.common.bots.base import make_strategy
 from leekha.common.bots.levels import impulse
 from leekha.common.config import CLASSIC
-from leekha.server.seats import bot_strategy_name
+from leekha.server.domain.seats import bot_strategy_name
 
 POINTS = CLASSIC.card_points()
 

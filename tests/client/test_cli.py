@@ -226,7 +226,7 @@ from leekha.client.eventloop import install_reactor
 install_reactor(tls=False)
 import leekha.client.tui.app, leekha.client.tui.play, leekha.server.app, leekha.server.local
 from leekha.protocol.message import MESSAGE_TYPES
-from leekha.server.limits import skeleton
+from leekha.server.domain.limits import skeleton
 assert skeleton("\u0501an") == skeleton("dan")  # Cyrillic komi de: the look-alikes are there
 made = [t for t, c in MESSAGE_TYPES.items() if "__dataclass_fields__" in c.__dict__]
 loaded = {m for m in sys.modules if sys.modules[m] is not None}
@@ -263,7 +263,7 @@ def test_the_tournament_limits_on_the_command_line_are_the_servers() -> None:
     from leekha.client.tournament import command
     from leekha.protocol.records import TIMER
     from leekha.protocol.schema import IntSpec
-    from leekha.server.tournament import plan
+    from leekha.server.domain.tournament import plan
 
     assert (command.MAX_DEALS, command.MAX_STAGES) == (plan.MAX_DEALS, plan.MAX_STAGES)
     assert isinstance(TIMER.inner, IntSpec)

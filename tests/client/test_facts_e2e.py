@@ -195,8 +195,8 @@ def simulated_rounds(seed: int) -> list[RoundScored]:
     from leekha.common.bots.base import decide
     from leekha.common.config import preset
     from leekha.common.view import seat_view
-    from leekha.server.autopilot import build_strategy
-    from leekha.server.turns import pending
+    from leekha.server.domain.autopilot import build_strategy
+    from leekha.server.domain.turns import pending
 
     overrides = {"game_end": "golden_goal", "moon_penalty": 1, "target": 37}
     game = Game(preset("classic", overrides), seed)

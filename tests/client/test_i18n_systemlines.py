@@ -30,7 +30,7 @@ def test_the_client_words_every_code_of_the_protocol() -> None:
 def server_notice_codes() -> set[str]:
     """Every code the server passes to `notice(...)` / `_seat_notice(...)` as a literal."""
     found = set()
-    for path in SERVER.glob("*.py"):
+    for path in SERVER.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)

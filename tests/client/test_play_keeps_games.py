@@ -11,8 +11,8 @@ from helpers.server import Harness, play_until
 from leekha.client.tui import replay
 from leekha.protocol import catalogue as M
 from leekha.server import local
+from leekha.server.domain.persistence import Store
 from leekha.server.local import play_data_dir
-from leekha.server.persistence import Store
 
 
 def replay_args(*argv: str) -> argparse.Namespace:

@@ -16,8 +16,8 @@ from leekha.client.tui import model as M
 from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import render_text
 from leekha.protocol.views import TournamentSummary
-from leekha.server.tournament import plan
-from leekha.server.tournament.standings import GameResult
+from leekha.server.domain.tournament import plan
+from leekha.server.domain.tournament.standings import GameResult
 
 
 def test_state_is_a_valid_wire_message() -> None:
@@ -115,8 +115,8 @@ def test_tournament_screen_back_refusal_and_old_servers() -> None:
 def test_export_and_status_read_the_servers_database(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from leekha.server.persistence import Store, db_path
-    from leekha.server.tournament.store import Stored, TournamentStore
+    from leekha.server.domain.persistence import Store, db_path
+    from leekha.server.domain.tournament.store import Stored, TournamentStore
 
     entrants = [plan.Entrant(0, "mybot")]
     entrants += [plan.Entrant(i, strategy=s) for i, s in enumerate(("search", "random"), 1)]

@@ -58,7 +58,7 @@ async def test_play_a_whole_game_by_keyboard_then_quit(tmp_path: Path) -> None:
             assert not client.session.online
 
     await aio(main())
-    from leekha.server.persistence import Store
+    from leekha.server.domain.persistence import Store
 
     store = Store.in_dir(tmp_path)  # the finished game is kept for records and replay
     try:

@@ -21,12 +21,12 @@ from twisted.python.failure import Failure
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import Decoder, encode
 from leekha.protocol.message import Message
-from leekha.server.connection import LeekhaConnection, ServerFactory
-from leekha.server.lobby import Lobby
-from leekha.server.persistence import Store
-from leekha.server.session import token_id
+from leekha.server.connection import FramedConnection, Requests, ServerFactory
+from leekha.server.domain.lobby import Lobby
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.session import token_id
+from leekha.server.domain.table import Table
 from leekha.server.settings import ServerSettings
-from leekha.server.table import Table
 
 VERSIONS = [[1, 0]]
 
@@ -61,16 +61,28 @@ def created_table(reply: Message) -> int:
     return int(reply.table["id"])
 
 
+def requests_of(conn: FramedConnection) -> Requests:
+    """The request layer a connection holds (its session, whether it is the operator)."""
+    requests = conn.requests
+    assert isinstance(requests, Requests), requests
+    return requests
+
+
 class FakeClient:
     """One client on a StringTransport: send messages, read what the server wrote."""
 
-    def __init__(self, proto: LeekhaConnection, transport: StringTransport) -> None:
+    def __init__(self, proto: FramedConnection, transport: StringTransport) -> None:
         self.proto = proto
         self.transport = transport
         self.decoder = Decoder(peer="server")
         self.inbox: list[Message] = []
         self.next_id = 1
         self.token: str | None = None
+
+    @property
+    def requests(self) -> Requests:
+        """What the server's side of this connection made of its messages."""
+        return requests_of(self.proto)
 
     def send(self, msg: Message) -> None:
         if isinstance(msg, M.Resume):
@@ -91,7 +103,7 @@ class FakeClient:
 
     def read(self) -> list[Message]:
         # The reactor turn ends before the client can read: commit and write the outbox.
-        self.proto.lobby.outbox.flush()
+        self.proto.outbox.flush()
         data = self.transport.value()
         self.transport.clear()
         got = self.decoder.feed(data) if data else []
@@ -119,7 +131,7 @@ class FakeClient:
 
     @property
     def closed(self) -> bool:
-        self.proto.lobby.outbox.flush()
+        self.proto.outbox.flush()
         return bool(self.transport.disconnecting)
 
     def drop(self) -> None:
@@ -159,7 +171,7 @@ class Harness:
         proto = self.factory.buildProtocol(cast(IAddress, addr))  # zope: not seen by mypy
         transport = StringTransport(peerAddress=addr)
         proto.makeConnection(transport)
-        if not isinstance(proto, LeekhaConnection):  # refused: one rate_limited frame
+        if not isinstance(proto, FramedConnection):  # refused: one rate_limited frame
             (refusal,) = Decoder(peer="server").feed(transport.value())
             assert isinstance(refusal, M.Error) and refusal.code == "rate_limited", refusal
             assert transport.disconnecting

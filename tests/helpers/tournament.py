@@ -5,9 +5,9 @@ from __future__ import annotations
 from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.protocol.views import Entrant, Tournament
-from leekha.server.tournament import plan
-from leekha.server.tournament.export import entrant_dict
-from leekha.server.tournament.standings import GameResult, standings
+from leekha.server.domain.tournament import plan
+from leekha.server.domain.tournament.export import entrant_dict
+from leekha.server.domain.tournament.standings import GameResult, standings
 
 
 def state(status: str = "running", tables: int = 2, done: int = 3) -> Tournament:

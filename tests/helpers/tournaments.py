@@ -9,7 +9,7 @@ from typing import Any
 from helpers.server import FakeClient, Harness, answer_prompts
 from leekha import protocol as P
 from leekha.protocol import catalogue as M
-from leekha.server.tournament.live import Tournament
+from leekha.server.domain.tournament.live import Tournament
 
 V13 = [[1, 3]]
 

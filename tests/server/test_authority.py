@@ -26,8 +26,8 @@ from leekha.client.identity import Identity
 from leekha.protocol import catalogue as M
 from leekha.protocol.auth import challenge_payload
 from leekha.protocol.message import Message
-from leekha.server.identities import name_key
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.identities import name_key
+from leekha.server.domain.persistence import Store, db_path
 
 V12 = [[1, 2]]
 NAMES = ("carol", "dave", "  carol ")
@@ -156,7 +156,7 @@ class Authority(RuleBasedStateMachine):
     @rule(who=st.integers(0, 4))
     def sit(self, who: int) -> None:
         d = self.devices[who]
-        if d.conn is None or d.conn.closed or d.conn.proto.session is None:
+        if d.conn is None or d.conn.closed or d.conn.requests.session is None:
             return
         reply = d.conn.request(M.CreateTable(id=d.conn.rid(), name="t"))
         if isinstance(reply, M.Snapshot):
@@ -189,9 +189,9 @@ class Authority(RuleBasedStateMachine):
     @invariant()
     def every_seat_is_held_by_whoever_sat_in_it(self) -> None:
         for d in self.devices:
-            if d.conn is None or d.conn.proto.session is None:
+            if d.conn is None or d.conn.requests.session is None:
                 continue
-            session = d.conn.proto.session
+            session = d.conn.requests.session
             assert session.verified == (d.key is not None)
             if d.key is not None:
                 assert session.key == d.key.public_key

@@ -13,7 +13,7 @@ from pathlib import Path
 from helpers.server import Harness
 
 from leekha.protocol import catalogue as M
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.persistence import Store, db_path
 
 
 def test_notices_come_back_after_a_restart_with_their_code_and_facts(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from leekha.server.checkpoint import checkpoint
-from leekha.server.persistence import Store, TableRow
+from leekha.server.domain.persistence import Store, TableRow
 
 
 def wal_pages(path: str) -> int:

@@ -20,7 +20,7 @@ from twisted.internet.defer import Deferred
 from leekha.protocol import catalogue as M
 from leekha.server.app import local_settings, start_server
 from leekha.server.dbhealth import DatabaseProblem, check
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.persistence import Store, db_path
 
 reactor_test = pytest_twisted.ensureDeferred
 RECORDS = [sys.executable, "-m", "leekha.client.cli", "records"]

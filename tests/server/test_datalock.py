@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from helpers.loopback import serve_process
 
-from leekha.server.database import db_path
 from leekha.server.datalock import LOCK_NAME, DataDirInUse, DataDirUnsafe, DataLock
+from leekha.server.domain.database import db_path
 
 SERVE = [sys.executable, "-m", "leekha.client.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
 SERVE += ["--no-announce"]

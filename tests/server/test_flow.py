@@ -371,7 +371,7 @@ def test_every_error_code_the_server_uses_is_catalogued() -> None:
     known = set(PROTOCOL_ERRORS) | set(ENGINE_ERRORS) | set(APPLICATION_ERRORS)
     used: set[str] = set()
     pattern = re.compile(r'(?:Refused|\.kick|\.shutdown|M\.Error)\(\s*(?:code=)?"([a-z_]+)"')
-    for path in (ROOT / "server").glob("*.py"):
+    for path in (ROOT / "server").rglob("*.py"):
         used |= set(pattern.findall(path.read_text("utf-8")))
     assert {"server_shutdown", "server_full", "hello_timeout", "session_replaced"} <= used
     assert "already_welcomed" in used

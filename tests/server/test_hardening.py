@@ -16,7 +16,7 @@ from leekha.protocol import catalogue as M
 from leekha.protocol.catalogue import LIST_PAGE
 from leekha.protocol.codec import DEFAULT_MAX_FRAME, encode
 from leekha.protocol.views import TableSummary
-from leekha.server.listing import Listing
+from leekha.server.domain.listing import Listing
 
 
 def make_tables(h: Harness, n: int, ip_base: str = "10.1") -> list[int]:

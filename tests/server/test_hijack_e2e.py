@@ -13,7 +13,7 @@ from helpers.wire import V12, ask, dial, key_hello, serving
 
 from leekha.client.identity import Identity
 from leekha.protocol import catalogue as M
-from leekha.server.persistence import db_path
+from leekha.server.domain.persistence import db_path
 
 reactor_test = pytest_twisted.ensureDeferred
 

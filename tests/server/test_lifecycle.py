@@ -15,8 +15,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
-from leekha.server.session import token_id
-from leekha.server.table import Table
+from leekha.server.domain.session import token_id
+from leekha.server.domain.table import Table
 
 PEOPLE = ("ann", "bob", "cat", "dan", "eve")
 GRACE = 3.0

@@ -9,7 +9,7 @@ from helpers.server import VERSIONS, FakeClient, Harness, created_table
 
 from leekha.protocol import catalogue as M
 from leekha.protocol.codec import encode
-from leekha.server.timers import SLOT_S
+from leekha.server.domain.timers import SLOT_S
 
 
 def test_hello_gets_a_welcome_with_a_token_and_the_cleaned_name() -> None:

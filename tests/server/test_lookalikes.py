@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from leekha.server import lookalikes
+from leekha.server.domain import lookalikes
 
 
 @pytest.fixture(scope="module")

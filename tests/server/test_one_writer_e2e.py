@@ -24,7 +24,7 @@ from zope.interface import provider
 from leekha.protocol import catalogue as M
 from leekha.server.app import local_settings, start_server
 from leekha.server.datalock import DataDirInUse
-from leekha.server.persistence import db_path
+from leekha.server.domain.persistence import db_path
 
 reactor_test = pytest_twisted.ensureDeferred
 SERVE = [sys.executable, "-m", "leekha.client.cli", "serve", "--host", "127.0.0.1", "--port", "0"]

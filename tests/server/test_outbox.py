@@ -1,5 +1,5 @@
 """The outbox's flush: one connection whose write raises costs the others of that turn
-nothing (server/outbox.py)."""
+nothing (server/domain/outbox.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import cast
 from twisted.internet import task
 from twisted.logger import LogLevel, capturedLogs
 
-from leekha.server.outbox import Outbox
-from leekha.server.persistence import Store
+from leekha.server.domain.outbox import Outbox
+from leekha.server.domain.persistence import Store
 
 
 class DummyStore:

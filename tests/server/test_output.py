@@ -13,7 +13,7 @@ from leekha.protocol import codec
 from leekha.protocol.codec import encode
 from leekha.protocol.message import Message
 from leekha.server.connection import CLOSE_GRACE_S, MAX_STRIKES_FACTOR
-from leekha.server.persistence import Store
+from leekha.server.domain.persistence import Store
 
 
 def test_a_kicked_connection_whose_writes_were_paused_is_closed() -> None:

@@ -15,8 +15,8 @@ from leekha.common import cards as C
 from leekha.common.record import GameRecord
 from leekha.protocol import catalogue as M
 from leekha.server import records_cli
-from leekha.server.persistence import Store, db_path
-from leekha.server.session import token_id
+from leekha.server.domain.persistence import Store, db_path
+from leekha.server.domain.session import token_id
 
 
 def crash_mid_trick(tmp_path: Path) -> tuple[Harness, int, str, list[dict[str, object]]]:

@@ -15,7 +15,7 @@ from leekha.client import i18n
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
 from leekha.protocol import catalogue as C
-from leekha.server.persistence import Store
+from leekha.server.domain.persistence import Store
 
 V13 = [[1, 3]]
 

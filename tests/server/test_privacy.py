@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers.server import FakeClient, Harness, answer_prompts, created_table
+from helpers.server import FakeClient, Harness, answer_prompts, created_table, requests_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,8 +13,8 @@ from leekha.common import cards as C
 from leekha.common.config import PRESETS
 from leekha.protocol import catalogue as M
 from leekha.protocol.message import Message
-from leekha.server.connection import LeekhaConnection
-from leekha.server.table import Table
+from leekha.server.connection import FramedConnection
+from leekha.server.domain.table import Table
 
 
 def hidden_from(table: Table, seat: int | None) -> set[int]:
@@ -56,11 +56,11 @@ class Spy:
         self.h = h
         self.tid = tid
         self.checked = 0
-        self.original = LeekhaConnection.queue
+        self.original = FramedConnection.queue
 
-    def __call__(self, conn: LeekhaConnection, msg: Message, at: int | None) -> None:
+    def __call__(self, conn: FramedConnection, msg: Message, at: int | None) -> None:
         table = self.h.lobby.tables.get(self.tid)
-        session = conn.session
+        session = requests_of(conn).session
         if table is not None and session is not None:
             seat = table.seat_of(session.token)
             at_table = seat is not None or session.token in table.spectators
@@ -73,14 +73,14 @@ class Spy:
         self.original(conn, msg, at)
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        def queue(conn: LeekhaConnection, msg: Message, at: int | None) -> None:
+        def queue(conn: FramedConnection, msg: Message, at: int | None) -> None:
             self(conn, msg, at)
 
-        def send(conn: LeekhaConnection, msg: Message) -> None:
+        def send(conn: FramedConnection, msg: Message) -> None:
             self(conn, msg, None)  # send is queue at the end, spelled out for speed
 
-        monkeypatch.setattr(LeekhaConnection, "queue", queue)
-        monkeypatch.setattr(LeekhaConnection, "send", send)
+        monkeypatch.setattr(FramedConnection, "queue", queue)
+        monkeypatch.setattr(FramedConnection, "send", send)
 
 
 def double_sometimes(h: Harness, c: FakeClient, tid: int, rng: random.Random) -> None:

@@ -14,8 +14,8 @@ from helpers.server import FakeClient, Harness, answer_prompts, created_table, s
 
 from leekha import protocol as P
 from leekha.protocol import catalogue as C
-from leekha.server.persistence import Store
-from leekha.server.table import Table
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.table import Table
 
 
 def person(h: Harness, name: str) -> FakeClient:
@@ -215,8 +215,7 @@ def test_quick_play_never_seats_a_stranger_at_a_hosts_table_nor_starts_it() -> N
     host = person(h, "host")
     tid = created_table(host.request(C.CreateTable(id=host.rid(), name="friends")))
     for seat in (2, 3):
-        assert isinstance(host.request(C.AddBot(id=host.rid(), seat=seat, strategy="random")),
-                          C.Ok)
+        assert isinstance(host.request(C.AddBot(id=host.rid(), seat=seat, strategy="random")), C.Ok)
     stranger = person(h, "stranger")
     snap = quick(stranger)
     assert snap.table["id"] != tid and snap.your_seat == 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from leekha.server.persistence import Store
-from leekha.server.ratings import Entrant, Rating, rate_game
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.ratings import Entrant, Rating, rate_game
 
 
 def test_library_documented_two_team_example() -> None:

@@ -12,7 +12,7 @@ from helpers.server import Harness, answer_prompts
 
 from leekha.protocol import catalogue as M
 from leekha.server import records_cli
-from leekha.server.persistence import Store
+from leekha.server.domain.persistence import Store
 
 GAMES = [
     (3, "Friday", [("ann", False, True, 20, 4), ("b1", True, False, 60, 4),

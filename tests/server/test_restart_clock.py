@@ -11,7 +11,7 @@ import pytest
 from helpers.server import VERSIONS, Harness, answer_prompts
 
 from leekha.protocol import catalogue as M
-from leekha.server.persistence import Store
+from leekha.server.domain.persistence import Store
 
 TURN_S = 10
 

@@ -98,7 +98,7 @@ def test_the_system_name_cannot_be_taken() -> None:
 
 
 def test_the_chat_replay_survives_a_server_restart(tmp_path: Path) -> None:
-    from leekha.server.persistence import Store
+    from leekha.server.domain.persistence import Store
 
     h = Harness(store=Store.in_dir(tmp_path), chat_rate_per_min=1000)
     alice = h.player("alice")

@@ -192,8 +192,8 @@ def test_hosting_guide_documents_every_key_and_option() -> None:
 def test_game_seed_makes_every_game_deal_the_same_and_is_unset_by_default() -> None:
     from twisted.internet.testing import MemoryReactorClock
 
-    from leekha.server.lobby import Lobby
-    from leekha.server.persistence import Store
+    from leekha.server.domain.lobby import Lobby
+    from leekha.server.domain.persistence import Store
 
     assert load_settings(None, {}).game_seed is None
     fixed = settings_from_args(parse("--game-seed", "1234"))

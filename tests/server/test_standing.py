@@ -13,7 +13,7 @@ from leekha import protocol as P
 from leekha.client.identity import Identity
 from leekha.common.config import preset
 from leekha.common.game import Game
-from leekha.server.standing import game_facts
+from leekha.server.domain.standing import game_facts
 
 
 def _play_out(config_name: str, seed: int) -> Game:
@@ -77,7 +77,7 @@ def test_records_stats_shows_the_leaderboard_and_history(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from leekha.client import cli
-    from leekha.server.persistence import Store
+    from leekha.server.domain.persistence import Store
 
     store = Store.in_dir(tmp_path)
     players = [("Rana", False, True, 20, 5), ("Omar", False, False, 60, 5)]

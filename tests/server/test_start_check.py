@@ -17,7 +17,7 @@ from helpers.wire import serving
 
 from leekha.protocol import catalogue as M
 from leekha.server.dbhealth import quick_check
-from leekha.server.persistence import Store, db_path
+from leekha.server.domain.persistence import Store, db_path
 
 reactor_test = pytest_twisted.ensureDeferred
 

@@ -12,9 +12,9 @@ from leekha.common.actions import Action, Double, Pass, check_pass_cards
 from leekha.common.cards import check_card
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
-from leekha.server.errors import Refused
-from leekha.server.session import token_id
-from leekha.server.table import Table
+from leekha.server.domain.errors import Refused
+from leekha.server.domain.session import token_id
+from leekha.server.domain.table import Table
 
 
 def alice_starts(h: Harness, **table: Any) -> tuple[FakeClient, int, Table, Game]:
@@ -221,6 +221,8 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot_and_rematch_needs_votes() -> N
 def test_a_slow_bot_decision_is_discarded_when_the_player_takes_the_seat_back() -> None:
     from twisted.internet.defer import Deferred
 
+    from leekha.server.app import deferred_think
+
     pending: list[tuple[Deferred[Any], Any]] = []
 
     def think_later(decide_now: Any) -> Deferred[Any]:
@@ -229,7 +231,7 @@ def test_a_slow_bot_decision_is_discarded_when_the_player_takes_the_seat_back() 
         return d
 
     h = Harness(seat_grace_s=1.0)
-    h.lobby.options.think = think_later
+    h.lobby.options.think = deferred_think(think_later)
     alice, _tid, _table, game = alice_starts(h)
     # The bots' passes are "thinking" until we deliver them, one at a time.
     while pending:
@@ -252,8 +254,10 @@ def test_a_slow_bot_decision_is_discarded_when_the_player_takes_the_seat_back() 
 def test_a_failing_bot_falls_back_to_a_random_legal_move() -> None:
     from twisted.internet.defer import fail
 
+    from leekha.server.app import deferred_think
+
     h = Harness()
-    h.lobby.options.think = lambda decide_now: fail(RuntimeError("strategy bug"))
+    h.lobby.options.think = deferred_think(lambda decide_now: fail(RuntimeError("strategy bug")))
     _alice, _tid, _, game = alice_starts(h, strategy="heuristic")
     h.advance(1.0)
     assert all(game.passed[s] is not None for s in (1, 2, 3))

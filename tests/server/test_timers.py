@@ -1,4 +1,4 @@
-"""Shared timers (leekha.server.timers) on a fake clock."""
+"""Shared timers (leekha.server.domain.timers) on a fake clock."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from helpers.server import Harness
 from twisted.internet.task import Clock
 
 from leekha.protocol import catalogue as M
-from leekha.server.timers import BATCH, SLOT_S, Deadlines, FixedDelay, Watch
+from leekha.server.domain.timers import BATCH, SLOT_S, Deadlines, FixedDelay, Watch
 
 
 def test_fixed_delay_calls_each_at_its_own_time_with_one_clock_timer() -> None:

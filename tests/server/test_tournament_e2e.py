@@ -21,9 +21,9 @@ from helpers.processes import Proc, bot, serve
 from leekha import protocol as P
 from leekha.common.record import GameRecord
 from leekha.protocol.views import EntrantRequest
-from leekha.server.persistence import Store
-from leekha.server.tournament.export import document
-from leekha.server.tournament.store import TournamentStore
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.tournament.export import document
+from leekha.server.domain.tournament.store import TournamentStore
 
 # The fast lane leaves it out: it starts processes or ptys.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from leekha.common.intervals import Z95, Interval
 from leekha.common.seeds import derive_seed
 from leekha.protocol.views import TournamentMeta
-from leekha.server.tournament import export, plan
-from leekha.server.tournament.plan import Entrant, PlanError, PlannedGame
-from leekha.server.tournament.standings import GameResult, standings
+from leekha.server.domain.tournament import export, plan
+from leekha.server.domain.tournament.plan import Entrant, PlanError, PlannedGame
+from leekha.server.domain.tournament.standings import GameResult, standings
 
 
 @settings(max_examples=25, deadline=None)

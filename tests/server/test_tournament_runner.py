@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from leekha import protocol as P
 from leekha.common.record import GameRecord
 from leekha.protocol import catalogue as M
-from leekha.server.persistence import Store
-from leekha.server.tournament.live import Tournament
-from leekha.server.tournament.store import TournamentStore
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.tournament.live import Tournament
+from leekha.server.domain.tournament.store import TournamentStore
 
 #: One round of 13 tricks ends most games: a quick tournament.
 

@@ -14,8 +14,8 @@ from helpers.tournaments import V13, _create, _hello, _run, _tournament
 
 from leekha import protocol as P
 from leekha.protocol import catalogue as M
-from leekha.server.persistence import Store
-from leekha.server.tournament.store import TournamentStore
+from leekha.server.domain.persistence import Store
+from leekha.server.domain.tournament.store import TournamentStore
 
 V14 = [[1, 4]]
 #: ann and bob are people, two server bots make the foursome.

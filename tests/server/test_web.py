@@ -29,7 +29,7 @@ from leekha.protocol import catalogue as M
 from leekha.protocol.codec import DEFAULT_MAX_FRAME, encode
 from leekha.protocol.message import Message
 from leekha.server.app import RunningServer, start_server
-from leekha.server.connection import LeekhaConnection
+from leekha.server.connection import FramedConnection, Requests
 from leekha.server.settings import SettingsError, load_settings
 from leekha.server.web import CSP, origin_allowed, shipped
 from leekha.server.websocket import ws_frames
@@ -152,13 +152,15 @@ async def test_a_browser_session_plays_at_a_bot_table_over_the_websocket(tmp_pat
         assert isinstance(reply, M.Ok)
         over = await within(ann.wait_for(is_type(M.GameOver)), reactor)
         assert max(over.totals) >= 10
-        # The same session as TCP: a LeekhaConnection of the factory, with its address.
+        # The same session as TCP: a connection of the factory, with its address.
         (conn,) = server.factory.connections
-        assert isinstance(conn, LeekhaConnection) and conn.ip == "127.0.0.1"
-        assert conn.session is not None and conn.session.name == "ann"
+        assert isinstance(conn, FramedConnection) and conn.ip == "127.0.0.1"
+        requests = conn.requests
+        assert isinstance(requests, Requests)
+        assert requests.session is not None and requests.session.name == "ann"
         # From this machine, yet not the operator: through the page, a reverse proxy's
         # guests would all come from here (cancel_tournament trusts only the game port).
-        assert not conn.operator
+        assert not requests.operator
     finally:
         await server.stop()
     err = await within(ann.wait_for(is_type(M.Error)), reactor)

@@ -11,7 +11,7 @@ from leekha.common.bots.base import make_strategy
 from leekha.common.config import preset
 from leekha.common.game import Game
 from leekha.protocol import catalogue as M
-from leekha.server import wire_events
+from leekha.server.domain import wire_events
 
 
 def test_hands_and_received_cards_reach_only_their_seat() -> None:
