@@ -26,7 +26,8 @@ from leekha.client.tui.overlays import (
     TOURNAMENTS,
 )
 
-# Layers over the overlays: the chat line takes every key, then a held trick.
+# Layers over the overlays: the chat line takes every key, then a moment just past still
+# on screen (client/tui/timeline.py).
 CHAT = "chat"
 HELD = "held"
 
@@ -54,11 +55,14 @@ class Where:
 
 @dataclass(frozen=True)
 class Press:
-    """What an intent gets: the model, the app's actions and the key's text."""
+    """What an intent gets: the model, the app's actions and the key's text; `again`
+    hands the same key back to the bindings (after a held trick the key ended, it acts on
+    the true state)."""
 
     m: M.ClientModel
     act: Actions
     data: str = ""
+    again: Callable[[], None] = lambda: None
 
 
 Intent = Callable[[Press], None]

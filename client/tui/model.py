@@ -34,7 +34,6 @@ from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN
 from leekha.client.tui.game_replies import GameReplies
-from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
@@ -62,6 +61,7 @@ from leekha.client.tui.shared import Names, Sender, Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.table_intents import TableActions
+from leekha.client.tui.timeline import HeldSummary, Item, Timeline
 from leekha.client.tui.words import NAME_MAX, level_word, table_name_for
 
 #: What the screens and the tests read here, wherever it is defined.
@@ -122,7 +122,8 @@ class ClientModel:
     ) -> None:
         self.clock = clock
         self.auto = auto
-        self.hold = Hold(clock, trick_hold)  # a finished trick held on screen
+        #: What the table screen still shows of the moments just past (timeline.py).
+        self.timeline = Timeline(clock, trick_hold)
         self.link = L.Link()
         self.boxes = Overlays()
         self.lobby = Lobby()
@@ -140,13 +141,16 @@ class ClientModel:
         self.alarm = Alarm(clock, self.line, bell)
         self.choices = Choices(self.shared)
         self.at_table = TableActions(
-            self.shared, lambda: self.replies.leave_table(), prefs if prefs is not None else Prefs()
+            self.shared,
+            lambda: self.replies.leave_table(),
+            prefs if prefs is not None else Prefs(),
+            self.timeline,
         )
         self.social = Social(self.shared, self.chats)
         self.in_lobby = LobbyActions(self.shared, self.lobby, self.social.open_profiles)
-        choices, table, alarm, hold = self.choices, self.at_table, self.alarm, self.hold
+        choices, table, alarm, timeline = self.choices, self.at_table, self.alarm, self.timeline
         events = GameReplies(
-            self.shared, choices=choices, table=table, alarm=alarm, hold=hold, auto=auto
+            self.shared, choices=choices, table=table, alarm=alarm, timeline=timeline, auto=auto
         )
         self.replies = Replies(
             self.shared,
@@ -156,7 +160,7 @@ class ClientModel:
             lobby=self.in_lobby,
             social=self.social,
             alarm=alarm,
-            hold=hold,
+            timeline=timeline,
             chats=self.chats,
             auto=auto,
         )
@@ -204,12 +208,15 @@ class ClientModel:
             waiting=self.game.status_word == "waiting",
             doubling=bool(self.choices.double_offer),
             over=self.game.phase == "game_over",
+            trick_held=self.timeline.trick is not None,
             help_box=help_box,
         )
 
     @property
     def holding(self) -> bool:
-        return self.hold.until is not None
+        """Whether the screen shows a moment just past (a finished trick, a round's
+        summary) for its time: any key goes on."""
+        return self.timeline.current is not None
 
     @property
     def chat(self) -> deque[tuple[str, str]]:
@@ -269,9 +276,8 @@ class ClientModel:
         self.say(detail, error=True)
 
     def apply(self, msg: P.Message) -> None:
-        """Fold one server message into the state (game events wait behind a held trick)."""
-        if self.hold.waits(msg):
-            return
+        """Fold one server message into the state, at once (what the screen still shows of
+        the moments before is the timeline's, timeline.py)."""
         self.replies.apply(msg)
         self._forget_stale_status()
 
@@ -281,17 +287,24 @@ class ClientModel:
         if self.at_table.leave_confirm and self.screen != TABLE:
             self.at_table.leave_confirm = False
 
-    def release_hold(self) -> None:
-        """Stop holding the finished trick; apply what arrived meanwhile (which may hold
-        the next one)."""
-        self.hold.release(self.replies.apply)
+    def key_release(self) -> bool:
+        """A key while the screen shows a moment just past: it goes on to the next one (or
+        to the true state), and a round's summary closes on the way (the key is the
+        player's "seen it"). True when the key should then act on the true state: it ended
+        a finished trick and no round's summary is next (that needs its own key)."""
+        item = self.timeline.skip()
+        if isinstance(item, HeldSummary):
+            if self.boxes.summary is item.summary:
+                self.boxes.summary = None
+            return False
+        return item is not None and not isinstance(self.timeline.current, HeldSummary)
 
-    def key_release(self) -> None:
-        """A key during a hold: it goes on at once, and closes a round summary on the way
-        (the key is the player's "seen it")."""
-        if self.overlay == SUMMARY:
+    def _shown(self, item: Item) -> None:
+        """An item's time is up: a round's summary whose next round was dealt meanwhile
+        closes with it (that round needs the player); one at the game's end stays until
+        Enter or Esc."""
+        if isinstance(item, HeldSummary) and item.dealt and self.boxes.summary is item.summary:
             self.boxes.summary = None
-        self.release_hold()
 
     def quick_seconds_left(self) -> int | None:
         """Seconds until the bots come to the waiting table quick play opened for us."""
@@ -301,13 +314,13 @@ class ClientModel:
         return max(0, math.ceil(until - self.clock()))
 
     def tick(self) -> bool:
-        """Release a held trick whose time is up, and warn once when a timer of ours is
-        about to run out; True when the screen changed."""
+        """End the timeline's items whose time is up, and warn once when a timer of ours
+        is about to run out; True when the screen changed."""
         changed = self.alarm.warn(self.choices.my_turn) or self.quick_seconds_left() is not None
-        if self.hold.due():
-            self.release_hold()
-            return True
-        return changed
+        ended = self.timeline.due()
+        for item in ended:
+            self._shown(item)
+        return changed or bool(ended)
 
     # ---- keys that mean something everywhere ----------------------------------------------
     def escape(self) -> None:

@@ -71,11 +71,21 @@ class Overlays:
     summary: RoundSummary | None = None
 
     def top(
-        self, screen: str, *, waiting: bool, doubling: bool, over: bool, help_box: bool = True
+        self,
+        screen: str,
+        *,
+        waiting: bool,
+        doubling: bool,
+        over: bool,
+        trick_held: bool = False,
+        help_box: bool = True,
     ) -> str | None:
         """The box on top on `screen`; at a table, `waiting` (not started), `doubling` (a
-        Leekha card may be revealed) and `over` (the game has ended) open theirs. Without
-        `help_box`, the box the help box covers (the one whose keys it lists)."""
+        Leekha card may be revealed) and `over` (the game has ended) open theirs. While
+        `trick_held` (a finished trick is still on screen, client/tui/timeline.py), the
+        boxes of what came after it (the round's summary, the doubling prompt, the game's
+        end) wait behind it. Without `help_box`, the box the help box covers (the one
+        whose keys it lists)."""
         if self.show_help and help_box:
             return HELP
         if self.phrase_picker and screen != CONNECTING:
@@ -98,6 +108,8 @@ class Overlays:
                 return BOT_LEVEL
             if self.show_scores:
                 return SCORES
+            if trick_held:
+                return None
             if self.summary is not None:
                 return SUMMARY
             if doubling:

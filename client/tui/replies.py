@@ -20,17 +20,16 @@ from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import PasswordPrompt
 from leekha.client.tui.game_replies import GameReplies
-from leekha.client.tui.hold import SYSTEM_SENDER as HOLD_SYSTEM_SENDER
-from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
+from leekha.client.tui.timeline import Timeline
 from leekha.client.tui.words import refused
 from leekha.protocol import version as V
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
-SYSTEM_SENDER = HOLD_SYSTEM_SENDER  # the server's own lines
+SYSTEM_SENDER = "*"  # the server's own lines
 
 
 class Replies:
@@ -44,7 +43,7 @@ class Replies:
         lobby: LobbyActions,
         social: Social,
         alarm: Alarm,
-        hold: Hold,
+        timeline: Timeline,
         chats: Chats,
         auto: AutoSetup | None,
     ) -> None:
@@ -55,7 +54,7 @@ class Replies:
         self.lobby = lobby
         self.social = social
         self.alarm = alarm
-        self.hold = hold
+        self.timeline = timeline
         self.chats = chats
         self.auto = auto
 
@@ -197,6 +196,9 @@ class Replies:
         watch = (req.table_id, req.password) if isinstance(req, P.Spectate) else None
         if g.snapshot(msg, watch):
             self.chats.forget(g.table_id)  # its own history follows from the server
+            self.timeline.clear()  # another table: nothing of the last one is left to show
+        else:
+            self.timeline.snapshot()  # the position is stated whole: held tricks are stale
         self.choices.snapshot()
         self.table.snapshot()
         if not self.choices.my_turn:
@@ -269,4 +271,4 @@ class Replies:
         self.table.left()
         self.social.left()
         self.alarm.stop()
-        self.hold.clear()
+        self.timeline.clear()

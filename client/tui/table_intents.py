@@ -15,11 +15,19 @@ from leekha.client.i18n import _
 from leekha.client.prefs import Prefs
 from leekha.client.tui.overlays import BOT_LEVELS
 from leekha.client.tui.shared import Shared
+from leekha.client.tui.timeline import Timeline
 
 
 class TableActions:
-    def __init__(self, shared: Shared, leave_table: Callable[[], None], prefs: Prefs) -> None:
+    def __init__(
+        self,
+        shared: Shared,
+        leave_table: Callable[[], None],
+        prefs: Prefs,
+        timeline: Timeline,
+    ) -> None:
         self.s = shared
+        self._timeline = timeline  # a finished trick still on screen is drawn from it
         self._leave_table = leave_table  # back in the lobby, nothing of the table kept
         self.show_last = False
         self._prefs = prefs  # the aid as the player last left it, in this run or before
@@ -30,11 +38,14 @@ class TableActions:
         self.trick_note = ""  # "b3 takes it (+13): Q♠" under a finished trick
 
     def display_trick(self) -> list[list[int]]:
-        """The trick on the table: the one being played, or the last one taken while it is
-        still shown (or asked for)."""
+        """The trick on the table: a finished one the timeline still shows, the one being
+        played, or the last one taken while it is still shown (or asked for)."""
         g = self.s.game
         if g.view is None:
             return []
+        held = self._timeline.trick
+        if held is not None:
+            return [[seat, card] for seat, card in held.cards]
         if self.show_last and g.last_trick is not None:
             return list(g.last_trick["cards"])
         if g.view.trick:
