@@ -1,7 +1,8 @@
 """What the client's key table is written in: the layers, the named conditions (ptpython's
 filters) and the contexts its conditions and intents get.
 
-Which keys are live follows one layer value: the chat line, a held trick, or else the
+Which keys are live follows one layer value: the chat line, a moment just past still on
+screen (a finished trick, a round's summary: client/tui/timeline.py), or else the
 model's `overlay` (the one the painter and Esc use), then the screen and the phase.
 `Where` names that layer explicitly, so the help box can ask what is live under itself.
 The `hint_*`-style predicates below say when a hint is worth its room on the bottom line;

@@ -7,8 +7,11 @@ screen and state be tested by feeding messages, without a terminal or a server.
 
 `ClientModel` only wires the parts, each a small state of its own: the table (client/core),
 the hand's choices (choices.py), the table's and the lobby's actions (table_intents.py,
-lobby_intents.py), the social boxes (social_intents.py), our clock (alarm.py), and the one
-dispatch of the server's messages (replies.py, game_replies.py). Its methods are the intents
+lobby_intents.py), the social boxes (social_intents.py), our clock (alarm.py), the one
+dispatch of the server's messages (replies.py, game_replies.py), and the presentation
+timeline (timeline.py): every message is folded at once, and what the screen still shows of
+the moments just past (a finished trick, a round's summary) is an item there, drawn over
+the true state that every key acts on. Its methods are the intents
 the keys call and the few facts the screens read, each passed to the part that owns it.
 
 Which overlay is on top is one derived value, `overlay`: the painter draws it, Esc closes
