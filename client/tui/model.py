@@ -222,6 +222,13 @@ class ClientModel:
         return self.timeline.current is not None
 
     @property
+    def shown_summary(self) -> RoundSummary | None:
+        """The round's summary the box shows: the timeline's while one is on screen (the
+        client may be rounds behind the server, whose latest is in `boxes.summary`)."""
+        item = self.timeline.current
+        return item.summary if isinstance(item, HeldSummary) else self.boxes.summary
+
+    @property
     def chat(self) -> deque[tuple[str, str]]:
         """The chat lines of where we are (this table, or the lobby)."""
         return self.chats.at(self.shared.here)

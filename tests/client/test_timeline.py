@@ -272,3 +272,34 @@ def test_the_last_trick_shows_before_the_summary_and_the_game_over_box() -> None
     assert m.tick() and not m.holding and m.overlay == M.SUMMARY
     m.escape()
     assert m.overlay == M.GAME_OVER
+
+
+def test_a_client_rounds_behind_shows_each_rounds_summary_in_turn() -> None:
+    """The server plays on while a summary shows (a bot plays our seat): the box shows the
+    summary the timeline is at, not the latest round's, and a key on it goes to the next."""
+    now = [100.0]
+    m = M.ClientModel("ann", clock=lambda: now[0], trick_hold=0.5)
+    _playing(m, [])
+    first, second = (
+        P.RoundScored(
+            round=r,
+            round_points=[0, 13, 0, 0],
+            totals=[0, 13 * (r + 1), 0, 0],
+            taken=[[], [C.QUEEN_SPADES], [], []],
+        )  # fmt: skip
+        for r in (0, 1)
+    )
+    m.apply(first)
+    m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=1))
+    for seat, card in TRICK:
+        m.apply(P.CardPlayed(seat=seat, card=card))
+    m.apply(P.TrickTaken(winner=2, cards=TRICK, points=0))
+    m.apply(second)
+    m.apply(P.Dealt(round=2, dealer=1, hand=HAND, pass_to=2))
+    assert m.overlay == M.SUMMARY and "round 1 over" in render_text(m)
+    m.key_release()  # round 1's summary goes; round 2's first trick shows, then its summary
+    assert m.overlay is None and m.at_table.display_trick() == TRICK
+    now[0] += 0.5
+    assert m.tick() and m.overlay == M.SUMMARY and "round 2 over" in render_text(m)
+    now[0] += SUMMARY_HOLD_S
+    assert m.tick() and m.overlay is None and m.boxes.summary is None
