@@ -76,10 +76,7 @@ class GameReplies:
     def _dealt(self, msg: P.Dealt) -> None:
         if not self.s.game.dealt(msg):
             return
-        if not self.timeline.dealt():
-            # The new round needs the player: the summary goes, unless the timeline still
-            # shows it for its time (it then closes when that is up).
-            self.s.boxes.summary = None
+        self.timeline.dealt()  # the new round needs the player: the summary goes
         self.choices.dealt()
         self.table.dealt()
         self.s.line.position_moved()

@@ -64,7 +64,7 @@ from leekha.client.tui.shared import Names, Sender, Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.table_intents import TableActions
-from leekha.client.tui.timeline import HeldSummary, Item, Timeline
+from leekha.client.tui.timeline import Timeline
 from leekha.client.tui.words import NAME_MAX, level_word, table_name_for
 
 #: What the screens and the tests read here, wherever it is defined.
@@ -125,10 +125,10 @@ class ClientModel:
     ) -> None:
         self.clock = clock
         self.auto = auto
-        #: What the table screen still shows of the moments just past (timeline.py).
-        self.timeline = Timeline(clock, trick_hold)
         self.link = L.Link()
         self.boxes = Overlays()
+        #: What the table screen still shows of the moments just past (timeline.py).
+        self.timeline = Timeline(clock, trick_hold, self.boxes)
         self.lobby = Lobby()
         self.game = TableState(clock)
         #: Chat lines by where they were said: a table's id, or None for the lobby.
@@ -222,13 +222,6 @@ class ClientModel:
         return self.timeline.current is not None
 
     @property
-    def shown_summary(self) -> RoundSummary | None:
-        """The round's summary the box shows: the timeline's while one is on screen (the
-        client may be rounds behind the server, whose latest is in `boxes.summary`)."""
-        item = self.timeline.current
-        return item.summary if isinstance(item, HeldSummary) else self.boxes.summary
-
-    @property
     def chat(self) -> deque[tuple[str, str]]:
         """The chat lines of where we are (this table, or the lobby)."""
         return self.chats.at(self.shared.here)
@@ -299,22 +292,8 @@ class ClientModel:
 
     def key_release(self) -> bool:
         """A key while the screen shows a moment just past: it goes on to the next one (or
-        to the true state), and a round's summary closes on the way (the key is the
-        player's "seen it"). True when the key should then act on the true state: it ended
-        a finished trick and no round's summary is next (that needs its own key)."""
-        item = self.timeline.skip()
-        if isinstance(item, HeldSummary):
-            if self.boxes.summary is item.summary:
-                self.boxes.summary = None
-            return False
-        return item is not None and not isinstance(self.timeline.current, HeldSummary)
-
-    def _shown(self, item: Item) -> None:
-        """An item's time is up: a round's summary whose next round was dealt meanwhile
-        closes with it (that round needs the player); one at the game's end stays until
-        Enter or Esc."""
-        if isinstance(item, HeldSummary) and item.dealt and self.boxes.summary is item.summary:
-            self.boxes.summary = None
+        to the true state); True when the key then acts on the true state (timeline.py)."""
+        return self.timeline.key()
 
     def quick_seconds_left(self) -> int | None:
         """Seconds until the bots come to the waiting table quick play opened for us."""
@@ -327,10 +306,7 @@ class ClientModel:
         """End the timeline's items whose time is up, and warn once when a timer of ours
         is about to run out; True when the screen changed."""
         changed = self.alarm.warn(self.choices.my_turn) or self.quick_seconds_left() is not None
-        ended = self.timeline.due()
-        for item in ended:
-            self._shown(item)
-        return changed or bool(ended)
+        return bool(self.timeline.due()) or changed
 
     # ---- keys that mean something everywhere ----------------------------------------------
     def escape(self) -> None:

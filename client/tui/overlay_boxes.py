@@ -76,7 +76,7 @@ def _names(m: M.ClientModel) -> list[str]:
 
 
 def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
-    summary = m.shown_summary
+    summary = m.timeline.summary
     assert summary is not None
     # Held before the next deal, any key goes on (the hint line says so too).
     go_on = _("any key to continue") if m.holding else _("Enter or Esc to continue")

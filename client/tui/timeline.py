@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from leekha.client.tui.overlays import RoundSummary
+from leekha.client.tui.overlays import Overlays, RoundSummary
 
 #: Seconds a round's summary stays on screen at least (any key goes on sooner); the next
 #: round's deal closes it when that time is up, since that round needs the player.
@@ -52,11 +52,16 @@ Item = HeldTrick | HeldSummary
 
 
 class Timeline:
-    """The items still to show; the first is on screen until `until` (our clock)."""
+    """The items still to show; the first is on screen until `until` (our clock). It
+    closes the round's summary box (`boxes.summary`) when the summary's item ends: only
+    the UI state changes the UI's boxes."""
 
-    def __init__(self, clock: Callable[[], float], seconds: float) -> None:
+    def __init__(
+        self, clock: Callable[[], float], seconds: float, boxes: Overlays | None = None
+    ) -> None:
         self.clock = clock
         self.seconds = max(0.0, seconds)  # 0: nothing is held, the screen is the state
+        self.boxes = boxes if boxes is not None else Overlays()
         self._items: deque[Item] = deque()
         self.until: float | None = None  # when the current item ends
 
@@ -71,6 +76,13 @@ class Timeline:
         item = self.current
         return item if isinstance(item, HeldTrick) else None
 
+    @property
+    def summary(self) -> RoundSummary | None:
+        """The round's summary the box shows: the timeline's while one is on screen (the
+        client may be rounds behind the server, whose latest is in `boxes.summary`)."""
+        item = self.current
+        return item.summary if isinstance(item, HeldSummary) else self.boxes.summary
+
     def taken(self, cards: Iterable[Sequence[int]], winner: int, note: str) -> None:
         """A trick was taken: show it for `--trick-hold` seconds (none when that is 0)."""
         if self.seconds > 0:
@@ -82,13 +94,14 @@ class Timeline:
         if self.seconds > 0:
             self._push(HeldSummary(summary, max(SUMMARY_HOLD_S, self.seconds)))
 
-    def dealt(self) -> bool:
-        """A new round was dealt. True when a round's summary is still to show: it closes
-        when its own time is up. False: no summary waits, so its box goes now."""
+    def dealt(self) -> None:
+        """A new round was dealt: it needs the player, so the summary box goes, now when no
+        round's summary is still to show, else when that one's time is up (or a key)."""
         waiting = [item for item in self._items if isinstance(item, HeldSummary)]
         for item in waiting:
             item.dealt = True
-        return bool(waiting)
+        if not waiting:
+            self.boxes.summary = None
 
     def snapshot(self) -> None:
         """The position was stated whole: the finished tricks still to show are stale."""
@@ -98,21 +111,36 @@ class Timeline:
             self._start(self.clock())
 
     def skip(self) -> Item | None:
-        """A key: the current item ends now and the next one starts; the item that ended."""
+        """A key: the current item ends now and the next one starts; the item that ended.
+        A round's summary closes on the way (the key is the player's "seen it")."""
         if not self._items:
             return None
         item = self._items.popleft()
         self._start(self.clock())
+        if isinstance(item, HeldSummary) and self.boxes.summary is item.summary:
+            self.boxes.summary = None
         return item
+
+    def key(self) -> bool:
+        """A key while an item is on screen ends it (`skip`). True when the key should then
+        act on the true state: it ended a finished trick and no round's summary is next
+        (that needs its own key)."""
+        item = self.skip()
+        return isinstance(item, HeldTrick) and not isinstance(self.current, HeldSummary)
 
     def due(self) -> list[Item]:
         """End the items whose time is up, in order, and return them. Each next item
-        starts when the one before it ended, so a late timer does not stretch the show."""
+        starts when the one before it ended, so a late timer does not stretch the show. A
+        round's summary whose next round was dealt meanwhile closes with its item; one at
+        the game's end stays until Enter or Esc."""
         ended: list[Item] = []
         now = self.clock()
         while self.until is not None and now >= self.until:
-            ended.append(self._items.popleft())
+            item = self._items.popleft()
+            ended.append(item)
             self._start(self.until)
+            if isinstance(item, HeldSummary) and item.dealt and self.boxes.summary is item.summary:
+                self.boxes.summary = None
         return ended
 
     def clear(self) -> None:

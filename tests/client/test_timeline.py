@@ -14,7 +14,7 @@ from helpers.model import HAND, PLAYERS, table
 from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
-from leekha.client.tui.overlays import RoundSummary
+from leekha.client.tui.overlays import Overlays, RoundSummary
 from leekha.client.tui.timeline import SUMMARY_HOLD_S, HeldSummary, HeldTrick, Timeline
 from leekha.common import cards as C
 
@@ -67,7 +67,7 @@ def test_no_holds_at_zero_seconds() -> None:
     t = Timeline(lambda: 0.0, 0.0)
     t.taken(TRICK, 2, "")
     t.scored(_summary())
-    assert t.current is None and t.until is None and not t.dealt()
+    assert t.current is None and t.until is None
     assert Timeline(lambda: 0.0, -2.0).seconds == 0.0  # a negative hold is none
 
 
@@ -100,15 +100,47 @@ def test_a_snapshot_drops_the_tricks_and_keeps_the_summary_from_then() -> None:
     assert t.due() == [current] and t.current is None  # the trick after it went too
 
 
-def test_a_deal_marks_the_summaries_still_to_show() -> None:
-    t = Timeline(lambda: 0.0, 1.0)
-    assert not t.dealt()  # nothing to show: the caller closes the box now
+def test_a_deal_closes_the_summary_box_now_or_when_its_item_ends() -> None:
+    now = [0.0]
+    boxes = Overlays()
+    t = Timeline(lambda: now[0], 1.0, boxes)
+    boxes.summary = _summary()  # shown with no item (the game's end, its time over)
+    t.dealt()
+    assert boxes.summary is None  # nothing to show: the box goes now
     t.taken(TRICK, 2, "")
+    boxes.summary = summary = _summary()
+    t.scored(summary)
+    t.dealt()
+    assert boxes.summary is summary and t.summary is summary  # behind the trick, still
+    now[0] = 1.0 + SUMMARY_HOLD_S - 0.1
+    t.due()
+    assert boxes.summary is summary
+    now[0] = 1.0 + SUMMARY_HOLD_S
+    t.due()
+    assert boxes.summary is None and t.summary is None
+
+
+def test_a_summary_with_no_deal_after_it_stays_past_its_time_and_a_key_closes_it() -> None:
+    now = [0.0]
+    boxes = Overlays()
+    t = Timeline(lambda: now[0], 1.0, boxes)
+    boxes.summary = summary = _summary()
+    t.scored(summary)
+    now[0] = 10.0
+    t.due()
+    assert t.current is None and boxes.summary is summary  # the game's end: Enter or Esc
+    t.scored(summary)
+    assert not t.key() and boxes.summary is None  # a key on a summary: it closes
+
+
+def test_a_key_over_a_trick_goes_on_to_the_state_unless_a_summary_is_next() -> None:
+    t = Timeline(lambda: 0.0, 1.0)
+    t.taken(TRICK, 2, "")
+    t.taken(SECOND, 3, "")
+    assert t.key()  # the next trick shows; the key goes on too (and would end it)
     t.scored(_summary())
-    assert t.dealt()
-    t.skip()
-    held = t.current
-    assert isinstance(held, HeldSummary) and held.dealt
+    assert not t.key()  # the summary is next: it takes a key of its own
+    assert not t.key() and t.current is None and not t.key()
 
 
 # ---- the client: the state goes on, the screen shows the past --------------------------
@@ -286,7 +318,7 @@ def test_a_client_rounds_behind_shows_each_rounds_summary_in_turn() -> None:
             round_points=[0, 13, 0, 0],
             totals=[0, 13 * (r + 1), 0, 0],
             taken=[[], [C.QUEEN_SPADES], [], []],
-        )  # fmt: skip
+        )
         for r in (0, 1)
     )
     m.apply(first)
