@@ -141,7 +141,7 @@ class GameReplies:
         summary = RoundSummary(msg.round, msg.round_points, msg.totals, msg.taken, doubled)
         summary.note = round_note(msg, g.rules, self.s.names.player)
         summary.tie = msg.tie
-        self.s.boxes.summary = summary
+        self.s.boxes.open(summary)
         self.timeline.scored(summary)
         g.fold(msg)
         self.alarm.stop()

@@ -56,8 +56,10 @@ from leekha.client.tui.overlays import (
     SUMMARY,
     TABLE,
     TOURNAMENTS,
+    HelpBox,
     Overlays,
     RoundSummary,
+    ScoresBox,
 )
 from leekha.client.tui.replies import SYSTEM_SENDER, Replies
 from leekha.client.tui.shared import Names, Sender, Shared
@@ -327,7 +329,7 @@ class ClientModel:
     def enter(self) -> None:
         """Enter: pick, then confirm. The first press lifts or stages, the second sends."""
         if self.overlay == SUMMARY:
-            self.boxes.summary = None
+            self.boxes.shut(RoundSummary)
             return
         if self.game.autopiloted:
             self.at_table.take_back()
@@ -380,7 +382,7 @@ class ClientModel:
         self.chat_open = False
 
     def toggle_help(self) -> None:
-        self.boxes.show_help = not self.boxes.show_help
+        self.boxes.toggle(HelpBox())
 
     def toggle_scores(self) -> None:
-        self.boxes.show_scores = not self.boxes.show_scores
+        self.boxes.toggle(ScoresBox())

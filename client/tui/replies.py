@@ -21,10 +21,12 @@ from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import PasswordPrompt
 from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
 from leekha.client.tui.timeline import Timeline
+from leekha.client.tui.tournament import TournamentScreen
 from leekha.client.tui.words import refused
 from leekha.protocol import version as V
 
@@ -85,8 +87,9 @@ class Replies:
             case P.PhraseSaid():
                 self.social.phrase_said(msg)
             case P.Stats():
-                if self.s.sender.answers(msg) is not None:  # else not ours, or reopened since
-                    self.s.boxes.stats = [dict(p) for p in msg.players]
+                box = self.s.boxes.get(StatsBox)
+                if self.s.sender.answers(msg) is not None and box is not None:  # else not ours
+                    box.rows = [dict(p) for p in msg.players]  # (or reopened since)
             case P.TournamentList() | P.TournamentState():
                 self._tournament(msg)
             case _:
@@ -147,20 +150,20 @@ class Replies:
         elif isinstance(req, P.JoinSeat | P.Spectate) and msg.code == "bad_password":
             # The table wants a password we did not give (an invitation without it) or
             # gave wrong: ask for it, and the next Enter tries again.
-            s.boxes.password_prompt = PasswordPrompt(
-                req.table_id,
-                spectate=isinstance(req, P.Spectate),
-                why=_("This table has a password.")
+            why = (
+                _("This table has a password.")
                 if req.password is None
-                else _("Wrong password: try again."),
+                else _("Wrong password: try again.")
             )
+            spectate = isinstance(req, P.Spectate)
+            s.boxes.open(PasswordPrompt(req.table_id, spectate=spectate, why=why))
         else:
             s.say(refused(req.TYPE, words), error=True)
         self.choices.refused(req)
         if isinstance(req, P.GetStats):
-            s.boxes.stats_open = False
+            s.boxes.shut(StatsBox)
         if isinstance(req, P.ListTournaments):
-            s.boxes.tournaments = None
+            s.boxes.shut(TournamentScreen)
         elif isinstance(req, P.GetTournament) and s.boxes.tournaments is not None:
             s.boxes.tournaments.refused()
         if self.auto is not None:
@@ -216,7 +219,7 @@ class Replies:
             empty = [seat for seat, p in enumerate(g.players) if not p.get("name") and seat != me]
             self.auto.created(empty, s.sender.request)
         if ready:
-            s.boxes.tournaments = None
+            s.boxes.shut(TournamentScreen)
             self.alarm.ring = True
             s.say(_("your tournament game is ready: {table}").format(table=msg.table["name"]))
 

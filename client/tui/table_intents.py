@@ -13,7 +13,7 @@ from collections.abc import Callable
 from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.prefs import Prefs
-from leekha.client.tui.overlays import BOT_LEVELS
+from leekha.client.tui.overlays import BOT_LEVELS, BotLevelBox
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.timeline import Timeline
 
@@ -103,17 +103,17 @@ class TableActions:
         if self._bot_seat() is None:
             return
         level = {"heuristic": "medium", "search": "hard"}.get(strategy, strategy)
-        self.s.boxes.bot_level = BOT_LEVELS.index(level) if level in BOT_LEVELS else 1
+        self.s.boxes.open(BotLevelBox(BOT_LEVELS.index(level) if level in BOT_LEVELS else 1))
 
     def bot_level_move(self, step: int) -> None:
-        boxes = self.s.boxes
-        if boxes.bot_level is not None:
-            boxes.bot_level = min(max(boxes.bot_level + step, 0), len(BOT_LEVELS) - 1)
+        box = self.s.boxes.get(BotLevelBox)
+        if box is not None:
+            box.move(step)
 
     def bot_level_choose(self, level: str | None = None) -> None:
         """Add a bot of `level` (the one picked when None) and close the picker."""
         picked = self.s.boxes.bot_level
-        self.s.boxes.bot_level = None
+        self.s.boxes.shut(BotLevelBox)
         if level is None and picked is not None:
             level = BOT_LEVELS[picked]
         if level is not None:

@@ -101,7 +101,7 @@ class Timeline:
         for item in waiting:
             item.dealt = True
         if not waiting:
-            self.boxes.summary = None
+            self.boxes.shut(RoundSummary)
 
     def snapshot(self) -> None:
         """The position was stated whole: the finished tricks still to show are stale."""
@@ -117,8 +117,8 @@ class Timeline:
             return None
         item = self._items.popleft()
         self._start(self.clock())
-        if isinstance(item, HeldSummary) and self.boxes.summary is item.summary:
-            self.boxes.summary = None
+        if isinstance(item, HeldSummary):
+            self.boxes.shut_box(item.summary)
         return item
 
     def key(self) -> bool:
@@ -139,8 +139,8 @@ class Timeline:
             item = self._items.popleft()
             ended.append(item)
             self._start(self.until)
-            if isinstance(item, HeldSummary) and item.dealt and self.boxes.summary is item.summary:
-                self.boxes.summary = None
+            if isinstance(item, HeldSummary) and item.dealt:
+                self.boxes.shut_box(item.summary)
         return ended
 
     def clear(self) -> None:

@@ -104,11 +104,12 @@ def test_a_deal_closes_the_summary_box_now_or_when_its_item_ends() -> None:
     now = [0.0]
     boxes = Overlays()
     t = Timeline(lambda: now[0], 1.0, boxes)
-    boxes.summary = _summary()  # shown with no item (the game's end, its time over)
+    boxes.open(_summary())  # shown with no item (the game's end, its time over)
     t.dealt()
     assert boxes.summary is None  # nothing to show: the box goes now
     t.taken(TRICK, 2, "")
-    boxes.summary = summary = _summary()
+    summary = _summary()
+    boxes.open(summary)
     t.scored(summary)
     t.dealt()
     assert boxes.summary is summary and t.summary is summary  # behind the trick, still
@@ -124,7 +125,8 @@ def test_a_summary_with_no_deal_after_it_stays_past_its_time_and_a_key_closes_it
     now = [0.0]
     boxes = Overlays()
     t = Timeline(lambda: now[0], 1.0, boxes)
-    boxes.summary = summary = _summary()
+    summary = _summary()
+    boxes.open(summary)
     t.scored(summary)
     now[0] = 10.0
     t.due()
