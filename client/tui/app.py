@@ -114,9 +114,9 @@ class ClientApp:
         )
         self.app.ttimeoutlen = 0.05
         self.table_drawn_at: float | None = None
-        self._hold_timer: asyncio.TimerHandle | None = None
-        self._hold_at: float | None = None  # the hold_until that timer is for
-        # A key may release a held trick, and the events behind it may hold the next one.
+        self._item_timer: asyncio.TimerHandle | None = None
+        self._item_at: float | None = None  # the timeline's due time that timer is for
+        # A key may end the timeline's current item, and the next one starts its own time.
         self.app.key_processor.after_key_press += lambda _kp: self._after_change()
         #: What the session said for the player (first TLS contact), also printed on exit.
         self.notices: list[str] = []
@@ -161,32 +161,33 @@ class ClientApp:
         self._after_change()
 
     def _after_change(self) -> None:
-        """Ring the bell if the model asks, and wake up when a held trick's time is up."""
+        """Ring the bell if the model asks, and wake up when the timeline's current item
+        (a finished trick, a round's summary) is due to end."""
         m = self.model
         if m.alarm.ring:
             m.alarm.ring = False
             self.app.output.bell()
             self.app.output.flush()
-        if m.hold.until is not None and m.hold.until != self._hold_at:
-            # A key that ended a hold early leaves its timer behind: the next hold must
+        until = m.timeline.until
+        if until is not None and until != self._item_at:
+            # A key that ended an item early leaves its timer behind: the next item must
             # not wait for it (a round summary's would stall the next trick 4 s).
-            if self._hold_timer is not None:
-                self._hold_timer.cancel()
-                self._hold_timer = None
+            if self._item_timer is not None:
+                self._item_timer.cancel()
+                self._item_timer = None
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return
-            delay = max(0.0, m.hold.until - m.clock())
-            self._hold_timer = loop.call_later(delay, self._hold_over)
-            self._hold_at = m.hold.until
+            self._item_timer = loop.call_later(max(0.0, until - m.clock()), self._item_due)
+            self._item_at = until
 
-    def _hold_over(self) -> None:
-        self._hold_timer = None
-        self._hold_at = None
+    def _item_due(self) -> None:
+        self._item_timer = None
+        self._item_at = None
         if self.model.tick():
             self._changed()
-        elif self.model.hold.until is not None:
+        elif self.model.timeline.until is not None:
             self._after_change()
 
     def _check_watchers(self) -> None:

@@ -4,7 +4,8 @@ our clock.
 
 Every fact comes from the server (the trick's winner and points, the round's note, the
 statistics); the words for them are the client's. client/tui/replies.py hands these events
-here, in the order they arrive or, behind a held trick, in the order they queued.
+here in the order they arrive, each folded at once; what the screen still shows of the moments
+before (a finished trick, a round's summary) is the timeline's (client/tui/timeline.py).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from leekha.client.i18n import _
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
-from leekha.client.tui.hold import Hold
 from leekha.client.tui.overlays import RoundSummary
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.table_intents import TableActions
+from leekha.client.tui.timeline import Timeline
 from leekha.client.tui.words import round_note
 
 
@@ -29,14 +30,14 @@ class GameReplies:
         choices: Choices,
         table: TableActions,
         alarm: Alarm,
-        hold: Hold,
+        timeline: Timeline,
         auto: AutoSetup | None,
     ) -> None:
         self.s = shared
         self.choices = choices
         self.table = table
         self.alarm = alarm
-        self.hold = hold
+        self.timeline = timeline
         self.auto = auto
 
     def apply(self, msg: P.Message) -> bool:
@@ -75,7 +76,7 @@ class GameReplies:
     def _dealt(self, msg: P.Dealt) -> None:
         if not self.s.game.dealt(msg):
             return
-        self.s.boxes.summary = None  # the new round needs the player: the summary goes
+        self.timeline.dealt()  # the new round needs the player: the summary goes
         self.choices.dealt()
         self.table.dealt()
         self.s.line.position_moved()
@@ -132,7 +133,7 @@ class GameReplies:
         else:
             note = _("{name} takes it (+{points})").format(name=who, points=msg.points)
         self.table.trick_note = note
-        self.hold.trick()
+        self.timeline.taken(msg.cards, msg.winner, note)
 
     def _round_scored(self, msg: P.RoundScored) -> None:
         g = self.s.game
@@ -140,8 +141,8 @@ class GameReplies:
         summary = RoundSummary(msg.round, msg.round_points, msg.totals, msg.taken, doubled)
         summary.note = round_note(msg, g.rules, self.s.names.player)
         summary.tie = msg.tie
-        self.s.boxes.summary = summary
-        self.hold.summary()
+        self.s.boxes.open(summary)
+        self.timeline.scored(summary)
         g.fold(msg)
         self.alarm.stop()
 
@@ -161,7 +162,7 @@ class GameReplies:
     def _your_turn(self, msg: P.YourTurn) -> None:
         if not self.s.game.prompted(msg):
             return
-        at = self.hold.arrived()
+        at = self.s.clock()
         self.alarm.deadline_at = at + msg.deadline if msg.deadline is not None else None
         self.s.line.position_moved()
         self.choices.your_turn(msg)
@@ -170,6 +171,6 @@ class GameReplies:
     def _turn(self, msg: P.Turn) -> None:
         """(1.4) Whose decision the table waits for and the server's time left: the turn
         marker and countdown of every seat on every screen, spectators' too."""
-        mine = self.s.game.turn(msg, self.hold.arrived())
+        mine = self.s.game.turn(msg, self.s.clock())
         if mine is not None:
             self.alarm.deadline_at = mine  # a resumed client counts down from the server's

@@ -1,7 +1,8 @@
 """What the client's key table is written in: the layers, the named conditions (ptpython's
 filters) and the contexts its conditions and intents get.
 
-Which keys are live follows one layer value: the chat line, a held trick, or else the
+Which keys are live follows one layer value: the chat line, a moment just past still on
+screen (a finished trick, a round's summary: client/tui/timeline.py), or else the
 model's `overlay` (the one the painter and Esc use), then the screen and the phase.
 `Where` names that layer explicitly, so the help box can ask what is live under itself.
 The `hint_*`-style predicates below say when a hint is worth its room on the bottom line;
@@ -26,7 +27,8 @@ from leekha.client.tui.overlays import (
     TOURNAMENTS,
 )
 
-# Layers over the overlays: the chat line takes every key, then a held trick.
+# Layers over the overlays: the chat line takes every key, then a moment just past still
+# on screen (client/tui/timeline.py).
 CHAT = "chat"
 HELD = "held"
 
@@ -54,11 +56,14 @@ class Where:
 
 @dataclass(frozen=True)
 class Press:
-    """What an intent gets: the model, the app's actions and the key's text."""
+    """What an intent gets: the model, the app's actions and the key's text; `again`
+    hands the same key back to the bindings (after a held trick the key ended, it acts on
+    the true state)."""
 
     m: M.ClientModel
     act: Actions
     data: str = ""
+    again: Callable[[], None] = lambda: None
 
 
 Intent = Callable[[Press], None]

@@ -78,6 +78,8 @@ def _seated_game_over(w: Where) -> bool:
     """The game-over box of a player in a seat: a spectator, or a person whose seat the
     server has freed (a tournament's game), has no rematch vote."""
     return w.top == GAME_OVER and w.m.game.seated
+
+
 Entry = Key[Where, Press]
 When = Callable[[Where], bool]
 
@@ -158,6 +160,16 @@ def _cards() -> Binds:
 
 
 _HELD_KEYS = "<any> enter escape space left right up down tab backspace"
+
+
+def _go_on(p: Press) -> None:
+    """Any key while the screen shows a moment just past ends it; past a finished trick
+    the key then does what it does on the true state (our turn may be there already), so
+    no key is lost to a trick on screen. A round's summary takes its key: it closes."""
+    if p.m.key_release():
+        p.again()
+
+
 _TOURNAMENT_ESC = lambda w: N_("back") if following(w) else N_("close")  # noqa: E731
 _SCORES_HINT = lambda w: (  # noqa: E731
     N_("score sheet") if w.top == SUMMARY else N_("scores") if my_pass(w) or idle(w) else None
@@ -168,7 +180,7 @@ _SCORES_HINT = lambda w: (  # noqa: E731
 # fmt: off
 CLIENT_KEYS: list[Entry] = [
     Entry("Ctrl-C", on("c-c", lambda p: p.act.interrupt()), always, silent="quits at once"),
-    Entry(N_("any key"), on(_HELD_KEYS, do(M.ClientModel.key_release)), box(HELD),
+    Entry(N_("any key"), on(_HELD_KEYS, _go_on), box(HELD),
           hint=lambda w: N_("continue") if w.m.overlay == SUMMARY else N_("next trick")),
     Entry("Enter", on("enter", lambda p: p.act.send_chat()), box(CHAT), hint=N_("send")),
     Entry("Esc", on("escape", lambda p: p.act.close_chat()), box(CHAT), hint=N_("close")),

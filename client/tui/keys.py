@@ -18,6 +18,9 @@ __all__ = ["Actions", "build_keys"]
 
 def build_keys(m: M.ClientModel, act: Actions) -> KeyBindings:
     def press(event: KeyPressEvent) -> Press:
-        return Press(m, act, event.data)
+        def again() -> None:
+            event.key_processor.feed_multiple(event.key_sequence, first=True)
+
+        return Press(m, act, event.data, again)
 
     return register(KeyBindings(), CLIENT_KEYS, lambda: Where(m, layer(m)), press)

@@ -13,6 +13,7 @@ from leekha import protocol as P
 from leekha.client.core.lobby import Lobby
 from leekha.client.i18n import _
 from leekha.client.tui.forms import CreateForm, PasswordPrompt
+from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.client.tui.words import table_name_for
@@ -20,9 +21,7 @@ from leekha.protocol import version as V
 
 
 class LobbyActions:
-    def __init__(
-        self, shared: Shared, lobby: Lobby, profiles: Callable[[list[str]], None]
-    ) -> None:
+    def __init__(self, shared: Shared, lobby: Lobby, profiles: Callable[[list[str]], None]) -> None:
         self.s = shared
         self.lobby = lobby
         self._profiles = profiles  # opens the profile box of these names
@@ -53,7 +52,7 @@ class LobbyActions:
             self.s.say(_("no table to join: press n to create one"))
             return
         if table.get("has_password"):
-            self.s.boxes.password_prompt = PasswordPrompt(int(table["id"]), spectate=spectate)
+            self.s.boxes.open(PasswordPrompt(int(table["id"]), spectate=spectate))
             return
         self.join(int(table["id"]), None, spectate)
 
@@ -72,7 +71,8 @@ class LobbyActions:
             self.s.boxes.password_prompt.backspace()
 
     def password_submit(self) -> None:
-        prompt, self.s.boxes.password_prompt = self.s.boxes.password_prompt, None
+        prompt = self.s.boxes.password_prompt
+        self.s.boxes.shut(PasswordPrompt)
         if prompt is not None:
             self.join(prompt.table_id, prompt.typed or None, prompt.spectate)
 
@@ -92,7 +92,7 @@ class LobbyActions:
 
     # ---- the create form -------------------------------------------------------------------
     def open_form(self) -> None:
-        self.s.boxes.form = CreateForm(name=table_name_for(self.s.name, _("{name}'s table")))
+        self.s.boxes.open(CreateForm(name=table_name_for(self.s.name, _("{name}'s table"))))
 
     def form_move(self, step: int) -> None:
         if self.s.boxes.form is not None:
@@ -119,7 +119,7 @@ class LobbyActions:
         if problem is not None:
             self.s.say(problem, error=True)
             return
-        self.s.boxes.form = None
+        self.s.boxes.shut(CreateForm)
         fields: dict[str, bool] = {}
         if not f.counting_aid and self.s.link.speaks(V.COUNTING_AID):
             fields["counting_aid"] = False
@@ -140,22 +140,18 @@ class LobbyActions:
         if not self.s.link.speaks(V.STATS):
             self.s.say(_("this server keeps no statistics (protocol 1.0)"), error=True)
             return
-        boxes = self.s.boxes
-        boxes.stats_open = True
-        boxes.stats = None
-        boxes.stats_cursor = 0
+        self.s.boxes.open(StatsBox())
         self.s.sender.request(P.GetStats)
 
     def close_stats(self) -> None:
-        self.s.boxes.stats_open = False
-        self.s.boxes.stats = None
+        self.s.boxes.shut(StatsBox)
         # A late reply must not reopen or refill the overlay.
         self.s.sender.requests.drop(lambda asked: isinstance(asked.request, P.GetStats))
 
     def stats_move(self, step: int) -> None:
-        boxes = self.s.boxes
-        rows = boxes.stats or []
-        boxes.stats_cursor = max(0, min(boxes.stats_cursor + step, len(rows) - 1))
+        box = self.s.boxes.get(StatsBox)
+        if box is not None:
+            box.move(step)
 
     def stats_profile(self) -> None:
         """Enter on a name in the statistics: that player's profile."""
@@ -167,12 +163,10 @@ class LobbyActions:
     def open_tournaments(self) -> None:
         """The server's tournaments; Enter follows one, Enter on a table watches."""
         if not self.s.link.speaks(V.TOURNAMENTS):
-            self.s.say(
-                _("this server does not run tournaments (protocol 1.3 needed)"), error=True
-            )
+            self.s.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
             return
         screen = TournamentScreen(self.s.sender.request, clock=self.s.clock)
-        self.s.boxes.tournaments = screen
+        self.s.boxes.open(screen)
         screen.open()
 
     def tournament_move(self, step: int) -> None:
@@ -193,5 +187,5 @@ class LobbyActions:
         screen = self.s.boxes.tournaments
         table_id = screen.enter() if screen is not None else None
         if table_id is not None:
-            self.s.boxes.tournaments = None
+            self.s.boxes.shut(TournamentScreen)
             self.join(table_id, None, spectate=True)

@@ -7,8 +7,11 @@ screen and state be tested by feeding messages, without a terminal or a server.
 
 `ClientModel` only wires the parts, each a small state of its own: the table (client/core),
 the hand's choices (choices.py), the table's and the lobby's actions (table_intents.py,
-lobby_intents.py), the social boxes (social_intents.py), our clock (alarm.py), and the one
-dispatch of the server's messages (replies.py, game_replies.py). Its methods are the intents
+lobby_intents.py), the social boxes (social_intents.py), our clock (alarm.py), the one
+dispatch of the server's messages (replies.py, game_replies.py), and the presentation
+timeline (timeline.py): every message is folded at once, and what the screen still shows of
+the moments just past (a finished trick, a round's summary) is an item there, drawn over
+the true state that every key acts on. Its methods are the intents
 the keys call and the few facts the screens read, each passed to the part that owns it.
 
 Which overlay is on top is one derived value, `overlay`: the painter draws it, Esc closes
@@ -34,7 +37,6 @@ from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN
 from leekha.client.tui.game_replies import GameReplies
-from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
@@ -54,14 +56,17 @@ from leekha.client.tui.overlays import (
     SUMMARY,
     TABLE,
     TOURNAMENTS,
+    HelpBox,
     Overlays,
     RoundSummary,
+    ScoresBox,
 )
 from leekha.client.tui.replies import SYSTEM_SENDER, Replies
 from leekha.client.tui.shared import Names, Sender, Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.table_intents import TableActions
+from leekha.client.tui.timeline import Timeline
 from leekha.client.tui.words import NAME_MAX, level_word, table_name_for
 
 #: What the screens and the tests read here, wherever it is defined.
@@ -122,9 +127,10 @@ class ClientModel:
     ) -> None:
         self.clock = clock
         self.auto = auto
-        self.hold = Hold(clock, trick_hold)  # a finished trick held on screen
         self.link = L.Link()
         self.boxes = Overlays()
+        #: What the table screen still shows of the moments just past (timeline.py).
+        self.timeline = Timeline(clock, trick_hold, self.boxes)
         self.lobby = Lobby()
         self.game = TableState(clock)
         #: Chat lines by where they were said: a table's id, or None for the lobby.
@@ -140,13 +146,16 @@ class ClientModel:
         self.alarm = Alarm(clock, self.line, bell)
         self.choices = Choices(self.shared)
         self.at_table = TableActions(
-            self.shared, lambda: self.replies.leave_table(), prefs if prefs is not None else Prefs()
+            self.shared,
+            lambda: self.replies.leave_table(),
+            prefs if prefs is not None else Prefs(),
+            self.timeline,
         )
         self.social = Social(self.shared, self.chats)
         self.in_lobby = LobbyActions(self.shared, self.lobby, self.social.open_profiles)
-        choices, table, alarm, hold = self.choices, self.at_table, self.alarm, self.hold
+        choices, table, alarm, timeline = self.choices, self.at_table, self.alarm, self.timeline
         events = GameReplies(
-            self.shared, choices=choices, table=table, alarm=alarm, hold=hold, auto=auto
+            self.shared, choices=choices, table=table, alarm=alarm, timeline=timeline, auto=auto
         )
         self.replies = Replies(
             self.shared,
@@ -156,7 +165,7 @@ class ClientModel:
             lobby=self.in_lobby,
             social=self.social,
             alarm=alarm,
-            hold=hold,
+            timeline=timeline,
             chats=self.chats,
             auto=auto,
         )
@@ -204,12 +213,15 @@ class ClientModel:
             waiting=self.game.status_word == "waiting",
             doubling=bool(self.choices.double_offer),
             over=self.game.phase == "game_over",
+            trick_held=self.timeline.trick is not None,
             help_box=help_box,
         )
 
     @property
     def holding(self) -> bool:
-        return self.hold.until is not None
+        """Whether the screen shows a moment just past (a finished trick, a round's
+        summary) for its time: any key goes on."""
+        return self.timeline.current is not None
 
     @property
     def chat(self) -> deque[tuple[str, str]]:
@@ -269,9 +281,8 @@ class ClientModel:
         self.say(detail, error=True)
 
     def apply(self, msg: P.Message) -> None:
-        """Fold one server message into the state (game events wait behind a held trick)."""
-        if self.hold.waits(msg):
-            return
+        """Fold one server message into the state, at once (what the screen still shows of
+        the moments before is the timeline's, timeline.py)."""
         self.replies.apply(msg)
         self._forget_stale_status()
 
@@ -281,17 +292,10 @@ class ClientModel:
         if self.at_table.leave_confirm and self.screen != TABLE:
             self.at_table.leave_confirm = False
 
-    def release_hold(self) -> None:
-        """Stop holding the finished trick; apply what arrived meanwhile (which may hold
-        the next one)."""
-        self.hold.release(self.replies.apply)
-
-    def key_release(self) -> None:
-        """A key during a hold: it goes on at once, and closes a round summary on the way
-        (the key is the player's "seen it")."""
-        if self.overlay == SUMMARY:
-            self.boxes.summary = None
-        self.release_hold()
+    def key_release(self) -> bool:
+        """A key while the screen shows a moment just past: it goes on to the next one (or
+        to the true state); True when the key then acts on the true state (timeline.py)."""
+        return self.timeline.key()
 
     def quick_seconds_left(self) -> int | None:
         """Seconds until the bots come to the waiting table quick play opened for us."""
@@ -301,13 +305,10 @@ class ClientModel:
         return max(0, math.ceil(until - self.clock()))
 
     def tick(self) -> bool:
-        """Release a held trick whose time is up, and warn once when a timer of ours is
-        about to run out; True when the screen changed."""
+        """End the timeline's items whose time is up, and warn once when a timer of ours
+        is about to run out; True when the screen changed."""
         changed = self.alarm.warn(self.choices.my_turn) or self.quick_seconds_left() is not None
-        if self.hold.due():
-            self.release_hold()
-            return True
-        return changed
+        return bool(self.timeline.due()) or changed
 
     # ---- keys that mean something everywhere ----------------------------------------------
     def escape(self) -> None:
@@ -328,7 +329,7 @@ class ClientModel:
     def enter(self) -> None:
         """Enter: pick, then confirm. The first press lifts or stages, the second sends."""
         if self.overlay == SUMMARY:
-            self.boxes.summary = None
+            self.boxes.shut(RoundSummary)
             return
         if self.game.autopiloted:
             self.at_table.take_back()
@@ -381,7 +382,7 @@ class ClientModel:
         self.chat_open = False
 
     def toggle_help(self) -> None:
-        self.boxes.show_help = not self.boxes.show_help
+        self.boxes.toggle(HelpBox())
 
     def toggle_scores(self) -> None:
-        self.boxes.show_scores = not self.boxes.show_scores
+        self.boxes.toggle(ScoresBox())

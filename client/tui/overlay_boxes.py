@@ -76,10 +76,11 @@ def _names(m: M.ClientModel) -> list[str]:
 
 
 def _paint_summary(m: M.ClientModel, cv: Canvas) -> None:
-    assert m.boxes.summary is not None
+    summary = m.timeline.summary
+    assert summary is not None
     # Held before the next deal, any key goes on (the hint line says so too).
     go_on = _("any key to continue") if m.holding else _("Enter or Esc to continue")
-    paint_round_summary(cv, m.boxes.summary, _names(m), m.ascii, go_on)
+    paint_round_summary(cv, summary, _names(m), m.ascii, go_on)
 
 
 def _paint_scores(m: M.ClientModel, cv: Canvas) -> None:

@@ -1,15 +1,20 @@
-"""Which box is over the screen: the one derived value the painter draws last, Esc closes,
-and the keys and the hints follow, so the four can never disagree.
+"""Which box is over the screen: a stack of the boxes that are open, the last on top, so
+the painter draws it last, Esc closes it, and the keys and the hints follow it; the four
+can never disagree.
 
-`Overlays` holds what each box shows while it is open (None or False: closed); `top` says
-which open one is on top, given the screen and the table's state; `close` is Esc on it.
-Only the terminal client has boxes: nothing here is a fact of the game.
+A box is an object of its own kind (the new-table form, a profile, the round's summary...);
+the part that owns it opens it (`open`: on top, or in its place with new contents when it
+is open already) and closes it (`shut`); everyone else reads it (`get`, or the named
+properties). `top` says which open box is on top on the screen we are on: a lobby box is
+not shown at a table, nor a table's in the lobby. Under every open box, the table's own
+state shows two boxes nobody opens: the doubling prompt and the game's end. Only the
+terminal client has boxes: nothing here is a fact of the game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.social import InviteBox, ProfileBox
@@ -20,7 +25,7 @@ CONNECTING = "connecting"
 LOBBY = "lobby"
 TABLE = "table"
 
-# Overlays, the one on top first (see Overlays.top)
+# Overlays
 HELP = "help"
 STATS = "stats"
 TOURNAMENTS = "tournaments"
@@ -53,93 +58,216 @@ class RoundSummary:
 
 
 @dataclass
-class Overlays:
-    """Every box's contents while it is open."""
+class HelpBox:
+    """The keys of the box under it, or of the screen."""
 
-    show_help: bool = False
-    phrase_picker: bool = False
-    profile_box: ProfileBox | None = None
-    stats_open: bool = False
-    stats: list[dict[str, Any]] | None = None  # None = asked, no answer yet
-    stats_cursor: int = 0  # the row of the statistics Enter opens
-    tournaments: TournamentScreen | None = None
-    password_prompt: PasswordPrompt | None = None
-    form: CreateForm | None = None
-    invite_box: InviteBox | None = None
-    bot_level: int | None = None  # the level picked in the open bot picker
-    show_scores: bool = False
-    summary: RoundSummary | None = None
+
+@dataclass
+class ScoresBox:
+    """The score sheet of the game so far."""
+
+
+@dataclass
+class PhrasePicker:
+    """The quick phrases to say at the table or in the lobby."""
+
+
+@dataclass
+class StatsBox:
+    """The players' statistics, asked of the server; Enter opens the row's profile."""
+
+    rows: list[dict[str, Any]] | None = None  # None = asked, no answer yet
+    cursor: int = 0
+
+    def move(self, step: int) -> None:
+        self.cursor = max(0, min(self.cursor + step, len(self.rows or []) - 1))
+
+
+@dataclass
+class BotLevelBox:
+    """The host's choice of the level of the bot to add (an index into `BOT_LEVELS`)."""
+
+    level: int
+
+    def move(self, step: int) -> None:
+        self.level = min(max(self.level + step, 0), len(BOT_LEVELS) - 1)
+
+
+Box = (
+    HelpBox
+    | PhrasePicker
+    | ProfileBox
+    | StatsBox
+    | TournamentScreen
+    | PasswordPrompt
+    | CreateForm
+    | InviteBox
+    | BotLevelBox
+    | ScoresBox
+    | RoundSummary
+)
+
+#: Each kind of box: its name, and the screen it shows on (None: any but the connecting one).
+_KINDS: dict[type, tuple[str, str | None]] = {
+    HelpBox: (HELP, None),
+    PhrasePicker: (PHRASES, None),
+    ProfileBox: (PROFILE, None),
+    StatsBox: (STATS, LOBBY),
+    TournamentScreen: (TOURNAMENTS, LOBBY),
+    PasswordPrompt: (PASSWORD, LOBBY),
+    CreateForm: (FORM, LOBBY),
+    InviteBox: (INVITE, TABLE),
+    BotLevelBox: (BOT_LEVEL, TABLE),
+    ScoresBox: (SCORES, TABLE),
+    RoundSummary: (SUMMARY, TABLE),
+}
+
+#: The boxes that belong to a table and go with it.
+_TABLE_BOXES = (RoundSummary, ScoresBox, BotLevelBox, InviteBox, ProfileBox)
+
+B = TypeVar("B")
+
+
+class Overlays:
+    """The open boxes, the last opened on top, each with what it shows."""
+
+    def __init__(self) -> None:
+        self._stack: list[Box] = []
+
+    # ---- the parts that own a box open and close it ----------------------------------------
+    def open(self, box: Box) -> None:
+        """`box` on top; one of its kind already open keeps its place with these contents."""
+        for i, old in enumerate(self._stack):
+            if type(old) is type(box):
+                self._stack[i] = box
+                return
+        self._stack.append(box)
+
+    def shut(self, kind: type[Box]) -> None:
+        """Close the box of `kind`, if one is open."""
+        self._stack = [box for box in self._stack if not isinstance(box, kind)]
+
+    def shut_box(self, box: Box) -> None:
+        """Close this very box if it is still open (not one that replaced it since)."""
+        self._stack = [open_ for open_ in self._stack if open_ is not box]
+
+    def toggle(self, box: Box) -> None:
+        """Open `box`, or close the one of its kind that is open."""
+        if self.get(type(box)) is None:
+            self.open(box)
+        else:
+            self.shut(type(box))
+
+    def left_table(self) -> None:
+        """The table's boxes go with the table."""
+        self._stack = [box for box in self._stack if not isinstance(box, _TABLE_BOXES)]
+
+    # ---- everyone reads them -------------------------------------------------------------
+    def get(self, kind: type[B]) -> B | None:
+        for box in self._stack:
+            if isinstance(box, kind):
+                return box
+        return None
+
+    @property
+    def show_help(self) -> bool:
+        return self.get(HelpBox) is not None
+
+    @property
+    def show_scores(self) -> bool:
+        return self.get(ScoresBox) is not None
+
+    @property
+    def phrase_picker(self) -> bool:
+        return self.get(PhrasePicker) is not None
+
+    @property
+    def stats_open(self) -> bool:
+        return self.get(StatsBox) is not None
+
+    @property
+    def stats(self) -> list[dict[str, Any]] | None:
+        box = self.get(StatsBox)
+        return None if box is None else box.rows
+
+    @property
+    def stats_cursor(self) -> int:
+        box = self.get(StatsBox)
+        return 0 if box is None else box.cursor
+
+    @property
+    def bot_level(self) -> int | None:
+        box = self.get(BotLevelBox)
+        return None if box is None else box.level
+
+    @property
+    def profile_box(self) -> ProfileBox | None:
+        return self.get(ProfileBox)
+
+    @property
+    def tournaments(self) -> TournamentScreen | None:
+        return self.get(TournamentScreen)
+
+    @property
+    def password_prompt(self) -> PasswordPrompt | None:
+        return self.get(PasswordPrompt)
+
+    @property
+    def form(self) -> CreateForm | None:
+        return self.get(CreateForm)
+
+    @property
+    def invite_box(self) -> InviteBox | None:
+        return self.get(InviteBox)
+
+    @property
+    def summary(self) -> RoundSummary | None:
+        return self.get(RoundSummary)
 
     def top(
-        self, screen: str, *, waiting: bool, doubling: bool, over: bool, help_box: bool = True
+        self,
+        screen: str,
+        *,
+        waiting: bool,
+        doubling: bool,
+        over: bool,
+        trick_held: bool = False,
+        help_box: bool = True,
     ) -> str | None:
-        """The box on top on `screen`; at a table, `waiting` (not started), `doubling` (a
-        Leekha card may be revealed) and `over` (the game has ended) open theirs. Without
-        `help_box`, the box the help box covers (the one whose keys it lists)."""
-        if self.show_help and help_box:
-            return HELP
-        if self.phrase_picker and screen != CONNECTING:
-            return PHRASES
-        if self.profile_box is not None and screen != CONNECTING:
-            return PROFILE
-        if screen == LOBBY:
-            if self.stats_open:
-                return STATS
-            if self.tournaments is not None:
-                return TOURNAMENTS
-            if self.password_prompt is not None:
-                return PASSWORD
-            if self.form is not None:
-                return FORM
-        elif screen == TABLE:
-            if self.invite_box is not None:
-                return INVITE
-            if self.bot_level is not None and waiting:
-                return BOT_LEVEL
-            if self.show_scores:
-                return SCORES
-            if self.summary is not None:
-                return SUMMARY
-            if doubling:
-                return DOUBLE
-            if over:
-                return GAME_OVER
+        """The box on top on `screen`: the last opened of those shown there. At a table,
+        the bot picker shows only while `waiting` (not started); under the open boxes,
+        `doubling` (a Leekha card may be revealed) and `over` (the game has ended) show
+        theirs. While `trick_held` (a finished trick is still on screen,
+        client/tui/timeline.py), the boxes of what came after it (the round's summary, the
+        doubling prompt, the game's end) wait behind it. Without `help_box`, the box the
+        help box covers (the one whose keys it lists)."""
+        for box in reversed(self._stack):
+            name, where = _KINDS[type(box)]
+            if name == HELP and not help_box:
+                continue
+            if name == HELP or (screen != CONNECTING and where in (None, screen)):
+                if name == BOT_LEVEL and not waiting:
+                    continue
+                if name == SUMMARY and trick_held:
+                    continue
+                return name
+        if screen != TABLE or trick_held:
+            return None
+        if doubling:
+            return DOUBLE
+        if over:
+            return GAME_OVER
         return None
 
     def close(self, top: str | None) -> bool:
         """Esc on the box `top`: it closes, or goes back a step inside it. False when
         `top` is no box Esc closes here (the statistics close with their request, the
         doubling prompt and the game's end wait for an answer)."""
-        if top == HELP:
-            self.show_help = False
-        elif top == TOURNAMENTS:
-            if self.tournaments is None or self.tournaments.back():
-                self.tournaments = None
-        elif top == PASSWORD:
-            self.password_prompt = None
-        elif top == FORM:
-            self.form = None
-        elif top == SCORES:
-            self.show_scores = False
-        elif top == BOT_LEVEL:
-            self.bot_level = None
-        elif top == INVITE:
-            self.invite_box = None
-        elif top == PHRASES:
-            self.phrase_picker = False
-        elif top == PROFILE:
-            if self.profile_box is None or self.profile_box.back():
-                self.profile_box = None
-        elif top == SUMMARY:
-            self.summary = None
-        else:
+        kinds = {name: kind for kind, (name, _where) in _KINDS.items()}
+        if top is None or top not in kinds or top == STATS:
             return False
+        box = self.get(kinds[top])
+        if isinstance(box, TournamentScreen | ProfileBox) and not box.back():
+            return True  # a step back inside it
+        self.shut(kinds[top])
         return True
-
-    def left_table(self) -> None:
-        """The table's boxes go with the table."""
-        self.summary = None
-        self.show_scores = False
-        self.bot_level = None
-        self.invite_box = None
-        self.profile_box = None

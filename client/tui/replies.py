@@ -20,17 +20,18 @@ from leekha.client.tui.autosetup import AutoSetup
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import PasswordPrompt
 from leekha.client.tui.game_replies import GameReplies
-from leekha.client.tui.hold import SYSTEM_SENDER as HOLD_SYSTEM_SENDER
-from leekha.client.tui.hold import Hold
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
+from leekha.client.tui.timeline import Timeline
+from leekha.client.tui.tournament import TournamentScreen
 from leekha.client.tui.words import refused
 from leekha.protocol import version as V
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
-SYSTEM_SENDER = HOLD_SYSTEM_SENDER  # the server's own lines
+SYSTEM_SENDER = "*"  # the server's own lines
 
 
 class Replies:
@@ -44,7 +45,7 @@ class Replies:
         lobby: LobbyActions,
         social: Social,
         alarm: Alarm,
-        hold: Hold,
+        timeline: Timeline,
         chats: Chats,
         auto: AutoSetup | None,
     ) -> None:
@@ -55,7 +56,7 @@ class Replies:
         self.lobby = lobby
         self.social = social
         self.alarm = alarm
-        self.hold = hold
+        self.timeline = timeline
         self.chats = chats
         self.auto = auto
 
@@ -86,8 +87,9 @@ class Replies:
             case P.PhraseSaid():
                 self.social.phrase_said(msg)
             case P.Stats():
-                if self.s.sender.answers(msg) is not None:  # else not ours, or reopened since
-                    self.s.boxes.stats = [dict(p) for p in msg.players]
+                box = self.s.boxes.get(StatsBox)
+                if self.s.sender.answers(msg) is not None and box is not None:  # else not ours
+                    box.rows = [dict(p) for p in msg.players]  # (or reopened since)
             case P.TournamentList() | P.TournamentState():
                 self._tournament(msg)
             case _:
@@ -148,20 +150,20 @@ class Replies:
         elif isinstance(req, P.JoinSeat | P.Spectate) and msg.code == "bad_password":
             # The table wants a password we did not give (an invitation without it) or
             # gave wrong: ask for it, and the next Enter tries again.
-            s.boxes.password_prompt = PasswordPrompt(
-                req.table_id,
-                spectate=isinstance(req, P.Spectate),
-                why=_("This table has a password.")
+            why = (
+                _("This table has a password.")
                 if req.password is None
-                else _("Wrong password: try again."),
+                else _("Wrong password: try again.")
             )
+            spectate = isinstance(req, P.Spectate)
+            s.boxes.open(PasswordPrompt(req.table_id, spectate=spectate, why=why))
         else:
             s.say(refused(req.TYPE, words), error=True)
         self.choices.refused(req)
         if isinstance(req, P.GetStats):
-            s.boxes.stats_open = False
+            s.boxes.shut(StatsBox)
         if isinstance(req, P.ListTournaments):
-            s.boxes.tournaments = None
+            s.boxes.shut(TournamentScreen)
         elif isinstance(req, P.GetTournament) and s.boxes.tournaments is not None:
             s.boxes.tournaments.refused()
         if self.auto is not None:
@@ -197,6 +199,9 @@ class Replies:
         watch = (req.table_id, req.password) if isinstance(req, P.Spectate) else None
         if g.snapshot(msg, watch):
             self.chats.forget(g.table_id)  # its own history follows from the server
+            self.timeline.clear()  # another table: nothing of the last one is left to show
+        else:
+            self.timeline.snapshot()  # the position is stated whole: held tricks are stale
         self.choices.snapshot()
         self.table.snapshot()
         if not self.choices.my_turn:
@@ -214,7 +219,7 @@ class Replies:
             empty = [seat for seat, p in enumerate(g.players) if not p.get("name") and seat != me]
             self.auto.created(empty, s.sender.request)
         if ready:
-            s.boxes.tournaments = None
+            s.boxes.shut(TournamentScreen)
             self.alarm.ring = True
             s.say(_("your tournament game is ready: {table}").format(table=msg.table["name"]))
 
@@ -269,4 +274,4 @@ class Replies:
         self.table.left()
         self.social.left()
         self.alarm.stop()
-        self.hold.clear()
+        self.timeline.clear()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from leekha import protocol as P
 from leekha.client.core.chat import Chats
 from leekha.client.i18n import _
+from leekha.client.tui.overlays import PhrasePicker
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.social import BUBBLE_S, InviteBox, ProfileBox, phrase_words
 from leekha.protocol import version as V
@@ -44,7 +45,7 @@ class Social:
         if not names:
             self.s.say(_("nobody here has a profile: bots have none"), error=True)
             return
-        self.s.boxes.profile_box = ProfileBox(names)
+        self.s.boxes.open(ProfileBox(names))
         if len(names) == 1:
             self.profile_show()
 
@@ -69,12 +70,12 @@ class Social:
         if not self.s.link.speaks(V.QUICK_PHRASES):
             self.s.say(_("this server has no quick phrases (protocol 1.4 needed)"), error=True)
             return
-        self.s.boxes.phrase_picker = True
+        self.s.boxes.open(PhrasePicker())
 
     def say_phrase(self, index: int) -> None:
         """Picker: say the phrase at `index` (0-based) and close the picker."""
         if self.s.boxes.phrase_picker and 0 <= index < len(P.PHRASES):
-            self.s.boxes.phrase_picker = False
+            self.s.boxes.shut(PhrasePicker)
             self.s.sender.request(P.Phrase, code=P.PHRASES[index])
 
     def bubble(self, seat: int) -> str | None:
@@ -100,7 +101,7 @@ class Social:
         if invite is None:
             self.s.say(_("no invitation: the address of this server is not known"), error=True)
             return
-        self.s.boxes.invite_box = InviteBox(invite, self.table_password, page=self.page_for())
+        self.s.boxes.open(InviteBox(invite, self.table_password, page=self.page_for()))
         self._keep_invite()
 
     def invite_toggle_password(self) -> None:

@@ -13,13 +13,21 @@ from collections.abc import Callable
 from leekha import protocol as P
 from leekha.client.i18n import _
 from leekha.client.prefs import Prefs
-from leekha.client.tui.overlays import BOT_LEVELS
+from leekha.client.tui.overlays import BOT_LEVELS, BotLevelBox
 from leekha.client.tui.shared import Shared
+from leekha.client.tui.timeline import Timeline
 
 
 class TableActions:
-    def __init__(self, shared: Shared, leave_table: Callable[[], None], prefs: Prefs) -> None:
+    def __init__(
+        self,
+        shared: Shared,
+        leave_table: Callable[[], None],
+        prefs: Prefs,
+        timeline: Timeline,
+    ) -> None:
         self.s = shared
+        self._timeline = timeline  # a finished trick still on screen is drawn from it
         self._leave_table = leave_table  # back in the lobby, nothing of the table kept
         self.show_last = False
         self._prefs = prefs  # the aid as the player last left it, in this run or before
@@ -30,11 +38,14 @@ class TableActions:
         self.trick_note = ""  # "b3 takes it (+13): Q♠" under a finished trick
 
     def display_trick(self) -> list[list[int]]:
-        """The trick on the table: the one being played, or the last one taken while it is
-        still shown (or asked for)."""
+        """The trick on the table: a finished one the timeline still shows, the one being
+        played, or the last one taken while it is still shown (or asked for)."""
         g = self.s.game
         if g.view is None:
             return []
+        held = self._timeline.trick
+        if held is not None:
+            return [[seat, card] for seat, card in held.cards]
         if self.show_last and g.last_trick is not None:
             return list(g.last_trick["cards"])
         if g.view.trick:
@@ -92,17 +103,17 @@ class TableActions:
         if self._bot_seat() is None:
             return
         level = {"heuristic": "medium", "search": "hard"}.get(strategy, strategy)
-        self.s.boxes.bot_level = BOT_LEVELS.index(level) if level in BOT_LEVELS else 1
+        self.s.boxes.open(BotLevelBox(BOT_LEVELS.index(level) if level in BOT_LEVELS else 1))
 
     def bot_level_move(self, step: int) -> None:
-        boxes = self.s.boxes
-        if boxes.bot_level is not None:
-            boxes.bot_level = min(max(boxes.bot_level + step, 0), len(BOT_LEVELS) - 1)
+        box = self.s.boxes.get(BotLevelBox)
+        if box is not None:
+            box.move(step)
 
     def bot_level_choose(self, level: str | None = None) -> None:
         """Add a bot of `level` (the one picked when None) and close the picker."""
         picked = self.s.boxes.bot_level
-        self.s.boxes.bot_level = None
+        self.s.boxes.shut(BotLevelBox)
         if level is None and picked is not None:
             level = BOT_LEVELS[picked]
         if level is not None:

@@ -160,7 +160,10 @@ def paint_table(m: M.ClientModel, cv: Canvas, x0: int, y0: int, w: int, h: int) 
         x, y = spots[_seat_pos(m, seat)]
         cv.frags(x, y, [card_frag(card, m.ascii, "class:card.legal" if seat == lead else "")])
     note_y = spots["S"][1] + 1
-    if m.at_table.show_last and m.game.last_trick is not None:
+    held = m.timeline.trick  # a finished trick still on screen, drawn over the true state
+    if held is not None:
+        cv.center(cx, note_y, held.note, "class:timer" if "!" in held.note else "class:muted")
+    elif m.at_table.show_last and m.game.last_trick is not None:
         t = m.game.last_trick
         note = _("last trick: {name} took it (+{points})").format(
             name=m.player_name(t["winner"]), points=t["points"]

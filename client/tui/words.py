@@ -25,7 +25,7 @@ def level_word(level: str) -> str:
 
 def bot_name(name: str, seat: int, level: str | None = None) -> str:
     """A bot seat's name in the reader's language. The server names the bots a host adds
-    "{level} bot {seat}" (server/tablepeople.py); that exact name is said again with the
+    "{level} bot {seat}" (server/domain/tablepeople.py); that exact name is said again with the
     level translated, any other name (a bot client's own) is the name."""
     for word in (level,) if level else ("easy", "medium", "hard"):
         if name == server_bot_name(word, seat):

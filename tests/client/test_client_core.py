@@ -38,7 +38,7 @@ from leekha.common.config import PRESETS, Rules, preset
 from leekha.common.game import Game
 from leekha.common.view import SeatViewDict, result, seat_view
 from leekha.protocol.views import TableSummary
-from leekha.server import wire_events
+from leekha.server.domain import wire_events
 
 CHECKED = [
     "seat", "phase", "round", "dealer", "pass_to", "turn", "passed", "received", "leader",

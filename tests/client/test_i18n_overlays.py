@@ -32,7 +32,7 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 def with_help() -> M.ClientModel:
     m = play_phase()
-    m.boxes.show_help = True
+    m.toggle_help()
     return m
 
 
@@ -40,7 +40,7 @@ def with_scores() -> M.ClientModel:
     m = play_phase()
     m.apply(P.RoundScored(round=0, round_points=[0, 13, 10, 2], totals=[0, 13, 10, 2], taken=TAKEN))
     m.enter()
-    m.boxes.show_scores = True
+    m.toggle_scores()
     return m
 
 

@@ -119,7 +119,7 @@ def autopiloted() -> M.ClientModel:
 
 def held() -> M.ClientModel:
     m = play_phase()
-    m.hold.seconds = 5.0
+    m.timeline.seconds = 5.0
     plays = [[3, C.parse_card("9C")], [0, C.parse_card("2C")], [1, C.parse_card("KC")],
              [2, C.QUEEN_SPADES]]  # fmt: skip
     for seat, card in plays:

@@ -735,9 +735,10 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=3))
     take_trick(m)
     assert m.holding and "b1 takes Q♠! (+13)" in render_text(m)
-    m.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))  # bots go on: it waits
+    m.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))  # bots go on: folded at once
     m.apply(P.YourTurn(phase="play", legal=[C.parse_card("3D")], deadline=30.0))
-    assert m.at_table.display_trick()[0][1] == C.parse_card("9C") and not m.my_turn
+    # the screen still shows the finished trick; the state is already at our turn
+    assert m.at_table.display_trick()[0][1] == C.parse_card("9C") and m.my_turn
     assert "any key next trick" in render_text(m)
     now[0] = 101.0
     assert not m.tick() and m.holding
@@ -745,13 +746,13 @@ def test_a_finished_trick_is_held_until_a_key_or_the_time() -> None:
     assert m.tick() and not m.holding
     assert m.at_table.display_trick() == [[1, C.parse_card("AD")]] and m.my_turn
     assert m.alarm.seconds_left() == 29  # the turn's clock ran from when it arrived
-    # a key (release_hold) goes on sooner
+    # a key (key_release) goes on sooner
     m2 = play_phase()
-    m2.hold.seconds = 5.0
+    m2.timeline.seconds = 5.0
     take_trick(m2)
     m2.apply(P.CardPlayed(seat=1, card=C.parse_card("AD")))
     assert m2.holding and m2.at_table.display_trick()[0] == [3, C.parse_card("9C")]
-    m2.release_hold()
+    m2.key_release()
     assert not m2.holding and m2.at_table.display_trick() == [[1, C.parse_card("AD")]]
 
 

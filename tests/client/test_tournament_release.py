@@ -11,6 +11,7 @@ from leekha import protocol as P
 from leekha.client.tui import model as M
 from leekha.client.tui.hints import hint_items
 from leekha.client.tui.layout import render_text
+from leekha.common import cards as C
 from leekha.protocol.views import TableSummary
 
 
@@ -56,11 +57,11 @@ def test_another_seat_emptied_leaves_ours_alone() -> None:
     assert [type(r) for r in m.take_outbox()] == [P.Leave]
 
 
-def test_the_freeing_waits_behind_a_held_trick_and_the_table_keeps_its_place() -> None:
+def test_the_freeing_is_folded_at_once_under_the_held_trick_and_the_table_keeps_its_place() -> None:
     """In a real tournament the server frees the seat right after `game_over`, while the
-    last trick may still be held on screen: the freeing waits its turn (a seat already
-    freed would fold the last trick as a spectator's). Then the finished table does not
-    turn round: our old seat stays at the bottom."""
+    last trick may still be on screen: the server's order is kept (the trick is folded
+    while the seat is ours, then the freeing), the finished trick stays on screen for its
+    time, and the finished table does not turn round: our old seat stays at the bottom."""
     m = welcomed(trick_hold=1.0)
     players = [seat_info("b1", bot=True), seat_info("b2", bot=True), seat_info("ann"),
                seat_info("b3", bot=True)]  # fmt: skip
@@ -68,11 +69,18 @@ def test_the_freeing_waits_behind_a_held_trick_and_the_table_keeps_its_place() -
     m.apply(P.Dealt(round=0, dealer=3, hand=HAND, pass_to=3))
     north = render_text(m).splitlines()[1]
     assert "b1" in north
-    m.hold.trick()  # a finished trick on screen
+    m.apply(P.PassDone(seat=2))
+    m.apply(P.PassedReceived(cards=C.parse_cards("3C 4C 6C"), from_seat=1))
+    plays = [[0, C.parse_card("9C")], [1, C.parse_card("8C")], [2, C.parse_card("2C")],
+             [3, C.parse_card("7C")]]  # fmt: skip
+    for seat, card in plays:
+        m.apply(P.CardPlayed(seat=seat, card=card))
+    m.apply(P.TrickTaken(winner=0, cards=plays, points=0))
+    assert C.parse_card("2C") not in m.hand  # folded as ours: the card left the hand
+    m.apply(P.GameOver(winners=[0], losers=[2], totals=[10, 20, 140, 30]))
     m.apply(P.SeatUpdate(table_id=7, seat=2, player=seat_info(None)))
-    assert m.game.seated  # queued behind the hold
-    m.release_hold()
-    assert not m.game.seated and m.game.released
+    assert not m.game.seated and m.game.released  # at once: nothing waits
+    assert m.holding and m.at_table.display_trick() == plays  # the trick still shows
     assert "b1" in render_text(m).splitlines()[1]  # still north: the table kept its place
 
 

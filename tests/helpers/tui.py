@@ -16,6 +16,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from twisted.internet.defer import Deferred
 
+from leekha.client.tui import model as M
 from leekha.client.tui import play
 from leekha.client.tui.app import ClientApp
 from leekha.server import local
@@ -92,7 +93,12 @@ async def play_whole_game(client: ClientApp, inp: PipeInput) -> None:
             "my move",
         )
         if m.boxes.summary is not None:
-            await press(client, inp, "\r", lambda: m.boxes.summary is None, "summary closed")
+            # The round's last trick stays on screen before its summary (the timeline):
+            # Enter closes the summary once it shows.
+            await until(client, lambda: m.overlay == M.SUMMARY or m.boxes.summary is None,
+                        "summary shown")  # fmt: skip
+            if m.boxes.summary is not None:
+                await press(client, inp, "\r", lambda: m.boxes.summary is None, "summary closed")
         elif m.game.phase == "game_over":
             return
         elif m.choices.double_offer:
