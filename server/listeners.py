@@ -22,7 +22,6 @@ from zope.interface import implementer
 from leekha.server.connection import ServerFactory
 from leekha.server.settings import ServerSettings
 from leekha.server.tls import Credentials, quote, with_credentials
-from leekha.server.web import web_factory, wildcard
 from leekha.server.webvalues import PageAddress
 
 if TYPE_CHECKING:
@@ -153,6 +152,10 @@ async def start_web(
     description = web_description(settings, listeners)
     if description is None:
         return None
+    # Imported here, not at the top: twisted.web and its WebSocket are a tenth of
+    # `leekha play`'s start-up (bench/client_startup.py), and its local server has no page.
+    from leekha.server.web import web_factory, wildcard
+
     tls = is_tls(description)
     full = with_credentials(description, creds) if tls and creds is not None else description
     endpoint = Recorded(serverFromString(reactor, full))
