@@ -111,7 +111,12 @@ class Run:
         self.hidden = tuple(int(h) for h in args.hidden.split(","))
         torch.manual_seed(args.seed)
         self.model = build(self.hidden)
-        self.opt = torch.optim.Adam(self.model.parameters(), lr=args.lr)
+        # AdamW: with --weight-decay 0 it is Adam itself; the decay (decoupled from the
+        # gradient) is what holds a network this wide back from learning the positions
+        # by heart once the labelled decisions are fewer than its weights.
+        self.opt = torch.optim.AdamW(
+            self.model.parameters(), lr=args.lr, weight_decay=args.weight_decay
+        )
         self.step = 0
         self.epoch = 0
         self.cursor = 0
@@ -186,8 +191,10 @@ def train(args: argparse.Namespace) -> None:
         sys.exit(f"no shards in {folders}: label some first (bench/distill.py label)")
     total = len(data["choice"])
     games = sum(m["games"] for m in metas)
-    # The first shard is held out, unless it is the only one (then it is validated on).
-    held = metas[0]["decisions"] if len(metas) > 1 else 0
+    # The first --val-shards shards are held out, unless there are no more than that (then
+    # all are trained and validated on). One shard (~800 decisions) makes a noisy loss.
+    kept = args.val_shards if len(metas) > args.val_shards else 0
+    held = sum(m["decisions"] for m in metas[:kept])
     val_idx = np.arange(min(held or total, args.val_decisions))
     train_idx = np.arange(held, total)
     run = Run(args)
@@ -276,6 +283,8 @@ def main(argv: list[str]) -> None:
     p.add_argument("--steps", type=int, default=10**9, help="the reproducible limit")
     p.add_argument("--batch", type=int, default=256, help="decisions a minibatch")
     p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--weight-decay", type=float, default=0.0, help="AdamW's decoupled decay")
+    p.add_argument("--val-shards", type=int, default=1, help="shards held out")
     p.add_argument("--hidden", default="256,128", help="hidden widths")
     p.add_argument("--init", default="shipped", help="shipped, none, or a net.npz")
     p.add_argument("--choice-weight", type=float, default=1.0)
@@ -291,6 +300,7 @@ def main(argv: list[str]) -> None:
     p.add_argument("--data", type=Path, nargs="*", default=[], help="shards, for the meta")
     p.add_argument("--seed", type=int, default=39)
     p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--weight-decay", type=float, default=0.0)
     args = parser.parse_args(argv)
     if args.command == "train":
         train(args)
