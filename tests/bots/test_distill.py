@@ -179,7 +179,7 @@ def test_training_reduces_the_loss_and_exports_what_numpy_computes(
     from apprentice import Run, losses, to_network
 
     data = toy_data()
-    args = argparse.Namespace(hidden="32,16", seed=1, lr=3e-3)
+    args = argparse.Namespace(hidden="32,16", seed=1, lr=3e-3, weight_decay=0.0)
     run = Run(args)
     idx = np.arange(len(data["choice"]))
     with torch.no_grad():
@@ -209,7 +209,7 @@ def test_the_shipped_weights_go_into_torch_unchanged(one_thread: Any) -> None:
 
     from apprentice import Run
 
-    run = Run(argparse.Namespace(hidden="256,128", seed=1, lr=1e-3))
+    run = Run(argparse.Namespace(hidden="256,128", seed=1, lr=1e-3, weight_decay=0.0))
     run.init_weights("shipped")
     x, _, _ = inputs(toy_data(), np.arange(5))
     with torch.no_grad():
