@@ -122,6 +122,18 @@ class ClientCore:
         self._due = None
         return [LinkLost(why, tuple(self.requests.lost()))]
 
+    def released(self) -> list[Change]:
+        """Back to the lobby from a table whose game has let us go (`released`): the
+        server holds us nowhere, so no request is needed and the table is forgotten here."""
+        t = self.table
+        if t.table is None or not t.released:
+            return []
+        gone = t.table_id
+        if gone is not None:
+            self.chats.forget(gone)
+        t.left()
+        return [LeftTable(gone)]
+
     def failed(self, why: str) -> None:
         """The session gave up reconnecting."""
         self.link.failed(why)
@@ -194,7 +206,8 @@ class ClientCore:
                 return [ViewChanged(msg)] if t.prompted(msg) else []
             case P.Turn():
                 mine = t.turn(msg, t.clock())
-                return [ViewChanged(msg)] + ([OurClock(mine)] if mine is not None else [])
+                turned: list[Change] = [ViewChanged(msg)]
+                return turned if mine is None else [*turned, OurClock(mine)]
             case P.GameOver():
                 if t.table is None:
                     return []

@@ -7,9 +7,8 @@ from __future__ import annotations
 from helpers.model import HAND, PLAYERS, table
 
 from leekha import protocol as P
-from leekha.client.core.link import Link
+from leekha.client.core.core import ClientCore
 from leekha.client.core.lobby import Lobby
-from leekha.client.core.table import TableState
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.overlays import Overlays
@@ -19,11 +18,12 @@ from leekha.common import cards as C
 
 
 def shared(version: list[int]) -> Shared:
-    game = TableState(lambda: 100.0)
-    link = Link()
-    link.welcome(P.Welcome(re=1, version=version, server="srv", token="t" * 16, name="ann"))
+    sender = Sender()
+    core = ClientCore(sender.hand_off, sender.new_id, clock=lambda: 100.0)
+    core.receive(P.Welcome(re=1, version=version, server="srv", token="t" * 16, name="ann"))
     line = StatusLine(lambda: None)
-    return Shared("ann", lambda: 100.0, game, link, Overlays(), line, Sender(), Names(game, False))
+    names = Names(core.table, False)
+    return Shared("ann", lambda: 100.0, core, Overlays(), line, sender, names)
 
 
 def test_the_hand_alone_dims_the_pass_ban_and_sends_only_a_legal_pass() -> None:
