@@ -16,6 +16,10 @@ of the moments just past (a finished trick, a round's summary) is an item there,
 the true state that every key acts on. Its methods are the intents the keys call and the
 few facts the screens read, each passed to the part that owns it.
 
+It is one module over 400 lines because it is the one face the keys, the screens and the app
+see: each method is a line or two handing over to the part that owns it, and the re-exports
+the screens read; splitting it would split that face, not a part.
+
 Which overlay is on top is one derived value, `overlay`: the painter draws it, Esc closes
 it, the keys and the hints follow it, so the four can never disagree.
 """
@@ -28,7 +32,6 @@ from collections import deque
 from collections.abc import Callable
 
 from leekha import protocol as P
-from leekha.client import systemlines
 from leekha.client.core import intents as I
 from leekha.client.core import link as L
 from leekha.client.core.changes import Change
@@ -68,9 +71,8 @@ from leekha.client.tui.overlays import (
     RoundSummary,
     ScoresBox,
 )
-from leekha.client.tui.replies import SYSTEM_SENDER, Replies
+from leekha.client.tui.replies import SYSTEM_SENDER, Replies, chat_words
 from leekha.client.tui.shared import Names, Sender, Shared
-from leekha.client.tui.social import phrase_words
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.table_intents import TableActions
@@ -142,7 +144,7 @@ class ClientModel:
             self.sender.hand_off,
             lambda: self.sender.new_id(),
             clock=clock,
-            chat_line=self._chat_line,
+            chat_line=lambda msg: chat_words(msg, self.names.card),
         )
         self.boxes = Overlays()
         #: What the table screen still shows of the moments just past (timeline.py).
@@ -196,15 +198,6 @@ class ClientModel:
     def chats(self) -> Chats:
         """Chat lines by where they were said: a table's id, or None for the lobby."""
         return self.core.chats
-
-    def _chat_line(self, msg: P.ChatMessage | P.PhraseSaid) -> str:
-        """A chat line as this screen keeps it: the server's own lines and the quick
-        phrases worded in the reader's language."""
-        if isinstance(msg, P.PhraseSaid):
-            return phrase_words(msg.code)
-        if msg.sender == SYSTEM_SENDER:
-            return systemlines.chat_line(msg, self.names.card)
-        return msg.text
 
     def wire(
         self,

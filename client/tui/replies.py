@@ -15,6 +15,8 @@ from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from leekha import protocol as P
 from leekha.client import systemlines
 from leekha.client.core import intents as I
@@ -40,6 +42,7 @@ from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
+from leekha.client.tui.social import phrase_words
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
 from leekha.client.tui.timeline import Timeline
@@ -48,6 +51,16 @@ from leekha.client.tui.words import refused
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"  # the server's own lines
+
+
+def chat_words(msg: P.ChatMessage | P.PhraseSaid, card: Callable[[int], str]) -> str:
+    """A chat line as this screen keeps it (the core keeps what this says, once): the
+    server's own lines and the quick phrases worded in the reader's language."""
+    if isinstance(msg, P.PhraseSaid):
+        return phrase_words(msg.code)
+    if msg.sender == SYSTEM_SENDER:
+        return systemlines.chat_line(msg, card)
+    return msg.text
 
 
 class Replies:
