@@ -16,10 +16,6 @@ of the moments just past (a finished trick, a round's summary) is an item there,
 the true state that every key acts on. Its methods are the intents the keys call and the
 few facts the screens read, each passed to the part that owns it.
 
-It is one module over 400 lines because it is the one face the keys, the screens and the app
-see: each method is a line or two handing over to the part that owns it, and the re-exports
-the screens read; splitting it would split that face, not a part.
-
 Which overlay is on top is one derived value, `overlay`: the painter draws it, Esc closes
 it, the keys and the hints follow it, so the four can never disagree.
 """
@@ -28,18 +24,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 
 from leekha import protocol as P
 from leekha.client.core import intents as I
 from leekha.client.core import link as L
 from leekha.client.core.changes import Change
-from leekha.client.core.chat import Chats
-from leekha.client.core.core import ClientCore
-from leekha.client.core.lobby import Lobby
-from leekha.client.core.requests import RequestTracker
-from leekha.client.core.table import SeatStats, TableState
+from leekha.client.core.table import SeatStats
 from leekha.client.i18n import _
 from leekha.client.prefs import Prefs
 from leekha.client.tui.alarm import Alarm
@@ -48,6 +39,7 @@ from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN
 from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.on_core import OnCore
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
     BOT_LEVELS,
@@ -71,14 +63,13 @@ from leekha.client.tui.overlays import (
     RoundSummary,
     ScoresBox,
 )
-from leekha.client.tui.replies import SYSTEM_SENDER, Replies, chat_words
-from leekha.client.tui.shared import Names, Sender, Shared
+from leekha.client.tui.replies import SYSTEM_SENDER, Replies
+from leekha.client.tui.shared import Names, Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.table_intents import TableActions
 from leekha.client.tui.timeline import Timeline
 from leekha.client.tui.words import NAME_MAX, level_word, table_name_for
-from leekha.protocol.connection import Pending
 
 #: What the screens and the tests read here, wherever it is defined.
 __all__ = [
@@ -122,7 +113,7 @@ CLIENT_NAME = "leekha-tui"
 OFFLINE, ONLINE, RECONNECTING, FAILED = L.OFFLINE, L.ONLINE, L.RECONNECTING, L.FAILED
 
 
-class ClientModel:
+class ClientModel(OnCore):
     """Everything the screens show, and every rule about what a key does."""
 
     def __init__(
@@ -138,14 +129,7 @@ class ClientModel:
     ) -> None:
         self.clock = clock
         self.auto = auto
-        self.sender = Sender()
-        #: What this client knows of its server, folded once per message (client/core).
-        self.core = ClientCore(
-            self.sender.hand_off,
-            lambda: self.sender.new_id(),
-            clock=clock,
-            chat_line=lambda msg: chat_words(msg, self.names.card),
-        )
+        super().__init__(clock, lambda card: self.names.card(card))
         self.boxes = Overlays()
         #: What the table screen still shows of the moments just past (timeline.py).
         self.timeline = Timeline(clock, trick_hold, self.boxes)
@@ -179,37 +163,6 @@ class ClientModel:
             timeline=timeline,
             auto=auto,
         )
-
-    # ---- the core's state, read ----------------------------------------------------------
-    @property
-    def link(self) -> L.Link:
-        return self.core.link
-
-    @property
-    def lobby(self) -> Lobby:
-        return self.core.lobby
-
-    @property
-    def game(self) -> TableState:
-        """Our table as the server told it."""
-        return self.core.table
-
-    @property
-    def chats(self) -> Chats:
-        """Chat lines by where they were said: a table's id, or None for the lobby."""
-        return self.core.chats
-
-    def wire(
-        self,
-        send: Callable[[P.Message], bool],
-        new_id: Callable[[], int],
-        answered: Callable[[P.Message], Pending | None],
-    ) -> None:
-        """The app's session: requests go to it, numbered by it, and a reply counts only
-        when its connection says it answers a request sent on it."""
-        self.sender.on_send = send
-        self.sender.new_id = new_id
-        self.core.requests = RequestTracker(self.sender.hand_off, answered)
 
     # ---- where we are ------------------------------------------------------------------
     @property
@@ -265,11 +218,6 @@ class ClientModel:
         return self.timeline.current is not None
 
     @property
-    def chat(self) -> deque[tuple[str, str]]:
-        """The chat lines of where we are (this table, or the lobby)."""
-        return self.chats.at(self.shared.here)
-
-    @property
     def status(self) -> str:
         return self.line.text
 
@@ -283,14 +231,6 @@ class ClientModel:
 
     def _scope(self) -> tuple[str, int | None, str]:
         return (self.screen, self.game.table_id, self.game.status_word)
-
-    # ---- requests out --------------------------------------------------------------------
-    @property
-    def outbox(self) -> list[P.Message]:
-        return self.sender.outbox
-
-    def take_outbox(self) -> list[P.Message]:
-        return self.sender.take()
 
     # ---- what the table screen reads -----------------------------------------------------
     @property
