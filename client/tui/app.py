@@ -78,7 +78,7 @@ class ClientApp:
             retry=retry,
         )
         model.wire(self._send, self.session.new_id, self.session.answered)
-        model.link.label = model.link.label or f"{host}:{port}"
+        model.server_label = model.server_label or f"{host}:{port}"
         model.social.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
         )

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from leekha import protocol as P
 from leekha.client.core import intents as I
-from leekha.client.core.lobby import Lobby
 from leekha.client.i18n import _
 from leekha.client.tui.forms import CreateForm, PasswordPrompt
+from leekha.client.tui.lobby_pick import LobbyPick
 from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.tournament import TournamentScreen
@@ -22,7 +22,9 @@ from leekha.protocol import version as V
 
 
 class LobbyActions:
-    def __init__(self, shared: Shared, lobby: Lobby, profiles: Callable[[list[str]], None]) -> None:
+    def __init__(
+        self, shared: Shared, lobby: LobbyPick, profiles: Callable[[list[str]], None]
+    ) -> None:
         self.s = shared
         self.lobby = lobby
         self._profiles = profiles  # opens the profile box of these names

@@ -39,6 +39,7 @@ from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN
 from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.lobby_pick import LobbyPick
 from leekha.client.tui.on_core import OnCore
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
@@ -147,7 +148,9 @@ class ClientModel(OnCore):
             self.timeline,
         )
         self.social = Social(self.shared)
-        self.in_lobby = LobbyActions(self.shared, self.core.lobby, self.social.open_profiles)
+        #: The lobby's tables (the core's) and the row and person chosen (the screen's).
+        self.lobby = LobbyPick(self.core.lobby)
+        self.in_lobby = LobbyActions(self.shared, self.lobby, self.social.open_profiles)
         choices, table, alarm, timeline = self.choices, self.at_table, self.alarm, self.timeline
         events = GameReplies(
             self.shared, choices=choices, table=table, alarm=alarm, timeline=timeline, auto=auto

@@ -3,8 +3,9 @@ go out, and the core's state as the screens read it.
 
 `ClientModel` (client/tui/model.py) is one of these and the screen's own state. The core
 folds every server message and builds and tracks every request; here it is made, wired to
-the app's session (`wire`), and read (`link`, `lobby`, `game`, `chats`, `chat`), never
-written: no module outside client/core folds a server message.
+the app's session (`wire`), and read (`link`, `game`, `chats`, `chat`; the lobby's tables
+through the model's `LobbyPick`), never written: no module outside client/core folds a
+server message.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from leekha import protocol as P
 from leekha.client.core.chat import Chats
 from leekha.client.core.core import ClientCore
 from leekha.client.core.link import Link
-from leekha.client.core.lobby import Lobby
 from leekha.client.core.requests import RequestTracker
 from leekha.client.core.table import TableState
 from leekha.client.tui.replies import chat_words
@@ -37,6 +37,9 @@ class OnCore:
             clock=clock,
             chat_line=lambda msg: chat_words(msg, card),
         )
+        #: How the player reached the server (an address, a LAN name), for the header: the
+        #: screen's own, not the server's word.
+        self.server_label = ""
 
     def wire(
         self,
@@ -54,10 +57,6 @@ class OnCore:
     @property
     def link(self) -> Link:
         return self.core.link
-
-    @property
-    def lobby(self) -> Lobby:
-        return self.core.lobby
 
     @property
     def game(self) -> TableState:

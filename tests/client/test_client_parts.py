@@ -11,6 +11,7 @@ from leekha.client.core.core import ClientCore
 from leekha.client.core.lobby import Lobby
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.lobby_pick import LobbyPick
 from leekha.client.tui.overlays import Overlays
 from leekha.client.tui.shared import Names, Sender, Shared
 from leekha.client.tui.status import StatusLine
@@ -56,13 +57,13 @@ def test_the_lobby_alone_says_what_an_old_server_lacks_and_asks_quick_play_with_
     None
 ):
     old = shared([1, 0])
-    lobby = LobbyActions(old, Lobby(), lambda _names: None)
+    lobby = LobbyActions(old, LobbyPick(Lobby()), lambda _names: None)
     lobby.start_quick()
     lobby.open_tournaments()
     assert old.sender.take() == [] and old.boxes.tournaments is None
     assert "protocol 1.3 needed" in old.line.text
     new = shared([1, 4])
-    lobby = LobbyActions(new, Lobby(), lambda _names: None)
+    lobby = LobbyActions(new, LobbyPick(Lobby()), lambda _names: None)
     lobby.quick = P.QuickPlay(id=0, preset="levant", bot="hard", wait_s=5)
     lobby.start_quick()
     lobby.start_quick()

@@ -89,6 +89,9 @@ def test_a_whole_game_s_messages_and_keys_change_the_core_s_state_only_in_the_co
     m.apply(P.GameOver(winners=[0], losers=[2], totals=[10, 20, 40, 30]))
     m.apply(P.SeatUpdate(table_id=7, seat=0, player=seat_info(None)))
     m.at_table.leave()  # released: back to the lobby with no request but the list
+    m.apply(P.TableList(re=None, tables=[table("waiting"), {**table("waiting"), "id": 8}]))
+    m.lobby.move(1)  # the lobby's keys move the screen's choice, not the core's lobby
+    m.lobby.move_person(1)
     m.connection_lost("gone")
     m.apply(P.Welcome(re=9, version=[1, 0], server="srv", token="u" * 16, name="ann"))
     assert m.screen == M.LOBBY
@@ -99,7 +102,7 @@ def test_a_whole_game_s_messages_and_keys_change_the_core_s_state_only_in_the_co
 
 def test_the_tui_s_state_is_the_core_s() -> None:
     m = welcomed()
-    assert m.link is m.core.link and m.lobby is m.core.lobby
+    assert m.link is m.core.link and m.lobby.lobby is m.core.lobby
     assert m.game is m.core.table and m.chats is m.core.chats
 
 
