@@ -86,7 +86,6 @@ def plain_reason(reason: BaseException | Failure | None) -> str:
     return text or _("the connection failed")
 
 
-
 class Fatal(ConnectFailed):
     """A refusal that retrying cannot fix (refused hello, changed certificate)."""
 

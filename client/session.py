@@ -19,7 +19,6 @@ sentence for the player (`ConnectFailed`); later drops are retried until `close(
 are `client.wire`'s; where to dial, the back-off and failures in words `client.dialing`'s.
 """
 
-
 from __future__ import annotations
 
 import base64

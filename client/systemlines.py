@@ -108,8 +108,10 @@ def _shown(args: Mapping[str, object], card: Callable[[int], str]) -> dict[str, 
             out["known"] = ", ".join(map(str, value))
         elif key == "seats" and isinstance(value, list):
             numbers = [str(s + 1) for s in value if isinstance(s, int)]
-            out[key] = numbers[0] if len(numbers) == 1 else _("{some} and {last}").format(
-                some=", ".join(numbers[:-1]), last=numbers[-1]
+            out[key] = (
+                numbers[0]
+                if len(numbers) == 1
+                else _("{some} and {last}").format(some=", ".join(numbers[:-1]), last=numbers[-1])
             )
         elif isinstance(value, list):
             out[key] = ", ".join(map(str, value))

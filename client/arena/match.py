@@ -168,9 +168,7 @@ def _progress(deals: int, counted: int, args: argparse.Namespace, rate: float,
     rounds = ngettext("{rounds}/{total} round", "{rounds}/{total} rounds", args.rounds).format(
         rounds=counted, total=args.rounds
     )
-    line = _("{deals}, {rounds}, {rate:.0f} rounds/s").format(
-        deals=dealt, rounds=rounds, rate=rate
-    )
+    line = _("{deals}, {rounds}, {rate:.0f} rounds/s").format(deals=dealt, rounds=rounds, rate=rate)
     if running.n >= 2:
         line += _("; {name} {mean:+.3f} ±{half:.3f}").format(
             name=name, mean=running.mean, half=running.half

@@ -138,9 +138,7 @@ def dask_cluster(
             cluster.close()
 
 
-def on_client(
-    client: Any, source: Iterator[DealTask], killed: type[Exception]
-) -> Results:
+def on_client(client: Any, source: Iterator[DealTask], killed: type[Exception]) -> Results:
     threads = {"n": 1, "at": -1.0}
 
     def window() -> int:

@@ -15,9 +15,27 @@ the state, and answers with intents; it never folds a message itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from leekha import protocol as P
+from leekha.client.core.changes import (
+    Answered,
+    Change,
+    ChatAdded,
+    DecisionDue,
+    GameEnded,
+    LeftTable,
+    LinkLost,
+    LobbyChanged,
+    OurClock,
+    RoundScored,
+    SeatsChanged,
+    ServerError,
+    TableChanged,
+    TournamentChanged,
+    ViewChanged,
+    Welcomed,
+)
 from leekha.client.core.chat import Chats
 from leekha.client.core.intents import DecisionKey, Intent, Leave, Pass, message_of
 from leekha.client.core.link import Link
@@ -28,8 +46,7 @@ from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
 from leekha.protocol.connection import Pending
 from leekha.protocol.seatview import doublable
-from leekha.protocol.version import CAN_DOUBLE
-from leekha.protocol.views import Tournament
+from leekha.protocol.version import CAN_DOUBLE, WELCOME_SAYS_SEAT
 
 __all__ = [
     "Answered",
@@ -41,7 +58,10 @@ __all__ = [
     "LeftTable",
     "LinkLost",
     "LobbyChanged",
+    "OurClock",
+    "RoundScored",
     "SeatsChanged",
+    "ServerError",
     "TableChanged",
     "TournamentChanged",
     "ViewChanged",
@@ -49,121 +69,22 @@ __all__ = [
 ]
 
 
-# ---- changes ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Welcomed:
-    """The server welcomed us; `again`: this session had been welcomed before."""
-
-    welcome: P.Welcome
-    again: bool
-
-
-@dataclass(frozen=True)
-class LinkLost:
-    """The connection dropped; `requests` were in flight on it (no answer will come)."""
-
-    why: str
-    requests: tuple[Asked[Intent], ...]
-
-
-@dataclass(frozen=True)
-class LobbyChanged:
-    pass
-
-
-@dataclass(frozen=True)
-class TableChanged:
-    """A snapshot: the whole table again; `other` when it is not the one we were at."""
-
-    table_id: int
-    other: bool
-
-
-@dataclass(frozen=True)
-class SeatsChanged:
-    """Someone sat down in, or left, a seat of our table."""
-
-    table_id: int
-    seat: int
-
-
-@dataclass(frozen=True)
-class LeftTable:
-    """Our leaving was taken: we are in the lobby."""
-
-    table_id: int | None
-
-
-@dataclass(frozen=True)
-class ViewChanged:
-    """A game event was folded into the seat view."""
-
-    event: P.Message
-
-
-@dataclass(frozen=True)
-class GameEnded:
-    """The game at our table is over: by its `game_over` (`game_id`: where the server
-    stored it, 1.4), or seen over in a snapshot while it was being played (`missed`)."""
-
-    game_id: int | None = None
-    missed: bool = False
-
-
-@dataclass(frozen=True)
-class DecisionDue:
-    """Our seat must decide now: `kind` is "pass" or "play", `key` names the decision.
-
-    Said at each prompt and snapshot that asks for it (a role answers a key once, and a
-    second prompt for the same decision follows a refusal or a resumed session) and
-    whenever the decision in front of us becomes another."""
-
-    kind: str
-    key: DecisionKey
-
-
-@dataclass(frozen=True)
-class ChatAdded:
-    message: P.ChatMessage
-
-
-@dataclass(frozen=True)
-class TournamentChanged:
-    """A tournament's state: `pushed` by the server as it moved on, or a reply of ours."""
-
-    tournament: Tournament
-    pushed: bool
-
-
-@dataclass(frozen=True)
-class Answered:
-    """A reply to one of our requests, with the intent that asked for it."""
-
-    answer: Answer[Intent]
-
-    @property
-    def intent(self) -> Intent:
-        return self.answer.note
-
-    @property
-    def refusal(self) -> P.Error | None:
-        return self.answer.refusal
-
-
-Change = (
-    Welcomed | LinkLost | LobbyChanged | TableChanged | SeatsChanged | LeftTable | ViewChanged
-    | GameEnded | DecisionDue | ChatAdded | TournamentChanged | Answered
-)  # fmt: skip
-
 #: The game events folded into the seat view as they come.
 _EVENTS = (P.PassDone, P.PassedReceived, P.DoubleRevealed, P.CardPlayed, P.TrickTaken,
            P.RoundScored)  # fmt: skip
 
 
+def _plain_line(msg: P.ChatMessage | P.PhraseSaid) -> str:
+    """A chat line as the wire says it (a role with no words of its own: the bot)."""
+    return msg.text if isinstance(msg, P.ChatMessage) else msg.code
+
+
 class ClientCore:
     """What one client role knows of its server. `send` hands a request to the session
     (False: the link is down); `answered` is the session's `Connection.answered`; `new_id`
-    numbers requests (the session's counter); `clock` counts the turn clocks."""
+    numbers requests (the session's counter); `clock` counts the turn clocks; `chat_line`
+    words a chat line as the role shows it (the terminal words the server's own lines and
+    the quick phrases in its reader's language), once, as it is kept."""
 
     def __init__(
         self,
@@ -172,6 +93,7 @@ class ClientCore:
         *,
         answered: Callable[[P.Message], Pending | None] | None = None,
         clock: Callable[[], float] = lambda: 0.0,
+        chat_line: Callable[[P.ChatMessage | P.PhraseSaid], str] = _plain_line,
     ) -> None:
         self.link = Link()
         self.lobby = Lobby()
@@ -181,6 +103,7 @@ class ClientCore:
         self.name = ""
         self._new_id = new_id
         self._due: DecisionKey | None = None  # the last decision said due
+        self._chat_line = chat_line
 
     # ---- requests ----------------------------------------------------------------------
     def request(self, intent: Intent) -> P.Message | None:
@@ -198,6 +121,22 @@ class ClientCore:
         self.link.lost(why)
         self._due = None
         return [LinkLost(why, tuple(self.requests.lost()))]
+
+    def released(self) -> list[Change]:
+        """Back to the lobby from a table whose game has let us go (`released`): the
+        server holds us nowhere, so no request is needed and the table is forgotten here."""
+        t = self.table
+        if t.table is None or not t.released:
+            return []
+        gone = t.table_id
+        if gone is not None:
+            self.chats.forget(gone)
+        t.left()
+        return [LeftTable(gone)]
+
+    def failed(self, why: str) -> None:
+        """The session gave up reconnecting."""
+        self.link.failed(why)
 
     # ---- what it knows -----------------------------------------------------------------
     @property
@@ -246,10 +185,7 @@ class ClientCore:
         t = self.table
         match msg:
             case P.Welcome():
-                again = self.link.welcome(msg)
-                self.name = msg.name
-                self.chats.only_lobby()
-                return [Welcomed(msg, again)]
+                return self._welcome(msg)
             case P.TableList():
                 self.lobby.listed(msg)
                 return [LobbyChanged()]
@@ -260,31 +196,77 @@ class ClientCore:
             case P.Snapshot():
                 return self._snapshot(msg, answer)
             case P.SeatUpdate():
-                return [SeatsChanged(msg.table_id, msg.seat)] if t.seat_update(msg) else []
+                seated = t.seated
+                if not t.seat_update(msg):
+                    return []
+                return [SeatsChanged(msg.table_id, msg.seat, freed=seated and t.released)]
             case P.Dealt():
                 return [ViewChanged(msg)] if t.dealt(msg) else []
             case P.YourTurn():
                 return [ViewChanged(msg)] if t.prompted(msg) else []
             case P.Turn():
-                t.turn(msg, t.clock())
-                return [ViewChanged(msg)]
+                mine = t.turn(msg, t.clock())
+                turned: list[Change] = [ViewChanged(msg)]
+                return turned if mine is None else [*turned, OurClock(mine)]
             case P.GameOver():
                 if t.table is None:
                     return []
                 t.game_over(msg)
                 return [ViewChanged(msg), GameEnded(msg.game_id)]
             case P.ChatMessage():
-                self.chats.at(msg.table_id).append((msg.sender, msg.text))
+                self.chats.at(msg.table_id).append((msg.sender, self._chat_line(msg)))
                 return [ChatAdded(msg)]
+            case P.PhraseSaid():
+                if msg.table_id != t.table_id:
+                    return []  # said at a table we have left
+                self.chats.at(msg.table_id).append((msg.sender, self._chat_line(msg)))
+                return [ChatAdded(msg)]
+            case P.Error() if answer is None:
+                return [ServerError(msg)]
+            case P.RoundScored():
+                doubled = tuple(t.doubled_cards())
+                return [ViewChanged(msg), RoundScored(msg, doubled)] if t.fold(msg) else []
             case P.TournamentState():
                 return [TournamentChanged(msg.tournament, pushed=msg.re is None)]
             case _ if isinstance(msg, _EVENTS):
                 return [ViewChanged(msg)] if t.fold(msg) else []
         return []
 
+    def _welcome(self, msg: P.Welcome) -> list[Change]:
+        """A welcome, and what it says of the table we were at: gone when the server
+        forgot the table we watched, gave our seat up, or starts a fresh session."""
+        t = self.table
+        watched = t.watching if t.table is not None and t.your_seat is None else None
+        again = self.link.welcome(msg)
+        self.name = msg.name
+        self.chats.only_lobby()
+        lost: str | None = None
+        if watched is not None and msg.table_id is None:
+            lost = "watch"
+        elif (
+            msg.resumed
+            and msg.table_id is None
+            and t.table is not None
+            and self.link.speaks(WELCOME_SAYS_SEAT)
+        ):
+            # A 1.0 server does not say where we are: the stale table stays.
+            lost = "seat"
+        elif again and not msg.resumed:
+            lost = "session"
+        changes: list[Change] = []
+        if lost is not None:
+            gone = t.table_id
+            if gone is not None:
+                self.chats.forget(gone)
+            t.left()
+            changes.append(LeftTable(gone))
+        rewatch = watched if lost == "watch" else None
+        return [*changes, Welcomed(msg, again, lost, rewatch)]
+
     def _snapshot(self, msg: P.Snapshot, answer: Answer[Intent] | None) -> list[Change]:
         t = self.table
         before = t.view
+        arrived = t.table is None or t.released
         playing = t.status_word == "playing" and before is not None
         playing = playing and before is not None and before.phase != "game_over"
         asked = answer.request if answer is not None else None
@@ -292,7 +274,9 @@ class ClientCore:
         other = t.snapshot(msg, watch)
         if other:
             self.chats.forget(t.table_id)
-        changes: list[Change] = [TableChanged(int(msg.table["id"]), other)]
+        changes: list[Change] = [
+            TableChanged(int(msg.table["id"]), other, arrived, unasked=msg.re is None)
+        ]
         if playing and not other and t.view is not None and t.view.phase == "game_over":
             changes.append(GameEnded(missed=True))  # it ended while we were away
         return changes
@@ -306,7 +290,8 @@ class ClientCore:
                 self.table.own_pass(intent.cards)
             elif isinstance(intent, Leave):
                 gone = self.table.table_id
-                self.chats.forget(gone)
+                if gone is not None:
+                    self.chats.forget(gone)
                 self.table.left()
                 changes.append(LeftTable(gone))
         return [*changes, Answered(answer)]

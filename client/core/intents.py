@@ -16,12 +16,16 @@ from leekha import protocol as P
 from leekha.common.view import Rules
 
 __all__ = [
+    "AddBot",
     "CancelTournament",
+    "Chat",
     "CreateTable",
     "CreateTournament",
     "DecisionKey",
     "Double",
     "EnterTournament",
+    "GetProfile",
+    "GetStats",
     "GetTournament",
     "Intent",
     "JoinTable",
@@ -29,11 +33,15 @@ __all__ = [
     "ListTables",
     "ListTournaments",
     "Pass",
+    "Phrase",
     "Ping",
     "Play",
+    "QuickPlay",
     "Rematch",
+    "RemoveBot",
     "Spectate",
     "Start",
+    "TakeBack",
     "message_of",
 ]
 
@@ -52,10 +60,63 @@ class ListTables:
 
 @dataclass(frozen=True)
 class CreateTable:
+    """A table of ours; the timers None: the server's defaults; `counting_aid` False
+    forbids the counting aid at it (protocol 1.2: the terminal's form asks only then)."""
+
     name: str
     preset: str = "classic"
     overrides: Rules = field(default_factory=dict)
     password: str | None = None
+    pass_timer_s: int | None = None
+    turn_timer_s: int | None = None
+    counting_aid: bool = True
+
+
+@dataclass(frozen=True)
+class QuickPlay:
+    """(1.4) One request and the server seats us, or opens a table its bots complete after
+    `wait_s` (None: the server's own wait)."""
+
+    preset: str = "classic"
+    overrides: Rules = field(default_factory=dict)
+    bot: str = "heuristic"
+    wait_s: int | None = None
+
+
+@dataclass(frozen=True)
+class AddBot:
+    seat: int
+    strategy: str = "heuristic"
+
+
+@dataclass(frozen=True)
+class RemoveBot:
+    seat: int
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """Our seat back from the bot that played it for us."""
+
+
+@dataclass(frozen=True)
+class GetStats:
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class GetProfile:
+    name: str
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class Phrase:
+    code: str
 
 
 @dataclass(frozen=True)
@@ -144,7 +205,8 @@ class Play:
 Intent = (
     ListTables | CreateTable | JoinTable | Spectate | Leave | Start | Rematch | Ping
     | EnterTournament | ListTournaments | GetTournament | CancelTournament | CreateTournament
-    | Double | Pass | Play
+    | Double | Pass | Play | QuickPlay | AddBot | RemoveBot | TakeBack | GetStats | GetProfile
+    | Chat | Phrase
 )  # fmt: skip
 
 
@@ -153,10 +215,29 @@ def message_of(intent: Intent, rid: int) -> P.Message:
     match intent:
         case ListTables(_confirm, cursor):
             return P.ListTables(id=rid, cursor=cursor)
-        case CreateTable(name, preset, overrides, password):
+        case CreateTable(name, preset, overrides, password, pass_timer, turn_timer, counting):
             return P.CreateTable(
-                id=rid, name=name, preset=preset, overrides=dict(overrides), password=password
+                id=rid, name=name, preset=preset, overrides=dict(overrides), password=password,
+                pass_timer_s=pass_timer, turn_timer_s=turn_timer, counting_aid=counting,
+            )  # fmt: skip
+        case QuickPlay(preset, overrides, bot, wait_s):
+            return P.QuickPlay(
+                id=rid, preset=preset, overrides=dict(overrides), bot=bot, wait_s=wait_s
             )
+        case AddBot(seat, strategy):
+            return P.AddBot(id=rid, seat=seat, strategy=strategy)
+        case RemoveBot(seat):
+            return P.RemoveBot(id=rid, seat=seat)
+        case TakeBack():
+            return P.TakeBack(id=rid)
+        case GetStats(name):
+            return P.GetStats(id=rid, name=name)
+        case GetProfile(name):
+            return P.GetProfile(id=rid, name=name)
+        case Chat(text):
+            return P.Chat(id=rid, text=text)
+        case Phrase(code):
+            return P.Phrase(id=rid, code=code)
         case JoinTable(table_id, password):
             return P.JoinSeat(id=rid, table_id=table_id, password=password)
         case Spectate(table_id, password):

@@ -24,7 +24,6 @@ class Link:
     state: str = OFFLINE
     detail: str = ""  # why it is down, or when the next attempt is
     server: str = ""  # the server's software, from welcome
-    label: str = ""  # how the player reached the server (address or LAN name)
     welcomed: bool = False
     version: tuple[int, ...] | None = None  # negotiated, from welcome
 

@@ -135,8 +135,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "status",
         help=_("a tournament's standings: from a server, or from its database"),
         description=_(
-            "With HOST[:PORT], ask that server; without, read the server's database "
-            "(--data-dir)."
+            "With HOST[:PORT], ask that server; without, read the server's database (--data-dir)."
         ),
     )
     _address(status, default=None)

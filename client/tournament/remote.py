@@ -131,7 +131,6 @@ def _enter_hint(t: Tournament, host: str, port: int) -> list[str]:
                        "tournament, and e. A bot:").format(host=host, port=port))  # fmt: skip
     for name in names:
         lines.append(
-            f"  leekha bot {host}:{port} --tournament {t['id']} --name {name} "
-            "--strategy STRATEGY"
+            f"  leekha bot {host}:{port} --tournament {t['id']} --name {name} --strategy STRATEGY"
         )
     return lines

@@ -22,7 +22,6 @@ from prompt_toolkit.output import Output
 from twisted.internet.defer import Deferred
 
 from leekha import protocol as P
-from leekha.client.core.requests import RequestTracker
 from leekha.client.exitcodes import INTERRUPTED
 from leekha.client.i18n import _
 from leekha.client.identity import Identity
@@ -78,10 +77,8 @@ class ClientApp:
             known_hosts=known_hosts,
             retry=retry,
         )
-        model.sender.new_id = self.session.new_id
-        model.sender.on_send = self._send
-        model.sender.requests = RequestTracker(model.sender.hand_off, self.session.answered)
-        model.link.label = model.link.label or f"{host}:{port}"
+        model.wire(self._send, self.session.new_id, self.session.answered)
+        model.server_label = model.server_label or f"{host}:{port}"
         model.social.invite_for = lambda table_id: Invite(
             host, port, table_id, None, tls, self.session.fingerprint
         )

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 
-#: Sends a request of this type with these fields (the model's `request`).
-Request = Callable[..., P.Message]
+#: Sends the request for an intent (the core's `request`, through the model).
+Request = Callable[[I.Intent], object]
 
 
 @dataclass
@@ -35,7 +36,7 @@ class AutoSetup:
         if self.stage != "create":
             return False
         self.stage = "creating"
-        request(P.CreateTable, name=self.name, preset=self.preset, overrides=self.overrides)
+        request(I.CreateTable(self.name, self.preset, dict(self.overrides)))
         return True
 
     def created(self, empty: list[int], request: Request) -> None:
@@ -44,10 +45,10 @@ class AutoSetup:
         if empty:
             self.stage = "bots"
             for seat in empty:
-                request(P.AddBot, seat=seat, strategy=self.bot)
+                request(I.AddBot(seat, self.bot))
         else:
             self.stage = "starting"
-            request(P.Start)
+            request(I.Start())
 
     def answered(self, req: P.Message, request: Request) -> None:
         """The server carried out `req`: the last bot in starts the game."""
@@ -55,7 +56,7 @@ class AutoSetup:
             self.bots_pending.discard(req.seat)
             if not self.bots_pending and self.stage == "bots":
                 self.stage = "starting"
-                request(P.Start)
+                request(I.Start())
         elif isinstance(req, P.Start):
             self.stage = "done"
 

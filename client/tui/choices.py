@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from leekha import protocol as P
 from leekha.client import systemlines
+from leekha.client.core import intents as I
 from leekha.client.i18n import _
 from leekha.client.refusals import explain
 from leekha.client.tui.shared import Shared
@@ -187,7 +188,7 @@ class Choices:
             return
         self.pass_confirm = False
         self.pass_sent = True
-        self.s.sender.request(P.PassCards, cards=sorted(self.pass_sel))
+        self.s.request(I.Pass(tuple(sorted(self.pass_sel)), self.s.decision()))
         self.s.say(_("pass sent"), transient=True)
 
     def confirm_text(self, card: int) -> str:
@@ -222,7 +223,7 @@ class Choices:
         if not now:
             self.s.say(_("not your turn yet"), transient=True)
             return
-        self.s.sender.request(P.PlayCard, card=card)
+        self.s.request(I.Play(card, self.s.decision()))
         self.s.say("")
 
     def escape(self) -> bool:
@@ -243,7 +244,7 @@ class Choices:
             return
         card = self.double_offer[0]
         if yes:
-            self.s.sender.request(P.DeclareDouble, card=card)
+            self.s.request(I.Double(card))
         self.double_declined.add(card)
         self.double_offer = self.double_offer[1:]
 

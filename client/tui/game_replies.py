@@ -1,16 +1,19 @@
-"""What each game event does to the terminal client: the table folds it (client/core/table.py),
-and the parts around the table follow: the choices, the trick's note, the round's summary,
-our clock.
+"""What each game event does to the terminal client: the core has folded it into the table
+(client/core), and the parts around the table follow its change: the choices, the trick's
+note, the round's summary, our clock.
 
 Every fact comes from the server (the trick's winner and points, the round's note, the
-statistics); the words for them are the client's. client/tui/replies.py hands these events
-here in the order they arrive, each folded at once; what the screen still shows of the moments
-before (a finished trick, a round's summary) is the timeline's (client/tui/timeline.py).
+statistics) through the core's changes (`ViewChanged` with the event, `RoundScored` with the
+cards doubled in the round, `OurClock`); the words for them are the client's.
+client/tui/replies.py hands the changes here in the order they come; what the screen still
+shows of the moments before (a finished trick, a round's summary) is the timeline's
+(client/tui/timeline.py).
 """
 
 from __future__ import annotations
 
 from leekha import protocol as P
+from leekha.client.core.changes import Change, OurClock, RoundScored, ViewChanged
 from leekha.client.i18n import _
 from leekha.client.tui.alarm import Alarm
 from leekha.client.tui.autosetup import AutoSetup
@@ -40,13 +43,26 @@ class GameReplies:
         self.timeline = timeline
         self.auto = auto
 
-    def apply(self, msg: P.Message) -> bool:
-        """Fold `msg` when it is a game event; False when it is not one."""
+    def react(self, change: Change) -> bool:
+        """React to `change` when it is the game's; False when it is not."""
+        match change:
+            case ViewChanged(event):
+                self._event(event)
+            case RoundScored():
+                self._round_scored(change)
+            case OurClock(deadline_at):
+                self.alarm.deadline_at = deadline_at  # a resumed client counts down from it
+            case _:
+                return False
+        return True
+
+    def _event(self, msg: P.Message) -> None:
+        """A game event the core folded into the table: what the parts around it do."""
         match msg:
             case P.Dealt():
                 self._dealt(msg)
             case P.PassDone():
-                if self.s.game.fold(msg) and msg.seat == self.s.game.your_seat:
+                if msg.seat == self.s.game.your_seat:
                     self.choices.double_offer = []
             case P.PassedReceived():
                 self._passed_received(msg)
@@ -56,34 +72,20 @@ class GameReplies:
                 self._card_played(msg)
             case P.TrickTaken():
                 self._trick_taken(msg)
-            case P.RoundScored():
-                self._round_scored(msg)
             case P.GameOver():
-                self.s.game.game_over(msg)
                 self.choices.double_offer = []  # a golden goal can end the game in a pass
                 self.alarm.stop()
                 self.table.rematch_voted = False
-            case P.SeatUpdate():
-                self._seat_update(msg)
             case P.YourTurn():
                 self._your_turn(msg)
-            case P.Turn():
-                self._turn(msg)
-            case _:
-                return False
-        return True
 
     def _dealt(self, msg: P.Dealt) -> None:
-        if not self.s.game.dealt(msg):
-            return
         self.timeline.dealt()  # the new round needs the player: the summary goes
         self.choices.dealt()
         self.table.dealt()
         self.s.line.position_moved()
 
     def _passed_received(self, msg: P.PassedReceived) -> None:
-        if not self.s.game.fold(msg):
-            return
         self.choices.double_offer = []
         self.choices.pass_sel.clear()
         self.s.line.position_moved()
@@ -97,8 +99,6 @@ class GameReplies:
         self.choices.clamp_cursor()
 
     def _double(self, msg: P.DoubleRevealed) -> None:
-        if not self.s.game.fold(msg):
-            return
         if msg.seat == self.s.game.your_seat:
             text = _("You doubled {card}: it now scores double")
         else:
@@ -110,8 +110,6 @@ class GameReplies:
         self.choices.offer_doubles()
 
     def _card_played(self, msg: P.CardPlayed) -> None:
-        if not self.s.game.fold(msg):
-            return
         if msg.seat == self.s.game.your_seat:
             self.choices.lifted = None
             self.choices.played_since_pass = True
@@ -121,8 +119,6 @@ class GameReplies:
         self.choices.clamp_cursor()
 
     def _trick_taken(self, msg: P.TrickTaken) -> None:
-        if not self.s.game.fold(msg):
-            return
         leekhas = [c for _s, c in msg.cards if c in self.s.game.rules.leekha_cards]
         who = self.s.names.player(msg.winner)
         if leekhas:
@@ -135,42 +131,19 @@ class GameReplies:
         self.table.trick_note = note
         self.timeline.taken(msg.cards, msg.winner, note)
 
-    def _round_scored(self, msg: P.RoundScored) -> None:
-        g = self.s.game
-        doubled = g.doubled_cards()
+    def _round_scored(self, change: RoundScored) -> None:
+        msg = change.event
+        doubled = list(change.doubled)  # as they were before the fold forgot them
         summary = RoundSummary(msg.round, msg.round_points, msg.totals, msg.taken, doubled)
-        summary.note = round_note(msg, g.rules, self.s.names.player)
+        summary.note = round_note(msg, self.s.game.rules, self.s.names.player)
         summary.tie = msg.tie
         self.s.boxes.open(summary)
         self.timeline.scored(summary)
-        g.fold(msg)
         self.alarm.stop()
 
-    def _seat_update(self, msg: P.SeatUpdate) -> None:
-        seated = self.s.game.seated
-        if not self.s.game.seat_update(msg):
-            return
-        if self.s.line.error and self.s.game.status_word == "waiting":
-            # A refusal in the waiting room is about its seats ("seats 2, 3 and 4 are
-            # empty"): once someone sits down or leaves, it no longer says what is true.
-            self.s.line.clear()
-        if seated and self.s.game.released:
-            self.s.say(_("the game is over and your seat is freed: L goes back to the lobby"))
-        if self.auto is not None and msg.player.get("name"):
-            self.auto.seat_taken(msg.seat)
-
     def _your_turn(self, msg: P.YourTurn) -> None:
-        if not self.s.game.prompted(msg):
-            return
         at = self.s.clock()
         self.alarm.deadline_at = at + msg.deadline if msg.deadline is not None else None
         self.s.line.position_moved()
         self.choices.your_turn(msg)
         self.alarm.your_turn()
-
-    def _turn(self, msg: P.Turn) -> None:
-        """(1.4) Whose decision the table waits for and the server's time left: the turn
-        marker and countdown of every seat on every screen, spectators' too."""
-        mine = self.s.game.turn(msg, self.s.clock())
-        if mine is not None:
-            self.alarm.deadline_at = mine  # a resumed client counts down from the server's

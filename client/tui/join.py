@@ -230,7 +230,7 @@ async def join_main(
 
     prefs = io.pop("prefs", None) or Prefs(default_path())
     model = ClientModel(name, ascii=ascii, trick_hold=max(0.0, trick_hold), bell=bell, prefs=prefs)
-    model.link.label = label or ""  # the lobby header: the LAN name, else the address
+    model.server_label = label or ""  # the lobby header: the LAN name, else the address
     if quick is not None:
         model.in_lobby.quick = quick
     model.in_lobby.quick_now = quick_now

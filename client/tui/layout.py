@@ -106,8 +106,8 @@ def _header(m: M.ClientModel, opts: Options, width: int) -> Frags:
         parts += [str(m.game.table.get("name", "")), rules]
         if m.game.view is not None:
             parts.append(_("round {n}").format(n=m.game.view.round + 1))
-    elif m.link.label or m.link.server:
-        parts.append(m.link.label or m.link.server)
+    elif m.server_label or m.link.server:
+        parts.append(m.server_label or m.link.server)
     # Your own name gives way to the rules (the target first): it is on your seat too.
     own = max(HEADER_NAME_MIN, width - get_cwidth(f" {opts.title} · {rules}") - 2)
     right = (fit_name(m.name, own) if rules else m.name) + " "

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from leekha import protocol as P
-from leekha.client.core.lobby import Lobby
+from leekha.client.core import intents as I
 from leekha.client.i18n import _
 from leekha.client.tui.forms import CreateForm, PasswordPrompt
+from leekha.client.tui.lobby_pick import LobbyPick
 from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
 from leekha.client.tui.tournament import TournamentScreen
@@ -21,7 +22,9 @@ from leekha.protocol import version as V
 
 
 class LobbyActions:
-    def __init__(self, shared: Shared, lobby: Lobby, profiles: Callable[[list[str]], None]) -> None:
+    def __init__(
+        self, shared: Shared, lobby: LobbyPick, profiles: Callable[[list[str]], None]
+    ) -> None:
         self.s = shared
         self.lobby = lobby
         self._profiles = profiles  # opens the profile box of these names
@@ -58,9 +61,9 @@ class LobbyActions:
 
     def join(self, table_id: int, password: str | None, spectate: bool) -> None:
         if spectate:
-            self.s.sender.request(P.Spectate, table_id=table_id, password=password)
+            self.s.request(I.Spectate(table_id, password))
         else:
-            self.s.sender.request(P.JoinSeat, table_id=table_id, password=password)
+            self.s.request(I.JoinTable(table_id, password))
 
     def password_type(self, text: str) -> None:
         if self.s.boxes.password_prompt is not None:
@@ -77,7 +80,7 @@ class LobbyActions:
             self.join(prompt.table_id, prompt.typed or None, prompt.spectate)
 
     def refresh(self) -> None:
-        self.s.sender.request(P.ListTables)
+        self.s.request(I.ListTables())
 
     def start_quick(self) -> None:
         """Lobby: one request, and the server seats us (or opens a table bots complete)."""
@@ -85,9 +88,7 @@ class LobbyActions:
             self.s.say(_("this server has no quick play (protocol 1.4 needed)"), error=True)
             return
         q = self.quick
-        self.s.sender.request(
-            P.QuickPlay, preset=q.preset, overrides=q.overrides, bot=q.bot, wait_s=q.wait_s
-        )
+        self.s.request(I.QuickPlay(q.preset, dict(q.overrides), q.bot, q.wait_s))
         self.s.say(_("quick play: finding you a seat…"), transient=True)
 
     # ---- the create form -------------------------------------------------------------------
@@ -120,18 +121,19 @@ class LobbyActions:
             self.s.say(problem, error=True)
             return
         self.s.boxes.shut(CreateForm)
-        fields: dict[str, bool] = {}
-        if not f.counting_aid and self.s.link.speaks(V.COUNTING_AID):
-            fields["counting_aid"] = False
-        self.s.sender.request(
-            P.CreateTable,
-            name=f.name.strip(),
-            preset=f.preset,
-            overrides={} if f.target is None else {"target": f.target},
-            password=f.password or None,
-            pass_timer_s=f.pass_timer,
-            turn_timer_s=f.turn_timer,
-            **fields,
+        # A server before 1.2 knows no `counting_aid`: it is asked for only where it means
+        # something.
+        counting = f.counting_aid or not self.s.link.speaks(V.COUNTING_AID)
+        self.s.request(
+            I.CreateTable(
+                f.name.strip(),
+                f.preset,
+                {} if f.target is None else {"target": f.target},
+                f.password or None,
+                f.pass_timer,
+                f.turn_timer,
+                counting,
+            )
         )
 
     # ---- statistics --------------------------------------------------------------------------
@@ -141,12 +143,12 @@ class LobbyActions:
             self.s.say(_("this server keeps no statistics (protocol 1.0)"), error=True)
             return
         self.s.boxes.open(StatsBox())
-        self.s.sender.request(P.GetStats)
+        self.s.request(I.GetStats())
 
     def close_stats(self) -> None:
         self.s.boxes.shut(StatsBox)
         # A late reply must not reopen or refill the overlay.
-        self.s.sender.requests.drop(lambda asked: isinstance(asked.request, P.GetStats))
+        self.s.core.requests.drop(lambda asked: isinstance(asked.note, I.GetStats))
 
     def stats_move(self, step: int) -> None:
         box = self.s.boxes.get(StatsBox)
@@ -165,7 +167,7 @@ class LobbyActions:
         if not self.s.link.speaks(V.TOURNAMENTS):
             self.s.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
             return
-        screen = TournamentScreen(self.s.sender.request, clock=self.s.clock)
+        screen = TournamentScreen(self.s.request, clock=self.s.clock)
         self.s.boxes.open(screen)
         screen.open()
 
@@ -181,7 +183,7 @@ class LobbyActions:
         """e on a followed tournament: take part as the entrant of our name."""
         screen = self.s.boxes.tournaments
         if screen is not None and screen.following is not None:
-            self.s.sender.request(P.EnterTournament, tournament_id=screen.following)
+            self.s.request(I.EnterTournament(screen.following))
 
     def tournament_enter(self) -> None:
         screen = self.s.boxes.tournaments

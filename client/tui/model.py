@@ -5,14 +5,16 @@ presses arrive as intent methods (`move`, `enter`, `toggle`, ...), and requests 
 out of `outbox` (and through `on_send` when the app wires one). Keeping it pure lets every
 screen and state be tested by feeding messages, without a terminal or a server.
 
-`ClientModel` only wires the parts, each a small state of its own: the table (client/core),
-the hand's choices (choices.py), the table's and the lobby's actions (table_intents.py,
-lobby_intents.py), the social boxes (social_intents.py), our clock (alarm.py), the one
-dispatch of the server's messages (replies.py, game_replies.py), and the presentation
-timeline (timeline.py): every message is folded at once, and what the screen still shows of
-the moments just past (a finished trick, a round's summary) is an item there, drawn over
-the true state that every key acts on. Its methods are the intents
-the keys call and the few facts the screens read, each passed to the part that owns it.
+`ClientModel` is one `ClientCore` (client/core) and a small state of the screen's own. The
+core folds every server message, once, into the link, the lobby, the table and the chats,
+and builds and tracks every request (`core.request(intent)`); nothing here writes to those.
+The screen's parts are each a small state of their own: the hand's choices (choices.py),
+the table's and the lobby's actions (table_intents.py, lobby_intents.py), the social boxes
+(social_intents.py), our clock (alarm.py), the reactions to the core's changes (replies.py,
+game_replies.py), and the presentation timeline (timeline.py): what the screen still shows
+of the moments just past (a finished trick, a round's summary) is an item there, drawn over
+the true state that every key acts on. Its methods are the intents the keys call and the
+few facts the screens read, each passed to the part that owns it.
 
 Which overlay is on top is one derived value, `overlay`: the painter draws it, Esc closes
 it, the keys and the hints follow it, so the four can never disagree.
@@ -22,14 +24,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.core import link as L
-from leekha.client.core.chat import Chats
-from leekha.client.core.lobby import Lobby
-from leekha.client.core.table import SeatStats, TableState
+from leekha.client.core.changes import Change
+from leekha.client.core.table import SeatStats
 from leekha.client.i18n import _
 from leekha.client.prefs import Prefs
 from leekha.client.tui.alarm import Alarm
@@ -38,6 +39,8 @@ from leekha.client.tui.choices import Choices
 from leekha.client.tui.forms import TARGET_MAX, TARGET_MIN
 from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.lobby_pick import LobbyPick
+from leekha.client.tui.on_core import OnCore
 from leekha.client.tui.overlays import (
     BOT_LEVEL,
     BOT_LEVELS,
@@ -62,7 +65,7 @@ from leekha.client.tui.overlays import (
     ScoresBox,
 )
 from leekha.client.tui.replies import SYSTEM_SENDER, Replies
-from leekha.client.tui.shared import Names, Sender, Shared
+from leekha.client.tui.shared import Names, Shared
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.status import StatusLine
 from leekha.client.tui.table_intents import TableActions
@@ -111,7 +114,7 @@ CLIENT_NAME = "leekha-tui"
 OFFLINE, ONLINE, RECONNECTING, FAILED = L.OFFLINE, L.ONLINE, L.RECONNECTING, L.FAILED
 
 
-class ClientModel:
+class ClientModel(OnCore):
     """Everything the screens show, and every rule about what a key does."""
 
     def __init__(
@@ -127,31 +130,26 @@ class ClientModel:
     ) -> None:
         self.clock = clock
         self.auto = auto
-        self.link = L.Link()
+        super().__init__(clock, lambda card: self.names.card(card))
         self.boxes = Overlays()
         #: What the table screen still shows of the moments just past (timeline.py).
         self.timeline = Timeline(clock, trick_hold, self.boxes)
-        self.lobby = Lobby()
-        self.game = TableState(clock)
-        #: Chat lines by where they were said: a table's id, or None for the lobby.
-        self.chats = Chats()
         self.chat_open = False
         self.quit_confirm = False
         self.line = StatusLine(self._scope)
-        self.sender = Sender()
-        self.names = Names(self.game, ascii)
-        self.shared = Shared(
-            name, clock, self.game, self.link, self.boxes, self.line, self.sender, self.names
-        )
+        self.names = Names(self.core.table, ascii)
+        self.shared = Shared(name, clock, self.core, self.boxes, self.line, self.sender, self.names)
         self.alarm = Alarm(clock, self.line, bell)
         self.choices = Choices(self.shared)
         self.at_table = TableActions(
             self.shared,
-            lambda: self.replies.leave_table(),
+            lambda: self._react(self.core.released()),
             prefs if prefs is not None else Prefs(),
             self.timeline,
         )
-        self.social = Social(self.shared, self.chats)
+        self.social = Social(self.shared)
+        #: The lobby's tables (the core's) and the row and person chosen (the screen's).
+        self.lobby = LobbyPick(self.core.lobby)
         self.in_lobby = LobbyActions(self.shared, self.lobby, self.social.open_profiles)
         choices, table, alarm, timeline = self.choices, self.at_table, self.alarm, self.timeline
         events = GameReplies(
@@ -166,7 +164,6 @@ class ClientModel:
             social=self.social,
             alarm=alarm,
             timeline=timeline,
-            chats=self.chats,
             auto=auto,
         )
 
@@ -224,11 +221,6 @@ class ClientModel:
         return self.timeline.current is not None
 
     @property
-    def chat(self) -> deque[tuple[str, str]]:
-        """The chat lines of where we are (this table, or the lobby)."""
-        return self.chats.at(self.shared.here)
-
-    @property
     def status(self) -> str:
         return self.line.text
 
@@ -242,14 +234,6 @@ class ClientModel:
 
     def _scope(self) -> tuple[str, int | None, str]:
         return (self.screen, self.game.table_id, self.game.status_word)
-
-    # ---- requests out --------------------------------------------------------------------
-    @property
-    def outbox(self) -> list[P.Message]:
-        return self.sender.outbox
-
-    def take_outbox(self) -> list[P.Message]:
-        return self.sender.take()
 
     # ---- what the table screen reads -----------------------------------------------------
     @property
@@ -269,21 +253,27 @@ class ClientModel:
 
     # ---- the session (client/session.py) and the server's messages ------------------------
     def connection_lost(self, detail: str = "") -> None:
-        self.link.lost(detail)
-        self.sender.requests.lost()
+        self._react(self.core.lost(detail))  # its requests go with it
         self.choices.pass_sent = False
 
     def reconnect_scheduled(self, attempt: int, delay: float) -> None:
-        self.link.lost(_("attempt {n}, next in {s:.0f}s").format(n=attempt, s=delay))
+        self._react(self.core.lost(_("attempt {n}, next in {s:.0f}s").format(n=attempt, s=delay)))
 
     def connection_failed(self, detail: str) -> None:
-        self.link.failed(detail)
+        self.core.failed(detail)
         self.say(detail, error=True)
 
-    def apply(self, msg: P.Message) -> None:
-        """Fold one server message into the state, at once (what the screen still shows of
-        the moments before is the timeline's, timeline.py)."""
-        self.replies.apply(msg)
+    def apply(self, msg: P.Message) -> list[Change]:
+        """Hand one server message to the core, which folds it at once, and react to what
+        it says changed (what the screen still shows of the moments before is the
+        timeline's, timeline.py); the changes, for a test to read."""
+        changes = self.replies.apply(msg)
+        self._forget_stale_status()
+        return changes
+
+    def _react(self, changes: list[Change]) -> None:
+        for change in changes:
+            self.replies.react(change)
         self._forget_stale_status()
 
     def _forget_stale_status(self) -> None:
@@ -378,7 +368,7 @@ class ClientModel:
     def send_chat(self, text: str) -> None:
         text = text.strip()
         if text:
-            self.sender.request(P.Chat, text=text[:300])
+            self.shared.request(I.Chat(text[:300]))
         self.chat_open = False
 
     def toggle_help(self) -> None:

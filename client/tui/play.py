@@ -284,7 +284,7 @@ async def play_main(
                 # the screen as the player left it, kept with the games (--no-save: none)
                 prefs=Prefs(None if args.no_save else folder / PREFS_FILE),
             )
-            model.link.label = "leekha play"
+            model.server_label = "leekha play"
             client = ClientApp(model, reactor, "127.0.0.1", server.port, bot_strategy=bot, **io)
             await client.connect()
             if ready is not None:

@@ -1,18 +1,37 @@
-"""What each server message does to the terminal client: the one dispatch from a message to
-the parts it changes.
+"""What the terminal client does about each change the core reports: the one place where a
+server message, folded once by `ClientCore.receive` (client/core/core.py), becomes what the
+screen does about it.
 
-The session's and the lobby's messages are handled here (welcome, the answers to our
-requests, the table's snapshot, chat, statistics, tournaments); the game's events go to
-client/tui/game_replies.py. A reply is matched to its request by the sender's tracker
-(`Connection.answered` when the app wires a session), so a refusal is reported as what it
-refused, and a refused request changes nothing but the choice it came from.
+Nothing here folds a message: the core keeps the link, the lobby, the table and the chats,
+and these reactions only read them. What they change is the terminal's own: the status
+line's words, the boxes over the screen, the timeline of moments just past, our alarm, the
+choices of the hand, and the requests that follow (the lobby after leaving, a table to
+watch again). The session's and the lobby's changes, and the answers to our requests, are
+handled here; the game's events (`ViewChanged`, `RoundScored`, `OurClock`) in
+client/tui/game_replies.py. A refusal comes as the `Answered` of its request, so it is
+worded as what it refused, and a refused request changes nothing but the choice it came
+from.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from leekha import protocol as P
 from leekha.client import systemlines
-from leekha.client.core.chat import Chats
+from leekha.client.core import intents as I
+from leekha.client.core.changes import (
+    Answered,
+    Change,
+    ChatAdded,
+    LeftTable,
+    LobbyChanged,
+    SeatsChanged,
+    ServerError,
+    TableChanged,
+    TournamentChanged,
+    Welcomed,
+)
 from leekha.client.i18n import _, ngettext
 from leekha.client.refusals import explain
 from leekha.client.tui.alarm import Alarm
@@ -23,15 +42,25 @@ from leekha.client.tui.game_replies import GameReplies
 from leekha.client.tui.lobby_intents import LobbyActions
 from leekha.client.tui.overlays import StatsBox
 from leekha.client.tui.shared import Shared
+from leekha.client.tui.social import phrase_words
 from leekha.client.tui.social_intents import Social
 from leekha.client.tui.table_intents import TableActions
 from leekha.client.tui.timeline import Timeline
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.client.tui.words import refused
-from leekha.protocol import version as V
 
 #: The `from` of the server's own lines in a table's chat (docs/protocol.md, chat_message).
 SYSTEM_SENDER = "*"  # the server's own lines
+
+
+def chat_words(msg: P.ChatMessage | P.PhraseSaid, card: Callable[[int], str]) -> str:
+    """A chat line as this screen keeps it (the core keeps what this says, once): the
+    server's own lines and the quick phrases worded in the reader's language."""
+    if isinstance(msg, P.PhraseSaid):
+        return phrase_words(msg.code)
+    if msg.sender == SYSTEM_SENDER:
+        return systemlines.chat_line(msg, card)
+    return msg.text
 
 
 class Replies:
@@ -46,7 +75,6 @@ class Replies:
         social: Social,
         alarm: Alarm,
         timeline: Timeline,
-        chats: Chats,
         auto: AutoSetup | None,
     ) -> None:
         self.s = shared
@@ -57,97 +85,105 @@ class Replies:
         self.social = social
         self.alarm = alarm
         self.timeline = timeline
-        self.chats = chats
         self.auto = auto
 
-    def apply(self, msg: P.Message) -> None:
-        """Fold one server message into the parts it changes."""
-        if self.game_events.apply(msg):
-            return
-        match msg:
-            case P.Welcome():
-                self._welcome(msg)
-            case P.Error():
-                self._error(msg)
-            case P.Ok():
-                self._ok(msg)
-            case P.TableList():
-                self.s.sender.answers(msg)
-                self.lobby.lobby.listed(msg)
-            case P.TableUpdate():
-                self.lobby.lobby.updated(msg)
-                self.s.game.table_update(msg)
-                self.table.rules_changed()
-            case P.Snapshot():
-                self._snapshot(msg)
-            case P.ChatMessage():
-                self._chat(msg)
-            case P.Profile():
-                self.social.profile(msg)
-            case P.PhraseSaid():
-                self.social.phrase_said(msg)
-            case P.Stats():
-                box = self.s.boxes.get(StatsBox)
-                if self.s.sender.answers(msg) is not None and box is not None:  # else not ours
-                    box.rows = [dict(p) for p in msg.players]  # (or reopened since)
-            case P.TournamentList() | P.TournamentState():
-                self._tournament(msg)
-            case _:
-                pass
+    def apply(self, msg: P.Message) -> list[Change]:
+        """Hand `msg` to the core, once, and react to what it says changed, in order."""
+        changes = self.s.core.receive(msg)
+        for change in changes:
+            self.react(change)
+        return changes
 
-    def _welcome(self, msg: P.Welcome) -> None:
+    def react(self, change: Change) -> None:
+        """What the screen does about one change (the state is the core's, already)."""
+        if self.game_events.react(change):
+            return
+        match change:
+            case Welcomed():
+                self._welcomed(change)
+            case LeftTable():
+                self.left_table()
+            case Answered():
+                self._answered(change)
+            case ServerError(error):
+                words = explain(error.code, error.message, error.rule, error.args, self._card)
+                self.s.say(_("Server: {words}").format(words=words), error=True)
+            case LobbyChanged():
+                self.table.rules_changed()  # a host may turn the counting aid off (1.2)
+            case TableChanged():
+                self._table(change)
+            case SeatsChanged():
+                self._seats(change)
+            case ChatAdded(message):
+                self._chat(message)
+            case TournamentChanged(tournament):
+                if self.s.boxes.tournaments is not None:
+                    self.s.boxes.tournaments.changed(tournament)
+
+    def _card(self, card: int) -> str:
+        return self.s.names.card(card)
+
+    def _welcomed(self, change: Welcomed) -> None:
         s = self.s
-        was = s.link.welcome(msg)
-        s.name = msg.name
-        self.chats.only_lobby()
-        g = s.game
-        watched = g.watching if g.table is not None and g.your_seat is None else None
-        if watched is not None and msg.table_id is None:
+        w = change.welcome
+        s.name = w.name  # the name the screen shows and the quick-play table is asked for
+        if change.rewatch is not None:
             # A restarted server forgets who watched: watch the same table again.
-            self.leave_table()
-            s.sender.request(P.Spectate, table_id=watched[0], password=watched[1])
+            s.request(I.Spectate(*change.rewatch))
             s.say(_("reconnected: watching the table again"))
             return
-        if (
-            msg.resumed
-            and msg.table_id is None
-            and g.table is not None
-            and s.link.speaks(V.WELCOME_SAYS_SEAT)
-        ):
+        if change.lost == "seat":
             # The server says we are in the lobby: no snapshot will come to replace the
-            # table on screen. (A 1.0 server does not say; the stale table stays.)
-            self.leave_table()
+            # table on screen, so the core left it.
             s.say(_("reconnected, but your seat was given up while you were away"), error=True)
-        elif msg.resumed:
+        elif w.resumed:
             s.say(_("reconnected"))
-        elif was:
+        elif change.lost == "session":
             # A fresh session after the old one expired: the seat is gone.
-            self.leave_table()
             s.say(_("reconnected, but the old session had expired"), error=True)
-        creating = (
-            self.auto is not None and not msg.resumed and self.auto.welcomed(s.sender.request)
-        )
-        if not creating and (not msg.resumed or g.table is None):
-            s.sender.request(P.ListTables)
+        creating = self.auto is not None and not w.resumed and self.auto.welcomed(s.request)
+        if not creating and (not w.resumed or s.game.table is None):
+            s.request(I.ListTables())
         lobby = self.lobby
-        if lobby.quick_now and g.table is None:
+        if lobby.quick_now and s.game.table is None:
             lobby.quick_now = False
             lobby.start_quick()
-        if lobby.invited is not None and g.table is None:
+        if lobby.invited is not None and s.game.table is None:
             table_id, password = lobby.invited
             lobby.invited = None
             lobby.join(table_id, password, False)
 
-    def _error(self, msg: P.Error) -> None:
-        s = self.s
-        req = s.sender.answers(msg)
-        words = explain(msg.code, msg.message, msg.rule, msg.args, s.names.card)
-        if req is None:
-            s.say(_("Server: {words}").format(words=words), error=True)
+    # ---- answers to our requests ---------------------------------------------------------
+    def _answered(self, change: Answered) -> None:
+        req, reply = change.answer.request, change.answer.reply
+        if change.refusal is not None:
+            self._refused(req, change.refusal)
             return
-        if isinstance(req, P.PlayCard | P.PassCards) and msg.rule is not None:
+        match reply:
+            case P.Ok():
+                self._ok(req)
+            case P.Snapshot():
+                self._joined(req, reply)
+            case P.Profile():
+                self.social.profile(reply)
+            case P.Stats():
+                box = self.s.boxes.get(StatsBox)
+                if box is not None:  # (else closed, or reopened since)
+                    box.rows = [dict(p) for p in reply.players]
+            case P.TournamentList():
+                if self.s.boxes.tournaments is not None:
+                    self.s.boxes.tournaments.listed(reply.tournaments)
+            case P.TournamentState() if isinstance(req, P.EnterTournament):
+                self.lobby.entered = req.tournament_id
+                self.s.say(_("you are in {name}: your games begin by themselves").format(
+                    name=reply.tournament.get("name", "")))  # fmt: skip
+
+    def _refused(self, req: P.Message, error: P.Error) -> None:
+        s = self.s
+        words = explain(error.code, error.message, error.rule, error.args, self._card)
+        if isinstance(req, P.PlayCard | P.PassCards) and error.rule is not None:
             s.say(words, error=True, transient=True)  # the rule says it all
-        elif isinstance(req, P.JoinSeat | P.Spectate) and msg.code == "bad_password":
+        elif isinstance(req, P.JoinSeat | P.Spectate) and error.code == "bad_password":
             # The table wants a password we did not give (an invitation without it) or
             # gave wrong: ask for it, and the next Enter tries again.
             why = (
@@ -169,36 +205,40 @@ class Replies:
         if self.auto is not None:
             self.auto.refused()
 
-    def _ok(self, msg: P.Ok) -> None:
+    def _ok(self, req: P.Message) -> None:
         s = self.s
-        req = s.sender.answers(msg)
-        if req is None:
-            return
-        if isinstance(req, P.PassCards) and s.game.view is not None:
-            s.game.own_pass(req.cards)
-            self.choices.pass_taken()
+        if isinstance(req, P.PassCards):
+            self.choices.pass_taken()  # (the core took the cards from the hand)
             self.alarm.stop()
         elif isinstance(req, P.Leave):
-            self.leave_table()
-            s.sender.request(P.ListTables)
+            s.request(I.ListTables())  # (the core left the table: `LeftTable` came first)
         elif isinstance(req, P.AddBot | P.Start) and self.auto is not None:
-            self.auto.answered(req, s.sender.request)
+            self.auto.answered(req, s.request)
         elif isinstance(req, P.Rematch):
             # Transient: the deal of the new game replaces it.
             s.say(_("rematch vote sent; waiting for the others"), transient=True)
 
-    def _snapshot(self, msg: P.Snapshot) -> None:
+    def _joined(self, req: P.Message, snap: P.Snapshot) -> None:
+        """The table we asked for (its `TableChanged` came first)."""
         s = self.s
-        g = s.game
-        req = s.sender.answers(msg)
         if isinstance(req, P.CreateTable | P.JoinSeat | P.Spectate):
             self.social.table_password = req.password
-        # Unasked, from the lobby, having entered a tournament: its next game seats us.
-        here = g.table is not None and not g.released
-        ready = msg.re is None and not here and self.lobby.entered is not None
-        watch = (req.table_id, req.password) if isinstance(req, P.Spectate) else None
-        if g.snapshot(msg, watch):
-            self.chats.forget(g.table_id)  # its own history follows from the server
+        t = snap.table
+        if isinstance(req, P.QuickPlay) and t["status"] == "waiting" and t["host"] == s.name:
+            # A table quick play opened for us: its bots come after the wait we asked for
+            # (None: the server's own, which it does not say).
+            wait = req.wait_s
+            self.lobby.quick_until = None if wait is None else s.clock() + wait
+        if isinstance(req, P.CreateTable) and self.auto is not None:
+            g = s.game
+            me = g.your_seat
+            empty = [seat for seat, p in enumerate(g.players) if not p.get("name") and seat != me]
+            self.auto.created(empty, s.request)
+
+    # ---- the table -------------------------------------------------------------------------
+    def _table(self, change: TableChanged) -> None:
+        s = self.s
+        if change.other:
             self.timeline.clear()  # another table: nothing of the last one is left to show
         else:
             self.timeline.snapshot()  # the position is stated whole: held tricks are stale
@@ -208,31 +248,35 @@ class Replies:
             self.alarm.stop()
         s.line.position_moved()
         self.lobby.quick_until = None
-        t = msg.table
-        if isinstance(req, P.QuickPlay) and t["status"] == "waiting" and t["host"] == s.name:
-            # A table quick play opened for us: its bots come after the wait we asked for
-            # (None: the server's own, which it does not say).
-            wait = req.wait_s
-            self.lobby.quick_until = None if wait is None else s.clock() + wait
-        if isinstance(req, P.CreateTable) and self.auto is not None:
-            me = g.your_seat
-            empty = [seat for seat, p in enumerate(g.players) if not p.get("name") and seat != me]
-            self.auto.created(empty, s.sender.request)
-        if ready:
+        if change.unasked and change.arrived and self.lobby.entered is not None:
+            # Unasked, from the lobby, having entered a tournament: its next game seats us.
             s.boxes.shut(TournamentScreen)
             self.alarm.ring = True
-            s.say(_("your tournament game is ready: {table}").format(table=msg.table["name"]))
+            name = s.game.table["name"] if s.game.table is not None else ""
+            s.say(_("your tournament game is ready: {table}").format(table=name))
 
-    def _chat(self, msg: P.ChatMessage) -> None:
-        lines = self.chats.at(msg.table_id)
-        if msg.sender != SYSTEM_SENDER:
-            lines.append((msg.sender, msg.text))
+    def _seats(self, change: SeatsChanged) -> None:
+        s = self.s
+        if s.line.error and s.game.status_word == "waiting":
+            # A refusal in the waiting room is about its seats ("seats 2, 3 and 4 are
+            # empty"): once someone sits down or leaves, it no longer says what is true.
+            s.line.clear()
+        if change.freed:
+            s.say(_("the game is over and your seat is freed: L goes back to the lobby"))
+        players = s.game.players
+        sat = 0 <= change.seat < len(players) and players[change.seat].get("name")
+        if self.auto is not None and sat:
+            self.auto.seat_taken(change.seat)
+
+    # ---- chat ------------------------------------------------------------------------------
+    def _chat(self, msg: P.ChatMessage | P.PhraseSaid) -> None:
+        if isinstance(msg, P.PhraseSaid):
+            self.social.phrase_said(msg)  # beside the seat (the core keeps the chat line)
+            return
+        if msg.sender != SYSTEM_SENDER or msg.table_id != self.s.here:
             return
         # The server's own line (drops, returns, timers), worded from its code.
-        text = systemlines.chat_line(msg, self.s.names.card)
-        lines.append((msg.sender, text))
-        if msg.table_id == self.s.here:
-            self.s.say(self._mine(msg) or text)
+        self.s.say(self._mine(msg) or systemlines.chat_line(msg, self._card))
 
     def _mine(self, msg: P.ChatMessage) -> str | None:
         """A notice about our own seat, said to us (how to take the seat back)."""
@@ -253,22 +297,10 @@ class Replies:
             return _("your seat is yours again")
         return None
 
-    def _tournament(self, msg: P.TournamentList | P.TournamentState) -> None:
-        req = self.s.sender.answers(msg)
-        if isinstance(req, P.EnterTournament) and isinstance(msg, P.TournamentState):
-            self.lobby.entered = req.tournament_id
-            self.s.say(_("you are in {name}: your games begin by themselves").format(
-                name=msg.tournament.get("name", "")))  # fmt: skip
-        if self.s.boxes.tournaments is not None:
-            self.s.boxes.tournaments.apply(msg)
-
-    def leave_table(self) -> None:
-        """Back in the lobby: the table and everything said or chosen at it go."""
-        g = self.s.game
+    def left_table(self) -> None:
+        """Back in the lobby (the core has left the table and forgotten its chat): what the
+        screen kept of it goes too, everything said or chosen at it."""
         self.lobby.quick_until = None
-        if g.table is not None:
-            self.chats.forget(g.table_id)
-        g.left()
         self.s.boxes.left_table()
         self.choices.left()
         self.table.left()

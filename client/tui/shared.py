@@ -3,8 +3,9 @@ few collaborators each part is handed instead of reaching into one big model.
 
 Each part (the hand's choices, the table's actions, the lobby's, the social boxes, the
 replies) keeps its own state and gets a `Shared` at birth: the table as the server told it,
-the link, the boxes, the status line, the sender and the words for seats and cards. None of
-these is a part's own: they are the places the parts meet.
+the link (both the core's, client/core, read only), the boxes, the status line, the way
+requests go out and the words for seats and cards. None of these is a part's own: they are
+the places the parts meet.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from leekha import protocol as P
+from leekha.client.core.core import ClientCore
+from leekha.client.core.intents import DecisionKey, Intent
 from leekha.client.core.link import Link
-from leekha.client.core.requests import RequestTracker
 from leekha.client.core.table import TableState
 from leekha.client.i18n import _
 from leekha.client.tui.overlays import Overlays
@@ -24,12 +25,11 @@ from leekha.client.tui.status import StatusLine
 from leekha.client.tui.words import bot_name
 from leekha.common import cards as C
 
-M = TypeVar("M", bound=P.Message)
-
 
 class Sender:
-    """Requests out: each gets a fresh id, is remembered until its reply, and goes to the
-    outbox (what the tests read) and to the session when the app wires one."""
+    """Where requests go out: the outbox (what the tests read) and the session when the app
+    wires one. The core (client/core) builds, numbers and tracks each request; this is only
+    its way out."""
 
     def __init__(self) -> None:
         self.outbox: list[P.Message] = []
@@ -37,24 +37,11 @@ class Sender:
         self.on_send: Callable[[P.Message], bool] | None = None
         #: Request ids; the app hands in its session's, so ids never repeat across links.
         self.new_id: Callable[[], int] = itertools.count(1).__next__
-        #: The requests in flight; the app gives it the session's `answered`.
-        self.requests: RequestTracker[None] = RequestTracker(self.hand_off)
-
-    def request(self, cls: Callable[..., M], **fields: object) -> M:
-        """Build a request with a fresh id, remember it and hand it to the sender."""
-        msg = cls(id=self.new_id(), **fields)
-        self.requests.send(msg, None)
-        return msg
 
     def hand_off(self, msg: P.Message) -> bool:
         """The request goes out (to the outbox, and to the session when wired)."""
         self.outbox.append(msg)
         return self.on_send(msg) if self.on_send is not None else True
-
-    def answers(self, msg: P.Message) -> P.Message | None:
-        """The request of ours `msg` answers (no longer in flight), or None."""
-        answer = self.requests.reply(msg)
-        return None if answer is None else answer.request
 
     def take(self) -> list[P.Message]:
         out, self.outbox = self.outbox, []
@@ -87,12 +74,12 @@ class Names:
 
 @dataclass
 class Shared:
-    """The places the parts meet; `name` is ours, as the server last welcomed us."""
+    """The places the parts meet; `name` is ours, as the server last welcomed us. The
+    core's state (the table, the link) is read here, never written: only the core folds."""
 
     name: str
     clock: Callable[[], float]
-    game: TableState
-    link: Link
+    core: ClientCore
     boxes: Overlays
     line: StatusLine
     sender: Sender
@@ -101,6 +88,24 @@ class Shared:
     def say(self, text: str, *, error: bool = False, transient: bool = False) -> None:
         """Put `text` on the status line (client/tui/status.py says when it goes)."""
         self.line.say(text, error=error, transient=transient)
+
+    @property
+    def game(self) -> TableState:
+        """Our table as the server told it (the core's)."""
+        return self.core.table
+
+    @property
+    def link(self) -> Link:
+        return self.core.link
+
+    def request(self, intent: Intent) -> P.Message | None:
+        """Ask the server for `intent` (the core builds and tracks the request); None when
+        the link is down."""
+        return self.core.request(intent)
+
+    def decision(self) -> DecisionKey:
+        """The decision a move of ours answers (the one in front of our seat now)."""
+        return self.core.decision() or (-1, "", 0, 0)
 
     @property
     def here(self) -> int | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from leekha import protocol as P
-from leekha.client.core.chat import Chats
+from leekha.client.core import intents as I
 from leekha.client.i18n import _
 from leekha.client.tui.overlays import PhrasePicker
 from leekha.client.tui.shared import Shared
@@ -21,9 +21,8 @@ from leekha.protocol.message import to_dict
 
 
 class Social:
-    def __init__(self, shared: Shared, chats: Chats) -> None:
+    def __init__(self, shared: Shared) -> None:
         self.s = shared
-        self.chats = chats
         #: The last quick phrase of each seat and until when it shows beside the seat.
         self.said: dict[int, tuple[str, float]] = {}
         #: The invitation to a table by its id (the app knows the address and TLS).
@@ -57,12 +56,12 @@ class Social:
         box = self.s.boxes.profile_box
         if box is not None and box.asked is None and box.chosen is not None:
             box.asked = box.chosen
-            self.s.sender.request(P.GetProfile, name=box.chosen)
+            self.s.request(I.GetProfile(box.chosen))
 
     def profile(self, msg: P.Profile) -> None:
         """The server's answer: shown when it is the profile the box still asks for."""
         box = self.s.boxes.profile_box
-        if self.s.sender.answers(msg) is not None and box and box.asked == msg.name:
+        if box and box.asked == msg.name:
             box.profile = to_dict(msg)
 
     # ---- quick phrases ---------------------------------------------------------------------
@@ -76,7 +75,7 @@ class Social:
         """Picker: say the phrase at `index` (0-based) and close the picker."""
         if self.s.boxes.phrase_picker and 0 <= index < len(P.PHRASES):
             self.s.boxes.shut(PhrasePicker)
-            self.s.sender.request(P.Phrase, code=P.PHRASES[index])
+            self.s.request(I.Phrase(P.PHRASES[index]))
 
     def bubble(self, seat: int) -> str | None:
         """The quick phrase showing beside `seat` now, in the reader's language."""
@@ -86,10 +85,8 @@ class Social:
         return phrase_words(said[0])
 
     def phrase_said(self, msg: P.PhraseSaid) -> None:
-        """Someone at this table said a phrase: in the chat, and beside their seat."""
-        if msg.table_id != self.s.here:
-            return
-        self.chats.at(msg.table_id).append((msg.sender, phrase_words(msg.code)))
+        """Someone at this table said a phrase (the core keeps it in the chat): beside
+        their seat for a while."""
         if msg.seat is not None:
             self.said[msg.seat] = (msg.code, self.s.clock() + BUBBLE_S)
 

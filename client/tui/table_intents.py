@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.i18n import _
 from leekha.client.prefs import Prefs
 from leekha.client.tui.overlays import BOT_LEVELS, BotLevelBox
@@ -73,18 +73,18 @@ class TableActions:
         if g.phase != "game_over" or self.rematch_voted or not g.seated:
             return
         self.rematch_voted = True
-        self.s.sender.request(P.Rematch)
+        self.s.request(I.Rematch())
 
     def take_back(self) -> None:
         """Enter or a card key while a bot plays our seat: we are back."""
-        self.s.sender.request(P.TakeBack)
+        self.s.request(I.TakeBack())
         self.s.say(_("taking your seat back from the bot…"), transient=True)
 
     # ---- the host, in the waiting room -----------------------------------------------------
     def add_bot(self, strategy: str) -> None:
         seat = self._bot_seat()
         if seat is not None:
-            self.s.sender.request(P.AddBot, seat=seat, strategy=strategy)
+            self.s.request(I.AddBot(seat, strategy))
 
     def _bot_seat(self) -> int | None:
         """The seat a bot would take (the first empty one), or None, said why."""
@@ -133,14 +133,14 @@ class TableActions:
             self.s.say(_("no bot to remove"))
             return
         seat = bots[-1]
-        self.s.sender.request(P.RemoveBot, seat=seat)
+        self.s.request(I.RemoveBot(seat))
         self.s.say(_("removing {name}").format(name=self.s.names.player(seat)))
 
     def start(self) -> None:
         if not self.s.game.is_host:
             self.s.say(_("only the host can start"), error=True)
             return
-        self.s.sender.request(P.Start)
+        self.s.request(I.Start())
 
     def leave(self) -> None:
         """L gives the seat up; mid-game that is for good (a bot takes it), so it asks."""
@@ -149,14 +149,14 @@ class TableActions:
             return
         if g.released:  # the server has let us go already: nothing to ask
             self._leave_table()
-            self.s.sender.request(P.ListTables)
+            self.s.request(I.ListTables())
             return
         if g.seated and g.status_word == "playing" and not self.leave_confirm:
             self.leave_confirm = True
             self.s.say(_("press L again to leave: a bot takes your seat for good; Esc to stay"))
             return
         self.leave_confirm = False
-        self.s.sender.request(P.Leave)
+        self.s.request(I.Leave())
 
     # ---- what the server's messages do here -------------------------------------------------
     def rules_changed(self) -> None:

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.utils import get_cwidth
 
-from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.i18n import _
 from leekha.client.tournament import text
 from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap_hanging
 from leekha.protocol.tournament_text import standings_rows
 from leekha.protocol.views import Tournament, TournamentSummary, TournamentTable
 
-Request = Callable[..., P.Message]
+Request = Callable[[I.Intent], object]
 
 #: The standings columns that fit an 80-column overlay.
 COLUMNS = ("entrant", "rank", "games", "wins", "mean", "interval", "fallback")
@@ -62,7 +62,7 @@ class TournamentScreen:
         self.following = None
         self.listing = None
         self.cursor = 0
-        self.request(P.ListTournaments)
+        self.request(I.ListTournaments())
 
     def refresh(self) -> None:
         """g: ask again (a list is not pushed; a followed tournament is, but a push may
@@ -70,7 +70,7 @@ class TournamentScreen:
         if self.following is None:
             self.open()
         else:
-            self.request(P.GetTournament, tournament_id=self.following)
+            self.request(I.GetTournament(self.following))
 
     def rows(self) -> Sequence[TournamentTable | TournamentSummary]:
         """What the cursor moves over: the tournaments, or the followed one's tables."""
@@ -94,7 +94,7 @@ class TournamentScreen:
         self.following = int(self.listing[at]["id"])
         self.state = None
         self.cursor = 0
-        self.request(P.GetTournament, tournament_id=self.following)
+        self.request(I.GetTournament(self.following))
         return None
 
     def back(self) -> bool:
@@ -104,15 +104,18 @@ class TournamentScreen:
         self.open()
         return False
 
-    def apply(self, msg: P.Message) -> None:
-        if isinstance(msg, P.TournamentList) and not self.following_one:
-            self.listing = list(msg.tournaments)
+    def listed(self, tournaments: Sequence[TournamentSummary]) -> None:
+        """The server's list, shown unless one tournament is followed meanwhile."""
+        if not self.following_one:
+            self.listing = list(tournaments)
             self.received = self.clock()
-        elif isinstance(msg, P.TournamentState):
-            t = msg.tournament
-            if self.following is not None and t.get("id") == self.following:
-                self.state = t
-                self.received = self.clock()
+        self.move(0)
+
+    def changed(self, t: Tournament) -> None:
+        """A tournament's state (a reply or a push): shown when it is the one followed."""
+        if self.following is not None and t.get("id") == self.following:
+            self.state = t
+            self.received = self.clock()
         self.move(0)
 
     def refused(self) -> None:

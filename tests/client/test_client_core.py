@@ -29,6 +29,7 @@ from leekha.client.core.core import (
     LeftTable,
     LinkLost,
     LobbyChanged,
+    ServerError,
     TableChanged,
     ViewChanged,
 )
@@ -198,7 +199,7 @@ def test_null_view_before_first_deal() -> None:
     core = Recorder().core()
     snap = P.Snapshot(table=_summary(preset("classic").to_dict()), view=None, your_seat=2,
                       players=[R.player()] * 4)  # fmt: skip
-    assert core.receive(snap) == [TableChanged(1, True)]
+    assert core.receive(snap) == [TableChanged(1, True, arrived=True, unasked=True)]
     assert core.table.your_seat == 2 and core.decision() is None and core.seat_view() is None
 
 
@@ -235,7 +236,8 @@ def test_a_request_is_built_sent_and_its_answer_names_the_intent() -> None:
     (answered,) = core.receive(refusal)
     assert isinstance(answered, Answered)
     assert answered.intent == join and answered.refusal == refusal
-    assert core.receive(refusal) == []  # answered once
+    # answered once: a second one answers nothing of ours, the server's own word
+    assert core.receive(refusal) == [ServerError(refusal)]
     assert core.receive(P.Ok(re=99)) == []  # a reply to nothing we asked
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from helpers.model import HAND, PLAYERS, table
 
 from leekha import protocol as P
-from leekha.client.core.link import Link
+from leekha.client.core.core import ClientCore
 from leekha.client.core.lobby import Lobby
-from leekha.client.core.table import TableState
 from leekha.client.tui.choices import Choices
 from leekha.client.tui.lobby_intents import LobbyActions
+from leekha.client.tui.lobby_pick import LobbyPick
 from leekha.client.tui.overlays import Overlays
 from leekha.client.tui.shared import Names, Sender, Shared
 from leekha.client.tui.status import StatusLine
@@ -19,11 +19,12 @@ from leekha.common import cards as C
 
 
 def shared(version: list[int]) -> Shared:
-    game = TableState(lambda: 100.0)
-    link = Link()
-    link.welcome(P.Welcome(re=1, version=version, server="srv", token="t" * 16, name="ann"))
+    sender = Sender()
+    core = ClientCore(sender.hand_off, sender.new_id, clock=lambda: 100.0)
+    core.receive(P.Welcome(re=1, version=version, server="srv", token="t" * 16, name="ann"))
     line = StatusLine(lambda: None)
-    return Shared("ann", lambda: 100.0, game, link, Overlays(), line, Sender(), Names(game, False))
+    names = Names(core.table, False)
+    return Shared("ann", lambda: 100.0, core, Overlays(), line, sender, names)
 
 
 def test_the_hand_alone_dims_the_pass_ban_and_sends_only_a_legal_pass() -> None:
@@ -56,13 +57,13 @@ def test_the_lobby_alone_says_what_an_old_server_lacks_and_asks_quick_play_with_
     None
 ):
     old = shared([1, 0])
-    lobby = LobbyActions(old, Lobby(), lambda _names: None)
+    lobby = LobbyActions(old, LobbyPick(Lobby()), lambda _names: None)
     lobby.start_quick()
     lobby.open_tournaments()
     assert old.sender.take() == [] and old.boxes.tournaments is None
     assert "protocol 1.3 needed" in old.line.text
     new = shared([1, 4])
-    lobby = LobbyActions(new, Lobby(), lambda _names: None)
+    lobby = LobbyActions(new, LobbyPick(Lobby()), lambda _names: None)
     lobby.quick = P.QuickPlay(id=0, preset="levant", bot="hard", wait_s=5)
     lobby.start_quick()
     lobby.start_quick()

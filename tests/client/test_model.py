@@ -935,7 +935,7 @@ def test_long_names_never_run_into_each_other_or_the_chat() -> None:
 
 def test_the_lobby_header_names_the_server_not_its_software() -> None:
     m = M.ClientModel("ann", clock=lambda: 100.0)
-    m.link.label = "Leekha on kitchen"
+    m.server_label = "Leekha on kitchen"
     m.apply(P.Welcome(re=1, version=[1, 1], server="leekha-server 0.1.0", token="t" * 16,
                       name="ann"))  # fmt: skip
     header = render_text(m).split("\n")[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from helpers.model import PLAYERS, at_table, table, welcomed
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.tui import model as M
 from leekha.client.tui.forms import CreateForm, PasswordPrompt
 from leekha.client.tui.layout import render_text
@@ -68,7 +69,10 @@ def test_a_lobby_box_is_not_shown_at_a_table_and_comes_back_in_the_lobby() -> No
     assert m.overlay == M.FORM and isinstance(m.boxes.form, CreateForm)
     m.apply(P.Snapshot(re=None, table=table("playing"), view=None, your_seat=0, players=PLAYERS))
     assert m.screen == M.TABLE and m.overlay is None  # the form is the lobby's
-    m.replies.leave_table()
+    # (Leaving is the core's fold of the server's ok: the screen only reacts to it.)
+    leave = m.shared.request(I.Leave())
+    assert isinstance(leave, P.Leave)
+    m.apply(P.Ok(re=leave.id))
     assert m.screen == M.LOBBY and m.overlay == M.FORM
 
 

@@ -9,6 +9,7 @@ from typing import cast
 from helpers.model import play_phase
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.tui.layout import render_text
 from leekha.protocol.views import TableSummary
 
@@ -29,7 +30,7 @@ def test_a_timeout_line_shows_in_the_chat_and_on_the_status_line() -> None:
 
 def test_a_refusal_shows_the_servers_reason() -> None:
     m = play_phase()
-    req = m.sender.request(P.Rematch)
+    req = m.shared.request(I.Rematch())
     assert isinstance(req, P.Rematch)
     reason = "seat 2 is empty: someone must sit there or the host adds a bot"
     m.apply(

@@ -8,12 +8,13 @@ from __future__ import annotations
 from helpers.model import HAND, PLAYERS, seat_info, table
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
 from leekha.protocol.views import PlayerInfo, TableSummary
 
 
-def rid(req: P.Message) -> int:
+def rid(req: P.Message | None) -> int:
     """The id of a request the model sent."""
     value = getattr(req, "id", None)
     assert isinstance(value, int)
@@ -44,7 +45,7 @@ def people() -> list[PlayerInfo]:
 def watching(clock: Clock) -> M.ClientModel:
     """cat spectates table 7 in its pass phase."""
     m = welcomed(clock, "cat")
-    req = m.sender.request(P.Spectate, table_id=7)
+    req = m.shared.request(I.Spectate(7))
     m.apply(P.Snapshot(re=rid(req), table=table("playing"), view=None, your_seat=None,
                        players=people()))  # fmt: skip
     m.apply(P.Dealt(round=0, dealer=3, hand=[], pass_to=None))
@@ -127,15 +128,15 @@ def test_status_lines_go_when_the_state_they_describe_changes() -> None:
     clock = Clock()
     m = welcomed(clock)
     m.apply(P.TableList(re=None, tables=[table("waiting")]))
-    req: P.Message = m.sender.request(P.JoinSeat, table_id=7, password="nope")
+    req = m.shared.request(I.JoinTable(7, "nope"))
     m.apply(P.Error(code="bad_password", message="wrong or missing table password", re=rid(req)))
     prompt = m.boxes.password_prompt  # a wrong password is asked for again, not a status line
     assert prompt is not None and prompt.why == "Wrong password: try again."
-    req = m.sender.request(P.JoinSeat, table_id=7, password="sesame")
+    req = m.shared.request(I.JoinTable(7, "sesame"))
     m.apply(P.Snapshot(re=rid(req), table=table("waiting"), view=None, your_seat=0,
                        players=PLAYERS))  # fmt: skip
     assert "password" not in m.status.lower()
-    req = m.sender.request(P.Start)
+    req = m.shared.request(I.Start())
     m.apply(P.Error(code="not_ready", message="x", re=rid(req), rule="seats_empty",
                     args={"seats": [1, 2, 3]}))  # fmt: skip
     assert "seats 2, 3 and 4 are empty" in m.status
@@ -156,11 +157,11 @@ def test_a_new_table_starts_with_its_own_chat() -> None:
                        players=PLAYERS))  # fmt: skip
     m.apply(P.ChatMessage(sender="bob", text="first table", table_id=7))
     assert [t for _w, t in m.chat] == ["first table"]
-    req: P.Message = m.sender.request(P.Leave)
+    req = m.shared.request(I.Leave())
     m.apply(P.Ok(re=rid(req)))
     m.apply(P.ChatMessage(sender="zed", text="in the lobby", table_id=None))
     other: TableSummary = {**table("waiting"), "id": 8}
-    req = m.sender.request(P.JoinSeat, table_id=8)
+    req = m.shared.request(I.JoinTable(8))
     m.apply(P.Snapshot(re=rid(req), table=other, view=None, your_seat=1, players=PLAYERS))
     assert list(m.chat) == []  # the server replays table 8's own lines next
     m.apply(P.ChatMessage(sender="eve", text="second table", table_id=8))

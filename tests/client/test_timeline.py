@@ -12,6 +12,7 @@ from __future__ import annotations
 from helpers.model import HAND, PLAYERS, table
 
 from leekha import protocol as P
+from leekha.client.core import intents as I
 from leekha.client.tui import model as M
 from leekha.client.tui.layout import render_text
 from leekha.client.tui.overlays import Overlays, RoundSummary
@@ -257,7 +258,7 @@ def test_a_snapshot_that_answers_a_request_drops_the_held_trick() -> None:
     m = M.ClientModel("ann", clock=lambda: 100.0, trick_hold=5.0)
     _playing(m, [TRICK])
     assert m.holding
-    req = m.sender.request(P.JoinSeat, table_id=7)
+    req = m.shared.request(I.JoinTable(7))
     assert isinstance(req, P.JoinSeat)
     m.apply(P.Snapshot(re=req.id, table=table("playing"), view=None, your_seat=0,
                        players=PLAYERS))  # fmt: skip

@@ -275,7 +275,7 @@ async def test_lobby_create_fill_start_and_leave_by_keys() -> None:
                 # Mid-game, leaving gives the seat up for good: L asks, L again leaves.
                 await press(client, inp, "L", lambda: m.at_table.leave_confirm, "leaving asked")
                 await press(client, inp, "L", lambda: m.screen == M.LOBBY, "back in the lobby")
-                await until(client, lambda: not m.sender.requests, "the table list answered")
+                await until(client, lambda: not m.core.requests, "the table list answered")
                 inp.send_text("qq")
                 assert await asyncio.wait_for(task, WAIT) == 0
         finally:
