@@ -10,14 +10,13 @@ to the legality they are read from.
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any, Final
 
 from leekha.common import cards as C
 from leekha.common.bots.base import view_config
 from leekha.common.config import RulesConfig
-from leekha.common.legality import PlayRules
+from leekha.common.legality import PlayRules, play_rules
 from leekha.common.view import SeatView, TrickRecord
 
 _BIT: Final = C.BIT
@@ -34,11 +33,6 @@ def _empty_suits(mask: int) -> int:
         | (not mask & hearts) << 2
         | (not mask & spades) << 3
     )
-
-
-@functools.lru_cache(maxsize=64)
-def _play_rules(config: RulesConfig) -> PlayRules:
-    return PlayRules(config)
 
 
 def _read_trick(cards: list[Any], me: int, rules: PlayRules, played: int, absent: list[int]) -> int:
@@ -108,7 +102,7 @@ class Tracker:
             rules = since._rules
         else:
             played, absent, start = 0, [0, 0, 0, 0], 0
-            rules = _play_rules(self.config)
+            rules = play_rules(self.config)
         self._rules: PlayRules = rules
         for t in tricks[start:]:
             played = _read_trick(t["cards"], me, rules, played, absent)
