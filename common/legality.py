@@ -49,12 +49,33 @@ def exempt_mask(config: RulesConfig) -> int:
     return _EXEMPT[config.club_leekha]
 
 
+def pass_legal(config: RulesConfig, hand: int, mask: int) -> bool:
+    """Whether passing the three different cards of `mask` from `hand` is legal.
+
+    `pass_error(...) is None` without the refusal: the heuristic bot tries many passes
+    and reads only yes or no, and building each refusal's message and facts was a fifth
+    of its pass. tests/engine/test_pass_and_score.py holds the two equal.
+    """
+    if mask & ~hand:
+        return False
+    if config.pass_ban:
+        # A card the ban covers may go only if a card of its suit stays behind.
+        rest = hand & ~mask
+        banned = mask & ~_EXEMPT[config.club_leekha]
+        for suit in _SUIT_MASK:
+            if banned & suit and not rest & suit:
+                return False
+    return True
+
+
 def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleError | None:
     """Why passing `cards` from `hand` is illegal, or None when it is legal."""
     try:
         mask = pass_mask(cards)
     except RuleError as exc:
         return exc
+    if pass_legal(config, hand, mask):
+        return None
     if mask & ~hand:
         missing = C.format_cards(C.cards_of(mask & ~hand))
         return RuleError(E.NOT_IN_HAND, f"not in your hand: {missing}")
@@ -87,7 +108,8 @@ def passable_mask(config: RulesConfig, hand: int) -> int:
 def legal_passes(config: RulesConfig, hand: int) -> Iterator[tuple[int, int, int]]:
     """Every legal pass from `hand`, in card order."""
     for combo in combinations(C.cards_of(hand), PASS_COUNT):
-        if pass_error(config, hand, combo) is None:
+        a, b, c = combo
+        if pass_legal(config, hand, _BIT[a] | _BIT[b] | _BIT[c]):
             yield combo
 
 

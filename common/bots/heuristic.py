@@ -18,7 +18,7 @@ from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
 from leekha.common.config import RulesConfig
-from leekha.common.legality import pass_error, passable_mask
+from leekha.common.legality import pass_legal, passable_mask
 from leekha.common.scoring import led_high
 from leekha.common.view import SeatView
 
@@ -94,7 +94,7 @@ def ranked_passes(
     short = [held for suit in _SUIT_MASK if _emptiable(held := hand & suit, pool)]
     if count == 1 and len(cards) >= 3:
         best = _first_best(cards, danger, short)
-        if pass_error(config, hand, best) is None:
+        if pass_legal(config, hand, C.mask_of(best)):
             return [best]
     worth = [danger[c] for c in cards]
     triples = _triples(len(cards))
@@ -106,7 +106,7 @@ def ranked_passes(
     # Best first; ties keep combination order (the sort is stable, reversed too).
     order = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
     combos = ((cards[a], cards[b], cards[c]) for a, b, c in (triples[i] for i in order))
-    legal = (combo for combo in combos if pass_error(config, hand, combo) is None)
+    legal = (combo for combo in combos if pass_legal(config, hand, C.mask_of(combo)))
     found = list(islice(legal, count))
     if len(found) < count and pool != passable:
         return ranked_passes(config, hand, keep, PASS_POOL)[:count]

@@ -10,6 +10,7 @@ to the legality they are read from.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Final
 
@@ -52,6 +53,17 @@ def _read_trick(cards: list[Any], me: int, rules: PlayRules, played: int, absent
         if leekhas & _BIT[c]:
             lk_on = True
     return played
+
+
+@functools.lru_cache(maxsize=64)
+def _finished_trick(rules: PlayRules, plays: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """(the trick's cards, then what its plays prove absent from each seat's hand) of a
+    finished trick, read once for every seat: in a bot match all four seats' trackers read
+    each trick, the same way (what a trick proves about a seat's own hand is read too,
+    and never used: a tracker sets its own seat's absent cards from its hand)."""
+    absent = [0, 0, 0, 0]
+    played = _read_trick(plays, -1, rules, 0, absent)
+    return played, *absent
 
 
 class SampleError(RuntimeError):
@@ -105,7 +117,12 @@ class Tracker:
             rules = play_rules(self.config)
         self._rules: PlayRules = rules
         for t in tricks[start:]:
-            played = _read_trick(t["cards"], me, rules, played, absent)
+            got, a0, a1, a2, a3 = _finished_trick(rules, tuple(map(tuple, t["cards"])))
+            played |= got
+            absent[0] |= a0
+            absent[1] |= a1
+            absent[2] |= a2
+            absent[3] |= a3
         self._done: list[TrickRecord] = list(tricks)
         self._done_played: int = played
         self._done_absent: list[int] = list(absent)
