@@ -48,15 +48,27 @@ _LEEKHA_OF_SUIT: Final = (
 
 def card_danger(c: int, hand: int, config: RulesConfig, keep: int = 0) -> int:
     """How much keeping `c` is likely to cost; the pass sends the three worst away."""
-    suit, rank = divmod(c, 13)
-    lk = leekha_of_suit(config)[suit]
-    in_suit = hand & _SUIT_MASK[suit]
+    return _danger(c, hand, keep, leekha_of_suit(config), config.card_points())
+
+
+def hand_danger(hand: int, config: RulesConfig, keep: int = 0) -> dict[int, int]:
+    """`card_danger` of every card of `hand`, with the config's tables looked up once:
+    every pass decision asks for all thirteen."""
+    lk_of = leekha_of_suit(config)
+    points = config.card_points()
+    return {c: _danger(c, hand, keep, lk_of, points) for c in C.cards_of(hand)}
+
+
+def _danger(c: int, hand: int, keep: int, lk_of: tuple[int, ...], points: tuple[int, ...]) -> int:
     if keep & _BIT[c]:
         return -1000
+    suit, rank = divmod(c, 13)
+    lk = lk_of[suit]
+    in_suit = hand & _SUIT_MASK[suit]
     if lk >= 0:
         cover = (in_suit & _BELOW[lk]).bit_count()
         if c == lk:
-            return 100 + config.card_points()[c] if cover < COVER else -20
+            return 100 + points[c] if cover < COVER else -20
         if c > lk:
             if hand & _BIT[lk]:
                 # Our own Leekha's guards: with cover we keep them, without we pass the
@@ -77,7 +89,7 @@ def ranked_passes(
     Every combination is scored (cheap), and legality is asked of the best ones only, in
     score order, until `count` have passed: the best few are almost always legal.
     """
-    danger = {c: card_danger(c, hand, config, keep) for c in C.cards_of(hand)}
+    danger = hand_danger(hand, config, keep)
     # A card outside the most dangerous few can only be worth passing to empty a short
     # suit, so combinations are drawn from those cards and the short suits.
     passable = passable_mask(config, hand)
@@ -128,11 +140,20 @@ def _first_best(cards: list[int], danger: dict[int, int], short: list[int]) -> t
     """
     ranked = sorted(cards, key=danger.__getitem__, reverse=True)  # ties stay in card order
     best: tuple[int, tuple[int, ...]] | None = None
-    for emptied in _fitting_unions(short):
-        forced = [c for c in cards if emptied[0] & _BIT[c]]
-        fill = [c for c in ranked if not emptied[0] & _BIT[c]][: 3 - len(forced)]
-        total = sum(danger[c] for c in forced + fill) + EMPTY_BONUS * emptied[1]
-        key = (-total, tuple(sorted(forced + fill)))
+    for emptied, suits in _fitting_unions(short):
+        # The emptied suits' cards (all in the pool, so in `cards`), then the most
+        # dangerous others until there are three.
+        picked = C.cards_of(emptied)
+        need = 3 - len(picked)
+        if need:
+            for c in ranked:
+                if not emptied & _BIT[c]:
+                    picked.append(c)
+                    need -= 1
+                    if not need:
+                        break
+        total = sum(map(danger.__getitem__, picked)) + EMPTY_BONUS * suits
+        key = (-total, tuple(sorted(picked)))
         if best is None or key < best:
             best = key
     assert best is not None
