@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from leekha.common import cards as C
@@ -36,7 +37,9 @@ def _empty_suits(mask: int) -> int:
     )
 
 
-def _read_trick(cards: list[Any], me: int, rules: PlayRules, played: int, absent: list[int]) -> int:
+def _read_trick(
+    cards: Sequence[Any], me: int, rules: PlayRules, played: int, absent: list[int]
+) -> int:
     """Add what a trick's plays prove absent to `absent`; return `played` with its cards."""
     high = -1
     lk_on = False

@@ -19,7 +19,7 @@ def library_deal(seed: int, round_no: int) -> list[int]:
     return [C.mask_of(deck[i * 13 : (i + 1) * 13]) for i in range(4)]
 
 
-@given(st.integers(min_value=0, max_value=2**63), st.integers(min_value=0, max_value=500))
+@given(st.integers(min_value=-(2**63), max_value=2**63), st.integers(min_value=0, max_value=500))
 def test_deal_is_the_library_shuffle(seed: int, round_no: int) -> None:
     assert deal(seed, round_no) == library_deal(seed, round_no)
 
