@@ -285,7 +285,9 @@ def _build(
             legal = C.cards_of(game.passable_mask(seat))
             can_double = game.can_double(seat)
         else:
-            legal = C.cards_of(game.legal_mask(seat))
+            legal_mask = game.legal_mask(seat)
+            # A lead or a free discard may play the whole hand: copy it, not list it again.
+            legal = hand[:] if legal_mask == game.hands[seat] else C.cards_of(legal_mask)
             can_double = []
     doubled = game.doubled
     return SeatView._of(
