@@ -109,7 +109,7 @@ def deal(seed: int, round_no: int) -> list[int]:
     The deck is `random.Random(seed * 1_000_003 + round_no).shuffle`d, with the shuffle
     written out here (the same Fisher–Yates steps drawing the same bits, which
     tests/engine/test_deal.py checks against the standard library's): every `Game`
-    deals once a round, and the library's two method calls per card were most of a
+    deals once a round, and the library's two method calls per card were a fifth of a
     random round's cost in `bench/engine.py`. Records replay only if every deal stays
     the same, so this must never draw differently.
     """
@@ -389,10 +389,8 @@ class Game:
             raise self._turn_error(seat)
         # `legal_mask` without its phase and turn checks, just made.
         trick = self.trick
-        if (
-            not self._rules.legal(self.hands[seat], trick, self.trick_high, self.trick_has_leekha)
-            & bit
-        ):
+        legal = self._rules.legal(self.hands[seat], trick, self.trick_high, self.trick_has_leekha)
+        if not legal & bit:
             raise self._illegal_play(seat, card)
         self.hands[seat] ^= bit
         self.actions.append({"kind": "play", "seat": seat, "card": card})

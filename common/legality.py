@@ -53,8 +53,9 @@ def pass_legal(config: RulesConfig, hand: int, mask: int) -> bool:
     """Whether passing the three different cards of `mask` from `hand` is legal.
 
     `pass_error(...) is None` without the refusal: the heuristic bot tries many passes
-    and reads only yes or no, and building each refusal's message and facts was a fifth
-    of its pass. tests/engine/test_pass_and_score.py holds the two equal.
+    and reads only yes or no, so the message and facts of a refusal for every illegal
+    candidate were built for no one. tests/engine/test_pass_and_score.py holds the two
+    equal.
     """
     if mask & ~hand:
         return False
