@@ -13,7 +13,7 @@ steps. Spread over files, those steps would each need the whole state passed aro
 
 from __future__ import annotations
 
-import random
+from _random import Random as _MersenneTwister
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, TypedDict
 
@@ -43,11 +43,11 @@ from leekha.common.events import (
     TrickTaken,
 )
 from leekha.common.legality import (
-    PlayRules,
     exempt_mask,
     legal_passes,
     pass_error,
     passable_mask,
+    play_rules,
 )
 from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome, Reason, decide
 from leekha.common.scoring import moon_seat, points_table, round_scores, take_trick
@@ -87,6 +87,7 @@ class PlayedTrick(TypedDict):
     winner: int
     points: int
 
+
 _BIT = C.BIT
 _SUIT_OF = C.SUIT_OF
 _SUIT_MASK = C.SUIT_MASK
@@ -97,10 +98,30 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
+# The steps of `random.Random.shuffle` on 52 cards: position i swaps with a draw below
+# i + 1, which takes (i + 1).bit_length() random bits, drawn again while too large.
+_SHUFFLE_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
 def deal(seed: int, round_no: int) -> list[int]:
-    """Four 13-card hands for one round; depends on nothing but (seed, round)."""
+    """Four 13-card hands for one round; depends on nothing but (seed, round).
+
+    The deck is `random.Random(seed * 1_000_003 + round_no).shuffle`d, with the shuffle
+    written out here (the same Fisher–Yates steps drawing the same bits, which
+    tests/engine/test_deal.py checks against the standard library's): every `Game`
+    deals once a round, and the library's two method calls per card were a fifth of a
+    random round's cost in `bench/engine.py`. Records replay only if every deal stays
+    the same, so this must never draw differently.
+    """
     deck = list(range(52))
-    random.Random(seed * 1_000_003 + round_no).shuffle(deck)
+    # `_random.Random` is the generator `random.Random` subclasses: seeded with an int it
+    # draws the same bits, without the Python-level `seed` wrapper (a third of a deal).
+    bits = _MersenneTwister(seed * 1_000_003 + round_no).getrandbits
+    for i, k in _SHUFFLE_STEPS:
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return [C.mask_of(deck[i * 13 : (i + 1) * 13]) for i in range(SEATS)]
 
 
@@ -144,7 +165,7 @@ class Game:
         self.seed = seed
         self._sink: list[Event] | None = None
         self._tied = False
-        self._rules = PlayRules(config)
+        self._rules = play_rules(config)
         self._leekha_mask = self._rules.leekha_mask
         self.actions: list[ActionMap] = []
         self.totals = [0] * SEATS
@@ -366,14 +387,15 @@ class Game:
         bit = _BIT[card] if type(card) is int and 0 <= card < 52 else self._bad_card(card)
         if self.phase != PLAY or seat != self.turn:
             raise self._turn_error(seat)
-        legal = self.legal_mask(seat)
+        # `legal_mask` without its phase and turn checks, just made.
+        trick = self.trick
+        legal = self._rules.legal(self.hands[seat], trick, self.trick_high, self.trick_has_leekha)
         if not legal & bit:
             raise self._illegal_play(seat, card)
         self.hands[seat] ^= bit
         self.actions.append({"kind": "play", "seat": seat, "card": card})
         if self._sink is not None:
             self._sink.append(CardPlayed(seat, card))
-        trick = self.trick
         # The running high card of the led suit (scoring.led_high, kept as we go because
         # talbees and undercut read it on every play).
         if not trick or (_SUIT_OF[card] == _SUIT_OF[trick[0][1]] and card > self.trick_high):

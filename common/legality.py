@@ -8,6 +8,7 @@ engine restates them as array operations and is checked against these step by st
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Final
@@ -31,12 +32,41 @@ _RANK_BELOW: Final = (
 
 
 # ---- the pass ------------------------------------------------------------------------
-def exempt_mask(config: RulesConfig) -> int:
-    """Cards the pass ban never applies to: each Leekha and everything above it in its suit."""
+def _exempt(leekha_cards: Sequence[int]) -> int:
     out = 0
-    for c in config.leekha_cards:
+    for c in leekha_cards:
         out |= _BIT[c] | C.ABOVE[c]
     return out
+
+
+# The exempt mask depends on the club Leekha option alone, and `pass_error` asks for it on
+# every pass checked (a bot or a benchmark tries many), so both values are computed once.
+_EXEMPT: Final = tuple(_exempt(RulesConfig(club_leekha=k).leekha_cards) for k in (False, True))
+
+
+def exempt_mask(config: RulesConfig) -> int:
+    """Cards the pass ban never applies to: each Leekha and everything above it in its suit."""
+    return _EXEMPT[config.club_leekha]
+
+
+def pass_legal(config: RulesConfig, hand: int, mask: int) -> bool:
+    """Whether passing the three different cards of `mask` from `hand` is legal.
+
+    `pass_error(...) is None` without the refusal: the heuristic bot tries many passes
+    and reads only yes or no, so the message and facts of a refusal for every illegal
+    candidate were built for no one. tests/engine/test_pass_and_score.py holds the two
+    equal.
+    """
+    if mask & ~hand:
+        return False
+    if config.pass_ban:
+        # A card the ban covers may go only if a card of its suit stays behind.
+        rest = hand & ~mask
+        banned = mask & ~_EXEMPT[config.club_leekha]
+        for suit in _SUIT_MASK:
+            if banned & suit and not rest & suit:
+                return False
+    return True
 
 
 def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleError | None:
@@ -45,12 +75,14 @@ def pass_error(config: RulesConfig, hand: int, cards: Sequence[int]) -> RuleErro
         mask = pass_mask(cards)
     except RuleError as exc:
         return exc
+    if pass_legal(config, hand, mask):
+        return None
     if mask & ~hand:
         missing = C.format_cards(C.cards_of(mask & ~hand))
         return RuleError(E.NOT_IN_HAND, f"not in your hand: {missing}")
     if config.pass_ban:
         rest = hand & ~mask
-        for c in C.cards_of(mask & ~exempt_mask(config)):
+        for c in C.cards_of(mask & ~_EXEMPT[config.club_leekha]):
             if not rest & _SUIT_MASK[_SUIT_OF[c]]:
                 return RuleError(
                     E.PASS_LAST_OF_SUIT,
@@ -66,7 +98,7 @@ def passable_mask(config: RulesConfig, hand: int) -> int:
     """Cards that can be part of some legal pass from `hand`."""
     if not config.pass_ban:
         return hand
-    out = hand & exempt_mask(config)
+    out = hand & _EXEMPT[config.club_leekha]
     for s in range(4):
         suit = hand & _SUIT_MASK[s]
         if suit.bit_count() >= 2:
@@ -77,11 +109,20 @@ def passable_mask(config: RulesConfig, hand: int) -> int:
 def legal_passes(config: RulesConfig, hand: int) -> Iterator[tuple[int, int, int]]:
     """Every legal pass from `hand`, in card order."""
     for combo in combinations(C.cards_of(hand), PASS_COUNT):
-        if pass_error(config, hand, combo) is None:
+        a, b, c = combo
+        if pass_legal(config, hand, _BIT[a] | _BIT[b] | _BIT[c]):
             yield combo
 
 
 # ---- play ----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def play_rules(config: RulesConfig) -> PlayRules:
+    """The `PlayRules` of `config`, made once per config: a `Game` and a tracker are made
+    per round or per decision in bot matches, and the rules never change under them
+    (`PlayRules` is read-only once made)."""
+    return PlayRules(config)
+
+
 class PlayRules:
     """The play-rule options of a config, flattened to plain attributes for the hot path."""
 
@@ -243,7 +284,7 @@ def play_refusal(
 ) -> RuleError | None:
     """`PlayRules.refusal` for a position a client holds (its hand and the trick on the
     table): the engine's own reason, for a client that explains a card before sending."""
-    rules = PlayRules(config)
+    rules = play_rules(config)
     if not trick:
         return rules.refusal(hand, trick, -1, False, card)
     led = _SUIT_OF[trick[0][1]]

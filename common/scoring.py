@@ -29,8 +29,14 @@ def points_table(config: RulesConfig, doubled_mask: int = 0) -> tuple[int, ...]:
 
 def led_high(trick: Trick) -> int:
     """The card that takes the trick: the highest card of the suit that was led."""
+    # A loop rather than max() over a generator: the heuristic bot asks on every card it
+    # follows with, and the generator cost more than the comparison.
     led = SUIT_OF[trick[0][1]]
-    return max(c for _, c in trick if SUIT_OF[c] == led)
+    high = -1
+    for _, c in trick:
+        if c > high and SUIT_OF[c] == led:
+            high = c
+    return high
 
 
 def take_trick(trick: Trick, high: int, table: Sequence[int]) -> tuple[int, int, int]:

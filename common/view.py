@@ -263,34 +263,61 @@ def _build(
     rules: Rules,
     pass_cards: Callable[[int], list[int]] = C.cards_of,
 ) -> SeatView:
-    own = seat is not None
-    hand = C.cards_of(game.hands[seat]) if seat is not None else []
-    passed_mask = game.passed[seat] if seat is not None else None
-    received_mask = game.received[seat] if seat is not None else None
-    legal = game.choosable(seat) if seat is not None else []
+    # A bot match builds a view per decision (about 40 a round), so this reads the game's
+    # fields once and skips what a phase cannot have (no doubling in play, no result
+    # before the end) instead of going through the game's query methods, which would
+    # check the phase and the turn again.
+    phase = game.phase
+    passed = game.passed
+    if seat is None:
+        hand: list[int] = []
+        passed_cards = received_cards = pass_to = None
+        legal: list[int] = []
+        can_double: list[int] = []
+    else:
+        hand = C.cards_of(game.hands[seat])
+        passed_mask = passed[seat]
+        received_mask = game.received[seat]
+        passed_cards = pass_cards(passed_mask) if passed_mask is not None else None
+        received_cards = pass_cards(received_mask) if received_mask is not None else None
+        pass_to = game.pass_target(seat)
+        if phase == PASS:
+            legal = C.cards_of(game.passable_mask(seat))
+            can_double = game.can_double(seat)
+        else:
+            legal_mask = game.legal_mask(seat)
+            # A lead or a free discard may play the whole hand: copy it, not list it again.
+            legal = hand[:] if legal_mask == game.hands[seat] else C.cards_of(legal_mask)
+            can_double = []
+    doubled = game.doubled
     return SeatView._of(
         {
             "seat": seat,
-            "phase": game.phase,
+            "phase": phase,
             "round": game.round_no,
             "dealer": game.dealer,
-            "pass_to": game.pass_target(seat) if own and seat is not None else None,
+            "pass_to": pass_to,
             "turn": game.turn,
             "hand": hand,
-            "passed": pass_cards(passed_mask) if passed_mask is not None else None,
-            "received": pass_cards(received_mask) if received_mask is not None else None,
-            "passes_done": [p is not None for p in game.passed],
-            "doubled": [[c, s] for c, s in sorted(game.doubled.items())] if game.doubled else [],
-            "trick": [[s, c] for s, c in game.trick],
+            "passed": passed_cards,
+            "received": received_cards,
+            "passes_done": [
+                passed[0] is not None,
+                passed[1] is not None,
+                passed[2] is not None,
+                passed[3] is not None,
+            ],
+            "doubled": [[c, s] for c, s in sorted(doubled.items())] if doubled else [],
+            "trick": list(map(list, game.trick)),
             "leader": game.leader,
             "tricks": tricks,
             "taken": taken,
-            "round_points": list(game.round_points),
-            "totals": list(game.totals),
+            "round_points": game.round_points[:],
+            "totals": game.totals[:],
             "legal": legal,
             "history": history,
-            "result": result(game),
-            "can_double": game.can_double(seat) if seat is not None else [],
+            "result": result(game) if game.outcome is not None else None,
+            "can_double": can_double,
             "rules": rules,
         }
     )

@@ -18,7 +18,7 @@ from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.simulate import Rules
 from leekha.common.bots.tracker import Tracker
 from leekha.common.config import RulesConfig
-from leekha.common.legality import pass_error, passable_mask
+from leekha.common.legality import pass_legal, passable_mask
 from leekha.common.scoring import led_high
 from leekha.common.view import SeatView
 
@@ -48,15 +48,27 @@ _LEEKHA_OF_SUIT: Final = (
 
 def card_danger(c: int, hand: int, config: RulesConfig, keep: int = 0) -> int:
     """How much keeping `c` is likely to cost; the pass sends the three worst away."""
-    suit, rank = divmod(c, 13)
-    lk = leekha_of_suit(config)[suit]
-    in_suit = hand & _SUIT_MASK[suit]
+    return _danger(c, hand, keep, leekha_of_suit(config), config.card_points())
+
+
+def hand_danger(hand: int, config: RulesConfig, keep: int = 0) -> dict[int, int]:
+    """`card_danger` of every card of `hand`, with the config's tables looked up once:
+    every pass decision asks for all thirteen."""
+    lk_of = leekha_of_suit(config)
+    points = config.card_points()
+    return {c: _danger(c, hand, keep, lk_of, points) for c in C.cards_of(hand)}
+
+
+def _danger(c: int, hand: int, keep: int, lk_of: tuple[int, ...], points: tuple[int, ...]) -> int:
     if keep & _BIT[c]:
         return -1000
+    suit, rank = divmod(c, 13)
+    lk = lk_of[suit]
+    in_suit = hand & _SUIT_MASK[suit]
     if lk >= 0:
         cover = (in_suit & _BELOW[lk]).bit_count()
         if c == lk:
-            return 100 + config.card_points()[c] if cover < COVER else -20
+            return 100 + points[c] if cover < COVER else -20
         if c > lk:
             if hand & _BIT[lk]:
                 # Our own Leekha's guards: with cover we keep them, without we pass the
@@ -77,7 +89,7 @@ def ranked_passes(
     Every combination is scored (cheap), and legality is asked of the best ones only, in
     score order, until `count` have passed: the best few are almost always legal.
     """
-    danger = {c: card_danger(c, hand, config, keep) for c in C.cards_of(hand)}
+    danger = hand_danger(hand, config, keep)
     # A card outside the most dangerous few can only be worth passing to empty a short
     # suit, so combinations are drawn from those cards and the short suits.
     passable = passable_mask(config, hand)
@@ -94,7 +106,7 @@ def ranked_passes(
     short = [held for suit in _SUIT_MASK if _emptiable(held := hand & suit, pool)]
     if count == 1 and len(cards) >= 3:
         best = _first_best(cards, danger, short)
-        if pass_error(config, hand, best) is None:
+        if pass_legal(config, hand, C.mask_of(best)):
             return [best]
     worth = [danger[c] for c in cards]
     triples = _triples(len(cards))
@@ -106,7 +118,7 @@ def ranked_passes(
     # Best first; ties keep combination order (the sort is stable, reversed too).
     order = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
     combos = ((cards[a], cards[b], cards[c]) for a, b, c in (triples[i] for i in order))
-    legal = (combo for combo in combos if pass_error(config, hand, combo) is None)
+    legal = (combo for combo in combos if pass_legal(config, hand, C.mask_of(combo)))
     found = list(islice(legal, count))
     if len(found) < count and pool != passable:
         return ranked_passes(config, hand, keep, PASS_POOL)[:count]
@@ -128,11 +140,20 @@ def _first_best(cards: list[int], danger: dict[int, int], short: list[int]) -> t
     """
     ranked = sorted(cards, key=danger.__getitem__, reverse=True)  # ties stay in card order
     best: tuple[int, tuple[int, ...]] | None = None
-    for emptied in _fitting_unions(short):
-        forced = [c for c in cards if emptied[0] & _BIT[c]]
-        fill = [c for c in ranked if not emptied[0] & _BIT[c]][: 3 - len(forced)]
-        total = sum(danger[c] for c in forced + fill) + EMPTY_BONUS * emptied[1]
-        key = (-total, tuple(sorted(forced + fill)))
+    for emptied, suits in _fitting_unions(short):
+        # The emptied suits' cards (all in the pool, so in `cards`), then the most
+        # dangerous others until there are three.
+        picked = C.cards_of(emptied)
+        need = 3 - len(picked)
+        if need:
+            for c in ranked:
+                if not emptied & _BIT[c]:
+                    picked.append(c)
+                    need -= 1
+                    if not need:
+                        break
+        total = sum(map(danger.__getitem__, picked)) + EMPTY_BONUS * suits
+        key = (-total, tuple(sorted(picked)))
         if best is None or key < best:
             best = key
     assert best is not None

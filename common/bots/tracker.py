@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from leekha.common import cards as C
 from leekha.common.bots.base import view_config
 from leekha.common.config import RulesConfig
-from leekha.common.legality import PlayRules
+from leekha.common.legality import PlayRules, play_rules
 from leekha.common.view import SeatView, TrickRecord
 
 _BIT: Final = C.BIT
@@ -36,12 +37,9 @@ def _empty_suits(mask: int) -> int:
     )
 
 
-@functools.lru_cache(maxsize=64)
-def _play_rules(config: RulesConfig) -> PlayRules:
-    return PlayRules(config)
-
-
-def _read_trick(cards: list[Any], me: int, rules: PlayRules, played: int, absent: list[int]) -> int:
+def _read_trick(
+    cards: Sequence[Any], me: int, rules: PlayRules, played: int, absent: list[int]
+) -> int:
     """Add what a trick's plays prove absent to `absent`; return `played` with its cards."""
     high = -1
     lk_on = False
@@ -58,6 +56,17 @@ def _read_trick(cards: list[Any], me: int, rules: PlayRules, played: int, absent
         if leekhas & _BIT[c]:
             lk_on = True
     return played
+
+
+@functools.lru_cache(maxsize=64)
+def _finished_trick(rules: PlayRules, plays: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """(the trick's cards, then what its plays prove absent from each seat's hand) of a
+    finished trick, read once for every seat: in a bot match all four seats' trackers read
+    each trick, the same way (what a trick proves about a seat's own hand is read too,
+    and never used: a tracker sets its own seat's absent cards from its hand)."""
+    absent = [0, 0, 0, 0]
+    played = _read_trick(plays, -1, rules, 0, absent)
+    return played, *absent
 
 
 class SampleError(RuntimeError):
@@ -108,10 +117,15 @@ class Tracker:
             rules = since._rules
         else:
             played, absent, start = 0, [0, 0, 0, 0], 0
-            rules = _play_rules(self.config)
+            rules = play_rules(self.config)
         self._rules: PlayRules = rules
         for t in tricks[start:]:
-            played = _read_trick(t["cards"], me, rules, played, absent)
+            got, a0, a1, a2, a3 = _finished_trick(rules, tuple(map(tuple, t["cards"])))
+            played |= got
+            absent[0] |= a0
+            absent[1] |= a1
+            absent[2] |= a2
+            absent[3] |= a3
         self._done: list[TrickRecord] = list(tricks)
         self._done_played: int = played
         self._done_absent: list[int] = list(absent)

@@ -19,7 +19,7 @@ from typing import Final
 
 from leekha.common import cards as C
 from leekha.common.bots.base import view_config
-from leekha.common.bots.heuristic import card_danger
+from leekha.common.bots.heuristic import hand_danger
 from leekha.common.bots.simulate import Policy, Rules
 from leekha.common.bots.tracker import Tracker
 from leekha.common.view import SeatView
@@ -109,7 +109,7 @@ class WorldWeights:
     def _pass_weight(self, held: int) -> float:
         """Cards the giver kept that its pass would have sent before the ones we got."""
         hand = held | self.given_played | self.given
-        danger = {c: card_danger(c, hand, self.config) for c in C.cards_of(hand)}
+        danger = hand_danger(hand, self.config)
         least = min(danger[c] for c in C.cards_of(self.given))
         worse = sum(1 for c in C.cards_of(held | self.given_played) if danger[c] > least)
         return float(PASS_MISS**worse)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pytest
 from helpers.engine import cards, hand
+from hypothesis import given
+from hypothesis import strategies as st
 
+from leekha.common import cards as C
 from leekha.common.actions import Play
 from leekha.common.config import CLASSIC, GOLDEN, IDLIB, LEVANT, RulesConfig
 from leekha.common.errors import RuleError
 from leekha.common.events import Event, GameOver, RoundScored, TrickTaken
-from leekha.common.game import OVER, PASS, PLAY, Game
-from leekha.common.legality import pass_error
+from leekha.common.game import OVER, PASS, PLAY, Game, deal
+from leekha.common.legality import pass_error, pass_legal
 from leekha.common.outcome import GOLDEN_GOAL, TARGET, Outcome
 from leekha.common.view import seat_view
 
@@ -197,3 +200,20 @@ def test_moon_penalty() -> None:
     scored = next(e for e in events if isinstance(e, RoundScored))
     assert scored.moon == 2 and scored.points == (0, 0, 37, 0)
     assert scored.taken[2] == moon.penalty_mask
+
+
+@given(
+    st.sampled_from([CLASSIC, LEVANT, IDLIB, GOLDEN, RulesConfig(pass_ban=False)]),
+    st.integers(min_value=0, max_value=2**20),
+    st.lists(st.integers(min_value=0, max_value=51), min_size=3, max_size=3, unique=True),
+)
+def test_pass_legal_agrees_with_pass_error(
+    config: RulesConfig, seed: int, picked: list[int]
+) -> None:
+    """The yes-or-no check the bots use answers as the refusal does, for passes from the
+    hand or not, every rule set's ban and exemptions."""
+    hand = deal(seed, 0)[seed % 4]
+    mask = C.mask_of(picked)
+    assert pass_legal(config, hand, mask) == (pass_error(config, hand, picked) is None)
+    own = C.cards_of(hand)[seed % 11 : seed % 11 + 3]
+    assert pass_legal(config, hand, C.mask_of(own)) == (pass_error(config, hand, own) is None)
