@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import socket
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IPushProducer
@@ -325,6 +325,33 @@ class FramedConnection(Protocol):
                 self.outbox.add(self)
         if type(msg) is M.Error and self.rules.closed:
             self._closing_error()
+
+    def send_all(self, msgs: Sequence[Message]) -> None:
+        """`send` of each message in order, in one call: what a member hears of one change
+        (a table's events). The same checks per message; the outbox hears of this
+        connection once."""
+        if self.closing or self.transport is None:
+            return
+        rules = self.rules
+        version = rules.version
+        frames = self.outbox.frames
+        out = self._out
+        waiting = len(out)
+        for msg in msgs:
+            if version is not None and version < msg.SINCE:
+                continue
+            try:
+                data = rules.send(msg, frames=frames)
+            except (ProtocolError, LocalProtocolError) as exc:
+                self._not_sent(msg, exc)
+                continue
+            if data:
+                out.append(data)
+            if type(msg) is M.Error and rules.closed:
+                self._closing_error()
+                break
+        if not waiting and out:
+            self.outbox.add(self)
 
     def queue(self, msg: Message, at: int | None) -> None:
         """Queue at position `at` (None: at the end) unless the connection is closing.

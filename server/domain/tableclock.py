@@ -98,7 +98,7 @@ class TurnClock:
         game = self.table.game
         phase = PASS if game is not None and game.phase == PASS else "play"
         left = self.turns.left
-        return M.Turn(phase=phase, seats=[[i, _ms(left(i))] for i in sorted(needs)])
+        return M.Turn.trusted(phase=phase, seats=[[i, _ms(left(i))] for i in sorted(needs)])
 
     def _changed(self, needs: dict[int, Key]) -> None:
         """Tell everyone here when a decision or its clock started (or none is left)."""
