@@ -405,7 +405,16 @@ class FramedConnection(Protocol):
         if self._gone or self.transport is None:
             return
         if out:
-            self._write(b"".join(out) if len(out) > 1 else out[0])
+            data = b"".join(out) if len(out) > 1 else out[0]
+            sock = self._socket
+            if sock is not None and self._paused_since is None:
+                # `_write`'s common case, spelled out: once per connection and turn.
+                data = send_now(sock, data)
+                if data:
+                    self._backlog()
+                    wire(self.transport).write(data)
+            else:
+                self._write(data)
         if self.closing and not self._gone:
             self._close()
 

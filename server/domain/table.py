@@ -383,8 +383,7 @@ class Table:
         """Prompt humans with a new decision, arm their timers, and wake the bots."""
         if self.closed:
             return
-        self.turn_clock.follow()
-        self.autopilot.wake()
+        self.autopilot.wake(self.turn_clock.follow())
 
     def clock_message(self) -> M.Turn:
         """(1.4) Whose decision the table waits for, with each seat's time left."""
