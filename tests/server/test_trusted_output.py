@@ -10,7 +10,8 @@ bytes must be the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import cast
 
 import pytest
 from helpers.server import FakeClient, Harness, play_until
@@ -45,7 +46,7 @@ def newest(h: Harness, name: str) -> FakeClient:
 def recorded(client: FakeClient) -> bytearray:
     """Every byte the server writes to `client` from now on (FakeClient.read clears)."""
     seen = bytearray()
-    clear = client.transport.clear
+    clear = cast(Callable[[], None], client.transport.clear)  # Twisted's: untyped
 
     def keep() -> None:
         seen.extend(client.transport.value())
