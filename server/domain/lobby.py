@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from twisted.logger import Logger
@@ -66,6 +66,8 @@ class Lobby:
             self, clock, settings, store, self.identities, self.max_name, self.tables
         )
         self.sessions = self.desk.sessions
+        #: A table's events to a member's connection in one call (the desk knows them).
+        self.deliver_all = self.desk.deliver_all
         #: Stored tables that could not be restored (id -> why): kept, not served.
         self.damaged: dict[int, str] = {}
         self.listing = Listing()
@@ -326,13 +328,6 @@ class Lobby:
         session = self.sessions.get(token)
         if session is not None and session.peer is not None:
             session.peer.send(msg)
-
-    def deliver_all(self, token: str, msgs: Sequence[Message]) -> None:
-        """`deliver` of each message, in order, straight to the session's connection in
-        one call (a table's events: the server's busiest delivery)."""
-        session = self.sessions.get(token)
-        if session is not None and session.peer is not None:
-            session.peer.send_all(msgs)
 
     def table_changed(self, table: Table) -> None:
         self.desk.hosted(table)
