@@ -16,6 +16,7 @@ dataclass) rather than answering with no fields, and everything here realizes fi
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, dataclass, field, fields
@@ -50,6 +51,7 @@ __all__ = [
     "register",
     "spec_field",
     "to_dict",
+    "verify_trusted",
     "wire_fields",
     "wire_map",
 ]
@@ -135,6 +137,30 @@ class Message:
             object.__setattr__(self, name, check(getattr(self, name), path))
 
     @classmethod
+    def trusted(cls: type[Msg], **values: object) -> Msg:
+        """The message built from values this process already holds as valid (the
+        engine's events, a seat's legal cards, a request's id): the server's own output
+        on its hottest path, built valid once rather than checked again field by field.
+        Every field not given takes its default. With `verify_trusted(True)` (the test
+        suite's setting, `LEEKHA_VERIFY_TRUSTED=1`) it is also built the checked way and
+        must come out the same, in bytes and in value: a value the checks would refuse
+        or normalise is a bug at the call site, found by the tests that build it."""
+        plan = _PLANS.get(cls)
+        if plan is None:
+            plan = _plan(cls)
+        msg = object.__new__(cls)
+        state = msg.__dict__
+        fixed, made = plan
+        state.update(fixed)
+        for name, factory in made:
+            if name not in values:
+                state[name] = factory()
+        state.update(values)
+        if _VERIFY_TRUSTED:
+            _verify(msg, values)
+        return msg
+
+    @classmethod
     def prechecked(cls: type[Msg], **values: object) -> Msg:
         """The message built from values that already passed their specs (a server
         sending records it checked when they changed), without checking every nested
@@ -191,6 +217,51 @@ def message(
         return register(cls)
 
     return declare
+
+
+#: Whether `Message.trusted` also builds each message the checked way and compares.
+_VERIFY_TRUSTED = os.environ.get("LEEKHA_VERIFY_TRUSTED") == "1"
+#: Per class: the fields' plain defaults, and (name, factory) of those made per message.
+_Plan = tuple[dict[str, object], tuple[tuple[str, Callable[[], object]], ...]]
+_PLANS: dict[type[Message], _Plan] = {}
+
+
+def verify_trusted(on: bool) -> bool:
+    """Check every `Message.trusted` against its specs from now on (or stop); returns
+    the setting before. The test suite turns it on (tests/conftest.py); a server leaves
+    it off, so its own messages are built once, unchecked."""
+    global _VERIFY_TRUSTED
+    before, _VERIFY_TRUSTED = _VERIFY_TRUSTED, on
+    return before
+
+
+def _plan(cls: type[Message]) -> _Plan:
+    realize(cls)
+    fixed: dict[str, object] = {}
+    made: list[tuple[str, Callable[[], object]]] = []
+    for f in fields(cls):
+        if f.default_factory is not MISSING:
+            made.append((f.name, f.default_factory))
+        elif f.default is not MISSING:
+            fixed[f.name] = f.default
+    plan = _PLANS[cls] = (fixed, tuple(made))
+    return plan
+
+
+def _verify(msg: Message, values: Mapping[str, object]) -> None:
+    """`msg`, built by `Message.trusted` from `values`, is what the checked constructor
+    makes of them: same fields, same values and types, same wire bytes."""
+    import msgpack  # here: only the test suite runs this check
+
+    cls = type(msg)
+    checked = cls(**values)  # raises ProtocolError for a value its spec refuses
+    given = msgpack.packb(_wire_dict(msg), use_bin_type=True)
+    canonical = msgpack.packb(_wire_dict(checked), use_bin_type=True)
+    if checked != msg or given != canonical:
+        raise AssertionError(
+            f"{cls.TYPE} built trusted differs from its checked form:"
+            f" {_wire_dict(msg)!r} against {_wire_dict(checked)!r}"
+        )
 
 
 #: Declared classes not yet made dataclasses (`realize`).

@@ -46,6 +46,7 @@ from leekha.server.listeners import (
     tls_description,
     web_is_tls,
 )
+from leekha.server.reactor import turn_end
 from leekha.server.settings import ServerSettings
 from leekha.server.stats import SUMMARY_EVERY_S
 from leekha.server.tls import Credentials, credentials, with_credentials
@@ -246,6 +247,7 @@ async def start_server(
     try:
         try:
             lobby = Lobby(reactor, settings, store)
+            lobby.outbox.soon = turn_end(reactor)
             # Twisted types the reactor as a zope interface, which a Protocol cannot match.
             threads = cast(IReactorFromThreads, reactor)
             lobby.options.think = deferred_think(

@@ -281,20 +281,20 @@ class Requests:
 
     def handle_leave(self, msg: M.Leave) -> Message:
         self.lobby.leave(self._need_session())
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_chat(self, msg: M.Chat) -> Message:
         self.lobby.chat(self._need_session(), msg.text)
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_take_back(self, msg: M.TakeBack) -> Message:
         """The seat comes back with the request itself (`_active`): nothing more to do."""
         self._need_session()
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_phrase(self, msg: P.Phrase) -> Message:
         self.lobby.voice.phrase(self._need_session(), msg.code)
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_quick_play(self, msg: P.QuickPlay) -> Message:
         return self.lobby.quick.request(self._need_session(), msg, self.ip)
@@ -334,22 +334,22 @@ class Requests:
     def handle_add_bot(self, msg: M.AddBot) -> Message:
         session = self._need_session()
         self.lobby.table_of(session).add_bot(session.token, msg.seat, msg.strategy)
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_remove_bot(self, msg: M.RemoveBot) -> Message:
         session = self._need_session()
         self.lobby.table_of(session).remove_bot(session.token, msg.seat)
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_start(self, msg: M.Start) -> Message:
         session = self._need_session()
         self.lobby.table_of(session).start(session.token)
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_rematch(self, msg: M.Rematch) -> Message:
         session = self._need_session()
         self.lobby.table_of(session).rematch(session.token)
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     # ---- game actions ------------------------------------------------------------------
     def _act(self, action: Callable[[int], Action]) -> None:
@@ -359,12 +359,12 @@ class Requests:
 
     def handle_pass_cards(self, msg: M.PassCards) -> Message:
         self._act(lambda seat: Pass(seat, check_pass_cards(msg.cards)))
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_declare_double(self, msg: M.DeclareDouble) -> Message:
         self._act(lambda seat: Double(seat, check_card(msg.card)))
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)
 
     def handle_play_card(self, msg: M.PlayCard) -> Message:
         self._act(lambda seat: Play(seat, check_card(msg.card)))
-        return M.Ok(re=msg.id)
+        return M.Ok.trusted(re=msg.id)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import socket
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IPushProducer
@@ -326,6 +326,33 @@ class FramedConnection(Protocol):
         if type(msg) is M.Error and self.rules.closed:
             self._closing_error()
 
+    def send_all(self, msgs: Sequence[Message]) -> None:
+        """`send` of each message in order, in one call: what a member hears of one change
+        (a table's events). The same checks per message; the outbox hears of this
+        connection once."""
+        if self.closing or self.transport is None:
+            return
+        rules = self.rules
+        version = rules.version
+        frames = self.outbox.frames
+        out = self._out
+        waiting = len(out)
+        for msg in msgs:
+            if version is not None and version < msg.SINCE:
+                continue
+            try:
+                data = rules.send(msg, frames=frames)
+            except (ProtocolError, LocalProtocolError) as exc:
+                self._not_sent(msg, exc)
+                continue
+            if data:
+                out.append(data)
+            if type(msg) is M.Error and rules.closed:
+                self._closing_error()
+                break
+        if not waiting and out:
+            self.outbox.add(self)
+
     def queue(self, msg: Message, at: int | None) -> None:
         """Queue at position `at` (None: at the end) unless the connection is closing.
         The session rules see it now, in the order the server decides things; a message
@@ -378,7 +405,16 @@ class FramedConnection(Protocol):
         if self._gone or self.transport is None:
             return
         if out:
-            self._write(b"".join(out) if len(out) > 1 else out[0])
+            data = b"".join(out) if len(out) > 1 else out[0]
+            sock = self._socket
+            if sock is not None and self._paused_since is None:
+                # `_write`'s common case, spelled out: once per connection and turn.
+                data = send_now(sock, data)
+                if data:
+                    self._backlog()
+                    wire(self.transport).write(data)
+            else:
+                self._write(data)
         if self.closing and not self._gone:
             self._close()
 

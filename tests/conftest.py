@@ -14,6 +14,14 @@ from typing import NoReturn
 import ifaddr  # noqa: F401 (loaded before the guard: see below)
 import pytest
 
+from leekha.protocol.message import verify_trusted
+
+# The server builds its hottest messages unchecked (`Message.trusted`); under test every
+# one of them is also built the checked way and must come out the same, in this process
+# and in every server a test starts (the variable is inherited).
+os.environ["LEEKHA_VERIFY_TRUSTED"] = "1"
+verify_trusted(True)
+
 # ifaddr (zeroconf's, for `leekha servers` and the server's announcement) runs ldconfig as
 # it loads (ctypes.util.find_library): loaded here, so that the first test to import it is
 # not taken for one that starts a process.

@@ -111,12 +111,22 @@ class Autopilot:
             and (key is None or needs[i] == key)
         )
 
-    def wake(self) -> None:
-        """Schedule the next bot decision if a bot-played seat must act and none is under way."""
+    def wake(self, needs: Mapping[int, Key] | None = None) -> None:
+        """Schedule the next bot decision if a bot-played seat must act and none is under way.
+        `needs`: the decisions pending now, when the caller has just worked them out."""
         if self._call is not None or self._thinking:
             return
-        if any(self._bot_turn(i) for i in self.table.needs()):
-            self._call = self.clock.callLater(self.delay_s, self._step)
+        table = self.table
+        if table.closed:
+            return
+        if needs is None:
+            needs = table.needs()
+        # `_bot_turn(i)` for each seat of `needs`, without working `needs` out again.
+        for i in needs:
+            seat = table.seat(i)
+            if seat is not None and seat.autopilot:
+                self._call = self.clock.callLater(self.delay_s, self._step)
+                return
 
     def _step(self) -> None:
         """Let the first bot-played seat that must act decide, maybe off the reactor."""

@@ -66,6 +66,8 @@ class Lobby:
             self, clock, settings, store, self.identities, self.max_name, self.tables
         )
         self.sessions = self.desk.sessions
+        #: A table's events to a member's connection in one call (the desk knows them).
+        self.deliver_all = self.desk.deliver_all
         #: Stored tables that could not be restored (id -> why): kept, not served.
         self.damaged: dict[int, str] = {}
         self.listing = Listing()
@@ -324,8 +326,8 @@ class Lobby:
     # ---- the TableHub interface --------------------------------------------------------
     def deliver(self, token: str, msg: Message) -> None:
         session = self.sessions.get(token)
-        if session is not None:
-            session.send(msg)
+        if session is not None and session.peer is not None:
+            session.peer.send(msg)
 
     def table_changed(self, table: Table) -> None:
         self.desk.hosted(table)

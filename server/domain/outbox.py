@@ -1,7 +1,8 @@
 """Everything a reactor turn sends, held until that turn's store writes are committed.
 
 Connections queue their outgoing messages here instead of writing them at once. At the end
-of the turn (`callLater(0)` on the injected clock) the outbox commits the store's open
+of the turn (`callLater(0)` on the injected clock, or the cheaper `soon` its holder gives
+it: the reactor's own "after this turn") the outbox commits the store's open
 transaction — every action of the turn in one commit — and only then writes each
 connection's frames with one write. So nothing is acknowledged or broadcast before it is
 durable, a card played costs each seat one write, and a message sent to four seats is
@@ -46,6 +47,12 @@ class Outbox:
         self.store = store
         self._queued: dict[Sender, None] = {}  # insertion-ordered set
         self._call: Timer | None = None
+        #: How the holder runs a call once the reactor's current turn is done, cheaper than
+        #: a timer (leekha.server.reactor.turn_end); None: `clock.callLater(0, ...)`.
+        self.soon: Callable[[Callable[[], None]], object] | None = None
+        #: A `soon` call is on its way (it cannot be cancelled: a flush before it makes
+        #: it a no-op).
+        self._soon_due = False
         self.stopped = False
         #: Called once when a write or a commit fails, first: the server's last words to
         #: every connection (leekha.server.app), instead of dropping what was queued.
@@ -58,8 +65,16 @@ class Outbox:
         store.on_failure = self._failed
 
     def schedule(self) -> None:
-        if self._call is None and not self.stopped:
-            self._call = self.clock.callLater(0, self.flush)
+        if self._call is None and not self._soon_due and not self.stopped:
+            if self.soon is not None:
+                self._soon_due = True
+                self.soon(self._turn_ended)
+            else:
+                self._call = self.clock.callLater(0, self.flush)
+
+    def _turn_ended(self) -> None:
+        if self._soon_due:
+            self.flush()
 
     def add(self, sender: Sender) -> None:
         """`sender` has frames to write after the next commit."""
@@ -71,6 +86,7 @@ class Outbox:
         if self._call is not None and self._call.active():
             self._call.cancel()
         self._call = None
+        self._soon_due = False
         queued, self._queued = self._queued, {}
         if self.stopped:
             self.frames = Frames()

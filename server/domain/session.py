@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -24,6 +25,10 @@ class Peer(Protocol):
     """The connection side of a session."""
 
     def send(self, msg: Message) -> None: ...
+
+    def send_all(self, msgs: Sequence[Message]) -> None:
+        """`send` of each message, in order: one call for what a member hears of one
+        change (a table's events), rather than one per message."""
 
     def kick(self, code: str, message: str) -> None: ...
 

@@ -11,8 +11,10 @@ registry with it; the desk hears back through a narrow port, `DeskOwner`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Protocol
 
+from leekha.protocol.message import Message
 from leekha.server.domain.clock import Clock
 from leekha.server.domain.config import DomainSettings
 from leekha.server.domain.errors import Refused
@@ -304,3 +306,11 @@ class SessionDesk:
         if table is None:
             session.table_id = None
         return table
+
+    def deliver_all(self, token: str, msgs: Sequence[Message]) -> None:
+        """Each message to the session's connection, in order, in one call: what a table's
+        member hears of one change (the server's busiest delivery), without a hop per
+        message through the lobby and the session (the lobby's `deliver_all`)."""
+        session = self.sessions.get(token)
+        if session is not None and session.peer is not None:
+            session.peer.send_all(msgs)

@@ -53,6 +53,8 @@ class TableHub(Protocol):
 
     def deliver(self, token: str, msg: Message) -> None: ...
 
+    def deliver_all(self, token: str, msgs: Sequence[Message]) -> None: ...
+
     def table_changed(self, table: Table) -> None: ...
 
     def table_closed(self, table: Table) -> None: ...
@@ -363,13 +365,15 @@ class Table:
             self.between_rounds(self)  # after the last round too: the table is finished
 
     def tell(self, events: Sequence[Event], game_id: int | None = None) -> None:
-        """Each member hears the engine's events through its own seat (wire_events)."""
+        """Each member hears the engine's events through its own seat (wire_events), as
+        one batch for its connection."""
         members = self.members()
         told = wire_events.for_members(events, (seat for _, seat in members), game_id)
-        deliver = self.hub.deliver
+        deliver_all = self.hub.deliver_all
         for token, seat in members:
-            for msg in told[seat]:
-                deliver(token, msg)
+            msgs = told[seat]
+            if msgs:
+                deliver_all(token, msgs)
 
     # ---- decisions, timers and bots ----------------------------------------------------
     def needs(self) -> dict[int, Key]:
@@ -379,8 +383,7 @@ class Table:
         """Prompt humans with a new decision, arm their timers, and wake the bots."""
         if self.closed:
             return
-        self.turn_clock.follow()
-        self.autopilot.wake()
+        self.autopilot.wake(self.turn_clock.follow())
 
     def clock_message(self) -> M.Turn:
         """(1.4) Whose decision the table waits for, with each seat's time left."""

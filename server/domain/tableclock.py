@@ -72,12 +72,14 @@ class TurnClock:
         """Seats that must decide now, each with the key naming that decision."""
         return pending(self.table.game, self.table.status == PLAYING)
 
-    def follow(self) -> None:
-        """Prompt each person with a new decision, arm their timers, tell the table."""
+    def follow(self) -> dict[int, Key]:
+        """Prompt each person with a new decision, arm their timers, tell the table;
+        returns the decisions pending (the table's bots wake on the same)."""
         needs = self.needs()
         for i in self.turns.update(needs, self._human, self._limit):
             self.prompt(i)
         self._changed(needs)
+        return needs
 
     def _human(self, i: int) -> bool:
         """Whether a new decision of seat i gets a person's timer. A person who is not
@@ -98,7 +100,7 @@ class TurnClock:
         game = self.table.game
         phase = PASS if game is not None and game.phase == PASS else "play"
         left = self.turns.left
-        return M.Turn(phase=phase, seats=[[i, _ms(left(i))] for i in sorted(needs)])
+        return M.Turn.trusted(phase=phase, seats=[[i, _ms(left(i))] for i in sorted(needs)])
 
     def _changed(self, needs: dict[int, Key]) -> None:
         """Tell everyone here when a decision or its clock started (or none is left)."""

@@ -34,8 +34,9 @@ def prompt_for(game: Game, i: int, left: float | None) -> M.YourTurn | None:
     if not legal:
         return None
     phase = PASS if game.phase == PASS else PLAY
-    doubles = game.can_double(i) if phase == PASS else []
-    return M.YourTurn(phase=phase, legal=legal, deadline=left, can_double=doubles)
+    # Sorted here: a card set goes out sorted, and `trusted` does not sort it.
+    doubles = sorted(game.can_double(i)) if phase == PASS else []
+    return M.YourTurn.trusted(phase=phase, legal=legal, deadline=left, can_double=doubles)
 
 
 def count_timeout(seat: Seat, afk_limit: int) -> bool:

@@ -2,9 +2,10 @@
 
 The seat view folded from a whole game's messages must equal the engine's own seat view at
 every step: the engine's events go through the server's own mapper
-(`server.wire_events`) and the prompts carry the engine's legal lists, so a drift between
-the mapper, the fold and the engine shows up as a field-level mismatch. The requests go to
-a recording `send`, and their answers are matched back to the intents that asked.
+(`server/domain/wire_events.py`) and the prompts carry the engine's legal lists, so a
+drift between the mapper, the fold and the engine shows up as a field-level mismatch. The
+requests go to a recording `send`, and their answers are matched back to the intents that
+asked.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The outbox's flush: one connection whose write raises costs the others of that turn
-nothing (server/domain/outbox.py)."""
+nothing, and the turn's end it flushes at (server/domain/outbox.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from twisted.logger import LogLevel, capturedLogs
 
 from leekha.server.domain.outbox import Outbox
 from leekha.server.domain.persistence import Store
+from leekha.server.reactor import turn_end
 
 
 class DummyStore:
@@ -67,3 +68,28 @@ def test_a_sender_that_raises_leaves_the_others_their_frames_and_is_logged() -> 
     clock.advance(0)
     assert wrote[-1] == "d" and store.commits == 2
     assert not outbox.stopped
+
+
+def test_with_a_turn_end_the_outbox_flushes_once_a_turn_without_a_timer() -> None:
+    """`soon` (the asyncio loop's `call_soon` on a server, leekha.server.reactor.turn_end)
+    replaces the `callLater(0)`: one call a turn however many senders, none on the clock,
+    and a flush before it comes makes it a no-op."""
+    clock = task.Clock()
+    store = DummyStore()
+    outbox = Outbox(clock, cast(Store, store))
+    due: list[Callable[[], None]] = []
+    outbox.soon = due.append
+    wrote: list[str] = []
+    outbox.add(Recorder("a", wrote))
+    outbox.add(Recorder("b", wrote))
+    assert len(due) == 1 and not clock.getDelayedCalls()
+    due.pop()()
+    assert wrote == ["a", "b"] and store.commits == 1
+    outbox.add(Recorder("c", wrote))
+    outbox.flush()  # at shutdown, say: the turn end still to come finds nothing to do
+    due.pop()()
+    assert wrote == ["a", "b", "c"] and store.commits == 2
+
+
+def test_turn_end_is_the_timer_off_the_asyncio_reactor() -> None:
+    assert turn_end(task.Clock()) is None

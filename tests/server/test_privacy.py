@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from helpers.server import FakeClient, Harness, answer_prompts, created_table, requests_of
@@ -50,7 +51,7 @@ def exposed(msg: Message) -> set[int]:
 
 class Spy:
     """Checks each message at the moment the server queues it for a connection (through
-    `queue` or its fast twin `send`)."""
+    `queue`, its fast twin `send`, or `send_all`, a table's events in one batch)."""
 
     def __init__(self, h: Harness, tid: int) -> None:
         self.h = h
@@ -79,8 +80,14 @@ class Spy:
         def send(conn: FramedConnection, msg: Message) -> None:
             self(conn, msg, None)  # send is queue at the end, spelled out for speed
 
+        def send_all(conn: FramedConnection, msgs: Sequence[Message]) -> None:
+            # A batch (a table's events) is checked message by message as it is queued.
+            for msg in msgs:
+                self(conn, msg, None)
+
         monkeypatch.setattr(FramedConnection, "queue", queue)
         monkeypatch.setattr(FramedConnection, "send", send)
+        monkeypatch.setattr(FramedConnection, "send_all", send_all)
 
 
 def double_sometimes(h: Harness, c: FakeClient, tid: int, rng: random.Random) -> None:
