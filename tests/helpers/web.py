@@ -224,7 +224,18 @@ class Guest:
 
         for _ in range(3):
             mark = len(self.wire)
-            self.page.locator(f'#hand .card[data-card="{card}"]').click()
+            try:
+                self.page.locator(f'#hand .card[data-card="{card}"]').click(timeout=5_000)
+            except PlaywrightTimeout:
+                # The round's summary came up over the hand after the tap was decided on:
+                # the page shows it once the round's last trick has had its moment on screen,
+                # and the next deal's pass may already be there. Close it, as a guest would.
+                summary = self.page.locator("#summary-continue")
+                if not summary.is_visible():
+                    raise
+                summary.click()
+                self.lost_taps += 1
+                continue
             try:
                 self.page.wait_for_function(done, arg=arg, timeout=3_000)
                 return
