@@ -21,8 +21,8 @@ const { values: opt } = parseArgs({ options: {
   "timeout-s": { type: "string", default: "300" },
 } });
 
-const client = new core.Client({ name: opt.name });
-const g = client.game;
+const client = new core.ClientCore({ name: opt.name });
+const g = client.table;
 const sock = net.connect({ host: opt.host, port: Number(opt.port), noDelay: true });
 const deframer = codec.Deframer();
 let rounds = 0, done = false;
@@ -46,50 +46,47 @@ function choosePass(view, rules) {
 function act(change) {
   const v = g.view;
   switch (change.what) {
-    case "link":
-      if (change.welcome) say(`welcome: ${change.welcome.name} on ${change.welcome.server}`);
-      if (change.welcome && !change.welcome.resumed) {
-        if (opt.table !== undefined) client.request("join_seat", { table_id: Number(opt.table) });
-        else client.request("create_table", { name: `${opt.name}'s table`, pass_timer_s: 0,
-          turn_timer_s: 0, overrides: { target: Number(opt.target) } }, "created");
+    case "Welcomed":
+      say(`welcome: ${change.welcome.name} on ${change.welcome.server}`);
+      if (!change.welcome.resumed) {
+        if (opt.table !== undefined) client.request({ intent: "JoinTable", table_id: Number(opt.table) });
+        else client.request({ intent: "CreateTable", name: `${opt.name}'s table`, pass_timer_s: 0,
+          turn_timer_s: 0, overrides: { target: Number(opt.target) } });
       }
       break;
-    case "table":
-      if (change.answer && change.answer.note === "created") {
-        for (let seat = 1; seat < 4; seat++) client.request("add_bot", { seat, strategy: opt.bots });
-        client.request("start");
-        say(`table ${g.tableId}: three ${opt.bots} bots, starting`);
-      }
+    case "DecisionDue":
+      if (change.kind === "pass") client.request({ intent: "Pass", cards: choosePass(v, g.rules) });
+      else client.request({ intent: "Play", card: v.legal[0] });
       break;
-    case "prompt":
-      if (change.phase === "pass") client.request("pass_cards", { cards: choosePass(v, g.rules) });
-      else client.request("play_card", { card: v.legal[0] });
-      break;
-    case "round_scored":
+    case "RoundScored":
       rounds++;
       say(`round ${change.note.round}: ${change.note.points.join(" ")} (totals ${change.note.totals.join(" ")})`);
       break;
-    case "game_over": {
+    case "GameEnded": {
       const r = v.result;
       say(`game over after ${rounds} rounds: totals ${r.totals.join(" ")}, winners ${r.winners.join(",")}`);
       if (g.gameStats) say("stats (tricks/leekhas/moons):", g.gameStats.map((s) => `${s.tricks}/${s.leekhas}/${s.moons}`).join(" "));
-      client.request("leave", {}, "bye");
+      client.request({ intent: "Leave", bye: true });
       break;
     }
-    case "answer":
-      if (change.note === "bye") { done = true; clearTimeout(timer); say("left the table; done"); sock.end(); }
-      break;
-    case "refused":
-      if (change.error.code === "rate_limited") {
+    case "Answered": {
+      const intent = change.intent, refusal = change.refusal;
+      if (refusal && refusal.code === "rate_limited") {
         // Too fast for the server's rate limit: the request had no effect; send it again.
-        const { type, id, ...fields } = change.request;
-        setTimeout(() => { client.request(type, fields, change.note); flush(); }, 1000);
-        break;
-      }
-      fail(`${change.request && change.request.type} refused: ${change.error.code} ${change.error.message}`);
+        setTimeout(() => { client.request(intent); flush(); }, 1000);
+      } else if (refusal) fail(`${change.request.type} refused: ${refusal.code} ${refusal.message}`);
+      else if (intent.intent === "CreateTable" && change.reply.type === "snapshot") {
+        for (let seat = 1; seat < 4; seat++) client.request({ intent: "AddBot", seat, strategy: opt.bots });
+        client.request({ intent: "Start" });
+        say(`table ${g.tableId}: three ${opt.bots} bots, starting`);
+      } else if (intent.bye) { done = true; clearTimeout(timer); say("left the table; done"); sock.end(); }
       break;
-    case "hello_refused":
-      fail(`hello refused: ${change.error.code}`);
+    }
+    case "ServerError": // a closing error is followed by the close
+      if (!core.FATAL.has(change.error.code)) fail(`refused: ${change.error.code} ${change.error.message}`);
+      break;
+    case "HelloRefused": // (a resume's expired token is followed by a hello)
+      if (!change.retried) fail(`hello refused: ${change.error.code}`);
   }
 }
 

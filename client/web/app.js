@@ -38,7 +38,7 @@ const store = {
   set: (k, v) => { try { if (v === null) localStorage.removeItem(k); else localStorage.setItem(k, v); } catch { /* private mode */ } },
 };
 
-const client = new core.Client({ name: store.get(STORE.name) || "", token: store.get(STORE.token) });
+const client = new core.ClientCore({ name: store.get(STORE.name) || "", token: store.get(STORE.token) });
 const ui = { selected: 0, lifted: null, cursor: -1, chosen: new Set(), hold: null, overlay: null,
   status: null, nameProblem: null, invite: null, rematchVoted: false, sent: null, handOrder: [], askedPassword: null };
 let ws = null, attempt = 0, retryTimer = null;
@@ -90,8 +90,9 @@ function flush() {
   for (const m of client.takeOutbox()) if (ws && ws.readyState === WebSocket.OPEN) ws.send(codec.body(m));
 }
 
-function request(type, fields = {}, note = null) {
-  const msg = client.request(type, fields, note);
+/** Send `intent` (core.js INTENTS: `{intent: "JoinTable", table_id}`) and flush. */
+function request(intent) {
+  const msg = client.request(intent);
   flush();
   return msg;
 }
@@ -105,21 +106,22 @@ const NOTES = { resumed: "reconnected", seat_given_up: "reconnected, but your se
   session_expired: "reconnected, but the old session had expired", watching_again: "reconnected: watching the table again" };
 
 function changed(ch) {
-  const g = client.game;
+  const g = client.table;
   switch (ch.what) {
-    case "link":
-      if (ch.welcome) {
-        store.set(STORE.token, client.token);
-        store.set(STORE.name, client.name);
-        if (ch.note) say(t(NOTES[ch.note]), ch.note === "seat_given_up" || ch.note === "session_expired");
-        // An invitation is followed once, from the lobby (a resumed seat comes first).
-        const inv = ui.invite;
-        ui.invite = null;
-        if (inv && !g.table && (ch.welcome.table_id ?? null) === null) join(inv.table, false, inv.password);
-      } else if (ch.error) say(explain(ch.error), true);
+    case "Welcomed": {
+      store.set(STORE.token, client.token);
+      store.set(STORE.name, client.name);
+      if (ch.note) say(t(NOTES[ch.note]), ch.note === "seat_given_up" || ch.note === "session_expired");
+      // An invitation is followed once, from the lobby (a resumed seat comes first).
+      const inv = ui.invite;
+      ui.invite = null;
+      if (inv && !g.table && (ch.welcome.table_id ?? null) === null) join(inv.table, false, inv.password);
       break;
-    case "hello_refused":
-      if (NAME_REFUSALS.has(ch.error.code)) {
+    }
+    case "ServerError": say(explain(ch.error), true); break;
+    case "HelloRefused":
+      if (ch.retried) say(explain(ch.error), true); // a resume's token expired: hello again
+      else if (NAME_REFUSALS.has(ch.error.code)) {
         store.set(STORE.token, null);
         client.token = null;
         ui.nameProblem = explain(ch.error); // said by the field, until the next try
@@ -129,48 +131,53 @@ function changed(ch) {
         if (ws && client.link.state !== core.FAILED) ws.close(); // later, with backoff
       }
       break;
-    case "refused": {
+    case "Answered": {
       const req = ch.request;
-      if (req && ["join_seat", "spectate"].includes(req.type) && ch.error.code === "bad_password") {
-        ui.askedPassword = { table: req.table_id, spectate: req.type === "spectate" };
-        openBox("password");
+      if (ch.refusal) {
+        if (["join_seat", "spectate"].includes(req.type) && ch.refusal.code === "bad_password") {
+          ui.askedPassword = { table: req.table_id, spectate: req.type === "spectate" };
+          openBox("password");
+        }
+        say(explain(ch.refusal), true);
+        if (req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
+        if (req.type === "play_card") { ui.lifted = null; ui.sent = null; }
+        if (req.type === "rematch") ui.rematchVoted = false;
+        break;
       }
-      say(explain(ch.error), true);
-      if (req && req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
-      if (req && req.type === "play_card") { ui.lifted = null; ui.sent = null; }
-      if (req && req.type === "rematch") ui.rematchVoted = false;
+      // Our new table's snapshot: the bots the form asked for sit down.
+      if (ch.reply.type === "snapshot" && ch.intent.bots) {
+        for (const [seat, level] of ch.intent.bots) request({ intent: "AddBot", seat, strategy: level });
+      }
+      if (ch.reply.type !== "ok") break; // the stats, a profile: painted
+      if (req.type === "rematch") say(t("rematch vote sent; waiting for the others"));
+      if (req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
+      if (req.type === "play_card") ui.sent = null;
       break;
     }
-    case "answer":
-      if (ch.request.type === "rematch") say(t("rematch vote sent; waiting for the others"));
-      if (ch.request.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
-      if (ch.request.type === "play_card") ui.sent = null;
+    case "TableChanged":
+      ui.lifted = null; ui.chosen.clear(); ui.hold = null; ui.sent = null;
+      if (g.view && g.view.phase === "game_over" && !ui.overlay) openBox("game_over");
+      if (ui.overlay && ["password", "create"].includes(ui.overlay.kind)) closeBox();
       break;
-    case "table":
-      if (ch.snapshot) {
-        ui.lifted = null; ui.chosen.clear(); ui.hold = null; ui.sent = null;
-        if (ch.answer && ch.answer.note && ch.answer.note.bots) {
-          for (const [seat, level] of ch.answer.note.bots) request("add_bot", { seat, strategy: level });
-        }
-        if (g.view && g.view.phase === "game_over" && !ui.overlay) openBox("game_over");
-        if (ui.overlay && ["password", "create"].includes(ui.overlay.kind)) closeBox();
-      }
+    case "ViewChanged": {
+      const ev = ch.event;
       // The next round is dealt at once: its hand is there under the round's summary, which
       // stays until the guest closes it (the terminal client's way); a rematch's deal
       // closes the game-over box.
-      if (ch.dealt !== undefined) { ui.rematchVoted = false; ui.chosen.clear(); ui.lifted = null; ui.hold = null;
+      if (ev.type === "dealt") { ui.rematchVoted = false; ui.chosen.clear(); ui.lifted = null; ui.hold = null;
         if (ui.overlay && ui.overlay.kind === "game_over") closeBox(); }
-      if (ch.event && ch.event.type === "card_played") ui.hold = null;
-      if (ch.event && ch.event.type === "card_played" && ch.event.seat === g.yourSeat) { ui.lifted = null; ui.sent = null; }
+      if (ev.type === "card_played") ui.hold = null;
+      if (ev.type === "card_played" && ev.seat === g.yourSeat) { ui.lifted = null; ui.sent = null; }
+      if (ev.type === "trick_taken") {
+        ui.hold = { trick: ch.trick, until: Date.now() + HOLD_MS };
+        setTimeout(paint, HOLD_MS + 20);
+      }
       break;
-    case "prompt": ui.sent = null; if (ch.phase === "play") ui.chosen.clear(); break;
-    case "trick_taken":
-      ui.hold = { trick: ch.trick, until: Date.now() + HOLD_MS };
-      setTimeout(paint, HOLD_MS + 20);
-      break;
-    case "round_scored": openBox("summary", { note: ch.note }); break;
-    case "game_over": openBox("game_over"); break;
-    case "chat": if (ch.line.from === "*" && ch.place === g.tableId) say(chatText(ch.line)); break;
+    }
+    case "DecisionDue": ui.sent = null; if (ch.kind === "play") ui.chosen.clear(); break;
+    case "RoundScored": openBox("summary", { note: ch.note }); break;
+    case "GameEnded": openBox("game_over"); break;
+    case "ChatAdded": if (ch.line.from === "*" && ch.place === g.tableId) say(chatText(ch.line)); break;
   }
 }
 
@@ -182,13 +189,13 @@ function join(tableId, spectate, password = null) {
     openBox("password");
     return;
   }
-  request(spectate ? "spectate" : "join_seat", { table_id: tableId, password });
+  request({ intent: spectate ? "Spectate" : "JoinTable", table_id: tableId, password });
 }
 
 function tapCard(c) {
-  const g = client.game, v = g.view;
+  const g = client.table, v = g.view;
   if (!v || g.yourSeat === null) return;
-  if (g.autopiloted) request("take_back");
+  if (g.autopiloted) request({ intent: "TakeBack" });
   if (ui.sent !== null) return; // a move is on its way
   if (v.phase === "pass") {
     if (!g.myTurn) return;
@@ -198,35 +205,35 @@ function tapCard(c) {
     if (ui.lifted === c && g.myTurn) {
       // A card the server did not list goes too: its refusal names the rule, in words.
       ui.sent = c;
-      request("play_card", { card: c });
+      request({ intent: "Play", card: c });
     } else ui.lifted = c;
   }
   paint();
 }
 
 function confirmPass() {
-  const g = client.game;
+  const g = client.table;
   if (ui.chosen.size !== 3 || !g.myTurn || ui.sent !== null) return;
   ui.sent = [...ui.chosen];
-  request("pass_cards", { cards: ui.sent });
+  request({ intent: "Pass", cards: ui.sent });
 }
 
 const act = {
   paint: () => paint(),
   screen: () => screen(),
-  send: (type, fields) => request(type, fields),
+  send: (intent) => request(intent),
   join: (id, spectate) => join(id, spectate),
   openBox: (kind) => openBox(kind), openStats: () => openStats(), openInvite: () => openInvite(),
-  request: (type, fields) => { request(type, fields); paint(); },
-  sit: (seat) => { const id = client.game.tableId; request("leave"); request("join_seat", { table_id: id, seat, password: client.game.password ?? null }); },
-  addBot: (seat, level) => request("add_bot", { seat, strategy: level }),
-  profile: (name) => { client.profile = null; request("get_profile", { name }); openBox("profile"); },
+  request: (intent) => { request(intent); paint(); },
+  sit: (seat) => { const id = client.table.tableId; request({ intent: "Leave" }); request({ intent: "JoinTable", table_id: id, seat, password: client.table.password ?? null }); },
+  addBot: (seat, level) => request({ intent: "AddBot", seat, strategy: level }),
+  profile: (name) => { client.profile = null; request({ intent: "GetProfile", name }); openBox("profile"); },
   tapCard, confirmPass,
-  rematch: () => { ui.rematchVoted = true; request("rematch"); paint(); },
-  leave: () => { closeBox(); request("leave"); },
+  rematch: () => { ui.rematchVoted = true; request({ intent: "Rematch" }); paint(); },
+  leave: () => { closeBox(); request({ intent: "Leave" }); },
   closeBox: () => closeBox(),
   phraseButtons: () => core.PHRASES.map((code, i) => h("button", { class: "phrase", data: { code },
-    on: { click: () => { request("phrase", { code }); closeBox(); } } }, `${i + 1} ${t(phraseWords()[code] || code)}`)),
+    on: { click: () => { request({ intent: "Phrase", code }); closeBox(); } } }, `${i + 1} ${t(phraseWords()[code] || code)}`)),
 };
 
 // ---- boxes ------------------------------------------------------------------------------
@@ -264,7 +271,7 @@ function paintBox() {
 // ---- painting ---------------------------------------------------------------------------
 function screen() {
   if (!client.link.welcomed && !client.token && !ws) return "name";
-  return client.game.table ? "table" : "lobby";
+  return client.table.table ? "table" : "lobby";
 }
 
 function paint() {
@@ -303,12 +310,12 @@ function paintChat() {
   if (list.lastElementChild !== last) list.scrollTop = list.scrollHeight; // a new line: show it
 }
 
-function openStats() { client.stats = null; request("get_stats"); openBox("stats"); }
+function openStats() { client.stats = null; request({ intent: "GetStats" }); openBox("stats"); }
 function openInvite() {
   // The server's own address for its page (welcome's `web`: the LAN address or a proxy's),
   // else the address this page was opened at.
   const page = client.link.web || `${location.origin}${location.pathname}`;
-  const g = client.game;
+  const g = client.table;
   openBox("invite", { link: core.webLink(page, g.tableId),
     withPassword: g.password ? core.webLink(page, g.tableId, g.password) : null });
 }
@@ -358,10 +365,10 @@ function wire() {
     connect();
   });
   $("#lang-switch").addEventListener("change", (e) => { store.set(STORE.lang, e.target.value); setLanguage(e.target.value); });
-  $("#quick-play").addEventListener("click", () => request("quick_play"));
+  $("#quick-play").addEventListener("click", () => request({ intent: "QuickPlay" }));
   $("#new-table").addEventListener("click", () => openBox("create"));
   $("#leaderboard-open").addEventListener("click", () => openStats());
-  $("#refresh").addEventListener("click", () => request("list_tables"));
+  $("#refresh").addEventListener("click", () => request({ intent: "ListTables" }));
   $("#scores-open").addEventListener("click", () => openBox("scores"));
   $("#last-trick-open").addEventListener("click", () => openBox("last_trick"));
   $("#phrases-open").addEventListener("click", () => openBox("phrases"));
@@ -370,14 +377,14 @@ function wire() {
   $("#chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("#chat-input").value.trim();
-    if (text) request("chat", { text });
+    if (text) request({ intent: "Chat", text });
     $("#chat-input").value = "";
   });
   $("#create-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const got = readCreateForm();
     if (got.problem) { $("#cf-problem").textContent = got.problem; return; }
-    request("create_table", got.fields, { bots: got.bots });
+    request({ intent: "CreateTable", ...got.fields, bots: got.bots });
     closeBox();
   });
   $("#cf-cancel").addEventListener("click", () => closeBox());
@@ -387,18 +394,18 @@ function wire() {
     const password = $("#password-input").value;
     if (!asked || !password) return;
     closeBox();
-    request(asked.spectate ? "spectate" : "join_seat", { table_id: asked.table, password });
+    request({ intent: asked.spectate ? "Spectate" : "JoinTable", table_id: asked.table, password });
   });
   $("#password-cancel").addEventListener("click", () => closeBox());
   $("#overlay").addEventListener("click", (e) => { if (e.target.id === "overlay" && ui.overlay && !["create", "password"].includes(ui.overlay.kind)) closeBox(); });
   window.addEventListener("hashchange", () => {
     const inv = readInvite();
-    if (inv && client.link.state === core.ONLINE && !client.game.table) join(inv.table, false, inv.password);
+    if (inv && client.link.state === core.ONLINE && !client.table.table) join(inv.table, false, inv.password);
   });
   // The clocks count down between messages.
   // Only their text: a repaint of the page would swap nodes under a finger.
   setInterval(() => {
-    if (client.game.clockAt.size && screen() === "table") paintClocks(client, ui);
+    if (client.table.clockAt.size && screen() === "table") paintClocks(client, ui);
     if (ui.status) paintStatus(Date.now());
   }, 500);
 }

@@ -23,7 +23,7 @@ function sheet(g) {
 }
 
 export function boxContent(client, ui, act) {
-  const g = client.game, o = ui.overlay;
+  const g = client.table, o = ui.overlay;
   const close = h("button", { class: "close", on: { click: () => act.closeBox() } }, t("close"));
   switch (o.kind) {
     case "summary": {

@@ -2,12 +2,13 @@
 //
 // No DOM, no socket, no timer: the same module runs in the browser (client/web/app.js) and
 // under node (examples/node_bot.mjs, tests/web/*.test.mjs). It is the Python client core
-// (client/core/{link,lobby,table,chat,requests}.py, protocol/seatview.py) in a second
-// language, with the same names: `Link.welcome`, `Lobby.listed`/`updated`,
-// `TableState.snapshot`/`seatUpdate`/`dealt`/`fold`/`gameOver`/`prompted`/`ownPass`/`turn`/
-// `left`, `Chats.at`/`forget`/`onlyLobby`, `RequestTracker.send`/`reply`/`lost`.
-// `Client.receive(message)` folds every server message at once and returns the changes it
-// made; `Client.request(type, fields, note)` builds a request, tracks its id and queues it in
+// (client/core/, protocol/seatview.py) in a second language, with the same names:
+// `ClientCore` with its `link`, `lobby`, `table`, `chats`, `requests`; `Link.welcome`,
+// `Lobby.listed`/`updated`, `TableState.snapshot`/`seatUpdate`/`dealt`/`fold`/`gameOver`/
+// `prompted`/`ownPass`/`turn`/`left`, `Chats.at`/`forget`/`onlyLobby`,
+// `RequestTracker.send`/`reply`/`lost`. `receive(message)` folds every server message at
+// once and returns the changes it made, named as client/core/changes.py names them;
+// `request(intent)` sends an intent named as client/core/intents.py names it, tracked, to
 // the outbox. Nothing waits to animate: a finished trick that stays on screen is the page's
 // presentation timeline, drawn over the true state (docs/web.md).
 //
@@ -434,123 +435,174 @@ export class TableState {
   rememberNames() { this.players.forEach((p, s) => { if (p && p.name) this.seatNames[s] = p.name; }); }
 }
 
+// ---- requests as intents (client/core/intents.py) ---------------------------------------
+/**
+ * Each intent's request: `{intent: "JoinTable", table_id}` sends `join_seat`. The fields are
+ * the Python dataclass's; other keys stay on the intent as the role's note (the page's
+ * `bots`). JS-only: `JoinTable.seat`; `Pass`/`Play` name no decision (the hand is locked).
+ */
+export const INTENTS = {
+  ListTables: "list_tables", CreateTable: "create_table", QuickPlay: "quick_play",
+  AddBot: "add_bot", RemoveBot: "remove_bot", TakeBack: "take_back", GetStats: "get_stats",
+  GetProfile: "get_profile", Chat: "chat", Phrase: "phrase", JoinTable: "join_seat",
+  Spectate: "spectate", Leave: "leave", Start: "start", Rematch: "rematch", Ping: "ping",
+  Double: "declare_double", Pass: "pass_cards", Play: "play_card",
+};
+
 // ---- the session: one object per player, across connections ------------------------------
 /**
- * `new Client({name, token, clock})`. Per connection: `connected()` gives the first message
- * (`resume` with a token, else `hello`); feed each server message to `receive(msg)`, which
- * returns the changes (objects with a `what`), and send whatever `takeOutbox()` holds
- * (pongs, and the requests the session makes by itself). `lost(detail)` when it drops.
+ * The changes, `{what: "<class in client/core/changes.py>", ...}` (tests/web/test_core_names.py
+ * keeps them equal). ViewChanged's trick_taken adds the `trick` held on screen; every reply
+ * to a request of ours is Answered (`refusal` when an error). JS-only: HelloRefused (in
+ * Python the session sees the handshake). No TournamentChanged: the page has no tournaments.
  */
-export class Client {
+export const JS_ONLY_CHANGES = ["HelloRefused"];
+
+/**
+ * `new ClientCore({name, token, clock})`. Per connection: `connected()` gives the first
+ * message (`resume` with a token, else `hello`); feed each server message to `receive(msg)`
+ * and send what `takeOutbox()` holds (pongs, and the session's own requests).
+ * `lost(detail)` when it drops.
+ */
+export class ClientCore {
   constructor({ name = "", token = null, clock = () => Date.now() / 1000 } = {}) {
     this.name = name; this.token = token; this.clock = clock;
-    this.link = new Link(); this.lobby = new Lobby(); this.game = new TableState(clock);
-    this.chats = new Chats(); this.sender = new RequestTracker();
+    this.link = new Link(); this.lobby = new Lobby(); this.table = new TableState(clock);
+    this.chats = new Chats(); this.requests = new RequestTracker();
     this.nextId = 1; this.outbox = []; this.stats = null; this.profile = null;
     this.pendingHello = null;
   }
-  get here() { return this.game.tableId; }
+  get here() { return this.table.tableId; }
   takeOutbox() { const out = this.outbox; this.outbox = []; return out; }
-  /** Build request `type`, track its id with `note`, queue it; returns the message. */
-  request(type, fields = {}, note = null) {
+  /** Queue the request for `intent` (INTENTS), tracked with the intent as its note. */
+  request(intent) {
+    const type = INTENTS[intent.intent];
+    if (!type) throw new Error("not an intent: " + intent.intent);
+    return this.send(type, intent, intent);
+  }
+  /** Queue request `type`, tracked with `note` (hello and resume: untracked). */
+  send(type, fields = {}, note = null) {
     const msg = build(type, this.nextId++ % 2147483648, fields);
-    if (type !== "hello" && type !== "resume") this.sender.send(msg, note);
+    if (type !== "hello" && type !== "resume") this.requests.send(msg, note);
     this.outbox.push(msg);
     return msg;
   }
   /** A new connection: the handshake's first message. */
   connected() {
     this.outbox = [];
-    const msg = this.token ? this.request("resume", { token: this.token })
-      : this.request("hello", { name: this.name });
+    const msg = this.token ? this.send("resume", { token: this.token })
+      : this.send("hello", { name: this.name });
     this.pendingHello = msg;
     return msg;
   }
-  /** The connection dropped: requests in flight are gone (returned for the caller). */
+  /** The connection dropped: requests in flight are gone (LinkLost carries them). */
   lost(detail = "") {
     this.pendingHello = null;
     if (this.link.state !== FAILED) this.link.lost(detail); // failed stays failed
-    return this.sender.lost();
+    return [{ what: "LinkLost", why: detail, requests: this.requests.lost() }];
   }
   /** Fold one server message; the changes it made. */
   receive(msg) {
     const ch = [];
-    const g = this.game;
+    const g = this.table;
+    const view = (event) => ch.push({ what: "ViewChanged", event });
     switch (msg.type) {
       case "ping": this.outbox.push({ type: "pong", re: msg.id }); break;
-      case "pong": break;
       case "welcome": this.welcome(msg, ch); break;
       case "error": this.error(msg, ch); break;
       case "ok": this.ok(msg, ch); break;
       case "table_list": {
         // One page (1.2): a page after the first adds to the list, and the next is asked for.
-        const asked = this.sender.reply(msg);
+        const asked = this.requests.reply(msg);
         const later = !!asked && asked.request.cursor !== null && asked.request.cursor !== undefined;
         this.lobby.listed(msg, later);
-        if (asked && msg.next !== null && msg.next !== undefined) this.request("list_tables", { cursor: msg.next });
-        ch.push({ what: "lobby" });
+        if (asked && msg.next !== null && msg.next !== undefined) this.request({ intent: "ListTables", cursor: msg.next });
+        ch.push({ what: "LobbyChanged" });
         break;
       }
-      case "table_update": this.lobby.updated(msg); g.tableUpdate(msg); ch.push({ what: "lobby" }); break;
+      case "table_update": this.lobby.updated(msg); g.tableUpdate(msg); ch.push({ what: "LobbyChanged" }); break;
       case "snapshot": {
-        const asked = this.sender.reply(msg);
+        const asked = this.requests.reply(msg);
         const req = asked && asked.request;
         const watch = req && req.type === "spectate" ? [req.table_id, req.password] : null;
-        if (g.snapshot(msg, watch)) this.chats.forget(g.tableId);
+        const other = g.snapshot(msg, watch);
+        if (other) this.chats.forget(g.tableId);
         if (req && ["create_table", "join_seat", "spectate"].includes(req.type)) g.password = req.password;
-        ch.push({ what: "table", snapshot: true, answer: asked });
+        ch.push({ what: "TableChanged", table_id: g.tableId, other, unasked: !asked });
+        if (asked) this.answered(asked, ch);
         break;
       }
-      case "seat_update": if (g.seatUpdate(msg)) ch.push({ what: "table", seat: msg.seat }); break;
-      case "dealt": if (g.dealt(msg)) ch.push({ what: "table", dealt: msg.round }); break;
-      case "your_turn": if (g.prompted(msg)) ch.push({ what: "prompt", phase: msg.phase, deadline: msg.deadline ?? null }); break;
-      case "turn": g.turn(msg, this.clock()); ch.push({ what: "turn" }); break;
+      case "seat_update": {
+        const seated = g.seated;
+        if (g.seatUpdate(msg)) ch.push({ what: "SeatsChanged", table_id: msg.table_id, seat: msg.seat, freed: seated && g.released });
+        break;
+      }
+      case "dealt": if (g.dealt(msg)) view(msg); break;
+      case "your_turn":
+        // (Python's DecisionDue also comes with a snapshot that asks for one.)
+        if (g.prompted(msg)) { view(msg); ch.push({ what: "DecisionDue", kind: msg.phase, deadline: msg.deadline ?? null }); }
+        break;
+      case "turn": {
+        g.turn(msg, this.clock());
+        view(msg);
+        const at = g.yourSeat === null ? undefined : g.clockAt.get(g.yourSeat);
+        if (at !== undefined && at !== null) ch.push({ what: "OurClock", deadline_at: at });
+        break;
+      }
       case "pass_done": case "double_revealed": case "passed_received": case "card_played":
-        if (g.fold(msg)) ch.push({ what: "table", event: msg }); break;
+        if (g.fold(msg)) view(msg); break;
       case "trick_taken":
-        if (g.fold(msg)) ch.push({ what: "trick_taken", trick: g.lastTrick }); break;
+        if (g.fold(msg)) ch.push({ what: "ViewChanged", event: msg, trick: g.lastTrick }); break;
       case "round_scored":
-        if (g.fold(msg)) ch.push({ what: "round_scored", note: g.roundNote }); break;
-      case "game_over": g.gameOver(msg); ch.push({ what: "game_over" }); break;
-      case "chat_message": {
-        const line = { from: msg.from, text: msg.text, code: msg.code ?? null, args: msg.args || {} };
-        this.chats.add(msg.table_id ?? null, line);
-        ch.push({ what: "chat", place: msg.table_id ?? null, line });
+        if (g.fold(msg)) { view(msg); ch.push({ what: "RoundScored", event: msg, note: g.roundNote }); } break;
+      case "game_over": g.gameOver(msg); view(msg); ch.push({ what: "GameEnded", game_id: msg.game_id ?? null }); break;
+      case "chat_message": case "phrase_said": {
+        const line = msg.type === "chat_message"
+          ? { from: msg.from, text: msg.text, code: msg.code ?? null, args: msg.args || {} }
+          : { from: msg.from, phrase: msg.code, seat: msg.seat ?? null };
+        const place = msg.table_id ?? null;
+        this.chats.add(place, line);
+        ch.push({ what: "ChatAdded", message: msg, place, line });
         break;
       }
-      case "phrase_said": {
-        const line = { from: msg.from, phrase: msg.code, seat: msg.seat ?? null };
-        this.chats.add(msg.table_id ?? null, line);
-        ch.push({ what: "chat", place: msg.table_id ?? null, line });
+      case "stats": case "profile": {
+        const asked = this.requests.reply(msg);
+        if (!asked) break;
+        if (msg.type === "stats") this.stats = msg.players; else this.profile = msg;
+        this.answered(asked, ch);
         break;
       }
-      case "stats": if (this.sender.reply(msg)) { this.stats = msg.players; ch.push({ what: "stats" }); } break;
-      case "profile": if (this.sender.reply(msg)) { this.profile = msg; ch.push({ what: "profile" }); } break;
-      default: this.sender.reply(msg); ch.push({ what: "other", msg });
+      default: { const asked = this.requests.reply(msg); if (asked) this.answered(asked, ch); }
     }
     return ch;
+  }
+  /** Answered, as Python's: the reply with the request and the intent that asked. */
+  answered(asked, ch) {
+    ch.push({ what: "Answered", request: asked.request, intent: asked.note, reply: asked.reply,
+      refusal: asked.refusal });
   }
   welcome(msg, ch) {
     this.pendingHello = null;
     const was = this.link.welcome(msg);
     this.token = msg.token; this.name = msg.name;
     this.chats.onlyLobby();
-    const g = this.game;
+    const g = this.table;
     const watched = g.table && g.yourSeat === null ? g.watching : null;
     let note = null;
     if (watched && msg.table_id === null) {
       // A restarted server forgets who watched: watch the same table again.
-      this.leaveTable();
-      this.request("spectate", { table_id: watched[0], password: watched[1] });
+      this.leaveTable(ch);
+      this.request({ intent: "Spectate", table_id: watched[0], password: watched[1] });
       note = "watching_again";
     } else if (msg.resumed && msg.table_id === null && g.table) {
-      this.leaveTable(); note = "seat_given_up";
+      this.leaveTable(ch); note = "seat_given_up";
     } else if (msg.resumed) note = "resumed";
-    else if (was) { this.leaveTable(); note = "session_expired"; }
+    else if (was) { this.leaveTable(ch); note = "session_expired"; }
     if (!note || note !== "watching_again") {
-      if (!msg.resumed || !this.game.table) this.request("list_tables");
+      if (!msg.resumed || !this.table.table) this.request({ intent: "ListTables" });
     }
-    ch.push({ what: "link", welcome: msg, note, reconnected: was });
+    // `note` (JS-only): Python's `lost`, as the page words it.
+    ch.push({ what: "Welcomed", welcome: msg, again: was, note });
   }
   error(msg, ch) {
     const hello = this.pendingHello;
@@ -559,12 +611,12 @@ export class Client {
       if (msg.code === "bad_token" && hello.type === "resume") {
         // The old session expired: start afresh on the same connection.
         this.token = null;
-        this.pendingHello = this.request("hello", { name: this.name });
-        ch.push({ what: "link", note: "session_expired", error: msg });
+        this.pendingHello = this.send("hello", { name: this.name });
+        ch.push({ what: "HelloRefused", error: msg, retried: true });
         return;
       }
       if (NO_RETRY.has(msg.code)) this.link.failed(msg.code);
-      ch.push({ what: "hello_refused", error: msg });
+      ch.push({ what: "HelloRefused", error: msg, retried: false });
       return;
     }
     if (FATAL.has(msg.code)) {
@@ -572,22 +624,27 @@ export class Client {
       // after another connection took the session over, nor without a common version.
       if (NO_RETRY.has(msg.code)) this.link.failed(msg.code);
       else this.link.lost(msg.code);
-      ch.push({ what: "link", error: msg });
+      ch.push({ what: "ServerError", error: msg });
       return;
     }
-    const asked = this.sender.reply(msg);
-    ch.push({ what: "refused", error: msg, request: asked ? asked.request : null, note: asked ? asked.note : null });
+    const asked = this.requests.reply(msg);
+    if (asked) this.answered(asked, ch);
+    else ch.push({ what: "ServerError", error: msg });
   }
   ok(msg, ch) {
-    const asked = this.sender.reply(msg);
+    const asked = this.requests.reply(msg);
     if (!asked) return;
     const req = asked.request;
-    if (req.type === "pass_cards" && this.game.view) this.game.ownPass(req.cards);
-    else if (req.type === "leave") { this.leaveTable(); this.request("list_tables"); }
-    ch.push({ what: "answer", request: req, note: asked.note });
+    if (req.type === "pass_cards" && this.table.view) this.table.ownPass(req.cards);
+    else if (req.type === "leave") { this.leaveTable(ch); this.request({ intent: "ListTables" }); }
+    this.answered(asked, ch);
   }
-  leaveTable() {
-    if (this.game.table) this.chats.forget(this.game.tableId);
-    this.game.left();
+  leaveTable(ch) {
+    const gone = this.table.tableId;
+    if (this.table.table) {
+      this.chats.forget(gone);
+      ch.push({ what: "LeftTable", table_id: gone });
+    }
+    this.table.left();
   }
 }

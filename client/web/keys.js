@@ -4,7 +4,7 @@ import { PHRASES } from "./core.js";
 import { $ } from "./dom.js";
 
 export function keyHandler(client, ui, act) {
-  const g = client.game;
+  const g = client.table;
   const move = (list, step) => (list.length ? (Math.max(-1, ui.cursor) + step + list.length) % list.length : -1);
   const stepCursor = (step) => {
     ui.cursor = move(ui.handOrder, step);
@@ -13,7 +13,7 @@ export function keyHandler(client, ui, act) {
   const enterKey = () => {
     if (g.phase === "pass" && ui.chosen.size === 3) return act.confirmPass();
     if (g.phase === "play" && ui.lifted !== null) return act.tapCard(ui.lifted);
-    if (g.autopiloted) act.send("take_back");
+    if (g.autopiloted) act.send({ intent: "TakeBack" });
   };
   const selected = () => client.lobby.rows()[ui.selected];
   const KEYS = {
@@ -22,18 +22,18 @@ export function keyHandler(client, ui, act) {
       ArrowDown: () => { ui.selected++; }, j: () => { ui.selected++; },
       Enter: () => { if (selected()) act.join(selected().id, false); },
       w: () => { if (selected()) act.join(selected().id, true); },
-      Q: () => act.send("quick_play"), n: () => act.openBox("create"), g: () => act.send("list_tables"),
+      Q: () => act.send({ intent: "QuickPlay" }), n: () => act.openBox("create"), g: () => act.send({ intent: "ListTables" }),
       S: () => act.openStats(),
     },
     table: {
       ArrowLeft: () => stepCursor(-1), ArrowRight: () => stepCursor(1),
       " ": () => { if (ui.handOrder[ui.cursor] !== undefined) act.tapCard(ui.handOrder[ui.cursor]); },
       Enter: enterKey,
-      y: () => { const d = g.doublable(); if (d.length) act.send("declare_double", { card: d[0] }); },
+      y: () => { const d = g.doublable(); if (d.length) act.send({ intent: "Double", card: d[0] }); },
       r: () => { if (g.phase === "game_over" && g.seated) act.rematch(); },
-      s: () => { if (g.isHost) act.send("start"); },
-      b: () => { const seat = g.players.findIndex((p) => !p.name); if (g.isHost && seat >= 0) act.send("add_bot", { seat, strategy: "medium" }); },
-      x: () => { const seat = g.players.findIndex((p) => p.is_bot); if (g.isHost && seat >= 0) act.send("remove_bot", { seat }); },
+      s: () => { if (g.isHost) act.send({ intent: "Start" }); },
+      b: () => { const seat = g.players.findIndex((p) => !p.name); if (g.isHost && seat >= 0) act.send({ intent: "AddBot", seat, strategy: "medium" }); },
+      x: () => { const seat = g.players.findIndex((p) => p.is_bot); if (g.isHost && seat >= 0) act.send({ intent: "RemoveBot", seat }); },
       v: () => act.openBox("last_trick"), S: () => act.openBox("scores"), I: () => act.openInvite(), L: () => act.leave(),
     },
     any: { t: () => $("#chat-input").focus(), p: () => act.openBox("phrases") },
@@ -46,7 +46,7 @@ export function keyHandler(client, ui, act) {
     if (ui.overlay) {
       const kind = ui.overlay.kind;
       if (kind === "summary" && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); act.closeBox(); }
-      else if (kind === "phrases" && /^[1-8]$/.test(e.key)) { act.send("phrase", { code: PHRASES[Number(e.key) - 1] }); act.closeBox(); }
+      else if (kind === "phrases" && /^[1-8]$/.test(e.key)) { act.send({ intent: "Phrase", code: PHRASES[Number(e.key) - 1] }); act.closeBox(); }
       else if (kind === "game_over" && (e.key === "r" || e.key === "Enter") && g.seated) act.rematch();
       return;
     }

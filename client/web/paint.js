@@ -75,7 +75,7 @@ export function paintLobby(client, ui, act) {
 
 // ---- the table --------------------------------------------------------------------------
 export function paintTable(client, ui, act, now) {
-  const g = client.game, v = g.view, vp = g.viewpoint;
+  const g = client.table, v = g.view, vp = g.viewpoint;
   const table = $("#table");
   table.dataset.phase = v ? v.phase : "waiting";
   table.dataset.status = g.table ? g.table.status : "";
@@ -88,7 +88,7 @@ export function paintTable(client, ui, act, now) {
 }
 
 function paintSeat(client, ui, act, seat, pos) {
-  const g = client.game, v = g.view;
+  const g = client.table, v = g.view;
   const el = $(`.seat[data-seat="${seat}"]`);
   const p = g.players[seat] || {};
   el.dataset.pos = pos;
@@ -105,7 +105,7 @@ function paintSeat(client, ui, act, seat, pos) {
       BOT_LEVELS.map((l) => h("option", { value: l, selected: l === "medium" }, levelWord(l)))));
     extra.push(h("button", { class: "add-bot", on: { click: () => act.addBot(seat, el.querySelector(".bot-level").value) } }, t("add bot")));
   } else if (p.is_bot && waiting && g.isHost) {
-    extra.push(h("button", { class: "remove-bot", on: { click: () => act.request("remove_bot", { seat }) } }, t("remove bot")));
+    extra.push(h("button", { class: "remove-bot", on: { click: () => act.request({ intent: "RemoveBot", seat }) } }, t("remove bot")));
   } else if (!p.name && !g.seated) {
     extra.push(h("button", { class: "sit", on: { click: () => act.sit(seat) } }, t("sit here")));
   }
@@ -120,7 +120,7 @@ function paintSeat(client, ui, act, seat, pos) {
 }
 
 function paintTrick(client, ui, vp, now) {
-  const g = client.game, v = g.view;
+  const g = client.table, v = g.view;
   const el = $("#trick");
   let cards = v ? v.trick : [], winner = null;
   if (ui.hold && now < ui.hold.until && cards.length === 0) { cards = ui.hold.trick.cards; winner = ui.hold.trick.winner; }
@@ -131,7 +131,7 @@ function paintTrick(client, ui, vp, now) {
 }
 
 function paintHand(client, ui, act) {
-  const g = client.game, v = g.view;
+  const g = client.table, v = g.view;
   const el = $("#hand");
   const hand = v ? handOrder(v.hand) : [];
   ui.handOrder = hand;
@@ -158,7 +158,7 @@ function paintHand(client, ui, act) {
 
 /** The clock tick between messages: only the clocks' text (nothing else is repainted). */
 export function paintClocks(client, ui) {
-  const g = client.game;
+  const g = client.table;
   if (!g.table) return;
   paintTurn(client, ui);
   for (let seat = 0; seat < 4; seat++) {
@@ -168,7 +168,7 @@ export function paintClocks(client, ui) {
 }
 
 function paintTurn(client, ui) {
-  const g = client.game, v = g.view;
+  const g = client.table, v = g.view;
   const turn = $("#turn"), clock = $("#clock");
   let text = "", seatLeft = null;
   if (!g.table) text = "";
@@ -189,11 +189,11 @@ function paintTurn(client, ui) {
 }
 
 function paintActions(client, ui, act) {
-  const g = client.game, v = g.view;
+  const g = client.table, v = g.view;
   const out = [];
   const status = g.table ? g.table.status : "";
-  if (g.autopiloted) out.push(h("button", { id: "take-back", on: { click: () => act.request("take_back") } }, t("take my seat back")));
-  if (g.isHost && status === "waiting") out.push(h("button", { id: "start", on: { click: () => act.request("start") } }, t("start")));
+  if (g.autopiloted) out.push(h("button", { id: "take-back", on: { click: () => act.request({ intent: "TakeBack" }) } }, t("take my seat back")));
+  if (g.isHost && status === "waiting") out.push(h("button", { id: "start", on: { click: () => act.request({ intent: "Start" }) } }, t("start")));
   if (v && v.phase === "pass" && g.myTurn && ui.sent === null) {
     const chosen = [...ui.chosen];
     const problem = chosen.length === 3 ? passProblem(v.hand, chosen, g.rules) : "bad_pass";
@@ -201,7 +201,7 @@ function paintActions(client, ui, act) {
       t("pass these 3 to {name}", { name: who(g, v.pass_to ?? 0) })));
     if (problem && problem.rule) out.push(h("span", { id: "pass-problem", class: "problem" }, explain(problem)));
     for (const c of g.doublable()) {
-      out.push(h("button", { class: "double", data: { card: cardId(c) }, on: { click: () => act.request("declare_double", { card: c }) } },
+      out.push(h("button", { class: "double", data: { card: cardId(c) }, on: { click: () => act.request({ intent: "Double", card: c }) } },
         t("double {card}", { card: cardWord(c) })));
     }
   }

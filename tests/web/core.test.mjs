@@ -85,13 +85,14 @@ function fed(client, ...names) {
 }
 
 test("the handshake: hello, welcome, a token kept, the lobby asked for, pings answered", () => {
-  const c = new core.Client({ name: "alice", clock: () => 100 });
+  const c = new core.ClientCore({ name: "alice", clock: () => 100 });
   const hello = c.connected();
   assert.equal(hello.type, "hello");
   assert.deepEqual(hello.versions, [[1, 4]]);
   c.takeOutbox();
   const ch = c.receive({ ...byName.welcome.message, re: hello.id });
-  assert.equal(ch[0].what, "link");
+  assert.deepEqual(ch.map((x) => x.what), ["Welcomed"]);
+  assert.equal(ch[0].again, false);
   assert.equal(c.token, "q3W0vY2kZp8sLx1N");
   assert.equal(c.link.state, core.ONLINE);
   assert.deepEqual(c.takeOutbox().map((m) => m.type), ["list_tables"]);
@@ -100,7 +101,7 @@ test("the handshake: hello, welcome, a token kept, the lobby asked for, pings an
 });
 
 test("a reconnect resumes with the token; bad_token falls back to hello", () => {
-  const c = new core.Client({ name: "alice", token: "old" });
+  const c = new core.ClientCore({ name: "alice", token: "old" });
   const r = c.connected();
   assert.equal(r.type, "resume");
   assert.equal(r.token, "old");
@@ -113,8 +114,8 @@ test("a reconnect resumes with the token; bad_token falls back to hello", () => 
 });
 
 test("a long lobby comes page by page: each next page is asked for and added", () => {
-  const c = new core.Client();
-  const first = c.request("list_tables");
+  const c = new core.ClientCore();
+  const first = c.request({ intent: "ListTables" });
   const row = byName.table_list.message.tables[0];
   c.takeOutbox();
   c.receive({ type: "table_list", re: first.id, tables: [row], total: 2, next: 7 });
@@ -126,7 +127,7 @@ test("a long lobby comes page by page: each next page is asked for and added", (
 });
 
 test("the lobby folds table_list and table_update", () => {
-  const c = new core.Client();
+  const c = new core.ClientCore();
   fed(c, "table_list");
   assert.deepEqual(c.lobby.rows().map((t) => t.id), [7]);
   fed(c, "table_update");
@@ -134,9 +135,9 @@ test("the lobby folds table_list and table_update", () => {
 });
 
 test("a game folds from the snapshot and the events as the Python seat view does", () => {
-  const c = new core.Client({ clock: () => 1000 });
+  const c = new core.ClientCore({ clock: () => 1000 });
   fed(c, "snapshot");
-  const g = c.game;
+  const g = c.table;
   assert.equal(g.yourSeat, 0);
   assert.equal(g.view.tricks.length, 2);
   assert.deepEqual(g.lastTrick.cards, [[2, 44], [3, 46], [0, 41], [1, 50]]);
@@ -150,7 +151,8 @@ test("a game folds from the snapshot and the events as the Python seat view does
   assert.ok(!g.view.hand.includes(30));
   assert.equal(g.view.turn, null);
   const ch = c.receive({ type: "trick_taken", winner: 0, cards: [[1, 27], [2, 28], [3, 29], [0, 30]], points: 4 });
-  assert.equal(ch[0].what, "trick_taken");
+  assert.deepEqual(ch.map((x) => [x.what, x.event.type]), [["ViewChanged", "trick_taken"]]);
+  assert.deepEqual(ch[0].trick.cards, [[1, 27], [2, 28], [3, 29], [0, 30]]);
   assert.deepEqual(g.view.taken[0], [27, 28, 29, 30]);
   assert.deepEqual(g.view.round_points, [4, 0, 0, 0]);
   assert.equal(g.view.turn, 0);
@@ -167,13 +169,13 @@ test("a game folds from the snapshot and the events as the Python seat view does
 });
 
 test("a pass: the server's ok takes the cards out of the hand; the exchange brings others", () => {
-  const c = new core.Client();
+  const c = new core.ClientCore();
   fed(c, "snapshot_game_start");
-  const g = c.game;
+  const g = c.table;
   c.receive(byName.dealt.message);
   const hand = [...g.view.hand];
   c.receive({ type: "your_turn", phase: "pass", legal: hand, deadline: null, can_double: [] });
-  const req = c.request("pass_cards", { cards: [51, 24, 50] });
+  const req = c.request({ intent: "Pass", cards: [51, 24, 50] });
   assert.deepEqual(req.cards, [24, 50, 51]);
   c.receive({ type: "ok", re: req.id });
   assert.ok(!g.view.hand.includes(24));
@@ -186,35 +188,39 @@ test("a pass: the server's ok takes the cards out of the hand; the exchange brin
 });
 
 test("a refusal names the request it refused, with the error's rule", () => {
-  const c = new core.Client();
-  const req = c.request("play_card", { card: 5 });
+  const c = new core.ClientCore();
+  const req = c.request({ intent: "Play", card: 5 });
   const [ch] = c.receive({ type: "error", code: "must_follow_suit", message: "x", re: req.id,
     rule: "follow_suit", args: { legal: [0, 2], suit: 0 } });
-  assert.equal(ch.what, "refused");
+  assert.equal(ch.what, "Answered");
   assert.equal(ch.request.card, 5);
-  assert.equal(ch.error.rule, "follow_suit");
+  assert.deepEqual(ch.intent, { intent: "Play", card: 5 });
+  assert.equal(ch.refusal.rule, "follow_suit");
 });
 
 test("leaving: the ok takes us back to the lobby and asks for the list", () => {
-  const c = new core.Client();
+  const c = new core.ClientCore();
   fed(c, "snapshot");
-  const req = c.request("leave");
+  const req = c.request({ intent: "Leave" });
   c.takeOutbox();
-  c.receive({ type: "ok", re: req.id });
-  assert.equal(c.game.table, null);
+  const ch = c.receive({ type: "ok", re: req.id });
+  assert.deepEqual(ch.map((x) => x.what), ["LeftTable", "Answered"]);
+  assert.equal(ch[0].table_id, 7);
+  assert.equal(c.table.table, null);
   assert.deepEqual(c.takeOutbox().map((m) => m.type), ["list_tables"]);
 });
 
 test("a resume into the lobby after a restart drops the table; a watcher watches again", () => {
-  const c = new core.Client({ token: "t" });
-  const s = c.request("spectate", { table_id: 7 });
+  const c = new core.ClientCore({ token: "t" });
+  const s = c.request({ intent: "Spectate", table_id: 7 });
   c.receive({ ...byName.snapshot.message, re: s.id, your_seat: null });
-  c.lost("gone");
+  const [lost] = c.lost("gone");
+  assert.deepEqual([lost.what, lost.why, lost.requests.length], ["LinkLost", "gone", 0]);
   assert.equal(c.link.state, core.RECONNECTING);
   const r = c.connected();
   c.takeOutbox();
   c.receive({ ...byName.welcome_resumed_spectating.message, re: r.id, table_id: null, seat: null });
-  assert.equal(c.game.table, null);
+  assert.equal(c.table.table, null);
   assert.deepEqual(c.takeOutbox().map((m) => [m.type, m.table_id]), [["spectate", 7]]);
 });
 
@@ -243,11 +249,33 @@ test("the browser's invitation link, as protocol/invite.py web_link writes it", 
 });
 
 test("a shutdown closes the link for a while; a session taken over closes it for good", () => {
-  const c = new core.Client({ token: "t" });
+  const c = new core.ClientCore({ token: "t" });
   c.receive({ type: "error", code: "server_shutdown", message: "", re: null });
   assert.equal(c.link.state, core.RECONNECTING);
   c.receive({ type: "error", code: "session_replaced", message: "", re: null });
   assert.equal(c.link.state, core.FAILED);
   c.lost("closed");
   assert.equal(c.link.state, core.FAILED); // the page does not come back by itself
+});
+
+test("the changes carry client/core/changes.py's names, in the Python core's order", () => {
+  const names = (ch) => ch.map((x) => x.what);
+  const c = new core.ClientCore({ clock: () => 1000 });
+  const asked = c.request({ intent: "JoinTable", table_id: 7 });
+  assert.deepEqual(names(c.receive({ ...byName.snapshot.message, re: asked.id })), ["TableChanged", "Answered"]);
+  assert.deepEqual(names(c.receive({ type: "turn", phase: "play", seats: [[0, 20]] })), ["ViewChanged", "OurClock"]);
+  assert.equal(c.receive({ type: "turn", phase: "play", seats: [[0, 20]] })[1].deadline_at, 1020);
+  const due = c.receive({ type: "your_turn", phase: "play", legal: [41], deadline: 20, can_double: [] });
+  assert.deepEqual(due.map((x) => [x.what, x.kind]), [["ViewChanged", undefined], ["DecisionDue", "play"]]);
+  assert.deepEqual(names(fed(c, "round_scored")), ["ViewChanged", "RoundScored"]);
+  assert.deepEqual(names(fed(c, "game_over_golden_goal_stats")), ["ViewChanged", "GameEnded"]);
+  const stats = c.request({ intent: "GetStats" });
+  const [answered] = c.receive({ type: "stats", re: stats.id, players: [] });
+  assert.deepEqual([answered.what, answered.reply.type, answered.intent.intent], ["Answered", "stats", "GetStats"]);
+  assert.deepEqual(names(c.receive({ type: "error", code: "not_your_turn", message: "", re: 999 })), ["ServerError"]);
+  const h = new core.ClientCore({ name: "x" });
+  const hello = h.connected();
+  const [refused] = h.receive({ type: "error", code: "name_taken", message: "", re: hello.id });
+  assert.deepEqual([refused.what, refused.retried], ["HelloRefused", false]);
+  assert.throws(() => h.request({ intent: "join_seat" }), /not an intent/);
 });
