@@ -183,7 +183,7 @@ class Lobby:
         """One page of the cached list (leekha.server.domain.listing): O(page), not O(tables)."""
         self.desk.watch(session, True)
         tables, following = self.listing.page(msg.cursor)
-        return M.TableList.prechecked(
+        return M.TableList.trusted(
             re=msg.id, tables=tables, total=len(self.listing), next=following
         )
 
@@ -342,7 +342,7 @@ class Lobby:
     def _list(self, table: Table) -> M.TableUpdate | None:
         """Put the table's summary in the listing, checked once here (the `table_update`
         that announces it checks it), so list pages send it as it is
-        (`TableList.prechecked`); None when the summary did not change."""
+        (`TableList.trusted`); None when the summary did not change."""
         summary = table.summary()
         if self.listing.get(table.id) == summary:
             return None

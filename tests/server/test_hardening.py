@@ -181,8 +181,8 @@ def test_different_names_in_other_scripts_are_welcome() -> None:
     assert isinstance(h.player("علي", ip="10.0.0.2"), object)
 
 
-def test_a_prechecked_message_is_the_checked_one() -> None:
-    """`prechecked` skips the specs, not the defaults: for values that pass them it
+def test_a_trusted_message_is_the_checked_one() -> None:
+    """`trusted` skips the specs, not the defaults: for values that pass them it
     builds the very message the checked constructor builds."""
     from dataclasses import fields
 
@@ -190,6 +190,6 @@ def test_a_prechecked_message_is_the_checked_one() -> None:
 
     for msg in EXAMPLES.values():
         values = {f.name: getattr(msg, f.name) for f in fields(msg)}
-        assert type(msg).prechecked(**values) == msg
-        assert encode(type(msg).prechecked(**values)) == encode(msg)
-    assert M.TableList.prechecked(tables=[]) == M.TableList(tables=[])  # defaults filled
+        assert type(msg).trusted(**values) == msg
+        assert encode(type(msg).trusted(**values)) == encode(msg)
+    assert M.TableList.trusted(tables=[]) == M.TableList(tables=[])  # defaults filled
