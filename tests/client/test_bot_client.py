@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from helpers import records as R
-from helpers.botclient import Harness, game_snapshot, only, players, summary
+from helpers.botclient import Broken, Harness, game_snapshot, only, players, summary
 from twisted.internet import error
 from twisted.logger import ILogObserver, formatEvent, globalLogPublisher
 from twisted.python.failure import Failure
@@ -166,19 +166,6 @@ def test_rate_limited_move_is_sent_again_after_a_pause() -> None:
     h.reactor.advance(0.5)
     again = only(h.sent(), P.PassCards)
     assert again.cards == pc.cards and again.id != pc.id
-
-
-class Broken:
-    name = "broken"
-
-    def choose_doubles(self, view: Any) -> list[int]:
-        return []
-
-    def choose_pass(self, view: Any) -> list[int]:
-        raise RuntimeError("boom")
-
-    def choose_play(self, view: Any) -> int:
-        return 99
 
 
 def test_a_failing_strategy_never_stalls_the_seat() -> None:

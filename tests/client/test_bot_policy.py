@@ -12,7 +12,7 @@ import itertools
 from typing import Any
 
 from helpers import records as R
-from helpers.botclient import game_snapshot, players, summary
+from helpers.botclient import Broken, game_snapshot, players, summary
 
 from leekha import protocol as P
 from leekha.client.bot.moves import UNANSWERED_S
@@ -155,19 +155,6 @@ def test_a_wrong_move_becomes_a_random_legal_one_and_a_stale_refusal_waits() -> 
     assert set(again.cards) <= set(seat_view(game, 0).legal)
     stale = P.Error(re=s.last_id(), code="not_your_turn", message="no")
     assert s.feed(stale) == [Cancel("move")]  # and no blind retry
-
-
-class Broken:
-    name = "broken"
-
-    def choose_doubles(self, view: Any) -> list[int]:
-        return []
-
-    def choose_pass(self, view: Any) -> list[int]:
-        raise RuntimeError("boom")
-
-    def choose_play(self, view: Any) -> int:
-        return 99
 
 
 def test_a_failing_strategy_never_stalls_the_seat() -> None:

@@ -93,3 +93,19 @@ def only(msgs: list[P.Message], cls: type[P.Message]) -> Any:
     found = [m for m in msgs if isinstance(m, cls)]
     assert len(found) == 1, msgs
     return found[0]
+
+
+class Broken:
+    """A strategy that fails every way a strategy can: no doubles, a pass that raises,
+    a card that is no card; the bot must still never stall."""
+
+    name = "broken"
+
+    def choose_doubles(self, view: Any) -> list[int]:
+        return []
+
+    def choose_pass(self, view: Any) -> list[int]:
+        raise RuntimeError("boom")
+
+    def choose_play(self, view: Any) -> int:
+        return 99
