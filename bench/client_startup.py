@@ -6,6 +6,11 @@ the handshake, table creation, three bots, the deal and the first full-screen fr
 
     .venv/bin/python bench/client_startup.py [--runs N] [--against DIR]
 
+`--floor` also times the libraries alone: a child that imports every module of the
+standard library and the third-party packages that `leekha play` loaded on its way to the
+drawn table (read from one untimed `-X importtime` run of it), and nothing of ours. Its
+multiple of `python -c pass` is the part of the goal no change of this tree can reach.
+
 `--against DIR` times another checkout of the tree (`git worktree add DIR REV`) in the same
 run, alternated run by run with this one, for a before/after figure that the machine's
 load cannot tilt. Every child runs with its bytecode cached, as in any installed copy: the
@@ -30,12 +35,22 @@ import time
 from pathlib import Path
 
 
-def _run_pty(argv: list[str], env: dict[str, str], timeout: float = 30.0) -> tuple[float, float]:
-    """Start argv on an 80x24 pty; return (start wall time, exit wall time)."""
+def _run_pty(
+    argv: list[str], env: dict[str, str], timeout: float = 30.0, stderr: Path | None = None
+) -> tuple[float, float]:
+    """Start argv on an 80x24 pty; return (start wall time, exit wall time). `stderr`: a
+    file for the child's standard error instead of the pty."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    err = stderr.open("wb") if stderr is not None else None
     start = time.time()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env)
+    try:
+        proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=err if err is not None else slave, env=env
+        )
+    finally:
+        if err is not None:
+            err.close()
     os.close(slave)
     deadline = time.monotonic() + timeout
     try:
@@ -64,18 +79,46 @@ def _tree(checkout: Path, into: Path) -> Path:
     return into
 
 
-def _play(env: dict[str, str], strategy: str, tmp: Path) -> tuple[float, float]:
-    """One `leekha play` to a drawn table: (seconds to the drawn table, to its exit)."""
+def _play(
+    env: dict[str, str], strategy: str, tmp: Path, stderr: Path | None = None
+) -> tuple[float, float]:
+    """One `leekha play` to a drawn table: (seconds to the drawn table, to its exit).
+    `stderr`: run it with `-X importtime`, its report written to that file."""
     marker = tmp / "drawn"
+    head = [sys.executable, "-X", "importtime", "-m", "leekha.client.cli"] if stderr else [
+        str(Path(sys.executable).with_name("leekha"))
+    ]  # fmt: skip
     argv = [
-        str(Path(sys.executable).with_name("leekha")), "play",
+        *head, "play",
         "--strategy", strategy,
         "--exit-when-drawn",
         "--report-drawn", str(marker),
         "--data", str(tmp / "play"),  # a fresh folder: no unfinished game to offer to resume
     ]  # fmt: skip
-    s, e = _run_pty(argv, env)
+    s, e = _run_pty(argv, env, stderr=stderr)
     return float(marker.read_text()) - s, e - s
+
+
+def _floor_script(importtime: Path) -> str:
+    """A `python -c` script importing what `leekha play` imported that is not ours, in the
+    order it did: the libraries' share of its start, which no change here can remove.
+    pyOpenSSL is marked absent first, as `leekha play` does (client/eventloop.py)."""
+    names = []
+    for line in importtime.read_text(errors="replace").splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        name = line.rsplit("|", 1)[1].strip()
+        if name.split(".")[0] not in ("leekha", "__editable___leekha_0_1_0_finder"):
+            names.append(name)
+    body = "; ".join(f"_t({name!r})" for name in names)
+    return (
+        "import sys, importlib\n"
+        "sys.modules['OpenSSL'] = None\n"
+        "def _t(n):\n"
+        "    try: importlib.import_module(n)\n"
+        "    except Exception: pass\n"
+        f"{body}\n"
+    )
 
 
 #: `leekha play` to a drawn table, as a multiple of bare interpreter startup.
@@ -89,6 +132,10 @@ def main() -> int:
     parser.add_argument(
         "--against", type=Path, default=None, metavar="DIR",
         help="another checkout to time in the same run, alternated with this one",
+    )  # fmt: skip
+    parser.add_argument(
+        "--floor", action="store_true",
+        help="also time the libraries leekha play loads, alone (the part no change here removes)",
     )  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="leekha-startup-") as work:
@@ -104,6 +151,13 @@ def main() -> int:
             tree = _tree(checkout, Path(work) / f"tree{i}")
             path = os.pathsep.join(p for p in (str(tree), base.get("PYTHONPATH")) if p)
             envs[name] = dict(base, PYTHONPATH=path)
+        floor_script = None
+        if args.floor:
+            report = Path(work) / "importtime.txt"
+            with tempfile.TemporaryDirectory(dir=work) as tmp:
+                _play(envs["this tree"], args.strategy, Path(tmp), stderr=report)
+            floor_script = _floor_script(report)
+        floor: list[float] = []
         bare: list[float] = []
         drawn: dict[str, list[float]] = {name: [] for name in envs}
         total: dict[str, list[float]] = {name: [] for name in envs}
@@ -117,8 +171,15 @@ def main() -> int:
                     total[name].append(to_exit)
             if n:
                 bare.append(e - s)
+            if floor_script is not None:
+                fs, fe = _run_pty([sys.executable, "-c", floor_script], envs["this tree"])
+                if n:
+                    floor.append(fe - fs)
     ref = statistics.median(bare)
     print(f"python -c pass              median {ref * 1000:7.1f} ms")
+    if floor:
+        med = statistics.median(floor)
+        print(f"libraries alone (floor)     median {med * 1000:7.1f} ms  = {med / ref:.1f}x")
     for name in envs:
         med = statistics.median(drawn[name])
         print(
