@@ -9,7 +9,10 @@ the handshake, table creation, three bots, the deal and the first full-screen fr
 `--floor` also times the libraries alone: a child that imports every module of the
 standard library and the third-party packages that `leekha play` loaded on its way to the
 drawn table (read from one untimed `-X importtime` run of it), and nothing of ours. Its
-multiple of `python -c pass` is the part of the goal no change of this tree can reach.
+multiple of `python -c pass` is the part of the goal no change of this tree can reach. A
+second, narrower floor imports only the libraries the project chose and cannot drop
+(Twisted's asyncio reactor and logger, prompt_toolkit's `Application`, msgpack), with
+nothing else the tree happens to use.
 
 `--against DIR` times another checkout of the tree (`git worktree add DIR REV`) in the same
 run, alternated run by run with this one, for a before/after figure that the machine's
@@ -121,6 +124,15 @@ def _floor_script(importtime: Path) -> str:
     )
 
 
+#: The libraries the project chose (the guide names Twisted, prompt_toolkit and msgpack),
+#: as `leekha play` loads them: the asyncio reactor without pyOpenSSL, the logger, the
+#: full-screen `Application`.
+CHOSEN = (
+    "import sys; sys.modules['OpenSSL'] = None; "
+    "import twisted.internet.asyncioreactor, twisted.logger, "
+    "prompt_toolkit.application, msgpack"
+)
+
 #: `leekha play` to a drawn table, as a multiple of bare interpreter startup.
 GOAL_RATIO = 12.0
 
@@ -158,6 +170,7 @@ def main() -> int:
                 _play(envs["this tree"], args.strategy, Path(tmp), stderr=report)
             floor_script = _floor_script(report)
         floor: list[float] = []
+        chosen: list[float] = []
         bare: list[float] = []
         drawn: dict[str, list[float]] = {name: [] for name in envs}
         total: dict[str, list[float]] = {name: [] for name in envs}
@@ -175,11 +188,16 @@ def main() -> int:
                 fs, fe = _run_pty([sys.executable, "-c", floor_script], envs["this tree"])
                 if n:
                     floor.append(fe - fs)
+                cs, ce = _run_pty([sys.executable, "-c", CHOSEN], envs["this tree"])
+                if n:
+                    chosen.append(ce - cs)
     ref = statistics.median(bare)
     print(f"python -c pass              median {ref * 1000:7.1f} ms")
     if floor:
         med = statistics.median(floor)
         print(f"libraries alone (floor)     median {med * 1000:7.1f} ms  = {med / ref:.1f}x")
+        med = statistics.median(chosen)
+        print(f"the chosen libraries alone  median {med * 1000:7.1f} ms  = {med / ref:.1f}x")
     for name in envs:
         med = statistics.median(drawn[name])
         print(
