@@ -134,10 +134,17 @@ class ChatAdded:
 
 @dataclass(frozen=True)
 class TournamentChanged:
-    """A tournament's state: `pushed` by the server as it moved on, or a reply of ours."""
+    """A tournament's state, folded (`ClientCore.tournaments`): `pushed` by the server as it
+    moved on, or a reply of ours."""
 
     tournament: Tournament
     pushed: bool
+
+
+@dataclass(frozen=True)
+class TournamentsListed:
+    """The server's list of tournaments answered our asking, folded (`ClientCore.
+    tournaments.listing`); its `Answered` comes next."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +164,6 @@ class Answered:
 
 Change = (
     Welcomed | LinkLost | LobbyChanged | TableChanged | SeatsChanged | LeftTable | ViewChanged
-    | GameEnded | DecisionDue | ChatAdded | TournamentChanged | Answered | RoundScored | OurClock
-    | ServerError
+    | GameEnded | DecisionDue | ChatAdded | TournamentChanged | TournamentsListed | Answered
+    | RoundScored | OurClock | ServerError
 )  # fmt: skip

@@ -2,7 +2,8 @@
 every request it makes built and tracked in one place. Sans-IO, in the shape of h11.
 
 `receive(message) -> list[Change]` folds a message into the link, the lobby, the table
-(its seat view with protocol/seatview.py) and the chats, and says what changed; `request
+(its seat view with protocol/seatview.py), the chats and the tournaments, and says what
+changed; `request
 (intent) -> message` builds the protocol request for a typed intent (client/core/
 intents.py), hands it to the session's `send` and keeps the intent as its note, so its
 answer comes back as `Answered` with the intent that asked. The facts a role would
@@ -33,6 +34,7 @@ from leekha.client.core.changes import (
     ServerError,
     TableChanged,
     TournamentChanged,
+    TournamentsListed,
     ViewChanged,
     Welcomed,
 )
@@ -42,6 +44,7 @@ from leekha.client.core.link import Link
 from leekha.client.core.lobby import Lobby
 from leekha.client.core.requests import Answer, Asked, RequestTracker
 from leekha.client.core.table import TableState
+from leekha.client.core.tournaments import Tournaments
 from leekha.common.config import RulesConfig
 from leekha.common.view import SeatView
 from leekha.protocol.connection import Pending
@@ -64,6 +67,7 @@ __all__ = [
     "ServerError",
     "TableChanged",
     "TournamentChanged",
+    "TournamentsListed",
     "ViewChanged",
     "Welcomed",
 ]
@@ -84,7 +88,9 @@ class ClientCore:
     (False: the link is down); `answered` is the session's `Connection.answered`; `new_id`
     numbers requests (the session's counter); `clock` counts the turn clocks; `chat_line`
     words a chat line as the role shows it (the terminal words the server's own lines and
-    the quick phrases in its reader's language), once, as it is kept."""
+    the quick phrases in its reader's language), once, as it is kept. A role made before
+    its session (the terminal's model, which tests drive with no session) hands the
+    session's three in later, with `attach`: nothing outside the core sets its parts."""
 
     def __init__(
         self,
@@ -99,6 +105,7 @@ class ClientCore:
         self.lobby = Lobby()
         self.table = TableState(clock)
         self.chats = Chats()
+        self.tournaments = Tournaments()
         self.requests: RequestTracker[Intent] = RequestTracker(send, answered)
         self.name = ""
         self._new_id = new_id
@@ -106,6 +113,17 @@ class ClientCore:
         self._chat_line = chat_line
 
     # ---- requests ----------------------------------------------------------------------
+    def attach(
+        self,
+        send: Callable[[P.Message], bool],
+        new_id: Callable[[], int],
+        answered: Callable[[P.Message], Pending | None],
+    ) -> None:
+        """The session this core's requests go to from now on: `send`, `new_id` and
+        `answered` as the constructor's. The same tracker keeps the requests in flight."""
+        self._new_id = new_id
+        self.requests.attach(send, answered)
+
     def request(self, intent: Intent) -> P.Message | None:
         """Send the request for `intent` and track it; None when the link is down."""
         msg = message_of(intent, self._new_id())
@@ -226,7 +244,13 @@ class ClientCore:
             case P.RoundScored():
                 doubled = tuple(t.doubled_cards())
                 return [ViewChanged(msg), RoundScored(msg, doubled)] if t.fold(msg) else []
+            case P.TournamentList() if answer is not None:
+                # Only as the answer to our asking: a late list after the request was
+                # dropped is no news.
+                self.tournaments.listed(msg.tournaments)
+                return [TournamentsListed()]
             case P.TournamentState():
+                self.tournaments.stated(msg.tournament)
                 return [TournamentChanged(msg.tournament, pushed=msg.re is None)]
             case _ if isinstance(msg, _EVENTS):
                 return [ViewChanged(msg)] if t.fold(msg) else []

@@ -70,6 +70,16 @@ class RequestTracker(Generic[N]):
         self._answered = answered
         self._open: dict[int, Asked[N]] = {}
 
+    def attach(
+        self,
+        send: Callable[[P.Message], bool],
+        answered: Callable[[P.Message], Pending | None] | None,
+    ) -> None:
+        """Send through `send`, and match by `answered`, from now on (a role that gets its
+        session after it was made); the requests in flight stay open."""
+        self._send = send
+        self._answered = answered
+
     def send(self, request: P.Message, note: N) -> bool:
         """Send `request` (it must carry an `id`) and keep `note` until its reply."""
         rid = getattr(request, "id", None)

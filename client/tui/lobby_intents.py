@@ -167,7 +167,7 @@ class LobbyActions:
         if not self.s.link.speaks(V.TOURNAMENTS):
             self.s.say(_("this server does not run tournaments (protocol 1.3 needed)"), error=True)
             return
-        screen = TournamentScreen(self.s.request, clock=self.s.clock)
+        screen = TournamentScreen(self.s.request, self.s.core.tournaments, clock=self.s.clock)
         self.s.boxes.open(screen)
         screen.open()
 

@@ -3,9 +3,9 @@ go out, and the core's state as the screens read it.
 
 `ClientModel` (client/tui/model.py) is one of these and the screen's own state. The core
 folds every server message and builds and tracks every request; here it is made, wired to
-the app's session (`wire`), and read (`link`, `game`, `chats`, `chat`; the lobby's tables
-through the model's `LobbyPick`), never written: no module outside client/core folds a
-server message.
+the app's session (`wire`, through `ClientCore.attach`), and read (`link`, `game`, `chats`,
+`chat`; the lobby's tables through the model's `LobbyPick`, the tournaments through the
+tournament box), never written: no module outside client/core folds a server message.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from leekha import protocol as P
 from leekha.client.core.chat import Chats
 from leekha.client.core.core import ClientCore
 from leekha.client.core.link import Link
-from leekha.client.core.requests import RequestTracker
 from leekha.client.core.table import TableState
 from leekha.client.tui.replies import chat_words
 from leekha.client.tui.shared import Sender
@@ -33,7 +32,7 @@ class OnCore:
         #: What this client knows of its server, folded once per message (client/core).
         self.core = ClientCore(
             self.sender.hand_off,
-            lambda: self.sender.new_id(),
+            self.sender.new_id,
             clock=clock,
             chat_line=lambda msg: chat_words(msg, card),
         )
@@ -47,11 +46,12 @@ class OnCore:
         new_id: Callable[[], int],
         answered: Callable[[P.Message], Pending | None],
     ) -> None:
-        """The app's session: requests go to it, numbered by it, and a reply counts only
-        when its connection says it answers a request sent on it."""
+        """The app's session: requests go to it (through the outbox), numbered by it, and a
+        reply counts only when its connection says it answers a request sent on it. The
+        core takes them itself (`ClientCore.attach`): its tracker is the one it was made
+        with."""
         self.sender.on_send = send
-        self.sender.new_id = new_id
-        self.core.requests = RequestTracker(self.sender.hand_off, answered)
+        self.core.attach(self.sender.hand_off, new_id, answered)
 
     # ---- the core's state, read ----------------------------------------------------------
     @property

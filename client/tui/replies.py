@@ -2,15 +2,15 @@
 server message, folded once by `ClientCore.receive` (client/core/core.py), becomes what the
 screen does about it.
 
-Nothing here folds a message: the core keeps the link, the lobby, the table and the chats,
-and these reactions only read them. What they change is the terminal's own: the status
-line's words, the boxes over the screen, the timeline of moments just past, our alarm, the
-choices of the hand, and the requests that follow (the lobby after leaving, a table to
-watch again). The session's and the lobby's changes, and the answers to our requests, are
-handled here; the game's events (`ViewChanged`, `RoundScored`, `OurClock`) in
-client/tui/game_replies.py. A refusal comes as the `Answered` of its request, so it is
-worded as what it refused, and a refused request changes nothing but the choice it came
-from.
+Nothing here folds a message: the core keeps the link, the lobby, the table, the chats and
+the tournaments, and these reactions only read them. What they change is the terminal's
+own: the status line's words, the boxes over the screen, the timeline of moments just
+past, our alarm, the choices of the hand, and the requests that follow (the lobby after
+leaving, a table to watch again). The session's and the lobby's changes, and the answers
+to our requests, are handled here; the game's events (`ViewChanged`, `RoundScored`,
+`OurClock`) in client/tui/game_replies.py. A refusal comes as the `Answered` of its
+request, so it is worded as what it refused, and a refused request changes nothing but the
+choice it came from.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from leekha.client.core.changes import (
     ServerError,
     TableChanged,
     TournamentChanged,
+    TournamentsListed,
     Welcomed,
 )
 from leekha.client.i18n import _, ngettext
@@ -118,7 +119,10 @@ class Replies:
                 self._chat(message)
             case TournamentChanged(tournament):
                 if self.s.boxes.tournaments is not None:
-                    self.s.boxes.tournaments.changed(tournament)
+                    self.s.boxes.tournaments.changed(int(tournament["id"]))
+            case TournamentsListed():
+                if self.s.boxes.tournaments is not None:
+                    self.s.boxes.tournaments.listed()
 
     def _card(self, card: int) -> str:
         return self.s.names.card(card)
@@ -170,9 +174,6 @@ class Replies:
                 box = self.s.boxes.get(StatsBox)
                 if box is not None:  # (else closed, or reopened since)
                     box.rows = [dict(p) for p in reply.players]
-            case P.TournamentList():
-                if self.s.boxes.tournaments is not None:
-                    self.s.boxes.tournaments.listed(reply.tournaments)
             case P.TournamentState() if isinstance(req, P.EnterTournament):
                 self.lobby.entered = req.tournament_id
                 self.s.say(_("you are in {name}: your games begin by themselves").format(

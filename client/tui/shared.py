@@ -35,7 +35,8 @@ class Sender:
         self.outbox: list[P.Message] = []
         #: Hands a request to the session; False when it could not go (the link is down).
         self.on_send: Callable[[P.Message], bool] | None = None
-        #: Request ids; the app hands in its session's, so ids never repeat across links.
+        #: Request ids until the app attaches its session's to the core (`OnCore.wire`),
+        #: whose ids never repeat across links.
         self.new_id: Callable[[], int] = itertools.count(1).__next__
 
     def hand_off(self, msg: P.Message) -> bool:

@@ -2,11 +2,13 @@
 them with its standings (and their 95% intervals) and its live tables; Enter on a table
 watches it.
 
-It is a lobby overlay with its own small state (`TournamentScreen`), fed the
-`tournament_list` and `tournament_state` replies and pushes by the model; its painter
-draws the same standings columns as `leekha tournament status` and the export. A start
-time counts down from the server's `starts_in_s`, on this machine's monotonic clock from
-when the answer came, so a clock that disagrees with the server's does not matter.
+It is a lobby overlay with its own small state (`TournamentScreen`: which tournament is
+shown, the cursor, whether an answer is awaited); the tournaments themselves are the
+client core's (client/core/tournaments.py), which folds the `tournament_list` and
+`tournament_state` replies and pushes, and the painter reads them there. It draws the
+same standings columns as `leekha tournament status` and the export. A start time counts
+down from the server's `starts_in_s`, on this machine's monotonic clock from when the
+answer came, so a clock that disagrees with the server's does not matter.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from prompt_toolkit.utils import get_cwidth
 
 from leekha.client.core import intents as I
+from leekha.client.core.tournaments import Tournaments
 from leekha.client.i18n import _
 from leekha.client.tournament import text
 from leekha.client.tui.canvas import Canvas, fit, fit_all, wrap_hanging
@@ -33,17 +36,33 @@ COLUMNS = ("entrant", "rank", "games", "wins", "mean", "interval", "fallback")
 
 @dataclass
 class TournamentScreen:
-    """The list (`state` None) or one followed tournament; `cursor` picks a tournament in
-    the list, or a live table of the followed one."""
+    """The list (`following` None) or one followed tournament; `cursor` picks a tournament
+    in the list, or a live table of the followed one.
+
+    The tournaments are the core's (`tournaments`, folded by `ClientCore.receive`, read
+    here and never written): this keeps only which one is shown, the cursor, and whether
+    the server has answered what it was last asked (until then the box says so rather than
+    show what an earlier answer said)."""
 
     request: Request
-    listing: list[TournamentSummary] | None = None  # None = asked, no answer yet
-    state: Tournament | None = None
-    following: int | None = None  # the id asked for, until its state arrives
+    tournaments: Tournaments
+    following: int | None = None  # the id followed (asked for, then shown)
+    #: Asked (the list, or the followed one's state) and not yet answered.
+    asking: bool = True
     cursor: int = 0
     clock: Callable[[], float] = time.monotonic
     #: When the list or the state on screen came (`clock`), for the start's countdown.
     received: float = field(default=0.0)
+
+    @property
+    def listing(self) -> list[TournamentSummary] | None:
+        """The server's list as the core last folded it; None while it is being asked."""
+        return None if self.asking else self.tournaments.listing
+
+    @property
+    def state(self) -> Tournament | None:
+        """The followed tournament as the core last folded it; None while asked."""
+        return None if self.asking else self.tournaments.state(self.following)
 
     def left(self, t: Tournament | TournamentSummary) -> int | None:
         """Seconds until `t` starts now (None: no start time)."""
@@ -58,9 +77,8 @@ class TournamentScreen:
 
     def open(self) -> None:
         """Back to the list, asked afresh."""
-        self.state = None
         self.following = None
-        self.listing = None
+        self.asking = True
         self.cursor = 0
         self.request(I.ListTournaments())
 
@@ -75,7 +93,8 @@ class TournamentScreen:
     def rows(self) -> Sequence[TournamentTable | TournamentSummary]:
         """What the cursor moves over: the tournaments, or the followed one's tables."""
         if self.following_one:
-            return list(self.state["tables"]) if self.state is not None else []
+            state = self.state
+            return list(state["tables"]) if state is not None else []
         return self.listing or []
 
     def move(self, step: int) -> None:
@@ -88,11 +107,13 @@ class TournamentScreen:
             return None
         at = min(self.cursor, len(rows) - 1)
         if self.following_one:
-            assert self.state is not None  # rows are its live tables
-            return int(self.state["tables"][at]["table_id"])
-        assert self.listing is not None
-        self.following = int(self.listing[at]["id"])
-        self.state = None
+            state = self.state
+            assert state is not None  # rows are its live tables
+            return int(state["tables"][at]["table_id"])
+        listing = self.listing
+        assert listing is not None
+        self.following = int(listing[at]["id"])
+        self.asking = True
         self.cursor = 0
         self.request(I.GetTournament(self.following))
         return None
@@ -104,17 +125,19 @@ class TournamentScreen:
         self.open()
         return False
 
-    def listed(self, tournaments: Sequence[TournamentSummary]) -> None:
-        """The server's list, shown unless one tournament is followed meanwhile."""
+    def listed(self) -> None:
+        """The core folded the server's list: shown, unless one tournament is followed
+        meanwhile."""
         if not self.following_one:
-            self.listing = list(tournaments)
+            self.asking = False
             self.received = self.clock()
         self.move(0)
 
-    def changed(self, t: Tournament) -> None:
-        """A tournament's state (a reply or a push): shown when it is the one followed."""
-        if self.following is not None and t.get("id") == self.following:
-            self.state = t
+    def changed(self, tournament_id: int) -> None:
+        """The core folded a tournament's state (a reply or a push): shown when it is the
+        one followed."""
+        if self.following is not None and tournament_id == self.following:
+            self.asking = False
             self.received = self.clock()
         self.move(0)
 

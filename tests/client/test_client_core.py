@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from helpers import records as R
 from helpers.engine import bot_moves
+from helpers.tournament import state
 
 from leekha import protocol as P
 from leekha.client.core import intents as I
@@ -32,6 +33,8 @@ from leekha.client.core.core import (
     LobbyChanged,
     ServerError,
     TableChanged,
+    TournamentChanged,
+    TournamentsListed,
     ViewChanged,
 )
 from leekha.client.core.lobby import Choice, Lobby
@@ -39,7 +42,8 @@ from leekha.common.bots.base import decide, make_strategy
 from leekha.common.config import PRESETS, Rules, preset
 from leekha.common.game import Game
 from leekha.common.view import SeatViewDict, result, seat_view
-from leekha.protocol.views import TableSummary
+from leekha.protocol.connection import Pending
+from leekha.protocol.views import TableSummary, TournamentSummary
 from leekha.server.domain import wire_events
 
 CHECKED = [
@@ -327,3 +331,87 @@ def test_the_lobby_is_folded_from_its_list_and_updates() -> None:
     assert core.receive(P.TableList(re=None, tables=[_table(2, "t")])) == [LobbyChanged()]
     core.receive(P.TableUpdate(table_id=2, table=None))
     assert core.lobby.choose("t", None) == Choice("absent")
+
+
+# ---- tournaments -------------------------------------------------------------------------
+def _listed(tid: int, name: str) -> TournamentSummary:
+    """A line of `tournament_list` as a 1.4 server sends it (it says no start time)."""
+    return {"id": tid, "name": name, "format": "swiss", "status": "running", "entrants": 5,
+            "games_done": 3, "games_total": 48, "starts_at": None, "starts_in_s": None}  # fmt: skip
+
+
+def test_the_tournament_list_is_folded_when_it_answers_our_asking_and_said_before_it() -> None:
+    rec = Recorder()
+    core = rec.core()
+    assert core.tournaments.listing is None  # nothing asked yet
+    ask = core.request(I.ListTournaments())
+    assert isinstance(ask, P.ListTournaments)
+    listed = [_listed(9, "Cup"), _listed(4, "Friday")]
+    changes = core.receive(P.TournamentList(re=ask.id, tournaments=listed))
+    assert [type(c) for c in changes] == [TournamentsListed, Answered]
+    assert isinstance(changes[1], Answered) and changes[1].intent == I.ListTournaments()
+    assert core.tournaments.listing == listed
+    # A list answering nothing of ours (its request long gone) is no news: kept as it was.
+    assert core.receive(P.TournamentList(re=99, tournaments=[])) == []
+    assert core.tournaments.listing == listed
+    # Asked again: the new list replaces the old one whole.
+    again = core.request(I.ListTournaments())
+    assert isinstance(again, P.ListTournaments)
+    core.receive(P.TournamentList(re=again.id, tournaments=[_listed(4, "Friday")]))
+    assert core.tournaments.listing == [_listed(4, "Friday")]
+
+
+def test_a_tournament_s_state_answered_or_pushed_is_kept_by_its_id() -> None:
+    rec = Recorder()
+    core = rec.core()
+    assert core.tournaments.state(7) is None
+    get = core.request(I.GetTournament(7))
+    assert isinstance(get, P.GetTournament)
+    answer = P.TournamentState(re=get.id, tournament=state(done=3))
+    changes = core.receive(answer)
+    assert changes[0] == TournamentChanged(answer.tournament, pushed=False)
+    assert [type(c) for c in changes] == [TournamentChanged, Answered]
+    assert core.tournaments.state(7) == answer.tournament
+    # A push: the tournament moved on, and the newer state replaces the older one.
+    push = P.TournamentState(re=None, tournament=state(done=4, tables=1))
+    assert core.receive(push) == [TournamentChanged(push.tournament, pushed=True)]
+    kept = core.tournaments.state(7)
+    assert kept is not None and kept["games_done"] == 4 and len(kept["tables"]) == 1
+    # Another tournament's push is kept beside it, by its own id.
+    other = state(status="waiting", tables=0, done=0)
+    other["id"] = 8
+    core.receive(P.TournamentState(re=None, tournament=other))
+    eight = core.tournaments.state(8)
+    assert eight is not None and eight["status"] == "waiting"
+    assert core.tournaments.state(7) == push.tournament and core.tournaments.state(None) is None
+
+
+def test_a_core_attached_to_its_session_keeps_its_tracker_and_what_is_in_flight() -> None:
+    """`attach` hands the core the session its requests go to from then on; the tracker is
+    the one it was made with, so a request asked before is still answered."""
+    before, after = Recorder(), Recorder()
+    core = before.core()
+    tracker = core.requests
+    early = core.request(I.ListTables())
+    assert isinstance(early, P.ListTables) and before.sent == [early]
+    theirs: list[P.Message] = []  # the replies the session was asked about
+
+    def answered(msg: P.Message) -> Pending | None:
+        theirs.append(msg)
+        return Pending(early) if getattr(msg, "re", None) == early.id else None
+
+    core.attach(after.send, itertools.count(500).__next__, answered)
+    assert core.requests is tracker and len(tracker) == 1
+    late = core.request(I.ListTournaments())
+    assert isinstance(late, P.ListTournaments) and late.id == 500 and after.sent == [late]
+    assert before.sent == [early]
+    # The session says which replies answer a request sent on it: the early one does, the
+    # late one's (say, a reply to a request of an older connection) does not.
+    got = core.receive(P.TableList(re=early.id, tables=[]))
+    assert [type(c) for c in got] == [LobbyChanged, Answered]
+    assert core.receive(P.TournamentList(re=late.id, tournaments=[])) == []
+    assert theirs == [
+        P.TableList(re=early.id, tables=[]),
+        P.TournamentList(re=late.id, tournaments=[]),
+    ]
+    assert [a.request for a in core.in_flight()] == [late]

@@ -15,17 +15,23 @@ from typing import Any
 
 import pytest
 from helpers.model import HAND, PLAYERS, at_table, seat_info, table, welcomed
+from helpers.tournament import lobby, state
 
 from leekha import protocol as P
 from leekha.client.core import intents as I
 from leekha.client.core.chat import Chats
+from leekha.client.core.core import ClientCore
 from leekha.client.core.link import Link
 from leekha.client.core.lobby import Lobby
+from leekha.client.core.requests import RequestTracker
 from leekha.client.core.table import TableState
+from leekha.client.core.tournaments import Tournaments
 from leekha.client.tui import model as M
+from leekha.client.tui.layout import render_text
 from leekha.client.tui.tournament import TournamentScreen
 from leekha.common import cards as C
-from leekha.protocol.views import TableSummary
+from leekha.protocol.connection import Pending
+from leekha.protocol.views import TableSummary, TournamentSummary
 
 #: The methods that change the core's state, by the class that holds it.
 MUTATORS: dict[type, tuple[str, ...]] = {
@@ -36,13 +42,18 @@ MUTATORS: dict[type, tuple[str, ...]] = {
         *("prompted", "own_pass", "turn", "left"),
     ),
     Chats: ("forget", "only_lobby"),
+    Tournaments: ("listed", "stated"),
+    # The core itself and its tracker: their attributes are set, and the session handed
+    # in, by the core alone (`ClientCore.attach`).
+    ClientCore: (),
+    RequestTracker: ("attach",),
 }
 
 
 @pytest.fixture
 def writers(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
-    """The modules that changed the core's link, lobby, table or chats (an attribute set,
-    or a folding method called) while the test ran."""
+    """The modules that changed the core or its link, lobby, table, chats, tournaments or
+    request tracker (an attribute set, or a folding method called) while the test ran."""
     seen: set[str] = set()
 
     def record() -> None:
@@ -152,7 +163,7 @@ def test_a_refusal_is_worded_as_the_request_it_refused_and_opens_the_choice_agai
 def test_the_tournament_s_next_game_pushed_rings_and_shuts_the_tournament_box() -> None:
     m = welcomed(version=(1, 4))
     m.in_lobby.entered = 3
-    m.boxes.open(TournamentScreen(lambda _i: None))
+    m.boxes.open(TournamentScreen(lambda _i: None, m.core.tournaments))
     nxt: TableSummary = {**table("playing"), "id": 9, "name": "evening #2"}
     changes = m.apply(P.Snapshot(re=None, table=nxt, view=None, your_seat=1, players=PLAYERS))
     assert kinds(changes)[0] == "TableChanged"
@@ -183,3 +194,76 @@ def test_our_deal_clears_the_deal_before_and_the_turn_s_clock_is_ours() -> None:
     assert m.alarm.deadline_at == 100.0 + 60.0  # the prompt's deadline on our clock
     changes = m.apply(P.Dealt(round=1, dealer=0, hand=HAND, pass_to=3))
     assert kinds(changes)[0] == "ViewChanged" and m.timeline.current is None
+
+
+def test_wiring_the_session_hands_it_to_the_core_s_own_tracker(writers: set[str]) -> None:
+    """The app's session goes to the core through `ClientCore.attach`: the tracker the core
+    was made with keeps matching, now by the session's word, and nothing outside the core
+    sets the core's parts."""
+    m = welcomed()
+    tracker = m.core.requests
+    sent: list[P.Message] = []
+
+    def send(msg: P.Message) -> bool:
+        sent.append(msg)
+        return True
+
+    asked: list[P.Message] = []
+
+    def answered(msg: P.Message) -> Pending | None:
+        asked.append(msg)  # this session sent nothing: no reply is an answer on it
+        return None
+
+    m.wire(send, iter(range(40, 50)).__next__, answered)
+    req = m.shared.request(I.ListTables())
+    assert isinstance(req, P.ListTables) and req.id == 40 and sent == [req]
+    assert m.core.requests is tracker
+    reply = P.TableList(re=req.id, tables=[])
+    assert kinds(m.apply(reply)) == ["LobbyChanged"]  # folded, but answers nothing of ours
+    assert asked == [reply] and req in [a.request for a in m.core.in_flight()]
+    outside = {w for w in writers if not w.startswith("leekha.client.core")}
+    assert outside == set(), outside
+
+
+FRIDAY: TournamentSummary = {"id": 7, "name": "Friday", "format": "round_robin",
+                             "status": "running", "entrants": 4, "games_done": 3,
+                             "games_total": 8}  # fmt: skip
+
+
+def test_the_tournament_box_paints_the_tournaments_the_core_folded(writers: set[str]) -> None:
+    m = lobby()
+    m.in_lobby.open_tournaments()
+    (ask,) = m.take_outbox()
+    assert isinstance(ask, P.ListTournaments)
+    assert kinds(m.apply(P.TournamentList(re=ask.id, tournaments=[FRIDAY]))) == [
+        "TournamentsListed", "Answered"]  # fmt: skip
+    listing = m.core.tournaments.listing
+    assert listing is not None and [t["name"] for t in listing] == ["Friday"]
+    box = m.boxes.tournaments
+    assert box is not None and box.listing is listing  # read from the core, not copied
+    assert "#7 Friday: round robin, running, 3/8 games, 4 entrants" in render_text(m)
+    # A push of another tournament is folded (the core keeps it) but not shown here.
+    other = state(done=1)
+    other["id"], other["name"] = 8, "Saturday"
+    assert kinds(m.apply(P.TournamentState(re=None, tournament=other))) == ["TournamentChanged"]
+    assert m.core.tournaments.state(8) is not None and "Saturday" not in render_text(m)
+    # Enter follows Friday: until the server answers, the box says it is asking.
+    m.in_lobby.tournament_enter()
+    (get,) = m.take_outbox()
+    assert isinstance(get, P.GetTournament) and get.tournament_id == 7
+    assert "asking the server" in render_text(m)
+    answer = P.TournamentState(re=get.id, tournament=state(done=3))
+    assert kinds(m.apply(answer)) == ["TournamentChanged", "Answered"]
+    assert box.state is m.core.tournaments.state(7)
+    assert "#7 Friday" in render_text(m) and "3/8 games" in render_text(m)
+    # The server pushes Friday moved on: the core's fold is what the box paints next.
+    m.apply(P.TournamentState(re=None, tournament=state(done=4, tables=1)))
+    assert "4/8 games" in render_text(m)
+    # Back to the list: asked again, and shown as asked until its answer comes, though the
+    # core still holds the last list.
+    m.escape()
+    (again,) = m.take_outbox()
+    assert isinstance(again, P.ListTournaments) and "asking the server" in render_text(m)
+    assert m.core.tournaments.listing == listing
+    outside = {w for w in writers if not w.startswith("leekha.client.core")}
+    assert outside == set(), outside
