@@ -193,9 +193,7 @@ def run_step(
     workers = max(1, min(workers, tables))
     groups = [(n, ws) for n, ws in ((tables - ws_tables, False), (ws_tables, True)) if n > 0]
     shares = [
-        (n // workers + (i < n % workers), ws)
-        for n, ws in groups
-        for i in range(min(workers, n))
+        (n // workers + (i < n % workers), ws) for n, ws in groups for i in range(min(workers, n))
     ]
     setup_timeout = 60 + tables * 0.1
     stall_log = Path(tempfile.mkdtemp(prefix="leekha-probe-")) / "stalls.jsonl"

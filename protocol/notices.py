@@ -55,8 +55,7 @@ RULES: dict[str, str] = {
     "tournament_one_game": "a tournament table plays one game",
     "wrong_state": "cannot {event} while {status}",
     # too_many_tournaments (server/domain/tournament/requests.py)
-    "tournaments_running": "the server's limit of tournaments running at once ({limit}) is "
-    "reached",
+    "tournaments_running": "the server's limit of tournaments running at once ({limit}) is reached",
     "tournaments_waiting": "the server's limit of tournaments waiting to start ({limit}) is "
     "reached",
     "tournaments_yours": "your limit of tournaments not yet finished ({limit}) is reached: "

@@ -114,9 +114,7 @@ class PhraseSaid(Message):
 class QuickPlay(Message):
     id: int = _rid()
     preset: str = spec_field(StrSpec(1, 32), "rules preset", default="classic")
-    overrides: Rules = spec_field(
-        RULES, "rules keys changed from the preset", default_factory=dict
-    )
+    overrides: Rules = spec_field(RULES, "rules keys changed from the preset", default_factory=dict)
     bot: str = spec_field(
         StrSpec(1, 32), "the level (or strategy) of the bots that fill seats", default="medium"
     )

@@ -194,9 +194,7 @@ class CreateTournament(Message):
         NullableSpec(MSGPACK_INT), "swiss only: how many stages, 1..50", default=None
     )
     preset: str = spec_field(StrSpec(1, 32), "rules preset, as `create_table`", default="classic")
-    overrides: Rules = spec_field(
-        RULES, "rules keys changed from the preset", default_factory=dict
-    )
+    overrides: Rules = spec_field(RULES, "rules keys changed from the preset", default_factory=dict)
     move_timer_s: int | None = spec_field(
         TIMER_REQUEST,
         "seconds per decision before the server plays for a silent entrant; null = the "

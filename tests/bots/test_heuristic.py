@@ -33,8 +33,9 @@ def test_dumps_the_queen_on_an_opponent_when_void() -> None:
 def test_does_not_dump_points_on_a_winning_partner() -> None:
     # Seat 2 (partner of seat 0) plays last on a trick seat 0 is winning with the A♣.
     hands = ["AC 3D", "5C 4D", "QS 7S 2H", "2C 5D"]
-    game = position(PARTNERSHIP.with_overrides({"void_rule": "free"}), hands, leader=3,
-                    trick="2C AC 5C")
+    game = position(
+        PARTNERSHIP.with_overrides({"void_rule": "free"}), hands, leader=3, trick="2C AC 5C"
+    )
     card = HeuristicStrategy(0).choose_play(seat_view(game, 2))
     assert card == C.parse_card("7S")
 
@@ -60,7 +61,6 @@ def test_pass_respects_the_pass_ban() -> None:
     passed = choose_pass_cards(CLASSIC, h)
     assert C.parse_card("AH") not in passed
     assert pass_error(CLASSIC, h, passed) is None
-
 
 
 DEAL = [

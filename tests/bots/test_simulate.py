@@ -28,10 +28,16 @@ def test_round_matches_the_engine(config: RulesConfig, seed: int, cut: int) -> N
     for i in range(52):
         if i == cut:  # start the simulator mid-round from the engine's position
             taken = list(game.taken)
-            sim = Round(rules, game.hands, leader=game.leader or 0, trick=list(game.trick),
-                        played=C.FULL_DECK & ~(game.hands[0] | game.hands[1] | game.hands[2]
-                                               | game.hands[3]),
-                        points=game.round_points, taken=taken)
+            sim = Round(
+                rules,
+                game.hands,
+                leader=game.leader or 0,
+                trick=list(game.trick),
+                played=C.FULL_DECK
+                & ~(game.hands[0] | game.hands[1] | game.hands[2] | game.hands[3]),
+                points=game.round_points,
+                taken=taken,
+            )
         seat = game.turn
         assert seat is not None and game.phase == PLAY
         legal = game.legal_mask(seat)

@@ -123,9 +123,7 @@ def test_cluster_addresses(text: str, where: tuple[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("text", ["local:0", "local:x", " "])
-def test_bad_cluster_addresses_are_one_line(
-    text: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bad_cluster_addresses_are_one_line(text: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main([*MATCH, "--cluster", text]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("leekha match: --cluster") and "\n" not in err

@@ -35,8 +35,9 @@ def test_lobby_tournament_standings_then_watch_a_table(tmp_path: Path) -> None:
         term.until(lambda: "#1 Friday: round robin" in term.text(), "the tournament list")
         term.send("\r")
         term.until(
-            lambda: "live tables (Enter to watch):" in term.text()
-            and "Enter watch" in term.lines()[-2],
+            lambda: (
+                "live tables (Enter to watch):" in term.text() and "Enter watch" in term.lines()[-2]
+            ),
             "the live tables",
         )
         screen = term.text()
@@ -76,9 +77,11 @@ def test_a_waiting_tournament_says_whom_it_waits_for_and_ranks_nobody(tmp_path: 
         # The whole box, down to its last note and the hints under it: a wait for one
         # line of it may see a frame half drawn.
         term.until(
-            lambda: "waiting for: ghost" in term.text()
-            and "waiting for the client entrants to enter" in term.text()
-            and "Esc back" in term.lines()[-2],
+            lambda: (
+                "waiting for: ghost" in term.text()
+                and "waiting for the client entrants to enter" in term.text()
+                and "Esc back" in term.lines()[-2]
+            ),
             "whom it waits for, and the server's notes",
         )
         lines = term.lines()

@@ -56,8 +56,9 @@ def test_one_client_cannot_fill_the_server_with_tournaments_a_week_ahead() -> No
 def test_waiting_tournaments_have_their_own_limit() -> None:
     h = Harness(max_waiting_tournaments=2, **QUIET)
     for i in range(2):
-        assert isinstance(_create(_who(h, f"p{i}", f"10.0.0.{i}"), starts_in_s=WEEK),
-                          P.TournamentState)
+        assert isinstance(
+            _create(_who(h, f"p{i}", f"10.0.0.{i}"), starts_in_s=WEEK), P.TournamentState
+        )
     c = _who(h, "third", "10.0.0.7")
     assert "waiting to start (2)" in _refused(_create(c, starts_in_s=WEEK), "too_many_tournaments")
     assert isinstance(_create(c), P.TournamentState)  # one to run now is still welcome
@@ -90,8 +91,9 @@ def test_the_creator_cancels_and_nobody_else_but_the_operator() -> None:
     assert t.live
     tables = [live.table for live in t.live.values()]
     bob = _who(h, "bob", "10.0.0.2")
-    _refused(bob.request(P.CancelTournament(id=bob.rid(), tournament_id=tid)),
-             "not_your_tournament")
+    _refused(
+        bob.request(P.CancelTournament(id=bob.rid(), tournament_id=tid)), "not_your_tournament"
+    )
     assert t.t.status == "running" and t.live  # refused: nothing changed
     reply = ann.request(P.CancelTournament(id=ann.rid(), tournament_id=tid))
     assert isinstance(reply, P.TournamentState) and reply.tournament["status"] == "finished"
