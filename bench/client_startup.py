@@ -12,7 +12,10 @@ drawn table (read from one untimed `-X importtime` run of it), and nothing of ou
 multiple of `python -c pass` is the part of the goal no change of this tree can reach. A
 second, narrower floor imports only the libraries the project chose and cannot drop
 (Twisted's asyncio reactor and logger, prompt_toolkit's `Application`, msgpack), with
-nothing else the tree happens to use.
+nothing else the tree happens to use. And a third child imports every module `leekha play`
+loaded, ours too, before it starts `leekha play` in the same process: the time from there
+to the drawn table is what the run costs beyond its imports (the embedded server's start,
+the handshake, the bots, the deal and the first frame).
 
 `--against DIR` times another checkout of the tree (`git worktree add DIR REV`) in the same
 run, alternated run by run with this one, for a before/after figure that the machine's
@@ -102,17 +105,46 @@ def _play(
     return float(marker.read_text()) - s, e - s
 
 
+def _imported(importtime: Path) -> list[str]:
+    """The modules an `-X importtime` report names, in the order they were imported."""
+    names = []
+    for line in importtime.read_text(errors="replace").splitlines():
+        if line.startswith("import time:") and "cumulative" not in line:
+            names.append(line.rsplit("|", 1)[1].strip())
+    return names
+
+
+def _after_imports_script(importtime: Path, argv: list[str], marker: Path) -> str:
+    """A `python -c` script that imports all that `leekha play` imported, then runs it in
+    the same process and prints the milliseconds from the imports' end to the drawn table."""
+    names = [n for n in _imported(importtime) if not n.startswith("__editable__")]
+    return (
+        "import sys, time, importlib\n"
+        "sys.modules['OpenSSL'] = None\n"
+        "def _t(n):\n"
+        "    try: importlib.import_module(n)\n"
+        "    except Exception: pass\n"
+        + "".join(f"_t({name!r})\n" for name in names)
+        + "t = time.time()\n"
+        f"sys.argv = {['leekha', *argv]!r}\n"
+        "from leekha.client.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        f"    drawn = float(open({str(marker)!r}).read())\n"
+        f"    open({str(marker)!r} + '.after', 'w').write(str(drawn - t))\n"
+    )
+
+
 def _floor_script(importtime: Path) -> str:
     """A `python -c` script importing what `leekha play` imported that is not ours, in the
     order it did: the libraries' share of its start, which no change here can remove.
     pyOpenSSL is marked absent first, as `leekha play` does (client/eventloop.py)."""
-    names = []
-    for line in importtime.read_text(errors="replace").splitlines():
-        if not line.startswith("import time:") or "cumulative" in line:
-            continue
-        name = line.rsplit("|", 1)[1].strip()
-        if name.split(".")[0] not in ("leekha", "__editable___leekha_0_1_0_finder"):
-            names.append(name)
+    names = [
+        name
+        for name in _imported(importtime)
+        if name.split(".")[0] not in ("leekha", "__editable___leekha_0_1_0_finder")
+    ]
     body = "; ".join(f"_t({name!r})" for name in names)
     return (
         "import sys, importlib\n"
@@ -171,6 +203,7 @@ def main() -> int:
             floor_script = _floor_script(report)
         floor: list[float] = []
         chosen: list[float] = []
+        after: list[float] = []
         bare: list[float] = []
         drawn: dict[str, list[float]] = {name: [] for name in envs}
         total: dict[str, list[float]] = {name: [] for name in envs}
@@ -191,6 +224,16 @@ def main() -> int:
                 cs, ce = _run_pty([sys.executable, "-c", CHOSEN], envs["this tree"])
                 if n:
                     chosen.append(ce - cs)
+                with tempfile.TemporaryDirectory(dir=work) as tmp:
+                    marker = Path(tmp) / "drawn"
+                    play = [
+                        "play", "--strategy", args.strategy, "--exit-when-drawn",
+                        "--report-drawn", str(marker), "--data", str(Path(tmp) / "play"),
+                    ]  # fmt: skip
+                    script = _after_imports_script(report, play, marker)
+                    _run_pty([sys.executable, "-c", script], envs["this tree"])
+                    if n:
+                        after.append(float(Path(f"{marker}.after").read_text()))
     ref = statistics.median(bare)
     print(f"python -c pass              median {ref * 1000:7.1f} ms")
     if floor:
@@ -198,6 +241,8 @@ def main() -> int:
         print(f"libraries alone (floor)     median {med * 1000:7.1f} ms  = {med / ref:.1f}x")
         med = statistics.median(chosen)
         print(f"the chosen libraries alone  median {med * 1000:7.1f} ms  = {med / ref:.1f}x")
+        med = statistics.median(after)
+        print(f"play after all its imports  median {med * 1000:7.1f} ms  = {med / ref:.1f}x")
     for name in envs:
         med = statistics.median(drawn[name])
         print(
