@@ -21,6 +21,8 @@
 //   #chat #chat-lines li[data-from] #chat-input #chat-send #phrases-open .phrase[data-code]
 //   #status[data-error] #link-state[data-state] #lang-switch
 // Keys (desktop) mirror the terminal client's (client/tui/keymap.py): see keys.js.
+// Over 400 lines: one page state (socket, box, lifted cards) that every handler reads and
+// changes; the painting, boxes, keys and words are apart already.
 import * as core from "./core.js";
 import { t, pickLanguage, useCatalogue, explain, chatText, phraseWords, RTL, LANGUAGES } from "./words.js";
 import { $, $$, h, show, fill } from "./dom.js";
