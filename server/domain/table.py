@@ -55,6 +55,8 @@ class TableHub(Protocol):
 
     def deliver_all(self, token: str, msgs: Sequence[Message]) -> None: ...
 
+    def hears(self, token: str, msg: type[Message]) -> bool: ...
+
     def table_changed(self, table: Table) -> None: ...
 
     def table_closed(self, table: Table) -> None: ...
@@ -112,7 +114,9 @@ class Table:
         self.chat = TableChat(self.id, hub.store, self.members, self.send)
         # Not `or`: an empty Deadlines is falsy (it has a length).
         timers = options.turn_timers if options.turn_timers is not None else clock
-        self.turn_clock = TurnClock(self, timers, options.afk_limit, self.send, self._broadcast)
+        self.turn_clock = TurnClock(
+            self, timers, options.afk_limit, self.send, self._broadcast, self._heard
+        )
         self.turns = self.turn_clock.turns
         self.people = People(self, clock, options.seat_grace_s)
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
@@ -205,6 +209,16 @@ class Table:
         for token, _ in self.members():
             deliver(token, msg)
 
+    def _heard(self, msg: type[Message]) -> bool:
+        """Whether anyone here would be sent a message of this type (`Message.SINCE`).
+        A loop, not `any()` over a generator: this runs at every move, and each step of a
+        generator is one more Python call."""
+        hears = self.hub.hears
+        for token, _ in self.members():  # noqa: SIM110
+            if hears(token, msg):
+                return True
+        return False
+
     def say(self, sender: str, text: str) -> None:
         """A line in the table's chat: everyone here hears it, and later comers too."""
         self.chat.say(sender, text)
@@ -223,7 +237,8 @@ class Table:
         joined, watched or came back (after their snapshot)."""
         if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
             self.chat.replay(token)
-            self.send(token, self.clock_message())
+            if self.hub.hears(token, M.Turn):
+                self.send(token, self.clock_message())
 
     def listing_changed(self) -> None:
         self.hub.table_changed(self)
@@ -408,4 +423,5 @@ class Table:
                 self.send(seat.token, self.chat.timeout_line(from_dict(action)))
         if any(a["kind"] == "pass" for a in actions) and game.phase != OVER:
             self.send(seat.token, self.snapshot(seat.token))
-            self.send(seat.token, self.clock_message())
+            if self.hub.hears(seat.token, M.Turn):
+                self.send(seat.token, self.clock_message())

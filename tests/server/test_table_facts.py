@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from helpers.server import FakeClient, Harness, created_table
 
 from leekha.protocol import catalogue as M
+from leekha.server.domain.tableclock import TurnClock
+from leekha.server.domain.turns import Key
 
 V14 = [[1, 4]]
 
@@ -107,6 +110,47 @@ def test_a_13_client_at_the_table_never_gets_a_14_message() -> None:
     assert heard and not any(isinstance(m, M.Turn) for m in heard)
     assert any(isinstance(m, M.Turn) for m in ann.drain())
     assert not old.closed
+
+
+def test_a_turn_is_built_only_while_someone_here_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table of 1.0-1.3 clients costs no `turn` at each move (one would be built and
+    dropped at every member); a 1.4 watcher who comes gets the clock on joining and
+    every change after, and the older clients still get none."""
+    built: list[M.Turn] = []
+    original = TurnClock.message
+
+    def message(clock: TurnClock, needs: dict[int, Key] | None = None) -> M.Turn:
+        built.append(original(clock, needs))
+        return built[-1]
+
+    monkeypatch.setattr(TurnClock, "message", message)
+    h = Harness(default_pass_timer_s=40, default_turn_timer_s=20, bot_think_ms=0)
+    ann = player(h, "ann", [[1, 3]])
+    old = player(h, "old", [[1, 0]])
+    tid = created_table(ann.request(M.CreateTable(id=ann.rid(), name="x")))
+    old.request(M.Spectate(id=old.rid(), table_id=tid))
+    for seat in (1, 2, 3):
+        ann.request(M.AddBot(id=ann.rid(), seat=seat, strategy="random"))
+    assert isinstance(ann.request(M.Start(id=ann.rid())), M.Ok)
+    h.advance(0.5)
+    (prompt,) = [m for m in ann.drain() if isinstance(m, M.YourTurn)]
+    assert prompt.phase == "pass"
+    assert built == []
+    new = player(h, "new")
+    new.request(M.Spectate(id=new.rid(), table_id=tid))
+    h.advance(0.1)
+    (joined,) = [m for m in new.drain() if isinstance(m, M.Turn)]
+    assert joined.phase == "pass" and [s for s, _ in joined.seats] == [0]
+    assert len(built) == 1
+    ann.request(M.PassCards(id=ann.rid(), cards=prompt.legal[:3]))
+    h.advance(0.5)
+    turns = [m for m in new.drain() if isinstance(m, M.Turn)]
+    assert turns and turns[-1].phase == "play"
+    assert len(built) == 1 + len(turns)
+    for c in (ann, old):
+        assert not any(isinstance(m, M.Turn) for m in c.drain())
 
 
 def test_a_refused_card_names_the_rule_and_its_facts() -> None:
