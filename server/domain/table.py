@@ -111,6 +111,10 @@ class Table:
         #: The token in each seat when the last game ended (None: a bot or an absent person
         #: finished it); anyone else in that seat sees the finished game as a spectator.
         self.finishers: list[str | None] = [None] * 4
+        #: While a person's move is told (`act`): what each member hears of it, held so
+        #: that the events, the next `your_turn` and the `turn` go to each connection as
+        #: one batch (`_release`). None: every message is delivered as it is sent.
+        self._held: dict[str, list[Message]] | None = None
         self.chat = TableChat(self.id, hub.store, self.members, self.send)
         # Not `or`: an empty Deadlines is falsy (it has a length).
         timers = options.turn_timers if options.turn_timers is not None else clock
@@ -202,12 +206,31 @@ class Table:
         return out
 
     def send(self, token: str, msg: Message) -> None:
-        self.hub.deliver(token, msg)
+        held = self._held
+        if held is not None and token in held:
+            held[token].append(msg)  # after what it holds for them: the order sent
+        else:
+            self.hub.deliver(token, msg)
 
     def _broadcast(self, msg: Message) -> None:
+        held = self._held
         deliver = self.hub.deliver
         for token, _ in self.members():
-            deliver(token, msg)
+            if held is not None and token in held:
+                held[token].append(msg)
+            else:
+                deliver(token, msg)
+
+    def _release(self) -> None:
+        """Deliver what `act` held, each member's in one call, and stop holding. Called
+        before anything that reaches members other than through this table's `send`,
+        `_broadcast` and `tell` (the lobby's listing, a finished game, quick play), so
+        that nothing overtakes what was held."""
+        held, self._held = self._held, None
+        if held:
+            deliver_all = self.hub.deliver_all
+            for token, msgs in held.items():
+                deliver_all(token, msgs)
 
     def _heard(self, msg: type[Message]) -> bool:
         """Whether anyone here would be sent a message of this type (`Message.SINCE`).
@@ -327,13 +350,24 @@ class Table:
             made = action(i)
         except LeekhaError as exc:
             raise Refused.of(exc) from None
-        self.commit(made)
-        seat = self.seats[i]
-        if seat is not None:
-            seat.timeouts = 0
-            if seat.afk:
-                self._take_back(i)
-        self.after_change()
+        # Hold what members hear until the clock has followed: a move then costs each
+        # member one delivery (events, prompt and turn), not one per message. `_release`
+        # ends it at the first step that could reach them another way, and at the latest
+        # here: all of it is queued before `act` returns, as when each message went at
+        # once (the request's reply still goes in front of it: handlers.py).
+        self._held = {}
+        try:
+            self.commit(made)
+            seat = self.seats[i]
+            if seat is not None:
+                seat.timeouts = 0
+                if seat.afk:
+                    self._release()
+                    self._take_back(i)
+            self.after_change()
+        finally:
+            if self._held is not None:
+                self._release()
 
     def human_active(self, token: str) -> None:
         """Any request from a seated player shows they are back at the keyboard."""
@@ -375,8 +409,10 @@ class Table:
         game_id = self.games.store_finished() if game.phase == OVER else None
         self.tell(events, game_id)  # game_over names the stored game
         if game_id is not None:
+            self._release()
             self.games.finish(game_id)
         if self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
+            self._release()
             self.between_rounds(self)  # after the last round too: the table is finished
 
     def tell(self, events: Sequence[Event], game_id: int | None = None) -> None:
@@ -384,6 +420,17 @@ class Table:
         one batch for its connection."""
         members = self.members()
         told = wire_events.for_members(events, (seat for _, seat in members), game_id)
+        held = self._held
+        if held is not None:  # a person's move (`act`): the clock's lines join them
+            for token, seat in members:
+                msgs = told[seat]
+                if not msgs:
+                    continue
+                if token in held:
+                    held[token] += msgs
+                else:
+                    held[token] = [*msgs]  # a copy: members may share one list
+            return
         deliver_all = self.hub.deliver_all
         for token, seat in members:
             msgs = told[seat]
@@ -398,7 +445,10 @@ class Table:
         """Prompt humans with a new decision, arm their timers, and wake the bots."""
         if self.closed:
             return
-        self.autopilot.wake(self.turn_clock.follow())
+        needs = self.turn_clock.follow()
+        if self._held is not None:  # a person's move is told in full before any bot moves
+            self._release()
+        self.autopilot.wake(needs)
 
     def clock_message(self) -> M.Turn:
         """(1.4) Whose decision the table waits for, with each seat's time left."""
