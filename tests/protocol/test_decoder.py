@@ -115,7 +115,8 @@ def test_bad_bodies(body: bytes, code: str) -> None:
         (b"\x82\xa1a\x01\xa1a", "bad_msgpack", "msgpack value truncated by the frame end"),
         (b"\x81\xa1a\xa5ab", "bad_msgpack", "msgpack value truncated by the frame end"),
         (b"\x81\xa1a\x92\x01", "bad_msgpack", "msgpack value truncated by the frame end"),
-        (b"\xdb\xff\xff\xff\xff", "bad_msgpack", "msgpack value truncated by the frame end"),
+        # (A str header claiming more than the body holds is left out: msgpack's C build
+        # calls it truncated, its pure-Python build too long; test_bad_bodies pins the code.)
         (
             b"\x81\xa1a" + b"\x91" * 5000 + b"\x00",
             "bad_msgpack",
