@@ -70,6 +70,9 @@ class Frames:
 
 #: Containers msgpack-python unpacks nested (the frame's map counts as one).
 MAX_NESTING = 1024
+# What `msgpack.unpackb` says (both its C and its pure-Python build) when the body ends
+# inside a value; a streaming Unpacker said OutOfData instead.
+_TRUNCATED = "Unpack failed: incomplete input"
 
 
 def _in_protocol_terms(exc: Exception) -> str:
@@ -177,36 +180,39 @@ class Decoder:
 
     def _unpack(self, body: bytes) -> object:
         size = len(body)
+        # One `unpackb` call: a streaming `Unpacker` per frame cost a dozen Python calls a
+        # request for a buffer the frame already is. It runs the same C parser with the same
+        # limits; only its errors differ (a truncated value is a plain ValueError, trailing
+        # bytes are ExtraData), and they are mapped to the same ProtocolErrors below.
         # An array of n items needs at least n bytes and a map of n pairs 2n, so capping by
         # the body size refuses lying headers before msgpack preallocates for them.
-        unpacker = msgpack.Unpacker(
-            None,
-            raw=False,
-            use_list=True,
-            strict_map_key=True,
-            object_pairs_hook=_pairs_to_map,
-            max_buffer_size=size,
-            max_bin_len=0,
-            max_ext_len=0,
-            max_str_len=min(self.max_str_len, size),
-            max_array_len=min(self.max_array_len, size),
-            max_map_len=min(self.max_map_len, size // 2),
-        )
         try:
-            unpacker.feed(body)
-            value = unpacker.unpack()
+            value = msgpack.unpackb(
+                body,
+                raw=False,
+                use_list=True,
+                strict_map_key=True,
+                object_pairs_hook=_pairs_to_map,
+                max_bin_len=0,
+                max_ext_len=0,
+                max_str_len=min(self.max_str_len, size),
+                max_array_len=min(self.max_array_len, size),
+                max_map_len=min(self.max_map_len, size // 2),
+            )
         except ProtocolError:
             raise
-        except msgpack.OutOfData:
-            raise ProtocolError("bad_msgpack", "msgpack value truncated by the frame end") from None
+        except msgpack.ExtraData:
+            raise ProtocolError("bad_frame", "trailing bytes after the msgpack value") from None
         except msgpack.StackError:
             raise ProtocolError(
                 "bad_msgpack", f"containers nested more than {MAX_NESTING} deep"
             ) from None
         except Exception as exc:  # msgpack reports limits and bad bytes as ValueError & co.
+            if type(exc) is ValueError and str(exc) == _TRUNCATED:
+                raise ProtocolError(
+                    "bad_msgpack", "msgpack value truncated by the frame end"
+                ) from None
             raise ProtocolError("bad_msgpack", _in_protocol_terms(exc)) from None
-        if unpacker.tell() != size:
-            raise ProtocolError("bad_frame", "trailing bytes after the msgpack value")
         if not isinstance(value, dict):
             raise ProtocolError("bad_frame", "frame body is not a msgpack map")
         return value

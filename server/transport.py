@@ -326,6 +326,12 @@ class FramedConnection(Protocol):
         if type(msg) is M.Error and self.rules.closed:
             self._closing_error()
 
+    def hears(self, msg: type[Message]) -> bool:
+        """Whether `send` would pass a message of this type on (`Message.SINCE`; before
+        the hello, every type: as `send`)."""
+        version = self.rules.version
+        return version is None or version >= msg.SINCE
+
     def send_all(self, msgs: Sequence[Message]) -> None:
         """`send` of each message in order, in one call: what a member hears of one change
         (a table's events). The same checks per message; the outbox hears of this

@@ -68,6 +68,9 @@ class Lobby:
         self.sessions = self.desk.sessions
         #: A table's events to a member's connection in one call (the desk knows them).
         self.deliver_all = self.desk.deliver_all
+        #: Whether a session's connection reads a message type (a table asks before it
+        #: builds a `turn`, which 1.0 clients never get).
+        self.hears = self.desk.hears
         #: Stored tables that could not be restored (id -> why): kept, not served.
         self.damaged: dict[int, str] = {}
         self.listing = Listing()

@@ -30,6 +30,10 @@ class Peer(Protocol):
         """`send` of each message, in order: one call for what a member hears of one
         change (a table's events), rather than one per message."""
 
+    def hears(self, msg: type[Message]) -> bool:
+        """Whether its negotiated version has `msg`'s type (`Message.SINCE`): a table
+        builds a line only its newer clients read (`turn`) only when one is there."""
+
     def kick(self, code: str, message: str) -> None: ...
 
 

@@ -307,6 +307,12 @@ class SessionDesk:
             session.table_id = None
         return table
 
+    def hears(self, token: str, msg: type[Message]) -> bool:
+        """Whether the session's connection would be sent a message of this type (one
+        that is not connected hears nothing)."""
+        session = self.sessions.get(token)
+        return session is not None and session.peer is not None and session.peer.hears(msg)
+
     def deliver_all(self, token: str, msgs: Sequence[Message]) -> None:
         """Each message to the session's connection, in order, in one call: what a table's
         member hears of one change (the server's busiest delivery), without a hop per

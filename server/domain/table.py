@@ -55,6 +55,8 @@ class TableHub(Protocol):
 
     def deliver_all(self, token: str, msgs: Sequence[Message]) -> None: ...
 
+    def hears(self, token: str, msg: type[Message]) -> bool: ...
+
     def table_changed(self, table: Table) -> None: ...
 
     def table_closed(self, table: Table) -> None: ...
@@ -109,10 +111,16 @@ class Table:
         #: The token in each seat when the last game ended (None: a bot or an absent person
         #: finished it); anyone else in that seat sees the finished game as a spectator.
         self.finishers: list[str | None] = [None] * 4
+        #: While a person's move is told (`act`): what each member hears of it, held so
+        #: that the events, the next `your_turn` and the `turn` go to each connection as
+        #: one batch (`_release`). None: every message is delivered as it is sent.
+        self._held: dict[str, list[Message]] | None = None
         self.chat = TableChat(self.id, hub.store, self.members, self.send)
         # Not `or`: an empty Deadlines is falsy (it has a length).
         timers = options.turn_timers if options.turn_timers is not None else clock
-        self.turn_clock = TurnClock(self, timers, options.afk_limit, self.send, self._broadcast)
+        self.turn_clock = TurnClock(
+            self, timers, options.afk_limit, self.send, self._broadcast, self._heard
+        )
         self.turns = self.turn_clock.turns
         self.people = People(self, clock, options.seat_grace_s)
         self.autopilot = Autopilot(self, clock, options.bot_think_s, options.think)
@@ -198,12 +206,41 @@ class Table:
         return out
 
     def send(self, token: str, msg: Message) -> None:
-        self.hub.deliver(token, msg)
+        held = self._held
+        if held is not None and token in held:
+            held[token].append(msg)  # after what it holds for them: the order sent
+        else:
+            self.hub.deliver(token, msg)
 
     def _broadcast(self, msg: Message) -> None:
+        held = self._held
         deliver = self.hub.deliver
         for token, _ in self.members():
-            deliver(token, msg)
+            if held is not None and token in held:
+                held[token].append(msg)
+            else:
+                deliver(token, msg)
+
+    def _release(self) -> None:
+        """Deliver what `act` held, each member's in one call, and stop holding. Called
+        before anything that reaches members other than through this table's `send`,
+        `_broadcast` and `tell` (the lobby's listing, a finished game, quick play), so
+        that nothing overtakes what was held."""
+        held, self._held = self._held, None
+        if held:
+            deliver_all = self.hub.deliver_all
+            for token, msgs in held.items():
+                deliver_all(token, msgs)
+
+    def _heard(self, msg: type[Message]) -> bool:
+        """Whether anyone here would be sent a message of this type (`Message.SINCE`).
+        A loop, not `any()` over a generator: this runs at every move, and each step of a
+        generator is one more Python call."""
+        hears = self.hub.hears
+        for token, _ in self.members():  # noqa: SIM110
+            if hears(token, msg):
+                return True
+        return False
 
     def say(self, sender: str, text: str) -> None:
         """A line in the table's chat: everyone here hears it, and later comers too."""
@@ -223,7 +260,8 @@ class Table:
         joined, watched or came back (after their snapshot)."""
         if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
             self.chat.replay(token)
-            self.send(token, self.clock_message())
+            if self.hub.hears(token, M.Turn):
+                self.send(token, self.clock_message())
 
     def listing_changed(self) -> None:
         self.hub.table_changed(self)
@@ -312,13 +350,24 @@ class Table:
             made = action(i)
         except LeekhaError as exc:
             raise Refused.of(exc) from None
-        self.commit(made)
-        seat = self.seats[i]
-        if seat is not None:
-            seat.timeouts = 0
-            if seat.afk:
-                self._take_back(i)
-        self.after_change()
+        # Hold what members hear until the clock has followed: a move then costs each
+        # member one delivery (events, prompt and turn), not one per message. `_release`
+        # ends it at the first step that could reach them another way, and at the latest
+        # here: all of it is queued before `act` returns, as when each message went at
+        # once (the request's reply still goes in front of it: handlers.py).
+        self._held = {}
+        try:
+            self.commit(made)
+            seat = self.seats[i]
+            if seat is not None:
+                seat.timeouts = 0
+                if seat.afk:
+                    self._release()
+                    self._take_back(i)
+            self.after_change()
+        finally:
+            if self._held is not None:
+                self._release()
 
     def human_active(self, token: str) -> None:
         """Any request from a seated player shows they are back at the keyboard."""
@@ -360,8 +409,10 @@ class Table:
         game_id = self.games.store_finished() if game.phase == OVER else None
         self.tell(events, game_id)  # game_over names the stored game
         if game_id is not None:
+            self._release()
             self.games.finish(game_id)
         if self.between_rounds is not None and any(isinstance(e, RoundScored) for e in events):
+            self._release()
             self.between_rounds(self)  # after the last round too: the table is finished
 
     def tell(self, events: Sequence[Event], game_id: int | None = None) -> None:
@@ -369,6 +420,17 @@ class Table:
         one batch for its connection."""
         members = self.members()
         told = wire_events.for_members(events, (seat for _, seat in members), game_id)
+        held = self._held
+        if held is not None:  # a person's move (`act`): the clock's lines join them
+            for token, seat in members:
+                msgs = told[seat]
+                if not msgs:
+                    continue
+                if token in held:
+                    held[token] += msgs
+                else:
+                    held[token] = [*msgs]  # a copy: members may share one list
+            return
         deliver_all = self.hub.deliver_all
         for token, seat in members:
             msgs = told[seat]
@@ -383,7 +445,10 @@ class Table:
         """Prompt humans with a new decision, arm their timers, and wake the bots."""
         if self.closed:
             return
-        self.autopilot.wake(self.turn_clock.follow())
+        needs = self.turn_clock.follow()
+        if self._held is not None:  # a person's move is told in full before any bot moves
+            self._release()
+        self.autopilot.wake(needs)
 
     def clock_message(self) -> M.Turn:
         """(1.4) Whose decision the table waits for, with each seat's time left."""
@@ -408,4 +473,5 @@ class Table:
                 self.send(seat.token, self.chat.timeout_line(from_dict(action)))
         if any(a["kind"] == "pass" for a in actions) and game.phase != OVER:
             self.send(seat.token, self.snapshot(seat.token))
-            self.send(seat.token, self.clock_message())
+            if self.hub.hears(seat.token, M.Turn):
+                self.send(seat.token, self.clock_message())

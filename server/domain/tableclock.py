@@ -60,12 +60,16 @@ class TurnClock:
         afk_limit: int,
         send: Callable[[str, Message], None],
         broadcast: Callable[[Message], None],
+        heard: Callable[[type[Message]], bool],
     ) -> None:
         self.table = table
         self.afk_limit = afk_limit
         self.turns = Turns(clock, self._expired)
         self.send = send
         self.broadcast = broadcast
+        #: Whether anyone at the table reads a message type: a `turn` nobody here reads
+        #: (1.0 clients) is not built, which it would be at every move only to be dropped.
+        self.heard = heard
         self._said: Said | None = None
 
     def needs(self) -> dict[int, Key]:
@@ -107,8 +111,11 @@ class TurnClock:
         deadline = self.turns.deadline
         now = tuple((i, needs[i], deadline(i)) for i in sorted(needs))
         if now != self._said:
+            # Remembered even when nobody here reads it, so that a 1.4 client who joins
+            # hears a change from then on, not a repeat (it got the clock on joining).
             self._said = now
-            self.broadcast(self.message(needs))
+            if self.heard(M.Turn):
+                self.broadcast(self.message(needs))
 
     def prompt(self, i: int) -> None:
         """Send `your_turn` to the person in seat i if they have a decision to make."""

@@ -105,6 +105,53 @@ def test_bad_bodies(body: bytes, code: str) -> None:
     raises(frame(body), code)
 
 
+@pytest.mark.parametrize(
+    ("body", "code", "message"),
+    [
+        (b"\x92\x01\x02", "bad_frame", "frame body is not a msgpack map"),
+        (b"\x80\x80", "bad_frame", "trailing bytes after the msgpack value"),
+        # Trailing bytes are reported before the body's type, and garbage after is not read.
+        (b"\x92\x01\x02\xc1", "bad_frame", "trailing bytes after the msgpack value"),
+        (b"\x82\xa1a\x01\xa1a", "bad_msgpack", "msgpack value truncated by the frame end"),
+        (b"\x81\xa1a\xa5ab", "bad_msgpack", "msgpack value truncated by the frame end"),
+        (b"\x81\xa1a\x92\x01", "bad_msgpack", "msgpack value truncated by the frame end"),
+        # (A str header claiming more than the body holds is left out: msgpack's C build
+        # calls it truncated, its pure-Python build too long; test_bad_bodies pins the code.)
+        (
+            b"\x81\xa1a" + b"\x91" * 5000 + b"\x00",
+            "bad_msgpack",
+            "containers nested more than 1024 deep",
+        ),
+        (b"\x81\xa1a\xc4\x01x", "bad_msgpack", "bin values are not allowed"),
+        (b"\x81\xa1a\xd4\x01x", "bad_msgpack", "ext values are not allowed"),
+        (b"\x81\x01\x02", "bad_msgpack", "map keys must be strings"),
+        (b"\x82\xa1a\x01\xa1a\x02", "bad_msgpack", "duplicate map key"),
+        (b"\x81\xa1a\xa2\xff\xfe", "bad_msgpack", "a string is not valid UTF-8"),
+        (b"\xc1", "bad_msgpack", "the bytes are not valid msgpack"),
+        (
+            b"\xdd\x05\xf5\xe1\x00",
+            "bad_msgpack",
+            "an array claims more items than the frame can hold or the limit allows",
+        ),
+        (
+            b"\x82\xa1a",
+            "bad_msgpack",
+            "a map claims more pairs than the frame can hold or the limit allows",
+        ),
+    ],
+)
+def test_bad_bodies_say_what_is_wrong(body: bytes, code: str, message: str) -> None:
+    """The wording is part of the contract (clients show it, logs grep it): it must not
+    follow whichever msgpack call decodes the body."""
+    assert raises(frame(body), code).message == message
+
+
+def test_a_string_over_the_limit_says_so() -> None:
+    # A whole string the frame holds but the limit does not (a cut-off one is truncated).
+    error = raises(frame(b"\x81\xa1a\xa4abcd"), "bad_msgpack", max_str_len=3)
+    assert error.message == "a string is longer than the frame can hold"
+
+
 def test_container_limits_are_parameters() -> None:
     body = msgpack.packb({"type": "ping", "id": 1, "pad": list(range(10))})
     assert Decoder().feed(frame(body))
