@@ -71,6 +71,27 @@ PAGE: tuple[str, ...] = (
     N_("send"), N_("chat; Enter sends"), N_("{some} and {last}"), *SUIT_NAMES,
 )  # fmt: skip
 
+#: The notices whose words depend on a count (client/systemlines.py COUNTED, whose msgids sit
+#: inside its ngettext calls): code -> (the counted argument, singular, plural). The page
+#: words them with the language's plural form, never with NOTICES' English plural ("the
+#: clock ran out 1 times"); tests/web/test_web_words.py keeps them equal to COUNTED's words.
+COUNTED_WORDS: dict[str, tuple[str, str, str]] = {
+    "timeouts_bot": (
+        "count",
+        "a bot plays for {name}: the clock ran out {count} time in a row",
+        "a bot plays for {name}: the clock ran out {count} times in a row",
+    ),
+}
+
+#: The codes of requests the page never makes (it shows no tournaments): their refusals and
+#: rules cannot reach it, and their words would only weigh on the page's budget. One that
+#: came anyway is said in the server's own text (words.js `explain`).
+NOT_ON_THE_PAGE = frozenset({
+    "bad_tournament", "too_many_tournaments", "no_such_tournament", "not_an_entrant",
+    "tournament_over", "not_your_tournament",
+    "tournaments_running", "tournaments_waiting", "tournaments_yours",
+})  # fmt: skip
+
 #: Plural msgids the page shows: (singular, plural).
 PLURALS: tuple[tuple[str, str], ...] = (
     ("{n} point", "{n} points"),
@@ -78,6 +99,7 @@ PLURALS: tuple[tuple[str, str], ...] = (
         "{games} game, {wins} won, {avg:.1f} points a round",
         "{games} games, {wins} won, {avg:.1f} points a round",
     ),
+    *(COUNTED_WORDS[code][1:] for code in COUNTED_WORDS),
 )
 
 
@@ -95,20 +117,25 @@ def _plural_page() -> None:
 
 def codes() -> dict[str, object]:
     """The server's codes -> their msgids, from the terminal client's own tables."""
+    def page(table: dict[str, str]) -> dict[str, str]:
+        return {c: m for c, m in table.items() if c not in NOT_ON_THE_PAGE | COUNTED_WORDS.keys()}
+
     return {
-        "refusals": dict(refusals.MESSAGES),
-        "notices": dict(systemlines.NOTICES),
-        "rules": dict(systemlines.RULES),
+        "refusals": page(refusals.MESSAGES),
+        "notices": page(systemlines.NOTICES),
+        "rules": page(systemlines.RULES),
         "seats_empty_many": systemlines.SEATS_EMPTY_MANY,
         "phrases": dict(PHRASE_WORDS),
+        "counted": {code: [arg, one] for code, (arg, one, _many) in COUNTED_WORDS.items()},
     }
 
 
 def msgids() -> list[str]:
     """Every plain msgid of the page, each once, in a stable order."""
     found = [*PAGE, systemlines.SEATS_EMPTY_MANY]
-    for table in (refusals.MESSAGES, systemlines.NOTICES, systemlines.RULES, PHRASE_WORDS):
-        found += table.values()
+    for key, table in codes().items():
+        if key != "counted" and isinstance(table, dict):
+            found += table.values()
     return sorted(set(found))
 
 
