@@ -54,7 +54,8 @@ PAGE: tuple[str, ...] = (
     # the table
     N_("level"), N_("add bot"), N_("remove bot"), N_("sit here"), N_("away"), N_("bot plays"),
     N_("passed"), N_("host"), N_("points"), N_("waiting for the host to start"),
-    N_("game over"), N_("your pass: choose 3 cards"), N_("your turn"),
+    N_("waiting for players ({n}/4)"), N_("game over"), N_("your pass: choose 3 cards"),
+    N_("your turn"),
     N_("waiting for the passes"), N_("{name} to play"), N_("{n} s left"),
     N_("take my seat back"), N_("start"), N_("pass these 3 to {name}"),
     N_("double {card}"), N_("play {card}"), N_("rematch"), N_("{name} takes the trick"),
@@ -100,6 +101,10 @@ PLURALS: tuple[tuple[str, str], ...] = (
         "{games} games, {wins} won, {avg:.1f} points a round",
     ),
     *(COUNTED_WORDS[code][1:] for code in COUNTED_WORDS),
+    (  # a table quick play opened for us, counting down (the terminal client's words)
+        "quick play: bots take the empty seats in {n} second",
+        "quick play: bots take the empty seats in {n} seconds",
+    ),
 )
 
 
@@ -117,6 +122,7 @@ def _plural_page() -> None:
 
 def codes() -> dict[str, object]:
     """The server's codes -> their msgids, from the terminal client's own tables."""
+
     def page(table: dict[str, str]) -> dict[str, str]:
         return {c: m for c, m in table.items() if c not in NOT_ON_THE_PAGE | COUNTED_WORDS.keys()}
 

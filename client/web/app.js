@@ -150,6 +150,8 @@ function changed(ch) {
       if (ch.reply.type === "snapshot" && ch.intent.bots) {
         for (const [seat, level] of ch.intent.bots) request({ intent: "AddBot", seat, strategy: level });
       }
+      // A table quick play opened for us: bots fill it when the wait we asked for ends.
+      if (req.type === "quick_play" && g.isHost) ui.quickUntil = Date.now() + req.wait_s * 1000;
       if (ch.reply.type !== "ok") break; // the stats, a profile: painted
       if (req.type === "rematch") say(t("rematch vote sent; waiting for the others"));
       if (req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
@@ -224,6 +226,8 @@ const act = {
   paint: () => paint(),
   screen: () => screen(),
   send: (intent) => request(intent),
+  // The server's own wait (20 s), asked for by name so the page can count it down.
+  quick: () => request({ intent: "QuickPlay", wait_s: 20 }),
   join: (id, spectate) => join(id, spectate),
   openBox: (kind) => openBox(kind), openStats: () => openStats(), openInvite: () => openInvite(),
   request: (intent) => { request(intent); paint(); },
@@ -367,7 +371,7 @@ function wire() {
     connect();
   });
   $("#lang-switch").addEventListener("change", (e) => { store.set(STORE.lang, e.target.value); setLanguage(e.target.value); });
-  $("#quick-play").addEventListener("click", () => request({ intent: "QuickPlay" }));
+  $("#quick-play").addEventListener("click", act.quick);
   $("#new-table").addEventListener("click", () => openBox("create"));
   $("#leaderboard-open").addEventListener("click", () => openStats());
   $("#refresh").addEventListener("click", () => request({ intent: "ListTables" }));
@@ -407,7 +411,7 @@ function wire() {
   // The clocks count down between messages.
   // Only their text: a repaint of the page would swap nodes under a finger.
   setInterval(() => {
-    if (client.table.clockAt.size && screen() === "table") paintClocks(client, ui);
+    if ((client.table.clockAt.size || ui.quickUntil) && screen() === "table") paintClocks(client, ui);
     if (ui.status) paintStatus(Date.now());
   }, 500);
 }

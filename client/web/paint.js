@@ -172,7 +172,13 @@ function paintTurn(client, ui) {
   const turn = $("#turn"), clock = $("#clock");
   let text = "", seatLeft = null;
   if (!g.table) text = "";
-  else if (!v || g.table.status === "waiting") text = t("waiting for the host to start");
+  else if (!v || g.table.status === "waiting") {
+    // The host is told who is missing (the terminal client's words), not to wait for itself.
+    const left = Math.ceil((ui.quickUntil - Date.now()) / 1000);
+    text = !g.isHost ? t("waiting for the host to start") : left > 0
+      ? nt("quick play: bots take the empty seats in {n} second", "quick play: bots take the empty seats in {n} seconds", left)
+      : t("waiting for players ({n}/4)", { n: g.players.filter((p) => p.name).length });
+  }
   else if (v.phase === "game_over") text = t("game over");
   else if (g.myTurn) { text = v.phase === "pass" ? t("your pass: choose 3 cards") : t("your turn"); seatLeft = g.yourSeat; }
   else if (v.phase === "pass") {
