@@ -84,10 +84,12 @@ COUNTED_WORDS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-#: The codes of requests the page never makes (it shows no tournaments): their refusals and
-#: rules cannot reach it, and their words would only weigh on the page's budget. One that
-#: came anyway is said in the server's own text (words.js `explain`).
+#: The refusals and rules of requests the page never makes (it shows no tournaments, and its
+#: hello carries no identity key to prove): they cannot reach it, and their words would only
+#: weigh on the page's budget. One that came anyway is said in the server's own text
+#: (words.js `explain`).
 NOT_ON_THE_PAGE = frozenset({
+    "bad_key", "bad_signature", "already_entered",
     "bad_tournament", "too_many_tournaments", "no_such_tournament", "not_an_entrant",
     "tournament_over", "not_your_tournament",
     "tournaments_running", "tournaments_waiting", "tournaments_yours",

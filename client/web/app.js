@@ -246,7 +246,12 @@ const act = {
 function openBox(kind, extra = {}) {
   ui.overlay = { kind, ...extra };
   if (kind === "create") fillCreateForm(client);
-  if (kind === "password") $("#password-input").value = "";
+  if (kind === "password") {
+    // The button says what it does: a watcher who is asked for the password is not seated.
+    const go = $("#password-go");
+    $("#password-input").value = "";
+    go.textContent = t(go.dataset.t = ui.askedPassword?.spectate ? "watch" : "join");
+  }
   paint();
   const focus = kind === "create" ? "#cf-name" : kind === "password" ? "#password-input" : null;
   if (focus) setTimeout(() => $(focus).focus(), 0);

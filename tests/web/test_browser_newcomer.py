@@ -5,10 +5,13 @@ after the server's wait."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from helpers.pty import LEEKHA
 from helpers.web import Guest, chromium, new_page, on_thread, require_browser, web_serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
@@ -61,3 +64,60 @@ def test_the_host_is_told_who_is_missing_and_quick_play_counts_the_bots_in(
     assert counts[0] - counts[-1] >= 2 and all(0 < n <= 20 for n in counts), counts
     assert 15 <= dealt_after <= 35, dealt_after
     assert then == "your pass: choose 3 cards"
+
+
+def test_a_watcher_asked_for_the_password_watches_and_leekha_invites_link_seats(
+    tmp_path: Path,
+) -> None:
+    """The password box a watch opens says "watch" (it said "join", and a newcomer expects a
+    seat); the link `leekha invite --password` prints seats a browser at that table."""
+    require_browser()
+
+    def scene() -> tuple[str, str, str, str]:
+        with (
+            web_serve(tmp_path, tmp_path / "data") as server,
+            chromium(tmp_path / "shots") as browser,
+        ):
+            host = Guest(new_page(browser))
+            host.enter(server.url, "hana")
+            host.page.locator("#new-table").click()
+            host.page.locator("#cf-name").fill("locked")
+            host.page.locator("#cf-password").fill("open sesame")
+            host.page.locator("#cf-create").click()
+            host.page.locator("#table").wait_for(state="visible")
+            watcher = Guest(new_page(browser))
+            watcher.enter(server.url, "wes")
+            p = watcher.page
+            p.locator('.table-row:has-text("locked") .watch').click()
+            go = p.locator("#password-go")
+            go.wait_for(state="visible")
+            said = go.inner_text()
+            p.locator("#password-input").fill("open sesame")
+            go.click()
+            p.wait_for_selector('#table[data-seated="no"]')
+            # The join button says "join" again when a seat is asked for.
+            p.locator("#leave").click()
+            p.locator('.table-row:has-text("locked") .join').click()
+            go.wait_for(state="visible")
+            joined = go.inner_text()
+            printed = subprocess.run(
+                [LEEKHA, "invite", f"127.0.0.1:{server.port}", "locked",
+                 "--password", "open sesame"],
+                capture_output=True, text=True, timeout=30, env=dict(os.environ),
+            )  # fmt: skip
+            assert printed.returncode == 0, printed.stderr
+            link = printed.stdout.strip().splitlines()[-1]
+            # The page's address as this test reaches it: the server names its LAN address.
+            route = link[link.index("#") :]
+            friend = Guest(new_page(browser))
+            friend.page.goto(server.url + route)
+            friend.page.locator("#name-input").fill("fred")
+            friend.page.locator("#name-go").click()
+            friend.page.wait_for_selector('#table[data-seated="yes"]')
+            seated = friend.page.locator(".seat.me .name").inner_text()
+            return said, joined, route, seated
+
+    said, joined, route, seated = on_thread(scene, 130)
+    assert (said, joined) == ("watch", "join")
+    assert route.startswith("#/table/") and route.endswith("?password=open%20sesame")
+    assert "fred" in seated
