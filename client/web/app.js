@@ -369,11 +369,15 @@ function wire() {
   $("#name-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("#name-input").value.trim();
-    if (!name) return;
-    client.name = name;
-    store.set(STORE.name, name);
-    ui.nameProblem = null;
-    connect();
+    // Only spaces: the words the server's bad_name would bring, without the round trip
+    // (the browser's `required` lets spaces through, and the click did nothing).
+    ui.nameProblem = name ? null : explain({ code: "bad_name" });
+    if (name) {
+      client.name = name;
+      store.set(STORE.name, name);
+      connect();
+    }
+    paint();
   });
   $("#lang-switch").addEventListener("change", (e) => { store.set(STORE.lang, e.target.value); setLanguage(e.target.value); });
   $("#quick-play").addEventListener("click", act.quick);

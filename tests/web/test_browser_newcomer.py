@@ -1,7 +1,8 @@
 """What a newcomer with only a browser met on the table page, end to end against a real
 `leekha serve`: the host of a waiting table was told to wait for the host (itself), and a
 quick-play table showed that line and a start button with no word of the bots that fill it
-after the server's wait."""
+after the server's wait; a name of spaces only did nothing on the click; a watcher asked for
+a table's password was offered "join"."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 from helpers.pty import LEEKHA
 from helpers.web import Guest, chromium, new_page, on_thread, require_browser, web_serve
+
+from leekha.client.refusals import MESSAGES as REFUSAL_WORDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
@@ -34,6 +37,16 @@ def test_the_host_is_told_who_is_missing_and_quick_play_counts_the_bots_in(
             host.create_table("mine", bots=("easy", "", ""))
             waiting = host.page.evaluate(TURN)
             quick = Guest(new_page(browser))
+            # A name of spaces only passes the field's `required`: the click said nothing.
+            quick.page.goto(server.url)
+            quick.page.locator("#name-input").fill("   ")
+            quick.page.locator("#name-go").click()
+            quick.page.wait_for_function(
+                "() => document.querySelector('#name-problem').textContent"
+            )
+            spaces = quick.page.locator("#name-problem").inner_text()
+            assert spaces == REFUSAL_WORDS["bad_name"], spaces
+            assert quick.page.locator("#name-entry").is_visible()
             quick.enter(server.url, "quinn")
             p = quick.page
             asked = time.monotonic()
