@@ -150,8 +150,9 @@ function changed(ch) {
       if (ch.reply.type === "snapshot" && ch.intent.bots) {
         for (const [seat, level] of ch.intent.bots) request({ intent: "AddBot", seat, strategy: level });
       }
-      // A table quick play opened for us: bots fill it when the wait we asked for ends.
-      if (req.type === "quick_play" && g.isHost) ui.quickUntil = Date.now() + req.wait_s * 1000;
+      // A quick-play table: bots fill it when the wait ends (the one we asked for, when it
+      // opened for us), not when a host starts it.
+      if (req.type === "quick_play") ui.quick = [g.tableId, g.isHost ? Date.now() + req.wait_s * 1000 : 0];
       if (ch.reply.type !== "ok") break; // the stats, a profile: painted
       if (req.type === "rematch") say(t("rematch vote sent; waiting for the others"));
       if (req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
@@ -420,7 +421,7 @@ function wire() {
   // The clocks count down between messages.
   // Only their text: a repaint of the page would swap nodes under a finger.
   setInterval(() => {
-    if ((client.table.clockAt.size || ui.quickUntil) && screen() === "table") paintClocks(client, ui);
+    if ((client.table.clockAt.size || ui.quick) && screen() === "table") paintClocks(client, ui);
     if (ui.status) paintStatus(Date.now());
   }, 500);
 }

@@ -173,9 +173,10 @@ function paintTurn(client, ui) {
   let text = "", seatLeft = null;
   if (!g.table) text = "";
   else if (!v || g.table.status === "waiting") {
-    // The host is told who is missing (the terminal client's words), not to wait for itself.
-    const left = Math.ceil((ui.quickUntil - Date.now()) / 1000);
-    text = !g.isHost ? t("waiting for the host to start") : left > 0
+    // The host, or anyone at a quick-play table, is told who is missing (the terminal
+    // client's words), not to wait for a host who is themselves or who starts nothing.
+    const [id, until] = ui.quick || [], quick = id === g.tableId, left = Math.ceil((until - Date.now()) / 1000);
+    text = !g.isHost && !quick ? t("waiting for the host to start") : quick && left > 0
       ? nt("quick play: bots take the empty seats in {n} second", "quick play: bots take the empty seats in {n} seconds", left)
       : t("waiting for players ({n}/4)", { n: g.players.filter((p) => p.name).length });
   }

@@ -27,7 +27,7 @@ def test_the_host_is_told_who_is_missing_and_quick_play_counts_the_bots_in(
 ) -> None:
     require_browser()
 
-    def scene() -> tuple[str, str, list[int], float, str]:
+    def scene() -> tuple[str, str, list[int], str, float, str]:
         with (
             web_serve(tmp_path, tmp_path / "data") as server,
             chromium(tmp_path / "shots") as browser,
@@ -60,15 +60,23 @@ def test_the_host_is_told_who_is_missing_and_quick_play_counts_the_bots_in(
                 p.wait_for_timeout(400)
                 seen.add(p.evaluate(TURN))
             counts = sorted({int("".join(c for c in s if c.isdigit())) for s in seen}, reverse=True)
+            # A second quick player sits at that table: not its host, and no host starts it.
+            other = Guest(new_page(browser))
+            other.enter(server.url, "quill")
+            other.page.locator("#quick-play").click()
+            other.page.wait_for_selector('#table[data-seated="yes"]')
+            other.page.wait_for_function(f"() => ({TURN})().startsWith('waiting for players')")
+            joined = other.page.evaluate(TURN)
             # Nobody presses start: the bots come and the deal follows.
             p.wait_for_function(
                 "() => document.querySelector('#hand').dataset.mode === 'pass'", timeout=40_000
             )
             dealt_after = time.monotonic() - asked
             assert not quick.errors and not quick.console, (quick.errors, quick.console)
-            return waiting, first, counts, dealt_after, p.evaluate(TURN)
+            return waiting, first, counts, joined, dealt_after, p.evaluate(TURN)
 
-    waiting, first, counts, dealt_after, then = on_thread(scene, 130)
+    waiting, first, counts, joined, dealt_after, then = on_thread(scene, 130)
+    assert joined == "waiting for players (2/4)"
     assert waiting == "waiting for players (2/4)"
     assert first in (
         "quick play: bots take the empty seats in 20 seconds",
