@@ -349,6 +349,12 @@ async function setLanguage(code) {
   document.documentElement.dir = RTL.has(code) ? "rtl" : "ltr";
   $("#lang-switch").value = code;
   translatePage();
+  if (ui.overlay?.kind === "create") {
+    // The form's lists are built in words: build them again, keeping what was chosen.
+    const els = () => [...$("#create-form").elements], kept = els().map((e) => [e.value, e.checked]);
+    fillCreateForm(client);
+    els().forEach((e, i) => { [e.value, e.checked] = kept[i]; });
+  }
   paint();
 }
 

@@ -2,7 +2,8 @@
 `leekha serve`: the host of a waiting table was told to wait for the host (itself), and a
 quick-play table showed that line and a start button with no word of the bots that fill it
 after the server's wait; a name of spaces only did nothing on the click; a watcher asked for
-a table's password was offered "join"."""
+a table's password was offered "join"; the language switch left an open form half in the
+old language."""
 
 from __future__ import annotations
 
@@ -15,11 +16,22 @@ import pytest
 from helpers.pty import LEEKHA
 from helpers.web import Guest, chromium, new_page, on_thread, require_browser, web_serve
 
+from leekha.client import webwords
 from leekha.client.refusals import MESSAGES as REFUSAL_WORDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
 TURN = "() => document.querySelector('#turn').textContent"
+#: What the new-table form shows and holds.
+READ_FORM = """() => {
+  const q = (s) => document.querySelector(s), shown = (s) => q(s).selectedOptions[0].textContent;
+  return {
+    legends: [...document.querySelectorAll('#create-form legend')].map(e => e.textContent),
+    preset: shown('#cf-preset'), timer: shown('#cf-pass-timer'),
+    level: shown('#cf-bots select[data-seat="1"]'),
+    doubling: q('#cf-overrides input[data-rule="doubling"]').checked, name: q('#cf-name').value,
+  };
+}"""
 
 
 def test_the_host_is_told_who_is_missing_and_quick_play_counts_the_bots_in(
@@ -142,3 +154,46 @@ def test_a_watcher_asked_for_the_password_watches_and_leekha_invites_link_seats(
     assert (said, joined) == ("watch", "join")
     assert route.startswith("#/table/") and route.endswith("?password=open%20sesame")
     assert "fred" in seated
+
+
+def test_the_language_switch_words_an_open_new_table_form_and_keeps_its_choices(
+    tmp_path: Path,
+) -> None:
+    """The form's lists (presets, options, timers, bot levels) stayed in the old language
+    when the switch changed it while the form was open: half Arabic, half Italian."""
+    require_browser()
+    it = webwords.catalogue("it")["messages"]
+    assert isinstance(it, dict)
+
+    def scene() -> dict[str, object]:
+        with (
+            web_serve(tmp_path, tmp_path / "data") as server,
+            chromium(tmp_path / "shots") as browser,
+        ):
+            guest = Guest(new_page(browser, lang="ar"))
+            guest.enter(server.url, "lina")
+            p = guest.page
+            p.locator("#new-table").click()
+            p.locator("#cf-name").fill("mine")
+            p.locator("#cf-preset").select_option("levant")
+            p.locator("#cf-pass-timer").select_option("0")
+            p.locator('#cf-overrides input[data-rule="doubling"]').check()
+            p.locator('#cf-bots select[data-seat="1"]').select_option("hard")
+            p.locator("#lang-switch").select_option("it")
+            p.wait_for_function("() => document.documentElement.lang === 'it'")
+            shown: dict[str, object] = p.evaluate(READ_FORM)
+            # The form still creates the table it says.
+            p.locator("#cf-create").click()
+            p.wait_for_selector('.seat[data-control="bot"]')
+            assert not guest.errors and not guest.console, (guest.errors, guest.console)
+            return shown
+
+    shown = on_thread(scene, 100)
+    assert shown == {
+        "legends": [it["options"], it["bot level"]],
+        "preset": it["Levant"],
+        "timer": it["off"],
+        "level": it["hard"],
+        "doubling": True,
+        "name": "mine",
+    }
