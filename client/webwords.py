@@ -60,6 +60,7 @@ PAGE: tuple[str, ...] = (
     N_("take my seat back"), N_("start"), N_("pass these 3 to {name}"),
     N_("double {card}"), N_("play {card}"), N_("rematch"), N_("{name} takes the trick"),
     N_("score sheet"), N_("last trick"), N_("no trick yet"), N_("quick phrases"), N_("invite"),
+    N_("leave again to give your seat to a bot for good"),
     N_("Send this link to a friend:"), N_("with the password:"), N_("leave"), N_("close"),
     N_("continue"),
     # the boxes: round summary, game over, leaderboard, profile
@@ -84,12 +85,14 @@ COUNTED_WORDS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-#: The refusals and rules of requests the page never makes (it shows no tournaments, and its
-#: hello carries no identity key to prove): they cannot reach it, and their words would only
-#: weigh on the page's budget. One that came anyway is said in the server's own text
-#: (words.js `explain`).
+#: The refusals and rules of requests the page never makes (it shows no tournaments, its
+#: hello carries no identity key to prove, and its core opens each connection with exactly
+#: one hello or resume), and `bad_record`, which no server sends (the engine's replay):
+#: they cannot reach the page, and their words would only weigh on its budget. One that
+#: came anyway is said in the server's own text (words.js `explain`).
 NOT_ON_THE_PAGE = frozenset({
-    "bad_key", "bad_signature", "already_entered",
+    "bad_key", "bad_signature", "already_entered", "not_hello_first", "already_welcomed",
+    "bad_record",
     "bad_tournament", "too_many_tournaments", "no_such_tournament", "not_an_entrant",
     "tournament_over", "not_your_tournament",
     "tournaments_running", "tournaments_waiting", "tournaments_yours",

@@ -237,7 +237,16 @@ const act = {
   profile: (name) => { client.profile = null; request({ intent: "GetProfile", name }); openBox("profile"); },
   tapCard, confirmPass,
   rematch: () => { ui.rematchVoted = true; request({ intent: "Rematch" }); paint(); },
-  leave: () => { closeBox(); request({ intent: "Leave" }); },
+  leave: () => {
+    // Mid-game a seat left is a bot's for good: the first leave asks (the terminal's L, L).
+    const g = client.table;
+    if (g.seated && g.table.status === "playing" && !(Date.now() - ui.leaveAt < 5000)) {
+      ui.leaveAt = Date.now();
+      say(t("leave again to give your seat to a bot for good"));
+      return paint();
+    }
+    closeBox(); request({ intent: "Leave" });
+  },
   closeBox: () => closeBox(),
   phraseButtons: () => core.PHRASES.map((code, i) => h("button", { class: "phrase", data: { code },
     on: { click: () => { request({ intent: "Phrase", code }); closeBox(); } } }, `${i + 1} ${t(phraseWords()[code] || code)}`)),

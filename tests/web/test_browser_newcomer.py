@@ -197,3 +197,34 @@ def test_the_language_switch_words_an_open_new_table_form_and_keeps_its_choices(
         "doubling": True,
         "name": "mine",
     }
+
+
+def test_leave_mid_game_asks_once_before_a_bot_takes_the_seat_for_good(tmp_path: Path) -> None:
+    """One tap on **leave** (beside **invite** on a phone) gave the seat to a bot for good;
+    mid-game the first leave now says so and the second leaves, as the terminal's L, L."""
+    require_browser()
+
+    def scene() -> tuple[str, bool, bool]:
+        with (
+            web_serve(tmp_path, tmp_path / "data") as server,
+            chromium(tmp_path / "shots") as browser,
+        ):
+            guest = Guest(new_page(browser, width=360, height=640))
+            guest.enter(server.url, "lev")
+            guest.create_table("stay", target=100)
+            p = guest.page
+            p.locator("#start").click()
+            p.wait_for_function("() => document.querySelector('#hand').dataset.mode === 'pass'")
+            p.locator("#leave").click()
+            p.wait_for_function("() => document.querySelector('#status').textContent")
+            said = p.locator("#status").inner_text()
+            still = p.locator("#table").is_visible()
+            p.locator("#leave").click()
+            p.locator("#lobby").wait_for(state="visible")
+            gone = any(w.startswith("> leave") for w in guest.wire)
+            assert not guest.errors and not guest.console, (guest.errors, guest.console)
+            return said, still, gone
+
+    said, still, gone = on_thread(scene, 100)
+    assert said == "leave again to give your seat to a bot for good"
+    assert still and gone
