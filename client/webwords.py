@@ -54,11 +54,13 @@ PAGE: tuple[str, ...] = (
     # the table
     N_("level"), N_("add bot"), N_("remove bot"), N_("sit here"), N_("away"), N_("bot plays"),
     N_("passed"), N_("host"), N_("points"), N_("waiting for the host to start"),
-    N_("game over"), N_("your pass: choose 3 cards"), N_("your turn"),
+    N_("waiting for players ({n}/4)"), N_("game over"), N_("your pass: choose 3 cards"),
+    N_("your turn"),
     N_("waiting for the passes"), N_("{name} to play"), N_("{n} s left"),
     N_("take my seat back"), N_("start"), N_("pass these 3 to {name}"),
     N_("double {card}"), N_("play {card}"), N_("rematch"), N_("{name} takes the trick"),
     N_("score sheet"), N_("last trick"), N_("no trick yet"), N_("quick phrases"), N_("invite"),
+    N_("leave again to give your seat to a bot for good"),
     N_("Send this link to a friend:"), N_("with the password:"), N_("leave"), N_("close"),
     N_("continue"),
     # the boxes: round summary, game over, leaderboard, profile
@@ -71,12 +73,42 @@ PAGE: tuple[str, ...] = (
     N_("send"), N_("chat; Enter sends"), N_("{some} and {last}"), *SUIT_NAMES,
 )  # fmt: skip
 
+#: The notices whose words depend on a count (client/systemlines.py COUNTED, whose msgids sit
+#: inside its ngettext calls): code -> (the counted argument, singular, plural). The page
+#: words them with the language's plural form, never with NOTICES' English plural ("the
+#: clock ran out 1 times"); tests/web/test_web_words.py keeps them equal to COUNTED's words.
+COUNTED_WORDS: dict[str, tuple[str, str, str]] = {
+    "timeouts_bot": (
+        "count",
+        "a bot plays for {name}: the clock ran out {count} time in a row",
+        "a bot plays for {name}: the clock ran out {count} times in a row",
+    ),
+}
+
+#: The refusals and rules of requests the page never makes (it shows no tournaments, its
+#: hello carries no identity key to prove, and its core opens each connection with exactly
+#: one hello or resume), and `bad_record`, which no server sends (the engine's replay):
+#: they cannot reach the page, and their words would only weigh on its budget. One that
+#: came anyway is said in the server's own text (words.js `explain`).
+NOT_ON_THE_PAGE = frozenset({
+    "bad_key", "bad_signature", "already_entered", "not_hello_first", "already_welcomed",
+    "bad_record",
+    "bad_tournament", "too_many_tournaments", "no_such_tournament", "not_an_entrant",
+    "tournament_over", "not_your_tournament",
+    "tournaments_running", "tournaments_waiting", "tournaments_yours",
+})  # fmt: skip
+
 #: Plural msgids the page shows: (singular, plural).
 PLURALS: tuple[tuple[str, str], ...] = (
     ("{n} point", "{n} points"),
     (  # the profile box's line, the terminal client's own words
         "{games} game, {wins} won, {avg:.1f} points a round",
         "{games} games, {wins} won, {avg:.1f} points a round",
+    ),
+    *(COUNTED_WORDS[code][1:] for code in COUNTED_WORDS),
+    (  # a table quick play opened for us, counting down (the terminal client's words)
+        "quick play: bots take the empty seats in {n} second",
+        "quick play: bots take the empty seats in {n} seconds",
     ),
 )
 
@@ -95,20 +127,26 @@ def _plural_page() -> None:
 
 def codes() -> dict[str, object]:
     """The server's codes -> their msgids, from the terminal client's own tables."""
+
+    def page(table: dict[str, str]) -> dict[str, str]:
+        return {c: m for c, m in table.items() if c not in NOT_ON_THE_PAGE | COUNTED_WORDS.keys()}
+
     return {
-        "refusals": dict(refusals.MESSAGES),
-        "notices": dict(systemlines.NOTICES),
-        "rules": dict(systemlines.RULES),
+        "refusals": page(refusals.MESSAGES),
+        "notices": page(systemlines.NOTICES),
+        "rules": page(systemlines.RULES),
         "seats_empty_many": systemlines.SEATS_EMPTY_MANY,
         "phrases": dict(PHRASE_WORDS),
+        "counted": {code: [arg, one] for code, (arg, one, _many) in COUNTED_WORDS.items()},
     }
 
 
 def msgids() -> list[str]:
     """Every plain msgid of the page, each once, in a stable order."""
     found = [*PAGE, systemlines.SEATS_EMPTY_MANY]
-    for table in (refusals.MESSAGES, systemlines.NOTICES, systemlines.RULES, PHRASE_WORDS):
-        found += table.values()
+    for key, table in codes().items():
+        if key != "counted" and isinstance(table, dict):
+            found += table.values()
     return sorted(set(found))
 
 

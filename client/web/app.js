@@ -150,6 +150,9 @@ function changed(ch) {
       if (ch.reply.type === "snapshot" && ch.intent.bots) {
         for (const [seat, level] of ch.intent.bots) request({ intent: "AddBot", seat, strategy: level });
       }
+      // A quick-play table: bots fill it when the wait ends (the one we asked for, when it
+      // opened for us), not when a host starts it.
+      if (req.type === "quick_play") ui.quick = [g.tableId, g.isHost ? Date.now() + req.wait_s * 1000 : 0];
       if (ch.reply.type !== "ok") break; // the stats, a profile: painted
       if (req.type === "rematch") say(t("rematch vote sent; waiting for the others"));
       if (req.type === "pass_cards") { ui.chosen.clear(); ui.sent = null; }
@@ -224,6 +227,8 @@ const act = {
   paint: () => paint(),
   screen: () => screen(),
   send: (intent) => request(intent),
+  // The server's own wait (20 s), asked for by name so the page can count it down.
+  quick: () => request({ intent: "QuickPlay", wait_s: 20 }),
   join: (id, spectate) => join(id, spectate),
   openBox: (kind) => openBox(kind), openStats: () => openStats(), openInvite: () => openInvite(),
   request: (intent) => { request(intent); paint(); },
@@ -232,7 +237,16 @@ const act = {
   profile: (name) => { client.profile = null; request({ intent: "GetProfile", name }); openBox("profile"); },
   tapCard, confirmPass,
   rematch: () => { ui.rematchVoted = true; request({ intent: "Rematch" }); paint(); },
-  leave: () => { closeBox(); request({ intent: "Leave" }); },
+  leave: () => {
+    // Mid-game a seat left is a bot's for good: the first leave asks (the terminal's L, L).
+    const g = client.table;
+    if (g.seated && g.table.status === "playing" && !(Date.now() - ui.leaveAt < 5000)) {
+      ui.leaveAt = Date.now();
+      say(t("leave again to give your seat to a bot for good"));
+      return paint();
+    }
+    closeBox(); request({ intent: "Leave" });
+  },
   closeBox: () => closeBox(),
   phraseButtons: () => core.PHRASES.map((code, i) => h("button", { class: "phrase", data: { code },
     on: { click: () => { request({ intent: "Phrase", code }); closeBox(); } } }, `${i + 1} ${t(phraseWords()[code] || code)}`)),
@@ -242,7 +256,12 @@ const act = {
 function openBox(kind, extra = {}) {
   ui.overlay = { kind, ...extra };
   if (kind === "create") fillCreateForm(client);
-  if (kind === "password") $("#password-input").value = "";
+  if (kind === "password") {
+    // The button says what it does: a watcher who is asked for the password is not seated.
+    const go = $("#password-go");
+    $("#password-input").value = "";
+    go.textContent = t(go.dataset.t = ui.askedPassword?.spectate ? "watch" : "join");
+  }
   paint();
   const focus = kind === "create" ? "#cf-name" : kind === "password" ? "#password-input" : null;
   if (focus) setTimeout(() => $(focus).focus(), 0);
@@ -339,6 +358,12 @@ async function setLanguage(code) {
   document.documentElement.dir = RTL.has(code) ? "rtl" : "ltr";
   $("#lang-switch").value = code;
   translatePage();
+  if (ui.overlay?.kind === "create") {
+    // The form's lists are built in words: build them again, keeping what was chosen.
+    const els = () => [...$("#create-form").elements], kept = els().map((e) => [e.value, e.checked]);
+    fillCreateForm(client);
+    els().forEach((e, i) => { [e.value, e.checked] = kept[i]; });
+  }
   paint();
 }
 
@@ -360,14 +385,18 @@ function wire() {
   $("#name-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("#name-input").value.trim();
-    if (!name) return;
-    client.name = name;
-    store.set(STORE.name, name);
-    ui.nameProblem = null;
-    connect();
+    // Only spaces: the words the server's bad_name would bring, without the round trip
+    // (the browser's `required` lets spaces through, and the click did nothing).
+    ui.nameProblem = name ? null : explain({ code: "bad_name" });
+    if (name) {
+      client.name = name;
+      store.set(STORE.name, name);
+      connect();
+    }
+    paint();
   });
   $("#lang-switch").addEventListener("change", (e) => { store.set(STORE.lang, e.target.value); setLanguage(e.target.value); });
-  $("#quick-play").addEventListener("click", () => request({ intent: "QuickPlay" }));
+  $("#quick-play").addEventListener("click", act.quick);
   $("#new-table").addEventListener("click", () => openBox("create"));
   $("#leaderboard-open").addEventListener("click", () => openStats());
   $("#refresh").addEventListener("click", () => request({ intent: "ListTables" }));
@@ -407,7 +436,7 @@ function wire() {
   // The clocks count down between messages.
   // Only their text: a repaint of the page would swap nodes under a finger.
   setInterval(() => {
-    if (client.table.clockAt.size && screen() === "table") paintClocks(client, ui);
+    if ((client.table.clockAt.size || ui.quick) && screen() === "table") paintClocks(client, ui);
     if (ui.status) paintStatus(Date.now());
   }, 500);
 }

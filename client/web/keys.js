@@ -22,7 +22,7 @@ export function keyHandler(client, ui, act) {
       ArrowDown: () => { ui.selected++; }, j: () => { ui.selected++; },
       Enter: () => { if (selected()) act.join(selected().id, false); },
       w: () => { if (selected()) act.join(selected().id, true); },
-      Q: () => act.send({ intent: "QuickPlay" }), n: () => act.openBox("create"), g: () => act.send({ intent: "ListTables" }),
+      Q: act.quick, n: () => act.openBox("create"), g: () => act.send({ intent: "ListTables" }),
       S: () => act.openStats(),
     },
     table: {

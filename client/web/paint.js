@@ -172,7 +172,14 @@ function paintTurn(client, ui) {
   const turn = $("#turn"), clock = $("#clock");
   let text = "", seatLeft = null;
   if (!g.table) text = "";
-  else if (!v || g.table.status === "waiting") text = t("waiting for the host to start");
+  else if (!v || g.table.status === "waiting") {
+    // The host, or anyone at a quick-play table, is told who is missing (the terminal
+    // client's words), not to wait for a host who is themselves or who starts nothing.
+    const [id, until] = ui.quick || [], quick = id === g.tableId, left = Math.ceil((until - Date.now()) / 1000);
+    text = !g.isHost && !quick ? t("waiting for the host to start") : quick && left > 0
+      ? nt("quick play: bots take the empty seats in {n} second", "quick play: bots take the empty seats in {n} seconds", left)
+      : t("waiting for players ({n}/4)", { n: g.players.filter((p) => p.name).length });
+  }
   else if (v.phase === "game_over") text = t("game over");
   else if (g.myTurn) { text = v.phase === "pass" ? t("your pass: choose 3 cards") : t("your turn"); seatLeft = g.yourSeat; }
   else if (v.phase === "pass") {

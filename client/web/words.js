@@ -110,6 +110,9 @@ export function explain(error) {
 export function chatText(line) {
   if (line.phrase) return Object.hasOwn(codes.phrases, line.phrase) ? t(codes.phrases[line.phrase]) : line.phrase;
   if (line.from !== "*") return line.text;
-  return worded(codes.notices, line.code, line.args || {}) || line.text;
+  // A counted notice ("the clock ran out 1 time") in the language's plural form.
+  const a = line.args || {}, c = codes.counted?.[line.code];
+  if (c && typeof a[c[0]] === "number") return nt(c[1], c[1], a[c[0]], shown(a));
+  return worded(codes.notices, line.code, a) || line.text;
 }
 

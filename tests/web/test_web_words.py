@@ -33,6 +33,23 @@ def test_the_exported_words_equal_the_catalogues() -> None:
     assert webwords.stale() == []
 
 
+def test_the_counted_notices_are_the_terminal_clients_plural_msgids() -> None:
+    # The page words a counted notice from webwords.COUNTED_WORDS; the terminal client from
+    # systemlines.COUNTED's ngettext: the catalogue must hold that very (singular, plural).
+    from babel.messages.pofile import read_po
+
+    from leekha.client import systemlines
+    from leekha.client.i18n import LOCALE_DIR
+
+    assert webwords.COUNTED_WORDS.keys() == systemlines.COUNTED.keys()
+    with (LOCALE_DIR / "it" / "LC_MESSAGES" / "leekha.po").open("rb") as f:
+        po = read_po(f, locale="it")
+    for code, (arg, one, many) in webwords.COUNTED_WORDS.items():
+        assert systemlines.COUNTED[code][0] == arg
+        entry = po.get(one)
+        assert entry is not None and entry.id == (one, many), code
+
+
 def test_every_word_the_page_shows_is_listed_for_the_catalogues() -> None:
     listed: set[str | tuple[str, str]] = {*webwords.msgids(), *webwords.PLURALS}
     missing = sorted(map(str, page_words() - listed))

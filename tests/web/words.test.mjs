@@ -46,3 +46,14 @@ test("English: the msgids themselves, and English plurals", () => {
   assert.equal(words.chatText({ from: "bob", text: "hi" }), "hi");
   assert.equal(words.explain({ code: "rate_limited", message: "" }), "too fast: wait a moment and try again");
 });
+
+test("a counted notice takes the language's plural form, never '1 times'", () => {
+  const line = (count) => ({ from: "*", code: "timeouts_bot", args: { name: "ann", count }, text: "x" });
+  words.useCatalogue("en", load("en"), codes);
+  assert.equal(words.chatText(line(1)), "a bot plays for ann: the clock ran out 1 time in a row");
+  assert.equal(words.chatText(line(3)), "a bot plays for ann: the clock ran out 3 times in a row");
+  words.useCatalogue("it", load("it"), codes);
+  assert.equal(words.chatText(line(1)), "un bot gioca per ann: il tempo è scaduto 1 volta di fila");
+  words.useCatalogue("ar", load("ar"), codes);
+  assert.equal(words.chatText(line(2)), "يلعب روبوت مكان ann: انتهى الوقت مرتين متتاليتين (2)");
+});
