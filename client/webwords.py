@@ -55,6 +55,7 @@ PAGE: tuple[str, ...] = (
     N_("level"), N_("add bot"), N_("remove bot"), N_("sit here"), N_("away"), N_("bot plays"),
     N_("passed"), N_("host"), N_("points"), N_("waiting for the host to start"),
     N_("waiting for players ({n}/4)"), N_("game over"), N_("your pass: choose 3 cards"),
+    N_("spectating"),
     N_("your turn"),
     N_("waiting for the passes"), N_("{name} to play"), N_("{n} s left"),
     N_("take my seat back"), N_("start"), N_("pass these 3 to {name}"),

@@ -187,6 +187,7 @@ function paintTurn(client, ui) {
     seatLeft = [...g.clockAt.keys()].find((s) => g.seatSecondsLeft(s) !== null) ?? null;
   }
   else if (v.turn !== null) { text = t("{name} to play", { name: who(g, v.turn) }); seatLeft = v.turn; }
+  if (g.table && !g.seated) text = text ? `${t("spectating")} · ${text}` : t("spectating"); // a watcher is told so
   turn.textContent = text;
   turn.dataset.seat = seatLeft === null ? "" : String(seatLeft);
   const left = seatLeft === null ? null : g.seatSecondsLeft(seatLeft);

@@ -79,6 +79,11 @@ def test_a_watcher_sees_the_turn_marker_and_the_clock(tmp_path: Path) -> None:
             turn = 0
             marked = w.locator(".seat.turn").evaluate_all("els => els.map(e => e.dataset.seat)")
             assert marked == [str(turn)], (turn, marked)
+            # The line under the table says wan only watches, as the terminal client does;
+            # gus, seated, is not told so.
+            watched, played = w.locator("#turn").inner_text(), p.locator("#turn").inner_text()
+            assert watched.startswith("spectating · "), watched
+            assert "spectating" not in played, played
             assert w.locator(f'.seat[data-seat="{turn}"] .seat-clock').is_visible()
             first = int(w.locator("#clock").get_attribute("data-seconds") or "-1")
             assert 0 < first <= 60, first
