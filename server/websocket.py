@@ -63,8 +63,8 @@ class Metered(ProtocolWrapper):
     pending = 0
 
     def write(self, data: bytes) -> None:
-        if self.session is not None and self.session.frames is not None:
-            self.session.frames.holding = True
+        if self.session is not None:
+            self.session.layer_wrote(len(data))
         super().write(data)  # type: ignore[no-untyped-call]
 
     def loseConnection(self) -> None:
@@ -179,6 +179,17 @@ class _Frames:
     def writeSequence(self, data: list[bytes]) -> None:
         self.write(b"".join(data))
 
+    def hold(self) -> None:
+        """The WebSocket layer wrote (a pong, its close): Twisted holds bytes now, so the
+        connection is paused until it has sent them, as after a write of ours; without
+        the pause its frames would go to Twisted past the output cap, and a peer that
+        never reads would never be judged by the read deadline."""
+        if self.sock is None or self.holding:
+            return
+        self.holding = True
+        if self.producer is not None:
+            self.producer.pauseProducing()
+
     def loseConnection(self) -> None:
         """The WebSocket's close; nothing if it is closed already (the peer's close may have
         crossed ours, and the connection learns of it only when the TCP connection ends)."""
@@ -244,6 +255,8 @@ class WebSocketSession:
         self.max_frame = max_frame
         self.allowance = max_frame + HEADROOM
         self.refused = False
+        #: Bytes the WebSocket layer wrote (pongs) since the peer last took all it was sent.
+        self.unread = 0
         self.meter: Metered | None = None
         self.ws: WebSocketTransport | None = None
         self.frames: _Frames | None = None
@@ -293,6 +306,23 @@ class WebSocketSession:
             self.peer.connectionLost(reason)
 
     # ---- from Metered ------------------------------------------------------------------
+    def layer_wrote(self, size: int) -> None:
+        """Twisted's WebSocket layer wrote `size` bytes of its own: a pong to each of the
+        peer's pings, its close. A peer that pings and never reads would have the server
+        hold pongs without end (they are not the connection's frames, so its output cap
+        does not see them): those written while the peer has not taken what it was sent
+        count against the same cap, max_output_kib, and past it the peer is dropped."""
+        frames, peer = self.frames, self.peer
+        if frames is None or not isinstance(peer, FramedConnection):
+            return
+        if not peer.paused:
+            self.unread = 0
+        frames.hold()
+        self.unread += size
+        if self.unread > peer.settings.max_output_kib * 1024 and not self.refused:
+            self.refused = True
+            peer.drop(f"it is not reading ({self.unread // 1024} KiB of pongs waiting)")
+
     def overflow(self, size: int) -> None:
         """More bytes than one message may have arrived without ending one."""
         why = f"a message of more than {self.max_frame} bytes (the limit) is arriving"

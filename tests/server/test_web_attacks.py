@@ -1,0 +1,103 @@
+"""Attacks on the table page's listener (leekha.server.web, leekha.server.websocket) over
+real loopback sockets, each found by an attacker's pass over the web server: the hostile
+peer speaks raw HTTP and RFC 6455 frames from a thread (no client library tidies them up),
+and what it may cost the server is bounded by the limits a TCP peer meets."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest_twisted
+from helpers.loopback import within
+from helpers.server import settings
+from twisted.internet.threads import deferToThread
+from twisted.logger import capturedLogs
+
+from leekha.server.app import RunningServer, start_server
+
+UPGRADE = (
+    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def frame(payload: bytes, opcode: int = 2) -> bytes:
+    """One final client frame, masked with the all-zero key (the payload as it is)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x80 | opcode, 0x80 | size))
+    else:
+        head = bytes((0x80 | opcode, 0x80 | 126)) + size.to_bytes(2, "big")
+    return head + b"\0\0\0\0" + payload
+
+
+def upgraded(port: int, rcvbuf: int | None = None) -> socket.socket:
+    """A WebSocket opened by hand, its 101 answer read."""
+    sock = socket.socket()
+    if rcvbuf is not None:  # before connecting, so the window stays small
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(UPGRADE.encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(1)
+        assert chunk, head
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def hello_frame(name: str) -> bytes:
+    return frame(msgpack.packb({"type": "hello", "id": 1, "name": name, "versions": [[1, 4]]}))
+
+
+async def serve(reactor: Any, tmp: Path, **over: Any) -> RunningServer:
+    return await start_server(reactor, settings(tmp / "data", **over), page=None)
+
+
+def ping_flood(port: int, budget: int) -> int:
+    """WebSocket pings with a protocol message now and then (so the frame allowance and the
+    keepalive never object), reading nothing: the bytes sent before the server closed the
+    connection, or `budget` if it never did."""
+    sock = upgraded(port, rcvbuf=4096)
+    sent = 0
+    try:
+        sock.sendall(hello_frame("pinger"))
+        block = frame(b"p" * 125, opcode=9) * 50
+        for rid in range(2, 1 << 30):
+            if sent >= budget:
+                return sent
+            block_end = frame(msgpack.packb({"type": "ping", "id": rid}))
+            sock.sendall(block + block_end)
+            sent += len(block) + len(block_end)
+    except OSError:
+        return sent
+    finally:
+        sock.close()
+    return sent
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_peer_that_pings_and_never_reads_is_dropped(tmp_path: Path) -> None:
+    """Every ping is answered with a pong Twisted holds for the peer; one that never reads
+    met no cap (and, once a pong was held, its frames went past the output cap too): the
+    server's memory grew without end. Now the pongs count against max_output_kib."""
+    from twisted.internet import reactor
+
+    server = await serve(
+        reactor, tmp_path, max_output_kib=64, rate_limit_msgs_per_s=1e5, rate_burst=100_000
+    )
+    try:
+        assert server.web is not None
+        budget = 24 << 20  # far past the kernel's buffers and the 64 KiB cap
+        with capturedLogs() as events:
+            sent = await within(deferToThread(ping_flood, server.web.port, budget), reactor, 120)
+        assert sent < budget, "the server never dropped a peer that does not read"
+        why = [str(e.get("why", "")) for e in events]
+        assert any("KiB of pongs waiting" in w for w in why), why
+    finally:
+        await server.stop()
