@@ -225,7 +225,7 @@ def web_factory(
     files = _Files(shipped(page), page)
     root = _Root(files, _Socket(factory, frozenset(origins)))
     site = _Site(root, timeout=HTTP_IDLE_S)  # type: ignore[no-untyped-call]
-    return MeteredFactory(site)  # type: ignore[no-untyped-call]
+    return MeteredFactory(site, factory)
 
 
 def wildcard(host: str) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from twisted.internet.interfaces import IAddress, IPullProducer, ITransport
-from twisted.internet.protocol import Protocol
+from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 from twisted.python.failure import Failure
@@ -38,8 +38,10 @@ from zope.interface import implementer
 
 from leekha.protocol.codec import HEADER_SIZE
 from leekha.protocol.errors import ProtocolError
+from leekha.server.connection import RATE_WORDS
+from leekha.server.domain.timers import Pending
 from leekha.server.socketsend import send_now, socket_of
-from leekha.server.transport import FramedConnection
+from leekha.server.transport import FramedConnection, Host
 
 log = Logger()
 
@@ -53,16 +55,55 @@ HEADROOM = 4096
 
 class Metered(ProtocolWrapper):
     """Below the WebSocket layer of one HTTP connection: before an upgrade, at most
-    HTTP_ALLOWANCE bytes are taken; once upgraded (`session` set), the bytes received
+    HTTP_ALLOWANCE bytes are taken, the connection counts against the address's open
+    connections as a game connection does (`MeteredFactory`), and a request begun must
+    be whole and answered within frame_timeout_s (a slow HTTP client is a slowloris as
+    a slow frame is); once upgraded (`session` set), the bytes received
     since the last whole message are counted, and a
     peer past its allowance is refused before Twisted buffers more of its message; and
     every write of the WebSocket layer itself (its pongs, its close) tells the session's
     `_Frames` that Twisted holds bytes now."""
 
+    factory: MeteredFactory
     session: WebSocketSession | None = None
     pending = 0
+    #: The address this connection counts against (None: not counted, or no longer).
+    counted: str | None = None
+    #: The deadline of the request begun (bytes arrived since the last answer).
+    request_timer: Pending | None = None
+
+    def release(self) -> None:
+        """Stop counting against the address: the connection ends, or it becomes a
+        WebSocket, whose game connection counts itself."""
+        self._stop_request_timer()
+        if self.counted is not None:
+            ip, self.counted = self.counted, None
+            self.factory.game.counter.release(ip)
+
+    def _stop_request_timer(self) -> None:
+        if self.request_timer is not None and self.request_timer.active():
+            self.request_timer.cancel()
+        self.request_timer = None
+
+    def _request_timed_out(self) -> None:
+        self.request_timer = None
+        game = self.factory.game
+        game.stats.dropped += 1
+        log.info(
+            "dropping {ip}: an HTTP request did not complete within {s:g} s",
+            ip=self.counted,
+            s=game.settings.frame_timeout_s,
+        )
+        tcp: Any = self.transport
+        tcp.abortConnection()
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self.release()
+        super().connectionLost(reason)  # type: ignore[no-untyped-call]
 
     def write(self, data: bytes) -> None:
+        if self.session is None:  # an answer: the request it answers is done
+            self._stop_request_timer()
         if self.session is not None:
             self.session.layer_wrote(len(data))
         super().write(data)  # type: ignore[no-untyped-call]
@@ -83,6 +124,9 @@ class Metered(ProtocolWrapper):
                 tcp: Any = self.transport
                 tcp.abortConnection()
                 return
+            if self.request_timer is None and self.counted is not None:
+                deadlines = self.factory.game.frame_deadlines
+                self.request_timer = deadlines.call(self._request_timed_out)
             super().dataReceived(data)  # type: ignore[no-untyped-call]
             return
         if session.refused:
@@ -96,11 +140,53 @@ class Metered(ProtocolWrapper):
             session.partial()
 
 
+class HttpRefusal(Protocol):
+    """A new HTTP connection over its address's rate or open-connection cap: the answer
+    in words (`status`, `text`) before any request is read, then the close; what it
+    sends is ignored (the game port's `Refusal`, in HTTP)."""
+
+    def __init__(self, status: bytes, text: str) -> None:
+        self.answer = (
+            (
+                b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                b"content-length: %d\r\nconnection: close\r\n\r\n" % (len(text) + 1)
+            )
+            + text.encode()
+            + b"\n"
+        )
+
+    def connectionMade(self) -> None:
+        transport: Any = self.transport
+        transport.write(self.answer)
+        transport.loseConnection()
+
+
 class MeteredFactory(WrappingFactory):
-    """The web server's factory wrapped so each connection is `Metered`."""
+    """The web server's factory wrapped so each connection is `Metered`; a new one is
+    first admitted as a game connection is (`game.counter`: the address's new-connection
+    rate, its penalty box, the open-connection caps), else refused (`HttpRefusal`)."""
 
     protocol = Metered
     noisy = False
+
+    def __init__(self, site: Any, game: Host) -> None:
+        super().__init__(site)  # type: ignore[no-untyped-call]
+        self.game = game
+
+    def buildProtocol(self, addr: IAddress | None) -> Any:
+        game = self.game
+        ip = str(getattr(addr, "host", "?"))
+        if not game.counter.admit(ip):
+            game.stats.refused += 1
+            game.stats.note(ip, "rate_limited")
+            return HttpRefusal(b"429 Too Many Requests", RATE_WORDS)
+        refusal = game.counter.acquire(ip)
+        if refusal is not None:
+            game.stats.violation(ip, "refused", refusal)
+            return HttpRefusal(b"503 Service Unavailable", refusal)
+        meter: Any = super().buildProtocol(addr)
+        meter.counted = ip
+        return meter
 
 
 def ws_frames(data: bytes) -> bytes:
@@ -272,6 +358,7 @@ class WebSocketSession:
         """The 101 answer is written: the connection begins (nothing may be written before)."""
         assert self.ws is not None and self.tcp is not None
         if self.meter is not None:
+            self.meter.release()  # the game connection counts itself from now on
             self.meter.session = self
             self.meter.pending = 0
         self.frames = _Frames(self.ws, self.tcp, self.request)

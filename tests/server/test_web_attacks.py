@@ -6,6 +6,7 @@ and what it may cost the server is bounded by the limits a TCP peer meets."""
 from __future__ import annotations
 
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,5 +100,97 @@ async def test_a_peer_that_pings_and_never_reads_is_dropped(tmp_path: Path) -> N
         assert sent < budget, "the server never dropped a peer that does not read"
         why = [str(e.get("why", "")) for e in events]
         assert any("KiB of pongs waiting" in w for w in why), why
+    finally:
+        await server.stop()
+
+
+def answer(sock: socket.socket) -> bytes:
+    """What the server sends until it closes (or 10 s pass)."""
+    out = b""
+    try:
+        while chunk := sock.recv(4096):
+            out += chunk
+    except OSError:
+        pass
+    return out
+
+
+def held_open(port: int, count: int) -> tuple[list[bytes], bytes]:
+    """`count` HTTP connections that send nothing, held open (the first lines of what
+    each got within a second), then one more: what that one got."""
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=1) for _ in range(count)]
+    try:
+        firsts = []
+        for sock in socks:
+            try:
+                firsts.append(sock.recv(100))
+            except TimeoutError:
+                firsts.append(b"")
+        extra = socket.create_connection(("127.0.0.1", port), timeout=10)
+        with extra:
+            refused = answer(extra)
+        # One of the first closed: a new one is let in again.
+        socks.pop().close()
+        time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as again:
+            again.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            firsts.append(answer(again).split(b"\r\n", 1)[0])
+        return firsts, refused
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+@pytest_twisted.ensureDeferred
+async def test_plain_http_connections_count_against_the_address_cap(tmp_path: Path) -> None:
+    """HTTP connections that never became a WebSocket were not counted at all: one address
+    could hold thousands (each a file descriptor, up to the process's limit) where the
+    game port allows it max_connections_per_ip. Now one counts as a game connection does,
+    and the one over the cap is told so in words and closed."""
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path, max_connections_per_ip=3)
+    try:
+        assert server.web is not None
+        firsts, refused = await within(deferToThread(held_open, server.web.port, 3), reactor, 30)
+        assert firsts[:3] == [b"", b"", b""]  # held, unanswered: they asked nothing yet
+        assert firsts[3] == b"HTTP/1.1 404 Not Found"  # no page here; but let in again
+        head, _, body = refused.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503"), refused
+        assert body == b"too many connections from 127.0.0.1 (limit 3)\n"
+    finally:
+        await server.stop()
+
+
+def trickle(port: int, every: float, seconds: float) -> float:
+    """An HTTP request whose headers never end, one line every `every` seconds: how long
+    the server kept the connection (`seconds` if it kept it all along)."""
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        try:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            while time.monotonic() - start < seconds:
+                time.sleep(every)
+                sock.sendall(b"X-Slow: 1\r\n")
+        except OSError:
+            pass
+    return time.monotonic() - start
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_slow_http_request_is_dropped_at_the_frame_deadline(tmp_path: Path) -> None:
+    """A client that sends its request's headers a line at a time kept its connection for
+    good: Twisted's idle timeout (60 s) starts again with every byte. Now a request begun
+    must be answered within frame_timeout_s, as a frame begun must be whole."""
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path, frame_timeout_s=0.5)
+    try:
+        assert server.web is not None
+        with capturedLogs() as events:
+            kept = await within(deferToThread(trickle, server.web.port, 0.1, 5.0), reactor, 30)
+        assert kept < 3.0, f"a trickling HTTP client was kept {kept:.1f} s"
+        why = [e.get("log_format", "") for e in events]
+        assert any("HTTP request did not complete" in str(w) for w in why), why
     finally:
         await server.stop()
