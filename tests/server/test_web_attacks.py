@@ -194,3 +194,78 @@ async def test_a_slow_http_request_is_dropped_at_the_frame_deadline(tmp_path: Pa
         assert any("HTTP request did not complete" in str(w) for w in why), why
     finally:
         await server.stop()
+
+
+def exchange(port: int, request: bytes) -> bytes:
+    """One request sent verbatim on a connection of its own; all the server answered."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        head = b""
+        while b"\r\n\r\n" not in head and (chunk := sock.recv(4096)):
+            head += chunk
+        top, _, body = head.partition(b"\r\n\r\n")
+        length = [
+            int(line.split(b":", 1)[1])
+            for line in top.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ]
+        want = length[0] if length and not request.startswith(b"HEAD") else 0
+        while len(body) < want and (chunk := sock.recv(4096)):
+            body += chunk
+        return top + b"\r\n\r\n" + body
+
+
+def upgrade_with(*lines: str, method: str = "GET", without: str = "") -> bytes:
+    """An upgrade request to /ws with `lines` in place of the headers of the same name
+    (and none named `without`)."""
+    names = {line.split(":", 1)[0].lower() for line in lines} | {without.lower()}
+    base = [line for line in UPGRADE.split("\r\n")[1:] if line]
+    kept = [line for line in base if line.split(":", 1)[0].lower() not in names]
+    return "\r\n".join([f"{method} /ws HTTP/1.1", *kept, *lines, "", ""]).encode()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_malformed_upgrade_is_answered_in_words_and_not_logged(tmp_path: Path) -> None:
+    """Twisted's WebSocket resource logs each failed upgrade as an error (a scanner fills
+    the operator's log), headers h11 finds malformed (two `Host`) broke it with a traceback
+    and a 500,
+    and a HEAD with the upgrade headers was upgraded. Now each is a plain answer in words,
+    counted, not logged; and a HEAD of a file logs no warning."""
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path)
+    try:
+        assert server.web is not None
+        port = server.web.port
+        cases = {
+            "two hosts": upgrade_with("Host: 127.0.0.1", "Host: a"),
+            "no version": upgrade_with("Sec-WebSocket-Version: 8"),
+            "no key": upgrade_with(without="Sec-WebSocket-Key"),
+            "not an upgrade connection": upgrade_with("Connection: keep-alive"),
+        }
+        with capturedLogs() as events:
+            answers = {
+                case: await deferToThread(exchange, port, request)
+                for case, request in cases.items()
+            }
+            head = await deferToThread(exchange, port, upgrade_with(method="HEAD"))
+            plain = await deferToThread(exchange, port, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = await deferToThread(exchange, port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        for case, reply in answers.items():
+            top, _, body = reply.partition(b"\r\n\r\n")
+            assert top.startswith(b"HTTP/1.1 400"), (case, reply)
+            assert body.startswith(b"not a WebSocket upgrade: "), (case, reply)
+        assert head.startswith(b"HTTP/1.1 426"), head
+        assert head.endswith(b"\r\n\r\n")  # no body
+        assert plain.startswith(b"HTTP/1.1 404") and plain.endswith(b"\r\n\r\n"), plain
+        length = [x for x in got.split(b"\r\n") if x.lower().startswith(b"content-length")]
+        assert length and length[0] in plain.split(b"\r\n"), (plain, got)
+        loud = [
+            e
+            for e in events
+            if (e["log_level"].name in ("warn", "error", "critical") or "eat it" in str(e))
+            and "is not installed" not in str(e.get("log_format", ""))  # once, for the page
+        ]
+        assert not loud, loud
+    finally:
+        await server.stop()
