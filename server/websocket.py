@@ -129,14 +129,20 @@ class Metered(ProtocolWrapper):
                 self.request_timer = deadlines.call(self._request_timed_out)
             super().dataReceived(data)  # type: ignore[no-untyped-call]
             return
-        if session.refused:
-            return
-        self.pending += len(data)
-        if self.pending > session.allowance:
-            session.overflow(self.pending)
-            return
-        super().dataReceived(data)  # type: ignore[no-untyped-call]
-        if self.pending:
+        # Fed in pieces no larger than what the message begun may still have: one read
+        # (up to 64 KiB) may end that message and go on with others, and the whole read
+        # counted against the message begun refused a peer that stayed within the limit.
+        while data:
+            if session.refused:
+                return
+            room = session.allowance - self.pending
+            if room <= 0:
+                session.overflow(self.pending + len(data))
+                return
+            piece, data = (data[:room], data[room:]) if len(data) > room else (data, b"")
+            self.pending += len(piece)
+            super().dataReceived(piece)  # type: ignore[no-untyped-call]
+        if self.pending and not session.refused:
             session.partial()
 
 

@@ -269,3 +269,70 @@ async def test_a_malformed_upgrade_is_answered_in_words_and_not_logged(tmp_path:
         assert not loud, loud
     finally:
         await server.stop()
+
+
+def server_frame(buf: bytes) -> tuple[bytes | None, bytes] | None:
+    """The first whole (unmasked, short or 16-bit length) server frame in `buf`: its body
+    (None for a control frame) and what follows it, or None while it is not whole."""
+    if len(buf) < 2:
+        return None
+    size, start = buf[1] & 0x7F, 2
+    if size == 126:
+        if len(buf) < 4:
+            return None
+        size, start = int.from_bytes(buf[2:4], "big"), 4
+    if len(buf) < start + size:
+        return None
+    binary = buf[0] & 0x0F == 2
+    return (buf[start : start + size] if binary else None), buf[start + size :]
+
+
+def big_then_burst(port: int) -> list[Any]:
+    """A ping of 8 KiB (padded with a field the server ignores) sent in two parts: the
+    first alone, then its rest and 60 KiB of small pings in one write (one read on the
+    server). What came back."""
+    sock = upgraded(port)
+    with sock:
+        sock.sendall(hello_frame("bursty"))
+        big = msgpack.packb({"type": "ping", "id": 2, "pad": "x" * 8000})
+        whole = frame(big)
+        small = b"".join(frame(msgpack.packb({"type": "ping", "id": i})) for i in range(3, 3003))
+        sock.sendall(whole[:5000])
+        time.sleep(0.3)  # read by the server on its own
+        sock.sendall(whole[5000:] + small)
+        got: list[Any] = []
+        buf = b""
+        sock.settimeout(5)
+        try:
+            while len(got) < 3002:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+                while (parsed := server_frame(buf)) is not None:
+                    body, buf = parsed
+                    if body is not None:
+                        got.append(msgpack.unpackb(body))
+        except OSError:
+            pass
+        return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_read_that_ends_a_message_and_goes_on_is_not_too_large(tmp_path: Path) -> None:
+    """The bytes of a message begun were counted a read at a time before the read was
+    handed on: a read that ended an 8 KiB message and went on with 60 KiB of others
+    counted 8 + 64 KiB against the one message, and an honest peer was refused
+    `frame_too_large`. Now a read is handed on in pieces that fit the message begun."""
+    from twisted.internet import reactor
+
+    server = await serve(reactor, tmp_path, rate_limit_msgs_per_s=1e5, rate_burst=100_000)
+    try:
+        assert server.web is not None
+        got = await within(deferToThread(big_then_burst, server.web.port), reactor, 30)
+        assert got[0]["type"] == "welcome", got[:2]
+        errors = [m for m in got if m.get("type") == "error"]
+        assert not errors, errors[:2]
+        assert [m["re"] for m in got[1:]] == list(range(2, 3003))
+    finally:
+        await server.stop()
