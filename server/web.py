@@ -32,7 +32,8 @@ from twisted.web.websocket import WebSocketResource
 
 from leekha.protocol.codec import DEFAULT_MAX_FRAME
 from leekha.server.connection import ServerFactory
-from leekha.server.websocket import MeteredFactory, WebSocketSession
+from leekha.server.webmeter import MeteredFactory
+from leekha.server.websocket import WebSocketSession
 from leekha.server.webvalues import parse_origin
 
 log = Logger()
