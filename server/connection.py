@@ -39,12 +39,15 @@ __all__ = [
     "ServerFactory",
 ]
 
+#: The words of a new connection refused for its address's rate (here and on the table
+#: page's listener, leekha.server.websocket).
+RATE_WORDS = "too many new connections from your address; wait a few seconds"
 #: The one frame a refused new connection gets before the server closes it (an error
 #: before any hello, as a session would send it).
 REFUSED_FRAME = Connection("server").send(
     M.Error(
         code="rate_limited",
-        message="too many new connections from your address; wait a few seconds",
+        message=RATE_WORDS,
         re=None,
     )
 )

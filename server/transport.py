@@ -239,6 +239,11 @@ class FramedConnection(Protocol):
         if self._paused_since is None:
             self._paused_since = self.clock.seconds()
 
+    @property
+    def paused(self) -> bool:
+        """Twisted holds bytes the peer has not taken yet."""
+        return self._paused_since is not None
+
     def resumeProducing(self) -> None:
         """Twisted sent everything (or, streaming, nearly): write what waited."""
         self._paused_since = None
@@ -254,7 +259,9 @@ class FramedConnection(Protocol):
         self._held = []
         self._held_bytes = 0
 
-    def _dropped(self, why: str) -> None:
+    def drop(self, why: str) -> None:
+        """Drop a peer that broke a limit of the byte side (a deadline, the output cap),
+        logged and counted (leekha.server.websocket drops one for its pongs too)."""
         log.info("dropping {ip}: {why}", ip=self.ip, why=why)
         self.server.stats.dropped += 1
         self.abort()
@@ -275,7 +282,7 @@ class FramedConnection(Protocol):
 
     def _frame_timed_out(self) -> None:
         self._frame_timer = None
-        self._dropped(f"a frame did not complete within {self.settings.frame_timeout_s:g} s")
+        self.drop(f"a frame did not complete within {self.settings.frame_timeout_s:g} s")
 
     def keepalive(self, now: float) -> float | None:
         """Looked at by the factory's keepalive watch when due; returns when to look next.
@@ -288,11 +295,11 @@ class FramedConnection(Protocol):
         interval = self.settings.ping_interval_s
         paused = self._paused_since
         if paused is not None and now - paused >= limit:
-            self._dropped(f"it has not read for {now - paused:.0f} s")
+            self.drop(f"it has not read for {now - paused:.0f} s")
             return None
         silent = now - self.last_heard
         if silent >= limit:
-            self._dropped(f"no message for {silent:.0f} s")
+            self.drop(f"no message for {silent:.0f} s")
             return None
         last = max(self.last_heard, self._pinged_at)
         if now - last >= interval:
@@ -434,7 +441,7 @@ class FramedConnection(Protocol):
             self._held_bytes += len(data)
             cap = self.settings.max_output_kib * 1024
             if self._held_bytes > cap:
-                self._dropped(f"it is not reading ({self._held_bytes // 1024} KiB waiting)")
+                self.drop(f"it is not reading ({self._held_bytes // 1024} KiB waiting)")
             return
         transport = wire(self.transport)
         if self._socket is not None:

@@ -32,7 +32,8 @@ from twisted.web.websocket import WebSocketResource
 
 from leekha.protocol.codec import DEFAULT_MAX_FRAME
 from leekha.server.connection import ServerFactory
-from leekha.server.websocket import MeteredFactory, WebSocketSession
+from leekha.server.webmeter import MeteredFactory
+from leekha.server.websocket import WebSocketSession
 from leekha.server.webvalues import parse_origin
 
 log = Logger()
@@ -106,6 +107,13 @@ def _plain(request: Request, code: int, text: str) -> bytes:
     return text.encode()
 
 
+def _head(request: Request, body: bytes) -> bytes:
+    """A HEAD's answer: the GET's headers, its length, no body (Twisted, handed a body
+    for a HEAD, logs a warning per request: a scanner's HEADs would fill the log)."""
+    request.setHeader(b"content-length", b"%d" % len(body))
+    return b""
+
+
 class _Files(Resource):
     """Every path but /ws: a shipped file, or 404."""
 
@@ -138,6 +146,9 @@ class _Files(Resource):
         request.setHeader(b"content-type", found.type.encode())
         return found.body
 
+    def render_HEAD(self, request: Request) -> bytes:
+        return _head(request, self.render_GET(request))
+
 
 class _Root(Resource):
     def __init__(self, files: _Files, socket: Any) -> None:
@@ -150,6 +161,9 @@ class _Root(Resource):
 
     def render_GET(self, request: Request) -> bytes:
         return self.files.render_GET(request)
+
+    def render_HEAD(self, request: Request) -> bytes:
+        return self.files.render_HEAD(request)
 
 
 def origin_allowed(request: Request, extra: frozenset[str]) -> bool:
@@ -174,6 +188,25 @@ def origin_allowed(request: Request, extra: frozenset[str]) -> bool:
         return False
 
 
+def bad_upgrade(request: Request) -> str | None:
+    """Why the request is not a WebSocket upgrade wsproto accepts, or None: the check
+    Twisted's WebSocketResource makes, which logs every failure at error level, and
+    which headers h11 finds malformed (two `Host`) broke with a traceback
+    and a 500."""
+    import h11
+    from wsproto import ConnectionType
+    from wsproto.handshake import H11Handshake
+    from wsproto.utilities import RemoteProtocolError
+
+    raw = request.requestHeaders.getAllRawHeaders()
+    headers = [(name, value) for name, values in raw for value in values]
+    try:
+        H11Handshake(ConnectionType.SERVER).initiate_upgrade_connection(headers, request.path)
+    except (RemoteProtocolError, h11.ProtocolError) as exc:
+        return str(exc)
+    return None
+
+
 class _Socket(WebSocketResource):
     """`/ws`: the origin checked, then a `WebSocketSession` around the connection the
     server's factory builds for the peer's address (its caps and penalty box apply)."""
@@ -186,14 +219,27 @@ class _Socket(WebSocketResource):
     def render_GET(self, request: Request) -> bytes | int:
         upgrade = (request.getHeader(b"upgrade") or b"").lower()
         if upgrade != b"websocket":  # a plain GET (a scanner, a curious browser): no log
-            request.setHeader(b"upgrade", b"websocket")
-            return _plain(request, 426, "this is the table's WebSocket; open the page instead\n")
+            return self._not_upgrade(request)
+        ip = str(request.getClientAddress().host)  # type: ignore[attr-defined]
         if not origin_allowed(request, self.origins):
             origin = request.getHeader(b"origin")
-            self.game.stats.note(str(request.getClientAddress().host), "foreign_origin")  # type: ignore[attr-defined]
+            self.game.stats.note(ip, "foreign_origin")
             log.debug("refused a WebSocket from origin {origin}", origin=origin)
             return _plain(request, 403, "this page's origin may not open the table socket\n")
+        why = bad_upgrade(request)
+        if why is not None:  # said here: Twisted would log each one as an error
+            self.game.stats.note(ip, "bad_upgrade")
+            return _plain(request, 400, f"not a WebSocket upgrade: {why}\n")
         return super().render_GET(request)
+
+    def render_HEAD(self, request: Request) -> bytes:
+        """No upgrade on a HEAD (Twisted would answer it 101 as a GET): the plain GET's
+        answer, without its body."""
+        return _head(request, self._not_upgrade(request))
+
+    def _not_upgrade(self, request: Request) -> bytes:
+        request.setHeader(b"upgrade", b"websocket")
+        return _plain(request, 426, "this is the table's WebSocket; open the page instead\n")
 
     def buildProtocol(self, request: Request) -> WebSocketSession:
         peer = self.game.buildProtocol(request.getClientAddress(), direct=False)
@@ -225,7 +271,7 @@ def web_factory(
     files = _Files(shipped(page), page)
     root = _Root(files, _Socket(factory, frozenset(origins)))
     site = _Site(root, timeout=HTTP_IDLE_S)  # type: ignore[no-untyped-call]
-    return MeteredFactory(site)  # type: ignore[no-untyped-call]
+    return MeteredFactory(site, factory)
 
 
 def wildcard(host: str) -> bool:

@@ -12,9 +12,9 @@ limits, rate limits, deadlines and keepalive) and re-frames at its edges:
   the one decoder (leekha.protocol.codec) judges it: empty, over the frame limit, not
   msgpack, not a map are refused exactly as on TCP. A text message is refused `bad_frame`
   the same way. A message still arriving is held by Twisted's WebSocket layer, not by our
-  decoder, so `Metered` counts its bytes below that layer: past the frame limit the peer
-  is refused `frame_too_large` before Twisted holds more, and a message begun starts the
-  connection's frame deadline (`FramedConnection.frame_begun`).
+  decoder, so `Metered` (leekha.server.webmeter) counts its bytes below that layer: past
+  the frame limit the peer is refused `frame_too_large` before Twisted holds more, and a
+  message begun starts the connection's frame deadline (`FramedConnection.frame_begun`).
 - out: what the connection writes is whole frames (leekha.server.transport writes nothing
   else); `_Frames.write` sends each body as one binary message.
 
@@ -30,7 +30,6 @@ from typing import Any
 from twisted.internet.interfaces import IAddress, IPullProducer, ITransport
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
-from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 from twisted.python.failure import Failure
 from twisted.web.server import Request
 from twisted.web.websocket import WebSocketTransport
@@ -40,67 +39,13 @@ from leekha.protocol.codec import HEADER_SIZE
 from leekha.protocol.errors import ProtocolError
 from leekha.server.socketsend import send_now, socket_of
 from leekha.server.transport import FramedConnection
+from leekha.server.webmeter import Metered
 
 log = Logger()
 
-#: Bytes an HTTP connection may send before it is upgraded (or in all, if never): requests
-#: for the page's files are a few hundred bytes each; a request body is of no use here.
-HTTP_ALLOWANCE = 1 << 20
 #: Bytes a peer may send beyond one frame's limit before its message ends: WebSocket frame
 #: headers (at most 14 bytes each) of a message sent in fragments, and control frames.
 HEADROOM = 4096
-
-
-class Metered(ProtocolWrapper):
-    """Below the WebSocket layer of one HTTP connection: before an upgrade, at most
-    HTTP_ALLOWANCE bytes are taken; once upgraded (`session` set), the bytes received
-    since the last whole message are counted, and a
-    peer past its allowance is refused before Twisted buffers more of its message; and
-    every write of the WebSocket layer itself (its pongs, its close) tells the session's
-    `_Frames` that Twisted holds bytes now."""
-
-    session: WebSocketSession | None = None
-    pending = 0
-
-    def write(self, data: bytes) -> None:
-        if self.session is not None and self.session.frames is not None:
-            self.session.frames.holding = True
-        super().write(data)  # type: ignore[no-untyped-call]
-
-    def loseConnection(self) -> None:
-        """The WebSocket layer closes (its answer to the peer's close, or ours): the
-        WebSocket is closed from now on, and `_Frames` lets go of the TCP transport, whose
-        registered pull producer would otherwise keep it open for good."""
-        if self.session is not None and self.session.frames is not None:
-            self.session.frames.closed()
-        super().loseConnection()  # type: ignore[no-untyped-call]
-
-    def dataReceived(self, data: bytes) -> None:
-        session = self.session
-        if session is None:  # plain HTTP: page loads are small, bodies have no use here
-            self.pending += len(data)
-            if self.pending > HTTP_ALLOWANCE:
-                tcp: Any = self.transport
-                tcp.abortConnection()
-                return
-            super().dataReceived(data)  # type: ignore[no-untyped-call]
-            return
-        if session.refused:
-            return
-        self.pending += len(data)
-        if self.pending > session.allowance:
-            session.overflow(self.pending)
-            return
-        super().dataReceived(data)  # type: ignore[no-untyped-call]
-        if self.pending:
-            session.partial()
-
-
-class MeteredFactory(WrappingFactory):
-    """The web server's factory wrapped so each connection is `Metered`."""
-
-    protocol = Metered
-    noisy = False
 
 
 def ws_frames(data: bytes) -> bytes:
@@ -179,6 +124,17 @@ class _Frames:
     def writeSequence(self, data: list[bytes]) -> None:
         self.write(b"".join(data))
 
+    def hold(self) -> None:
+        """The WebSocket layer wrote (a pong, its close): Twisted holds bytes now, so the
+        connection is paused until it has sent them, as after a write of ours; without
+        the pause its frames would go to Twisted past the output cap, and a peer that
+        never reads would never be judged by the read deadline."""
+        if self.sock is None or self.holding:
+            return
+        self.holding = True
+        if self.producer is not None:
+            self.producer.pauseProducing()
+
     def loseConnection(self) -> None:
         """The WebSocket's close; nothing if it is closed already (the peer's close may have
         crossed ours, and the connection learns of it only when the TCP connection ends)."""
@@ -244,6 +200,8 @@ class WebSocketSession:
         self.max_frame = max_frame
         self.allowance = max_frame + HEADROOM
         self.refused = False
+        #: Bytes the WebSocket layer wrote (pongs) since the peer last took all it was sent.
+        self.unread = 0
         self.meter: Metered | None = None
         self.ws: WebSocketTransport | None = None
         self.frames: _Frames | None = None
@@ -259,6 +217,7 @@ class WebSocketSession:
         """The 101 answer is written: the connection begins (nothing may be written before)."""
         assert self.ws is not None and self.tcp is not None
         if self.meter is not None:
+            self.meter.release()  # the game connection counts itself from now on
             self.meter.session = self
             self.meter.pending = 0
         self.frames = _Frames(self.ws, self.tcp, self.request)
@@ -293,6 +252,27 @@ class WebSocketSession:
             self.peer.connectionLost(reason)
 
     # ---- from Metered ------------------------------------------------------------------
+    def closing(self) -> None:
+        if self.frames is not None:
+            self.frames.closed()
+
+    def layer_wrote(self, size: int) -> None:
+        """Twisted's WebSocket layer wrote `size` bytes of its own: a pong to each of the
+        peer's pings, its close. A peer that pings and never reads would have the server
+        hold pongs without end (they are not the connection's frames, so its output cap
+        does not see them): those written while the peer has not taken what it was sent
+        count against the same cap, max_output_kib, and past it the peer is dropped."""
+        frames, peer = self.frames, self.peer
+        if frames is None or not isinstance(peer, FramedConnection):
+            return
+        if not peer.paused:
+            self.unread = 0
+        frames.hold()
+        self.unread += size
+        if self.unread > peer.settings.max_output_kib * 1024 and not self.refused:
+            self.refused = True
+            peer.drop(f"it is not reading ({self.unread // 1024} KiB of pongs waiting)")
+
     def overflow(self, size: int) -> None:
         """More bytes than one message may have arrived without ending one."""
         why = f"a message of more than {self.max_frame} bytes (the limit) is arriving"
