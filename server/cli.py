@@ -96,8 +96,11 @@ async def _serve(reactor: ServerReactor, settings: ServerSettings, page: Path | 
         raise SystemExit(1) from None
     reactor.addSystemEventTrigger("before", "shutdown", lambda: ensureDeferred(server.stop()))
     # One parseable line on stdout per listener for scripts and test harnesses; the
-    # first is the short form's host and port.
-    print(f"listening on {server.host}:{server.port}", flush=True)
+    # first is the first listener's address and port (with `--listen` its interface,
+    # not the short form's `--host`, which it replaced).
+    first = server.listeners[0].interface or server.host
+    first = f"[{first}]" if ":" in first else first  # IPv6, so the port stays parseable
+    print(f"listening on {first}:{server.port}", flush=True)
     for listener in server.listeners[1:]:
         print(f"listening on {listener.description} port {listener.port}", flush=True)
     if server.tls is not None:

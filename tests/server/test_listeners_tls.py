@@ -201,3 +201,22 @@ def test_leekha_serve_tls_with_a_self_signed_certificate(tmp_path: Path) -> None
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.slow  # starts a process or a pty: not in the fast lane
+@pytest.mark.timeout(60)
+def test_leekha_serve_start_line_names_the_listen_interface_not_host(tmp_path: Path) -> None:
+    """With `--listen tcp:0:interface=127.0.0.1` the start line names that interface, not
+    the `--host` the listen list replaced (docs/hosting.md: the line says where it listens)."""
+    # serve_process checks that the first line begins "listening on 127.0.0.1:".
+    proc, port = serve_process(
+        tmp_path, "--host", "0.0.0.0", "--listen", "tcp:0:interface=127.0.0.1"
+    )
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
