@@ -167,6 +167,10 @@ def test_export_and_status_read_the_servers_database(
     assert status[1] == "running: 6/8 games"
     assert status[4].startswith(doc["entrants"][doc["standings"][0]["entrant"]]["label"])
 
+    # -o naming a folder: a sentence and status 1, not a traceback
+    assert cli.main(["tournament", "export", str(tid), *where, "-o", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.startswith(f"leekha tournament: cannot write {tmp_path}: ")
+
     assert cli.main(["tournament", "export", "99", *where]) == 1
     assert "no tournament 99" in capsys.readouterr().err
     assert cli.main(["tournament", "export", "1", "--data-dir", str(tmp_path / "none")]) == 1
