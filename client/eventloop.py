@@ -86,19 +86,32 @@ def run_on_reactor(main: Callable[[Reactor], Awaitable[int]], *, tls: bool = Tru
 
 def _note_interrupt(interrupted: list[int]) -> None:
     """Ctrl-C stops the reactor (Twisted's own SIGINT handler, no KeyboardInterrupt):
-    note it too, so the command ends with 130 as every command does when interrupted."""
+    note it too, so the command ends with 130 as every command does when interrupted.
+
+    Only the first SIGINT or SIGTERM reaches Twisted's handler. Each one queues a
+    `reactor.stop()`, and the second, run once the first has stopped the reactor, raised
+    ReactorNotRunning and printed its traceback: Ctrl-C pressed twice, `kill` twice, or
+    GNU `timeout`, which signals the command and then its whole process group. The
+    shutdown the first one starts is bounded (a bot's hang-up waits two seconds)."""
     import signal
     from types import FrameType
 
-    twisted_handler = signal.getsignal(signal.SIGINT)
-    if not callable(twisted_handler):
-        return
+    stopping: list[int] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        twisted_handler = signal.getsignal(signum)
+        if not callable(twisted_handler):
+            continue
 
-    def on_interrupt(signum: int, frame: FrameType | None) -> None:
-        interrupted.append(signum)
-        twisted_handler(signum, frame)
+        def once(
+            signum: int, frame: FrameType | None, handler: Callable[..., object] = twisted_handler
+        ) -> None:
+            if signum == signal.SIGINT:
+                interrupted.append(signum)
+            if not stopping:
+                stopping.append(signum)
+                handler(signum, frame)
 
-    signal.signal(signal.SIGINT, on_interrupt)
+        signal.signal(signum, once)
 
 
 def _settle(running: list[asyncio.Future[int]]) -> None:

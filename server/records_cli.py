@@ -172,7 +172,11 @@ def _export(store: Store, args: argparse.Namespace) -> int:
         payload = [store.game_record(i) for i in store.game_ids()]
     text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
     if args.output is not None:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:  # no such folder, a folder, no permission: words, not a trace
+            print(f"leekha records: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(text)
     return 0

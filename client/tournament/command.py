@@ -222,6 +222,11 @@ def _fail(problem: object, code: int = 2) -> int:
 
 def run(args: argparse.Namespace) -> int:
     action = args.tournament_command
+    if action == "status" and args.address is None and args.follow:
+        # A database cannot be followed: `status ID --follow` (docs/tournaments.md's first
+        # example) follows the server on this machine, where the database alone would
+        # print the standings once and end, the games still running.
+        args.address = "127.0.0.1"
     if action == "export" or (action == "status" and args.address is None):
         from leekha.client.tournament import database
 

@@ -24,7 +24,8 @@ class Local(Protocol):
 
 
 class NotFound(Exception):
-    """No database, or no such tournament in it; the text says which."""
+    """No database, or no such tournament in it, or no writing the export's --output
+    file; the text says which (the command's status 1, a sentence, no traceback)."""
 
 
 def load(
@@ -70,5 +71,10 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "output", None) is None:
         sys.stdout.write(out + "\n")
     else:
-        args.output.write_text(out + "\n", encoding="utf-8")
+        try:
+            args.output.write_text(out + "\n", encoding="utf-8")
+        except OSError as exc:  # no such folder, a folder, no permission: words, not a trace
+            raise NotFound(
+                _("cannot write {path}: {problem}").format(path=args.output, problem=exc.strerror)
+            ) from exc
     return 0

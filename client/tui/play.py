@@ -130,14 +130,25 @@ PLAY_KEY = "leekha play"
 
 
 def ask_resume(round_no: int) -> bool:
-    """Ask on the terminal, before the screen opens; Enter means yes."""
-    try:
-        answer = input(_("Resume the game in round {n}? (Y/n) ").format(n=round_no))
-    except EOFError:
-        return False
+    """Ask on the terminal, before the screen opens; Enter means yes. No forgets the
+    unfinished game for good, so only a no says no: anything else (a card's letter typed
+    before the screen is up, a slip of the finger) asks again rather than lose the game."""
     # TRANSLATORS: the answers that mean yes to "Resume the game…? (Y/n)", lowercase,
     # separated by spaces (y and yes are always understood too).
-    return answer.strip().lower() in ("", "y", "yes", *_("y yes").split())
+    yes = ("", "y", "yes", *_("y yes").split())
+    # TRANSLATORS: the answers that mean no to "Resume the game…? (Y/n)", lowercase,
+    # separated by spaces (n and no are always understood too).
+    no = ("n", "no", *_("n no").split())
+    while True:
+        try:
+            answer = input(_("Resume the game in round {n}? (Y/n) ").format(n=round_no))
+        except EOFError:
+            return False
+        answer = answer.strip().lower()
+        if answer in yes:
+            return True
+        if answer in no:
+            return False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

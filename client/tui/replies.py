@@ -140,7 +140,10 @@ class Replies:
             # The server says we are in the lobby: no snapshot will come to replace the
             # table on screen, so the core left it.
             s.say(_("reconnected, but your seat was given up while you were away"), error=True)
-        elif w.resumed:
+        elif w.resumed and (change.again or w.table_id is not None):
+            # Not on a first welcome in the lobby: a new `leekha join` resumes the session
+            # its token names, and "reconnected" there told a newcomer of a drop that
+            # never happened. Back at a table from an earlier run, it is news.
             s.say(_("reconnected"))
         elif change.lost == "session":
             # A fresh session after the old one expired: the seat is gone.

@@ -56,3 +56,50 @@ def test_ctrl_c_ends_join_play_and_replay_with_130(port: int, tmp_path: Path) ->
         assert codes == {"join": INTERRUPTED, "play": INTERRUPTED, "replay": INTERRUPTED}
     finally:
         terms.close()
+
+
+#: A command on the client's event loop that waits until it is stopped, and says when
+#: it is running (Twisted's signal handlers are in place once the reactor runs).
+_WAITER = """
+import sys
+from leekha.client.eventloop import run_on_reactor
+
+async def main(reactor):
+    import asyncio
+    from twisted.internet import task
+    # a shutdown that takes a while, as `leekha bot`'s hang-up does (up to two seconds)
+    reactor.addSystemEventTrigger("before", "shutdown", task.deferLater, reactor, 1.0)
+    reactor.callLater(0.3, lambda: print("running", flush=True))
+    await asyncio.sleep(3600)
+    return 0
+
+sys.exit(run_on_reactor(main))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_a_second_signal_while_stopping_prints_no_traceback(signame: str) -> None:
+    """`kill` twice, Ctrl-C twice, or GNU `timeout` (which signals the command and then
+    its process group): each signal queued a reactor.stop(), and the second raised
+    ReactorNotRunning with a traceback on stderr (seen on `leekha bot` under timeout)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WAITER], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"running"
+        sig = getattr(signal, signame)
+        proc.send_signal(sig)
+        time.sleep(0.3)  # the second comes while the first's shutdown is under way
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert b"Traceback" not in err and b"ReactorNotRunning" not in err, err.decode()
+    assert proc.returncode == (INTERRUPTED if signame == "SIGINT" else 0)

@@ -1137,3 +1137,19 @@ def test_the_counting_aid_is_as_the_player_left_it_after_a_resume(tmp_path: Path
     again.at_table.toggle_counting()
     assert not M.ClientModel("ann", prefs=Prefs(tmp_path / "screen.json")).at_table.counting
     assert not M.ClientModel("ann").at_table.counting  # no file: the default, off
+
+
+def test_a_first_welcome_that_resumes_into_the_lobby_says_nothing_of_reconnecting() -> None:
+    """A new `leekha join` presents the token kept from the last run, so the server
+    resumes the session: in the lobby, nothing was lost and no link had dropped, and the
+    status line must not say "reconnected" to someone who just started the program."""
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.apply(P.Welcome(re=1, version=[1, 1], server="s", token="t" * 16, name="ann",
+                      resumed=True, table_id=None, seat=None))  # fmt: skip
+    assert m.screen == M.LOBBY and "reconnect" not in m.status
+    assert [type(x) for x in m.take_outbox()] == [P.ListTables]
+    # back at a seat kept from an earlier run, it is news
+    m = M.ClientModel("ann", clock=lambda: 100.0)
+    m.apply(P.Welcome(re=1, version=[1, 1], server="s", token="t" * 16, name="ann",
+                      resumed=True, table_id=7, seat=0))  # fmt: skip
+    assert m.status == "reconnected"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 import pytest
@@ -166,6 +167,10 @@ def test_export_and_status_read_the_servers_database(
     assert status[1] == "running: 6/8 games"
     assert status[4].startswith(doc["entrants"][doc["standings"][0]["entrant"]]["label"])
 
+    # -o naming a folder: a sentence and status 1, not a traceback
+    assert cli.main(["tournament", "export", str(tid), *where, "-o", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.startswith(f"leekha tournament: cannot write {tmp_path}: ")
+
     assert cli.main(["tournament", "export", "99", *where]) == 1
     assert "no tournament 99" in capsys.readouterr().err
     assert cli.main(["tournament", "export", "1", "--data-dir", str(tmp_path / "none")]) == 1
@@ -183,3 +188,35 @@ def test_a_tournaments_line_says_the_rules_changed_from_its_preset() -> None:
     assert text.state_lines(t)[0].endswith("rules classic (pass_ban=false), 2 deals")
     t["rules"] = preset("classic").to_dict()
     assert text.state_lines(t)[0] == "#7 Friday: round robin, rules classic, 2 deals"
+
+
+def test_status_follow_without_a_host_follows_the_server_on_this_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/tournaments.md's first example follows with `leekha tournament status 1
+    --follow`: a database cannot be followed (it printed the standings once and ended,
+    games still running), so --follow asks the local server; without it, the database."""
+    from leekha.client import eventloop
+    from leekha.client.tournament import remote
+
+    asked: list[tuple[str, int, bool]] = []
+
+    async def fake_main(_reactor: object, host: str, port: int, args: object, _r: object) -> int:
+        asked.append((host, port, bool(getattr(args, "follow", False))))
+        return 0
+
+    monkeypatch.setattr(remote, "main", fake_main)
+
+    def run_on_reactor(start: Callable[[object], Coroutine[object, object, int]]) -> int:
+        try:
+            start(None).send(None)  # fake_main awaits nothing: it ends at once
+        except StopIteration as done:
+            return int(done.value)
+        raise AssertionError("fake_main did not end")
+
+    monkeypatch.setattr(eventloop, "run_on_reactor", run_on_reactor)
+    assert cli.main(["tournament", "status", "1", "--follow"]) == 0
+    assert asked == [("127.0.0.1", 7241, True)]
+    # without --follow, the database (here none: told, not asked of a server)
+    assert cli.main(["tournament", "status", "1", "--data-dir", str(tmp_path)]) == 1
+    assert len(asked) == 1

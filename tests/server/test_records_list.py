@@ -92,3 +92,17 @@ def test_game_over_names_the_stored_game_that_records_list_shows(
     h.stop()
     assert _run("list", "--data", str(tmp_path), "--format", "json", "--player", "carol") == 0
     assert [g["game_id"] for g in json.loads(capsys.readouterr().out)] == [stored]
+
+
+def test_export_to_a_place_it_cannot_write_says_so_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`-o` naming a folder, or a file in a folder that is not there: status 1 and one line
+    (README's exit codes), not a traceback; nothing half-written."""
+    first, _second = _records(tmp_path)
+    for out in (tmp_path, tmp_path / "nowhere" / "game.json"):
+        argv = ("export", "--data", str(tmp_path), "--game", str(first), "-o", str(out))
+        assert _run(*argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"leekha records: cannot write {out}: ") and err.count("\n") == 1
+    assert not (tmp_path / "nowhere").exists()
