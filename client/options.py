@@ -144,8 +144,14 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
             port_text = rest[1:]
     elif text.count(":") == 1:
         host, port_text = text.split(":")
+    elif ":" in text and not _is_ipv6(text):
+        # More than one colon without brackets can only be a bare IPv6 address: anything
+        # else is a typo that would otherwise reach the resolver as a name.
+        raise ValueError(_("bad address {text!r}").format(text=text))
     if not host:
         raise ValueError(_("bad address {text!r}: no host").format(text=text))
+    if any(c.isspace() or c in "/@?#[]\\" for c in host):  # no host name holds these
+        raise ValueError(_("bad address {text!r}").format(text=text))
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
@@ -153,6 +159,16 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
             _("bad port {port!r}: use a number from 1 to 65535").format(port=port_text)
         )
     return host, int(port_text)
+
+
+def _is_ipv6(text: str) -> bool:
+    import ipaddress  # only for an address with colons: every command imports this module
+
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def address_help() -> str:

@@ -70,13 +70,21 @@ def test_default_port_is_the_servers() -> None:
         ("example.org:7000", ("example.org", 7000)),
         ("[::1]", ("::1", SERVER_DEFAULT_PORT)),
         ("[::1]:9", ("::1", 9)),
+        ("::1", ("::1", SERVER_DEFAULT_PORT)),  # a bare IPv6 address: no port in it
+        ("fe80::1", ("fe80::1", SERVER_DEFAULT_PORT)),
     ],
 )
 def test_addresses_take_the_default_port(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "host:0", "host:65536", "host:x", "[::1", ":80"])
+@pytest.mark.parametrize(
+    "text",
+    # The last four reached the resolver as names and failed as "cannot connect" (status
+    # 1) instead of a bad command line (status 2).
+    ["", "host:0", "host:65536", "host:x", "[::1", ":80", "bad::host", "host:12:34", "a b",
+     "user@host"],
+)  # fmt: skip
 def test_bad_addresses_are_plain_errors(text: str) -> None:
     with pytest.raises(ValueError, match=r"address|port"):
         parse_address(text)
