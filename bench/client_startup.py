@@ -85,75 +85,78 @@ def _tree(checkout: Path, into: Path) -> Path:
     return into
 
 
+def _play_args(strategy: str, tmp: Path) -> list[str]:
+    """`leekha play`'s arguments for one timed run to a drawn table, in the folder `tmp`:
+    the drawn moment written to `tmp/drawn`, and a fresh data folder (no unfinished game to
+    offer to resume)."""
+    return [
+        "play",
+        "--strategy", strategy,
+        "--exit-when-drawn",
+        "--report-drawn", str(tmp / "drawn"),
+        "--data", str(tmp / "play"),
+    ]  # fmt: skip
+
+
 def _play(
     env: dict[str, str], strategy: str, tmp: Path, stderr: Path | None = None
 ) -> tuple[float, float]:
     """One `leekha play` to a drawn table: (seconds to the drawn table, to its exit).
     `stderr`: run it with `-X importtime`, its report written to that file."""
-    marker = tmp / "drawn"
     head = [sys.executable, "-X", "importtime", "-m", "leekha.client.cli"] if stderr else [
         str(Path(sys.executable).with_name("leekha"))
     ]  # fmt: skip
-    argv = [
-        *head, "play",
-        "--strategy", strategy,
-        "--exit-when-drawn",
-        "--report-drawn", str(marker),
-        "--data", str(tmp / "play"),  # a fresh folder: no unfinished game to offer to resume
-    ]  # fmt: skip
-    s, e = _run_pty(argv, env, stderr=stderr)
-    return float(marker.read_text()) - s, e - s
+    s, e = _run_pty([*head, *_play_args(strategy, tmp)], env, stderr=stderr)
+    return float((tmp / "drawn").read_text()) - s, e - s
 
 
 def _imported(importtime: Path) -> list[str]:
-    """The modules an `-X importtime` report names, in the order they were imported."""
+    """The modules an `-X importtime` report names, in the order they were imported (not
+    the editable install's finder, which is how the modules were found, not one of them)."""
     names = []
     for line in importtime.read_text(errors="replace").splitlines():
         if line.startswith("import time:") and "cumulative" not in line:
-            names.append(line.rsplit("|", 1)[1].strip())
+            name = line.rsplit("|", 1)[1].strip()
+            if not name.startswith("__editable__"):
+                names.append(name)
     return names
 
 
-def _after_imports_script(importtime: Path, argv: list[str], marker: Path) -> str:
-    """A `python -c` script that imports all that `leekha play` imported, then runs it in
-    the same process and prints the milliseconds from the imports' end to the drawn table."""
-    names = [n for n in _imported(importtime) if not n.startswith("__editable__")]
-    return (
-        "import sys, time, importlib\n"
-        "sys.modules['OpenSSL'] = None\n"
-        "def _t(n):\n"
-        "    try: importlib.import_module(n)\n"
-        "    except Exception: pass\n"
-        + "".join(f"_t({name!r})\n" for name in names)
-        + "t = time.time()\n"
-        f"sys.argv = {['leekha', *argv]!r}\n"
-        "from leekha.client.cli import main\n"
-        "try:\n"
-        "    main()\n"
-        "finally:\n"
-        f"    drawn = float(open({str(marker)!r}).read())\n"
-        f"    open({str(marker)!r} + '.after', 'w').write(str(drawn - t))\n"
-    )
-
-
-def _floor_script(importtime: Path) -> str:
-    """A `python -c` script importing what `leekha play` imported that is not ours, in the
-    order it did: the libraries' share of its start, which no change here can remove.
-    pyOpenSSL is marked absent first, as `leekha play` does (client/eventloop.py)."""
-    names = [
-        name
-        for name in _imported(importtime)
-        if name.split(".")[0] not in ("leekha", "__editable___leekha_0_1_0_finder")
-    ]
-    body = "; ".join(f"_t({name!r})" for name in names)
+def _importing(names: list[str]) -> str:
+    """The start of a `python -c` script that imports `names` in order, each as it can:
+    pyOpenSSL marked absent first, as `leekha play` does (client/eventloop.py)."""
     return (
         "import sys, importlib\n"
         "sys.modules['OpenSSL'] = None\n"
         "def _t(n):\n"
         "    try: importlib.import_module(n)\n"
-        "    except Exception: pass\n"
-        f"{body}\n"
+        "    except Exception: pass\n" + "".join(f"_t({name!r})\n" for name in names)
     )
+
+
+def _after_imports_script(importtime: Path) -> str:
+    """A `python -c` script that imports all that `leekha play` imported, then runs it in
+    the same process: its first argument is the run's folder, the rest `leekha play`'s
+    arguments (`_play_args` of that folder). It writes the seconds from the imports' end
+    to the drawn table to `drawn.after` in the folder."""
+    return _importing(_imported(importtime)) + (
+        "import time\n"
+        "tmp = sys.argv[1]\n"
+        "sys.argv = ['leekha', *sys.argv[2:]]\n"
+        "t = time.time()\n"
+        "from leekha.client.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    drawn = float(open(tmp + '/drawn').read())\n"
+        "    open(tmp + '/drawn.after', 'w').write(str(drawn - t))\n"
+    )
+
+
+def _floor_script(importtime: Path) -> str:
+    """A `python -c` script importing what `leekha play` imported that is not ours, in the
+    order it did: the libraries' share of its start, which no change here can remove."""
+    return _importing([n for n in _imported(importtime) if n.split(".")[0] != "leekha"])
 
 
 #: The libraries the project chose (the guide names Twisted, prompt_toolkit and msgpack),
@@ -195,12 +198,12 @@ def main() -> int:
             tree = _tree(checkout, Path(work) / f"tree{i}")
             path = os.pathsep.join(p for p in (str(tree), base.get("PYTHONPATH")) if p)
             envs[name] = dict(base, PYTHONPATH=path)
-        floor_script = None
+        scripts: tuple[str, str] | None = None  # with --floor: (the floor's, the run's after)
         if args.floor:
             report = Path(work) / "importtime.txt"
             with tempfile.TemporaryDirectory(dir=work) as tmp:
                 _play(envs["this tree"], args.strategy, Path(tmp), stderr=report)
-            floor_script = _floor_script(report)
+            scripts = (_floor_script(report), _after_imports_script(report))
         floor: list[float] = []
         chosen: list[float] = []
         after: list[float] = []
@@ -217,7 +220,8 @@ def main() -> int:
                     total[name].append(to_exit)
             if n:
                 bare.append(e - s)
-            if floor_script is not None:
+            if scripts is not None:
+                floor_script, after_script = scripts
                 fs, fe = _run_pty([sys.executable, "-c", floor_script], envs["this tree"])
                 if n:
                     floor.append(fe - fs)
@@ -225,15 +229,11 @@ def main() -> int:
                 if n:
                     chosen.append(ce - cs)
                 with tempfile.TemporaryDirectory(dir=work) as tmp:
-                    marker = Path(tmp) / "drawn"
-                    play = [
-                        "play", "--strategy", args.strategy, "--exit-when-drawn",
-                        "--report-drawn", str(marker), "--data", str(Path(tmp) / "play"),
-                    ]  # fmt: skip
-                    script = _after_imports_script(report, play, marker)
-                    _run_pty([sys.executable, "-c", script], envs["this tree"])
+                    play = _play_args(args.strategy, Path(tmp))
+                    argv = [sys.executable, "-c", after_script, tmp, *play]
+                    _run_pty(argv, envs["this tree"])
                     if n:
-                        after.append(float(Path(f"{marker}.after").read_text()))
+                        after.append(float((Path(tmp) / "drawn.after").read_text()))
     ref = statistics.median(bare)
     print(f"python -c pass              median {ref * 1000:7.1f} ms")
     if floor:
