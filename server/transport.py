@@ -313,25 +313,8 @@ class FramedConnection(Protocol):
     def send(self, msg: Message) -> None:
         """Queue a message; the outbox writes it once the turn's actions are committed.
         Not one whose type is newer than the version this client negotiated (an older
-        client could not decode it: `Message.SINCE`). (`queue` with `at=None`, spelled
-        out: this is the server's hottest path.)"""
-        if self.closing or self.transport is None:
-            return
-        version = self.rules.version
-        if version is not None and version < msg.SINCE:
-            return
-        out = self._out
-        try:
-            data = self.rules.send(msg, frames=self.outbox.frames)
-        except (ProtocolError, LocalProtocolError) as exc:
-            self._not_sent(msg, exc)
-            return
-        if data:
-            out.append(data)
-            if len(out) == 1:
-                self.outbox.add(self)
-        if type(msg) is M.Error and self.rules.closed:
-            self._closing_error()
+        client could not decode it: `Message.SINCE`). `send_all` of one message."""
+        self.send_all((msg,))
 
     def hears(self, msg: type[Message]) -> bool:
         """Whether `send` would pass a message of this type on (`Message.SINCE`; before
@@ -340,9 +323,10 @@ class FramedConnection(Protocol):
         return version is None or version >= msg.SINCE
 
     def send_all(self, msgs: Sequence[Message]) -> None:
-        """`send` of each message in order, in one call: what a member hears of one change
-        (a table's events). The same checks per message; the outbox hears of this
-        connection once."""
+        """Queue each message in order, in one call: what a member hears of one change (a
+        table's events), or one message (`send`). Each is checked by the session's rules
+        and skipped when this client's version predates its type; the outbox hears of
+        this connection once. This is the server's hottest path."""
         if self.closing or self.transport is None:
             return
         rules = self.rules
@@ -418,16 +402,7 @@ class FramedConnection(Protocol):
         if self._gone or self.transport is None:
             return
         if out:
-            data = b"".join(out) if len(out) > 1 else out[0]
-            sock = self._socket
-            if sock is not None and self._paused_since is None:
-                # `_write`'s common case, spelled out: once per connection and turn.
-                data = send_now(sock, data)
-                if data:
-                    self._backlog()
-                    wire(self.transport).write(data)
-            else:
-                self._write(data)
+            self._write(b"".join(out) if len(out) > 1 else out[0])
         if self.closing and not self._gone:
             self._close()
 
