@@ -99,14 +99,17 @@ class Autopilot:
             self._strategies[key] = build_strategy(name, self.seed + i)
         return self._strategies[key]
 
+    def _bot_played(self, i: int) -> bool:
+        """Seat i is played by the server (a bot, or a person's stand-in)."""
+        seat = self.table.seat(i)
+        return seat is not None and seat.autopilot
+
     def _bot_turn(self, i: int, key: Key | None = None) -> bool:
         """Seat i is bot-played and must decide now (the decision `key`, if given)."""
-        seat = self.table.seat(i)
         needs = self.table.needs()
         return (
             not self.table.closed
-            and seat is not None
-            and seat.autopilot
+            and self._bot_played(i)
             and i in needs
             and (key is None or needs[i] == key)
         )
@@ -123,8 +126,7 @@ class Autopilot:
             needs = table.needs()
         # `_bot_turn(i)` for each seat of `needs`, without working `needs` out again.
         for i in needs:
-            seat = table.seat(i)
-            if seat is not None and seat.autopilot:
+            if self._bot_played(i):
                 self._call = self.clock.callLater(self.delay_s, self._step)
                 return
 
