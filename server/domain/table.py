@@ -260,8 +260,13 @@ class Table:
         joined, watched or came back (after their snapshot)."""
         if not self.closed and (self.seat_of(token) is not None or token in self.spectators):
             self.chat.replay(token)
-            if self.hub.hears(token, M.Turn):
-                self.send(token, self.clock_message())
+            self._send_clock(token)
+
+    def _send_clock(self, token: str) -> None:
+        """The running clock (`turn`) to one member, when its connection reads it (1.4):
+        it is not built for one that would drop it."""
+        if self.hub.hears(token, M.Turn):
+            self.send(token, self.clock_message())
 
     def listing_changed(self) -> None:
         self.hub.table_changed(self)
@@ -473,5 +478,4 @@ class Table:
                 self.send(seat.token, self.chat.timeout_line(from_dict(action)))
         if any(a["kind"] == "pass" for a in actions) and game.phase != OVER:
             self.send(seat.token, self.snapshot(seat.token))
-            if self.hub.hears(seat.token, M.Turn):
-                self.send(seat.token, self.clock_message())
+            self._send_clock(seat.token)
