@@ -144,7 +144,7 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
             port_text = rest[1:]
     elif text.count(":") == 1:
         host, port_text = text.split(":")
-    elif ":" in text and not _is_ipv6(text):
+    elif ":" in text and not is_ip(text):
         # More than one colon without brackets can only be a bare IPv6 address: anything
         # else is a typo that would otherwise reach the resolver as a name.
         raise ValueError(_("bad address {text!r}").format(text=text))
@@ -161,11 +161,13 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     return host, int(port_text)
 
 
-def _is_ipv6(text: str) -> bool:
-    import ipaddress  # only for an address with colons: every command imports this module
+def is_ip(host: str) -> bool:
+    """Whether `host` is an IP address (v4 or v6) rather than a name (with a colon in it,
+    only a bare IPv6 address can be one)."""
+    import ipaddress  # here: every command imports this module, few need this
 
     try:
-        ipaddress.IPv6Address(text)
+        ipaddress.ip_address(host)
     except ValueError:
         return False
     return True

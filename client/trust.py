@@ -16,7 +16,6 @@ known_hosts rule can decide after the handshake and before any byte of ours is s
 
 from __future__ import annotations
 
-import ipaddress
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
     from OpenSSL.crypto import X509
 
 from leekha.client.i18n import _
+from leekha.client.options import is_ip
 
 FILE_NAME = "known_hosts"
 #: The known_hosts entry of a server whose certificate a CA vouched for.
@@ -112,7 +112,7 @@ class TrustingCreator:
         self.pin = pin
         from twisted.internet.ssl import CertificateOptions, TLSVersion
 
-        self._ip = _is_ip(hostname)
+        self._ip = is_ip(hostname)
         self._options = CertificateOptions(raiseMinimumTo=TLSVersion.TLSv1_2)
         self._options.getContext().set_default_verify_paths()
         self._verdicts: weakref.WeakKeyDictionary[object, Verdict] = weakref.WeakKeyDictionary()
@@ -153,14 +153,6 @@ class TrustingCreator:
         return self._verdicts.get(tls_transport)
 
 
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
-
-
 def _name_ok(cert: x509.Certificate, host: str) -> bool:
     from service_identity import VerificationError
     from service_identity.cryptography import (
@@ -169,7 +161,7 @@ def _name_ok(cert: x509.Certificate, host: str) -> bool:
     )
 
     try:
-        if _is_ip(host):
+        if is_ip(host):
             verify_certificate_ip_address(cert, host)
         else:
             verify_certificate_hostname(cert, host)
