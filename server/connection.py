@@ -102,14 +102,30 @@ class ServerFactory(Factory):
         for kick_penalty_s (its open connections stay)."""
         self.counter.penalize(ip, self.settings.kick_penalty_s)
 
+    def admit(self, ip: str) -> bool:
+        """Whether a new connection from `ip` may begin (its new-connection rate, the
+        penalty box); a refusal is counted, not logged one by one. The game port's and the
+        table page's listeners ask the same (leekha.server.webmeter)."""
+        if self.counter.admit(ip):
+            return True
+        self.stats.refused += 1
+        self.stats.note(ip, "rate_limited")
+        return False
+
+    def open_slot(self, ip: str) -> str | None:
+        """Count a connection from `ip` as open; None, or (over a cap, not counted) the
+        refusal's words, noted as a violation."""
+        refusal = self.counter.acquire(ip)
+        if refusal is not None:
+            self.stats.violation(ip, "refused", refusal)
+        return refusal
+
     def buildProtocol(self, addr: IAddress | None, *, direct: bool = True) -> Protocol:
         """A connection, or a `Refusal` for an address over its new-connection rate or in
         the penalty box; those are counted, not logged one by one. `direct` is False for
         a peer that came through the table page's WebSocket (leekha.server.web): its
         address may be a reverse proxy's on this machine, so it is never the operator."""
         ip = str(getattr(addr, "host", "?"))
-        if not self.counter.admit(ip):
-            self.stats.refused += 1
-            self.stats.note(ip, "rate_limited")
+        if not self.admit(ip):
             return Refusal()
         return FramedConnection(self, ip, lambda conn: Requests(self, conn, direct=direct))

@@ -97,6 +97,12 @@ class Host(typing.Protocol):
 
     def penalize(self, ip: str) -> None: ...
 
+    def admit(self, ip: str) -> bool:
+        """A new connection from `ip` may begin (its rate, the penalty box)."""
+
+    def open_slot(self, ip: str) -> str | None:
+        """Count an open connection from `ip`; the refusal's words when over a cap."""
+
 
 class RequestLayer(typing.Protocol):
     """What the connection needs of the request layer it holds (leekha.server.handlers)."""
@@ -164,9 +170,8 @@ class FramedConnection(Protocol):
     # ---- lifecycle ---------------------------------------------------------------------
     def connectionMade(self) -> None:
         server = self.server
-        refusal = server.counter.acquire(self.ip)
+        refusal = server.open_slot(self.ip)
         if refusal is not None:
-            server.stats.violation(self.ip, "refused", refusal)
             self.kick("server_full", refusal)
             return
         self.counted = True

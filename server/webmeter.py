@@ -181,13 +181,10 @@ class MeteredFactory(WrappingFactory):
     def buildProtocol(self, addr: IAddress | None) -> Any:
         game = self.game
         ip = str(getattr(addr, "host", "?"))
-        if not game.counter.admit(ip):
-            game.stats.refused += 1
-            game.stats.note(ip, "rate_limited")
+        if not game.admit(ip):
             return HttpRefusal(b"429 Too Many Requests", RATE_WORDS)
-        refusal = game.counter.acquire(ip)
+        refusal = game.open_slot(ip)
         if refusal is not None:
-            game.stats.violation(ip, "refused", refusal)
             return HttpRefusal(b"503 Service Unavailable", refusal)
         meter: Any = super().buildProtocol(addr)
         meter.counted = ip
