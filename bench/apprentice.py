@@ -243,6 +243,10 @@ def train(args: argparse.Namespace) -> None:
             curve.write(json.dumps(line) + "\n")
             curve.flush()
             print(json.dumps(line), flush=True)
+            if args.weights_at_eval:
+                # Each curve point's weights, for a whole-game evaluation of the point
+                # where the held-out loss was lowest (`distill.py evaluate`).
+                (args.run / f"net-step{run.step}.npz").write_bytes(run.network(metas).to_bytes())
         if time.monotonic() - last_save > args.checkpoint_minutes * 60:
             _save(run, args.run, metas)
             last_save = time.monotonic()
@@ -291,6 +295,9 @@ def main(argv: list[str]) -> None:
     p.add_argument("--temperature", type=float, default=1.0, help="points")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    p.add_argument(
+        "--weights-at-eval", action="store_true", help="write net-stepN.npz at each curve point"
+    )
     p.add_argument("--eval-every", type=int, default=2000)
     p.add_argument("--eval-deals", type=int, default=100, help="0: no strength point")
     p.add_argument("--val-decisions", type=int, default=20_000)

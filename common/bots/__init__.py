@@ -4,7 +4,17 @@
 #: refusals show (`base.strategy_names()` is the registry itself, which imports every bot;
 #: a test keeps the two equal). Levels are for people, tiers say how a bot works.
 LEVELS = ("easy", "medium", "hard")
-TIERS = ("random", "heuristic", "net", "search1", "search", "search-eg", "search-net", "search-egn")
+TIERS = (
+    "random",
+    "heuristic",
+    "net",
+    "search1",
+    "search",
+    "search-eg",
+    "search-net",
+    "search-egn",
+    "search-prior",
+)
 BUILTIN = (*LEVELS, *TIERS)
 #: The module (in this package) that registers each built-in name: building one bot
 #: imports its module alone (the net tier needs NumPy, which a table of search bots
@@ -21,4 +31,5 @@ MODULE_OF = {
     "search-eg": "learned",
     "search-net": "learned",
     "search-egn": "learned",
+    "search-prior": "learned",
 }

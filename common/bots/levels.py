@@ -1,8 +1,10 @@
 """Levels for people: `easy`, `medium` and `hard`, registered like tiers.
 
 A level is what a person picks (`leekha play --level`, a bot seat in the lobby); a tier is
-how a bot works. `hard` is the full `search`, `medium` the `heuristic` (full card
-counting, no lookahead). `easy` is a beginner, not a random player: it plays the
+how a bot works. `hard` is `search-prior`, the card-play search with the value network
+inside it (a prior on each move and the moves it rules out) and the network's pass, at
+the search's default budget; `medium` is the `heuristic` (full card counting, no
+lookahead). `easy` is a beginner, not a random player: it plays the
 heuristic's rules of thumb but remembers only the trick on the table and the Leekhas
 already gone, never deduces a void, passes its highest cards whatever they cover, never
 doubles, and often gives in to a beginner's impulses (`impulse`): running a long suit
@@ -17,7 +19,7 @@ from typing import Final
 from leekha.common import cards as C
 from leekha.common.bots.base import NeverDoubles, register, view_config
 from leekha.common.bots.heuristic import HeuristicStrategy, play_policy
-from leekha.common.bots.search import SearchStrategy
+from leekha.common.bots.learned import PriorSearch
 from leekha.common.legality import legal_passes
 from leekha.common.scoring import led_high
 from leekha.common.view import SeatView
@@ -94,7 +96,7 @@ class MediumStrategy(HeuristicStrategy):
     name = "medium"
 
 
-class HardStrategy(SearchStrategy):
+class HardStrategy(PriorSearch):
     name = "hard"
 
 

@@ -34,6 +34,7 @@ from leekha.common.bots.policy import PlayPolicy
 from leekha.common.bots.rollout import golden_stop, play_round
 from leekha.common.bots.search1 import Budget, Searcher
 from leekha.common.bots.simulate import Rules
+from leekha.common.bots.tracker import Tracker
 from leekha.common.bots.values import in_reach, utility
 from leekha.common.bots.worlds import WorldWeights
 from leekha.common.config import RulesConfig
@@ -48,6 +49,9 @@ MIN_SAMPLES: Final = 8
 # errors make a move hopeless.
 PRUNE_EVERY: Final = 8
 PRUNE_SE: Final = 3.0
+# A settling search (`Candidates.settle`) stops once the moves left are within its
+# tolerance of the leader at this many standard errors.
+SETTLE_SE: Final = 2.0
 # Passes searched per choice of doubles; another pass (or doubles) replaces the
 # heuristic's only when it is better by this many standard errors over at least
 # SWITCH_WORLDS worlds. Measured on 2,000 deals (the round played out on the true deal,
@@ -61,15 +65,38 @@ PASS_BUDGET: Final = 1.0
 
 
 class Candidates:
-    """Per-candidate weighted value sums, with paired pruning against the leader."""
+    """Per-candidate weighted value sums, with paired pruning against the leader.
 
-    def __init__(self, count: int) -> None:
-        self.alive = list(range(count))
+    `prior` (optional) is a value for each candidate known before any world is seen (the
+    network's, `search-prior`), worth `prior_worlds` worlds of the candidate's average
+    weight in its mean: with few worlds it steadies the estimate, with many it fades. The
+    paired pruning compares the worlds alone.
+
+    `settle` (optional, in value units) lets a decision stop before its budget: pruning
+    may then leave the leader alone, and the decision is `settled` once every move still
+    in contention is either gone or shown, at `SETTLE_SE` standard errors, to be worth
+    no more than `settle` less than the leader: more worlds could only swap two moves
+    that are as good as each other.
+    """
+
+    def __init__(
+        self,
+        count: int,
+        alive: list[int] | None = None,
+        prior: list[float] | None = None,
+        prior_worlds: float = 0.0,
+        settle: float | None = None,
+    ) -> None:
+        self.alive = list(range(count)) if alive is None else alive
         self.total = [0.0] * count
         self.weight = [0.0] * count
         self.values: list[list[float]] = [[] for _ in range(count)]
         self.worlds = 0
         self.rollouts = 0
+        self.prior = prior
+        self.prior_worlds = prior_worlds
+        self.settle = settle
+        self.settled = False
 
     def add(self, index: int, value: float, weight: float) -> None:
         self.total[index] += value * weight
@@ -77,6 +104,16 @@ class Candidates:
         self.values[index].append(value)
 
     def mean(self, index: int) -> float:
+        w = self.weight[index]
+        if w <= 0:
+            return -math.inf
+        if self.prior is None:
+            return self.total[index] / w
+        k = self.prior_worlds * w / len(self.values[index])
+        return (self.total[index] + k * self.prior[index]) / (w + k)
+
+    def searched_mean(self, index: int) -> float:
+        """The worlds' own mean, without the prior (what labelling records)."""
         w = self.weight[index]
         return self.total[index] / w if w > 0 else -math.inf
 
@@ -98,15 +135,20 @@ class Candidates:
     def end_world(self) -> None:
         self.worlds += 1
         self.rollouts += len(self.alive)
-        if self.worlds % PRUNE_EVERY or self.worlds < 2 * PRUNE_EVERY or len(self.alive) <= 2:
+        floor = 2 if self.settle is None else 1
+        if self.worlds % PRUNE_EVERY or self.worlds < 2 * PRUNE_EVERY or len(self.alive) <= floor:
             return
         lead = self.best()
         keep = []
+        close = True
         for i in self.alive:
             diff, se = self.paired(i, lead)
             if i == lead or diff + PRUNE_SE * se >= 0:
                 keep.append(i)
+                if i != lead and self.settle is not None and diff - SETTLE_SE * se < -self.settle:
+                    close = False
         self.alive = keep
+        self.settled = self.settle is not None and close
 
 
 class SearchStrategy(Searcher):
@@ -118,6 +160,8 @@ class SearchStrategy(Searcher):
     # Solve each world exactly once the seat holds this many cards or fewer (0: never).
     endgame_tricks = 0
     endgame_maxn = False
+    # Stop a card decision once the moves left are this close (points; None: never).
+    settle_points: float | None = None
 
     def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
         budget.setdefault("max_samples", DEFAULT_MAX_SAMPLES)
@@ -278,12 +322,12 @@ class SearchStrategy(Searcher):
         points = view.round_points
         played = tracker.played
         near = in_reach(config, totals, rules.most)
-        cands = Candidates(len(moves))
+        cands = self._candidates(view, tracker, moves, near)
         more = self._budget()
         solver = self._solver(rules, me, config, tracker.hand.bit_count())
         leaf = (lambda scores: utility(config, totals, scores, me)) if near else None
         n = 0
-        while more(n):
+        while more(n) and not cands.settled:
             world = tracker.deal(self.rng)
             weight = weigh(world) if self.weigh_worlds else 1.0
             if solver is not None:
@@ -313,9 +357,22 @@ class SearchStrategy(Searcher):
         self.last_samples = n
         self.last_rollouts = cands.rollouts
         self.last_moves = moves
-        self.last_means = [cands.mean(i) for i in range(len(moves))]
+        self.last_means = [cands.searched_mean(i) for i in range(len(moves))]
         self.last_near = near
         return moves[cands.best()]
+
+    def _candidates(
+        self, view: SeatView, tracker: Tracker, moves: list[int], near: bool
+    ) -> Candidates:
+        """The candidates a card decision starts from: every distinct move, no prior (a
+        tier with a network overrides this), settling at `settle_points` if set (a
+        tolerance in points, or none near the end of a game, where values are chances)."""
+        return Candidates(len(moves), settle=self._settle(near))
+
+    def _settle(self, near: bool) -> float | None:
+        if self.settle_points is None:
+            return None
+        return 0.0 if near else self.settle_points
 
 
 def quick_pass(config: RulesConfig, hand: int, keep: int) -> int:

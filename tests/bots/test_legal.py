@@ -36,9 +36,9 @@ def test_learned_tiers_play_legally(config: RulesConfig, seed: int) -> None:
         make_strategy("net", seed),
         make_strategy("search-eg@0", seed + 1),
         make_strategy("search-net@0", seed + 2),
-        HeuristicStrategy(seed + 3),
+        make_strategy("search-prior@0", seed + 3),
     ]
-    for s in strategies[1:3]:
+    for s in strategies[1:]:
         s.max_samples = 2  # type: ignore[attr-defined]
     assert play_checked(Game(config, seed), strategies, rounds=2)
 
@@ -67,7 +67,7 @@ def test_every_level_plays_legally(config: RulesConfig, seed: int) -> None:
 def test_builtin_names_are_registered() -> None:
     names = set(strategy_names())
     assert {"random", "heuristic", "search", "search1", "easy", "medium", "hard"} <= names
-    assert {"net", "search-eg", "search-net"} <= names
+    assert {"net", "search-eg", "search-net", "search-prior"} <= names
     assert make_strategy("search1", 3).name == "search1"
     assert think_ms("hard") == 50.0
     assert think_ms("search@7") == 7.0
