@@ -59,6 +59,15 @@ def build(hidden: tuple[int, ...]) -> nn.Sequential:
     return nn.Sequential(*mods)
 
 
+def default_hidden(args: Any) -> str:
+    """The hidden widths of the weights a run starts from (`--init`), or 256,128 from none."""
+    spec = getattr(args, "init", "none")
+    if spec == "none":
+        return "256,128"
+    network = shipped() if spec == "shipped" else Network.from_bytes(Path(spec).read_bytes())
+    return ",".join(str(a.shape[1]) for a in network.layers[0:-2:2])
+
+
 def linears(model: nn.Sequential) -> list[nn.Linear]:
     return [m for m in model if isinstance(m, nn.Linear)]
 
@@ -108,7 +117,7 @@ class Run:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.hidden = tuple(int(h) for h in args.hidden.split(","))
+        self.hidden = tuple(int(h) for h in (args.hidden or default_hidden(args)).split(","))
         torch.manual_seed(args.seed)
         self.model = build(self.hidden)
         # AdamW: with --weight-decay 0 it is Adam itself; the decay (decoupled from the
@@ -185,7 +194,7 @@ def train(args: argparse.Namespace) -> None:
 
     torch.set_num_threads(args.threads)
     args.run.mkdir(parents=True, exist_ok=True)
-    data, metas = load_shards(*args.data)
+    data, metas = load_shards(*args.data, first=args.first_shards)
     if not metas:
         folders = ", ".join(str(f) for f in args.data)
         sys.exit(f"no shards in {folders}: label some first (bench/distill.py label)")
@@ -289,7 +298,12 @@ def main(argv: list[str]) -> None:
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--weight-decay", type=float, default=0.0, help="AdamW's decoupled decay")
     p.add_argument("--val-shards", type=int, default=1, help="shards held out")
-    p.add_argument("--hidden", default="256,128", help="hidden widths")
+    p.add_argument(
+        "--first-shards", type=int, default=None, help="train on a folder's first N shards only"
+    )
+    p.add_argument(
+        "--hidden", default=None, help="hidden widths (default: those of --init, or 256,128)"
+    )
     p.add_argument("--init", default="shipped", help="shipped, none, or a net.npz")
     p.add_argument("--choice-weight", type=float, default=1.0)
     p.add_argument("--temperature", type=float, default=1.0, help="points")

@@ -8,6 +8,7 @@
     python bench/distill.py label --out runs/d2/data --expert search-net \\
         --net runs/d1/net.npz --shards 400 --workers 2        # generation 2's expert
     python bench/train.py --run runs/d1 --plot runs/d1/curve.png   # the learning curve
+    python bench/distill.py ensemble --out runs/d1/net.npz --version V a.npz b.npz
 
 `label` plays games in which the expert decides at most seats (the heuristic at the
 others, `--heuristic-share`), the presets drawn as `bench/train.py`'s `PRESET_WEIGHTS`,
@@ -22,7 +23,9 @@ plays (`LEEKHA_NET_WEIGHTS`), so generation N+1 is labelled by generation N's ne
 `train` and `export` need PyTorch (`pip install -e '.[train]'`, the CPU build);
 `bench/apprentice.py` says what they do. `evaluate` is `bench/bots.py --duel
 net,heuristic` (duplicate deals, all seat rotations, 95% intervals) on the given weights,
-with the network's decision times.
+with the network's decision times. `ensemble` writes one weights file whose output is the
+mean of several trained networks' (`Network.mean`): independently trained members err
+differently, and their mean is the cheapest gain left once the data is over-fitted.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ import numpy as np
 
 from leekha.common.bots.base import StrategyError, make_strategy
 from leekha.common.bots.labels import Arrays, Expert, concat, label_games
-from leekha.common.bots.net import WEIGHTS_ENV, NetStrategy, WeightsError, shipped
+from leekha.common.bots.net import WEIGHTS_ENV, NetStrategy, Network, WeightsError, shipped
 from leekha.common.config import PRESETS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -93,18 +96,23 @@ def label_shard(task: tuple[dict[str, Any], int]) -> dict[str, Any]:
     return {"shard": index, "decisions": len(out), "games": out.games, "cpu_s": round(cpu, 2)}
 
 
-def load_shards(*folders: Path) -> tuple[Arrays, list[dict[str, Any]]]:
-    """Every shard in `folders`, as one set of arrays, and each shard's meta."""
+def load_shards(*folders: Path, first: int | None = None) -> tuple[Arrays, list[dict[str, Any]]]:
+    """Every shard in `folders` (the first `first` of each, if given), as one set of
+    arrays, and each shard's meta."""
     parts: list[Arrays] = []
     metas: list[dict[str, Any]] = []
-    for path in [p for folder in folders for p in sorted(folder.glob("shard-*.npz"))]:
-        if path.name.endswith(".tmp.npz"):
-            continue
-        with np.load(path, allow_pickle=False) as npz:
-            parts.append({k: npz[k] for k in npz.files if k != "meta"})
-            meta = json.loads(bytes(npz["meta"]).decode())
-            metas.append(dict(meta, decisions=len(parts[-1]["choice"])))
+    for folder in folders:
+        paths = [p for p in sorted(folder.glob("shard-*.npz")) if not p.name.endswith(".tmp.npz")]
+        for path in paths[:first]:
+            _load_shard(path, parts, metas)
     return concat(parts), metas
+
+
+def _load_shard(path: Path, parts: list[Arrays], metas: list[dict[str, Any]]) -> None:
+    with np.load(path, allow_pickle=False) as npz:
+        parts.append({k: npz[k] for k in npz.files if k != "meta"})
+        meta = json.loads(bytes(npz["meta"]).decode())
+        metas.append(dict(meta, decisions=len(parts[-1]["choice"])))
 
 
 def label(args: argparse.Namespace) -> None:
@@ -177,6 +185,23 @@ def evaluate(args: argparse.Namespace) -> None:
     print(json.dumps(result, indent=1))
 
 
+def ensemble(args: argparse.Namespace) -> None:
+    """`Network.mean` of the members, written as one weights file."""
+    try:
+        members = [Network.from_bytes(path.read_bytes()) for path in args.members]
+        meta = {
+            "version": args.version,
+            "members": [m.meta.get("version") for m in members],
+            "experts": members[0].meta.get("experts", []),
+        }
+        network = Network.mean(members, meta)
+    except (OSError, ValueError) as exc:
+        sys.exit(f"cannot build the ensemble: {exc}")
+    args.out.write_bytes(network.to_bytes())
+    widths = [a.shape[1] for a in network.layers[::2]]
+    print(json.dumps({"out": str(args.out), "version": args.version, "widths": widths}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -202,6 +227,10 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--timing-deals", type=int, default=5, help="deals of decisions timed")
     p.add_argument("--log", default=None, help="append each game's result (JSON lines)")
+    p = sub.add_parser("ensemble", help="one net.npz whose output is the members' mean")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--version", required=True, help="the version the weights file records")
+    p.add_argument("members", type=Path, nargs="+", help="weights files of the same depth")
     if len(sys.argv) > 1 and sys.argv[1] in ("train", "export"):
         try:
             import apprentice
@@ -212,6 +241,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "label":
         label(args)
+    elif args.command == "ensemble":
+        ensemble(args)
     else:
         evaluate(args)
 

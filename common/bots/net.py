@@ -110,6 +110,42 @@ class Network:
             h = h @ layers[i] + layers[i + 1]
         return h[:, 0] * np.float32(self.meta.get("scale", 1.0))
 
+    @classmethod
+    def mean(cls, members: list[Network], meta: dict[str, Any]) -> Network:
+        """One perceptron whose output is the mean of `members`' outputs (an ensemble).
+
+        Members of the same depth sit side by side: their first layers concatenated, each
+        later hidden layer block-diagonal (no member sees another's units), and the last
+        layer their outputs summed with weight 1/k (each member's scale carried). So
+        inference stays the one NumPy path, and the file format, digest and layout check
+        are unchanged.
+        """
+        depth = len(members[0].layers)
+        if any(len(m.layers) != depth for m in members):
+            raise ValueError("an ensemble's members must have the same depth")
+        k = len(members)
+        scales = [float(m.meta.get("scale", 1.0)) for m in members]
+        layers: list[Floats] = [
+            np.concatenate([m.layers[0] for m in members], axis=1),
+            np.concatenate([m.layers[1] for m in members]),
+        ]
+        for i in range(2, depth - 2, 2):
+            blocks = [m.layers[i] for m in members]
+            w = np.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)))
+            r = c = 0
+            for b in blocks:
+                w[r : r + b.shape[0], c : c + b.shape[1]] = b
+                r, c = r + b.shape[0], c + b.shape[1]
+            layers += [w.astype(np.float32), np.concatenate([m.layers[i + 1] for m in members])]
+        # The output keeps the members' scale when they share one (as trained networks
+        # do), so the ensemble can be trained on from where it stands (`--init`).
+        scale = scales[0] if len(set(scales)) == 1 else 1.0
+        pairs = list(zip(members, scales, strict=True))
+        last = [m.layers[depth - 2] * (s / (k * scale)) for m, s in pairs]
+        bias = sum(float(m.layers[depth - 1][0]) * s for m, s in pairs) / (k * scale)
+        layers += [np.concatenate(last, axis=0), np.array([bias], dtype=np.float32)]
+        return cls(layers, dict(meta, scale=scale))
+
     def to_bytes(self) -> bytes:
         meta = dict(self.meta, digest=self.digest, layout=LAYOUT, width=self.layers[0].shape[0])
         arrays: dict[str, Any] = {f"layer{i}": a for i, a in enumerate(self.layers)}

@@ -209,7 +209,7 @@ def test_the_shipped_weights_go_into_torch_unchanged(one_thread: Any) -> None:
 
     from apprentice import Run
 
-    run = Run(argparse.Namespace(hidden="256,128", seed=1, lr=1e-3, weight_decay=0.0))
+    run = Run(argparse.Namespace(hidden=None, init="shipped", seed=1, lr=1e-3, weight_decay=0.0))
     run.init_weights("shipped")
     x, _, _ = inputs(toy_data(), np.arange(5))
     with torch.no_grad():

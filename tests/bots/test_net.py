@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import itertools
 import json
 from typing import Any
 
@@ -23,8 +24,8 @@ from leekha.common.view import SeatView, seat_view
 
 # The shipped weights, and the digest of the `net` tier's decisions on `fixed_views()`:
 # new weights change both, and must be recorded here on purpose.
-WEIGHTS = "ae849da7d7d9f2be"
-DECISIONS = "7066a765f4867f3e"
+WEIGHTS = "5b0c49df2340cb09"
+DECISIONS = "7dbcaac6668ccd32"
 
 
 def fixed_views() -> list[SeatView]:
@@ -120,3 +121,33 @@ def test_same_view_and_seed_same_decision() -> None:
             assert a.choose_pass(view) == b.choose_pass(view)
         else:
             assert a.choose_play(view) == b.choose_play(view)
+
+
+def random_network(rng: np.random.Generator, hidden: tuple[int, ...], scale: float) -> Network:
+    widths = (WIDTH, *hidden, 1)
+    layers: list[Any] = []
+    for a, b in itertools.pairwise(widths):
+        layers += [
+            rng.normal(0, 0.1, (a, b)).astype(np.float32),
+            rng.normal(0, 0.1, b).astype(np.float32),
+        ]
+    return Network(layers, {"scale": scale})
+
+
+def test_an_ensemble_is_one_network_scoring_the_members_mean() -> None:
+    rng = np.random.default_rng(7)
+    members = [
+        random_network(rng, (16, 8), 10.0),
+        random_network(rng, (24, 4), 3.0),
+        random_network(rng, (8, 8), 1.0),
+    ]
+    x = (rng.random((40, WIDTH)) < 0.1).astype(np.float32)
+    mean = Network.mean(members, {"version": "test"})
+    expected = sum(m(x) for m in members) / 3
+    assert np.allclose(mean(x), expected, atol=1e-5)
+    # It is an ordinary weights file: saved, digested and loaded like any other.
+    loaded = Network.from_bytes(mean.to_bytes())
+    assert np.allclose(loaded(x), expected, atol=1e-5)
+    assert [a.shape[1] for a in loaded.layers[::2]] == [48, 20, 1]
+    with pytest.raises(ValueError, match="depth"):
+        Network.mean([members[0], random_network(rng, (8,), 1.0)], {})
