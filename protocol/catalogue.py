@@ -371,9 +371,10 @@ class Leave(Message):
     C,
     "Host only: put a bot in an empty seat. Reply `ok`. Strategies: `random` (any legal "
     "move), `heuristic` (rule-based, the default), `search` (Monte Carlo rollouts; "
-    "strongest, slowest), `search1` (the previous search); or a level for people: `easy`, "
-    "`medium` (the heuristic), `hard` (the search). `basic` is a deprecated alias of "
-    "`heuristic`; any other name is refused with `no_such_bot`.",
+    "slowest), `search1` (the previous search), any other name `leekha bot --help` lists; "
+    "or a level for people: `easy`, `medium` (the heuristic), `hard` (the search with the "
+    "value network inside it, `search-prior`; the strongest). `basic` is a deprecated "
+    "alias of `heuristic`; any other name is refused with `no_such_bot`.",
 )
 class AddBot(Message):
     id: int = _rid()

@@ -13,12 +13,15 @@ millisecond, where `search` spends a whole decision's budget rolling six of them
 `search-prior` puts the network inside the card-play search (expert iteration's second
 half): before any world is dealt the network scores every distinct move once (one batched
 call, a fraction of a millisecond); the moves it scores more than `PRIOR_KEEP` points worse
-than its best are not rolled out at all, and each move's mean over the worlds is shrunk
-towards the network's value as if the network were `PRIOR_WORLDS` more worlds. With few
-worlds (a short budget) the network steadies the choice; with many the worlds decide. Near
-the end of a game the search scores the chance to win, a scale the network was not trained
-on, so there it searches as `search` does. Its pass is the network's, as `search-net`'s.
-The constants were set by the regret study of `bench/prior.py` (docs/bots.md).
+than its best are not rolled out at all (its two best always are), and each move's mean
+over the worlds is shrunk towards the network's value as if the network were
+`PRIOR_WORLDS` more worlds. With few worlds (a short budget) the network steadies the
+choice; with many the worlds decide. Near the end of a game the search scores the chance
+to win, a scale the network was not trained on, so there it searches as `search` does.
+Its pass is the network's, as `search-net`'s. The regret study of `bench/prior.py`
+(docs/bots.md) measured these constants' neighbours (a prior of 2 to 8 worlds, keeping
+moves within 1 to 6 points): worth a few worlds at 16 worlds and nothing measurable from
+32 on, so none is tuned finer.
 """
 
 from __future__ import annotations
