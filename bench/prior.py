@@ -98,10 +98,17 @@ def collect(count: int, seed: int) -> list[SeatView]:
     return rng.sample(views, count)
 
 
+FORMS = "net, tier:worlds, tier:worlds:settle or search-prior:worlds:prior_worlds:keep"
+
+
 def build(variant: str, seed: int) -> Any:
+    """The bot a variant names (ValueError, in words, for one that names none)."""
     parts = variant.split(":")
     if parts[0] == "net":
         return make_strategy("net", seed)
+    allowed = (2, 4) if parts[0] == "search-prior" else (2, 3)
+    if len(parts) not in allowed or not all(_number(p) for p in parts[1:]):
+        raise ValueError(f"say {FORMS}")
     worlds = int(parts[1])
     if parts[0] == "search-prior":
         prior = PriorSearch(seed, think_ms=None, max_samples=worlds)
@@ -110,10 +117,21 @@ def build(variant: str, seed: int) -> Any:
             prior.prior_keep = float(parts[3])
         return prior
     factory: Any = type(make_strategy(parts[0], seed))
-    search: SearchStrategy = factory(seed, think_ms=None, max_samples=worlds)
+    try:
+        search: SearchStrategy = factory(seed, think_ms=None, max_samples=worlds)
+    except TypeError:
+        raise ValueError(f"{parts[0]} takes no worlds: not a search tier") from None
     if len(parts) > 2:
         search.settle_points = float(parts[2])
     return search
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def study(task: tuple[SeatView, list[str], int, int, int]) -> dict[str, Any]:
@@ -158,6 +176,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     variants = args.variants.split(",")
+    for variant in variants:  # refuse a bad variant in words, before any work
+        try:
+            build(variant, 0)
+        except ValueError as exc:
+            sys.exit(f"bad variant {variant!r}: {exc}")
     views = collect(args.positions, args.seed)
     tasks = [
         (v, variants, args.ref, args.repeats, args.seed * 1000 + i) for i, v in enumerate(views)
