@@ -212,12 +212,16 @@ class Labeller:
     def choose_play(self, view: SeatView) -> int:
         expert = self.expert
         card = expert.choose_play(view)
-        if expert.last_moves:
-            moves = expert.last_moves
+        # Only the moves the search rolled out have a value: an expert with a network
+        # (`search-prior`) leaves out the moves it rules out, with no mean (-inf).
+        pairs = zip(expert.last_moves, expert.last_means, strict=True)
+        searched = [(m, v) for m, v in pairs if v > -math.inf]
+        if len(searched) > 1:
+            moves = [m for m, _ in searched]
             self.out.add(
                 view,
                 [C.BIT[m] for m in moves],
-                list(expert.last_means),
+                [v for _, v in searched],
                 moves.index(card),
                 near=expert.last_near,
                 is_pass=False,

@@ -4,6 +4,7 @@ it rests on: a prior in each move's mean, and stopping once the moves left are a
 from __future__ import annotations
 
 import math
+import random
 
 from test_search import midround
 
@@ -11,6 +12,7 @@ from leekha.common import cards as C
 from leekha.common.bots.base import view_config
 from leekha.common.bots.features import position
 from leekha.common.bots.heuristic import cached_rules
+from leekha.common.bots.labels import Decisions, Labeller
 from leekha.common.bots.learned import PriorSearch
 from leekha.common.bots.net import scores
 from leekha.common.bots.search import PRUNE_EVERY, Candidates, SearchStrategy
@@ -111,3 +113,26 @@ def test_moves_the_network_rules_out_are_never_searched_or_played() -> None:
         assert all(bot.last_means[i] == -math.inf for i in skipped)
         seen += bool(skipped)
     assert seen  # the rule-out was exercised
+
+
+def test_labelling_an_expert_with_the_network_keeps_the_moves_it_searched() -> None:
+    out = Decisions()
+    cut = 0
+    for k, view in enumerate(searched_views()):
+        expert = PriorSearch(k, think_ms=None, max_samples=24)
+        expert.prior_keep = 0.5
+        before = len(out)
+        card = Labeller(expert, out, random.Random(k), 0.0).choose_play(view)
+        if not expert.last_moves:
+            continue
+        searched = [m for m, v in zip(expert.last_moves, expert.last_means) if v > -math.inf]
+        if len(searched) < 2:
+            assert len(out) == before
+            continue
+        assert len(out) == before + 1
+        got = out.cand_masks[-len(searched) :]
+        assert got == [C.BIT[m] for m in searched]
+        assert all(math.isfinite(v) for v in out.values[-len(searched) :])
+        assert searched[out.choice[-1]] == card
+        cut += len(searched) < len(expert.last_moves)
+    assert cut  # some decisions had moves the network ruled out, and were still labelled
