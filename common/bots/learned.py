@@ -54,8 +54,9 @@ class MaxnEndgameSearch(EndgameSearch):
     endgame_maxn = True
 
 
-class NetPassSearch(EndgameSearch):
-    name = "search-net"
+class NetPassing(SearchStrategy):
+    """A search whose pass and doubles are the network's (`net`), not searched: what
+    `search-net` and `search-prior` share."""
 
     def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
         super().__init__(seed, **budget)
@@ -65,17 +66,14 @@ class NetPassSearch(EndgameSearch):
         return self.net.choose_doubles(view), self.net.choose_pass(view)
 
 
-class PriorSearch(SearchStrategy):
+class NetPassSearch(NetPassing, EndgameSearch):
+    name = "search-net"
+
+
+class PriorSearch(NetPassing):
     name = "search-prior"
     prior_worlds = PRIOR_WORLDS
     prior_keep = PRIOR_KEEP
-
-    def __init__(self, seed: int = 0, **budget: Unpack[Budget]) -> None:
-        super().__init__(seed, **budget)
-        self.net = NetStrategy(seed)
-
-    def _search_pass(self, view: SeatView) -> tuple[list[int], list[int]]:
-        return self.net.choose_doubles(view), self.net.choose_pass(view)
 
     def _candidates(
         self, view: SeatView, tracker: Tracker, moves: list[int], near: bool
